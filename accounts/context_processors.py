@@ -1,0 +1,24 @@
+"""Navigation per role, for the shared layout."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+
+
+def navigation(request) -> dict:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"nav_items": []}
+    items: list[tuple[str, str]] = [("Home", reverse("home"))]
+    if user.is_participant_role:
+        if hasattr(user, "participant"):
+            items.append(("My plans", reverse("benefits:dashboard")))
+        else:
+            items.append(("Link your plan record", reverse("accounts:link_identity")))
+    else:
+        items.append(("Participants", reverse("benefits:staff_participants")))
+    if user.is_administrator:
+        items.append(("Plans", reverse("benefits:admin_plans")))
+        items.append(("Audit log", reverse("benefits:audit_log")))
+    items.append(("Security", reverse("mfa_index")))
+    return {"nav_items": items}

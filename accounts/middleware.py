@@ -1,0 +1,32 @@
+"""Committee members and administrators reach no page of their role until MFA is enrolled."""
+
+from __future__ import annotations
+
+from allauth.mfa.utils import is_mfa_enabled
+from django.contrib import messages
+from django.shortcuts import redirect
+from django.urls import reverse
+
+# Paths a staff user without MFA may still use: login/logout, MFA enrolment, and static files.
+ALLOWED_PREFIXES = ("/accounts/", "/static/", "/favicon.ico")
+
+
+class StaffMFARequiredMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if (
+            user is not None
+            and user.is_authenticated
+            and getattr(user, "is_plan_staff", False)
+            and not request.path.startswith(ALLOWED_PREFIXES)
+            and not is_mfa_enabled(user)
+        ):
+            messages.warning(
+                request,
+                "Your role requires two-factor authentication. Set up an authenticator app to continue.",
+            )
+            return redirect(reverse("mfa_activate_totp"))
+        return self.get_response(request)

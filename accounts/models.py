@@ -1,0 +1,68 @@
+"""Users log in by email (no usernames) and hold exactly one role."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.db import models
+
+
+class UserManager(BaseUserManager):
+    use_in_migrations = True
+
+    def _create_user(self, email: str, password: str | None, **extra_fields):
+        if not email:
+            raise ValueError("An email address is required.")
+        user = self.model(email=self.normalize_email(email).lower(), **extra_fields)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email: str, password: str | None = None, **extra_fields):
+        extra_fields.setdefault("is_staff", False)
+        extra_fields.setdefault("is_superuser", False)
+        return self._create_user(email, password, **extra_fields)
+
+    def create_superuser(self, email: str, password: str | None = None, **extra_fields):
+        extra_fields.setdefault("is_staff", True)
+        extra_fields.setdefault("is_superuser", True)
+        extra_fields.setdefault("role", User.Role.ADMINISTRATOR)
+        return self._create_user(email, password, **extra_fields)
+
+
+class User(AbstractUser):
+    class Role(models.TextChoices):
+        PARTICIPANT = "participant", "Participant"
+        COMMITTEE = "committee", "Plan committee member"
+        ADMINISTRATOR = "administrator", "Administrator"
+
+    username = None
+    email = models.EmailField("email address", unique=True)
+    role = models.CharField(max_length=20, choices=Role.choices, default=Role.PARTICIPANT)
+
+    USERNAME_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    objects = UserManager()
+
+    class Meta:
+        ordering = ["email"]
+
+    def __str__(self) -> str:
+        return self.email
+
+    @property
+    def is_participant_role(self) -> bool:
+        return self.role == self.Role.PARTICIPANT
+
+    @property
+    def is_committee(self) -> bool:
+        return self.role == self.Role.COMMITTEE
+
+    @property
+    def is_administrator(self) -> bool:
+        return self.role == self.Role.ADMINISTRATOR
+
+    @property
+    def is_plan_staff(self) -> bool:
+        """Committee members and administrators: their pages require MFA."""
+        return self.role in (self.Role.COMMITTEE, self.Role.ADMINISTRATOR)

@@ -1,0 +1,218 @@
+"""Plans, participants, their service and pay history, account balances, and the audit log.
+
+The engine never sees these rows: ``benefits.services`` translates them into engine inputs.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.db.models import Q
+
+
+class Employer(models.Model):
+    name = models.CharField(max_length=200, unique=True)
+    ein = models.CharField("EIN", max_length=10, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Plan(models.Model):
+    class Kind(models.TextChoices):
+        FINAL_AVERAGE_PAY = "final_average_pay", "Final-average-pay defined benefit"
+        CASH_BALANCE = "cash_balance", "Cash balance defined benefit"
+        SAVINGS_401K = "401k", "401(k) savings"
+        ESOP = "esop", "Employee stock ownership"
+
+    # The engine's plan key (shared/contracts/engine-cli.md), e.g. "carver-db".
+    key = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(max_length=200)
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    employer = models.ForeignKey(Employer, on_delete=models.PROTECT, related_name="plans")
+    document_title = models.CharField(max_length=300, blank=True)
+    # Plan readings (the SPEC's GAP settings), by setting name. Empty means the engine's default.
+    settings = models.JSONField(default=dict, blank=True)
+    settings_confirmed_at = models.DateTimeField(null=True, blank=True)
+    settings_confirmed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_account_plan(self) -> bool:
+        return self.kind in (self.Kind.SAVINGS_401K, self.Kind.ESOP)
+
+
+class Participant(models.Model):
+    class MaritalStatus(models.TextChoices):
+        SINGLE = "single", "Single"
+        MARRIED = "married", "Married"
+
+    employer = models.ForeignKey(Employer, on_delete=models.PROTECT, related_name="participants")
+    participant_number = models.CharField(max_length=20, unique=True)
+    user = models.OneToOneField(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="participant"
+    )
+    first_name = models.CharField(max_length=100)
+    last_name = models.CharField(max_length=100)
+    birth_date = models.DateField()
+    # The clear SSN is never stored: the last four digits and a keyed hash (HMAC-SHA256) only.
+    ssn_last4 = models.CharField("SSN (last four)", max_length=4)
+    ssn_hash = models.CharField(max_length=64, unique=True)
+    hire_date = models.DateField()
+    termination_date = models.DateField(null=True, blank=True)
+    marital_status = models.CharField(max_length=10, choices=MaritalStatus.choices, default=MaritalStatus.SINGLE)
+    spouse_name = models.CharField(max_length=200, blank=True)
+    spouse_birth_date = models.DateField(null=True, blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=30, blank=True)
+    address = models.TextField(blank=True)
+    death_date = models.DateField(null=True, blank=True)
+    disability_date = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(termination_date__isnull=True) | Q(termination_date__gte=models.F("hire_date")),
+                name="participant_termination_after_hire",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.full_name} ({self.participant_number})"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+class EmploymentPeriod(models.Model):
+    """One span of employment; several spans record rehires."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="employment_periods")
+    start = models.DateField()
+    end = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["participant", "start"]
+        constraints = [
+            models.UniqueConstraint(fields=["participant", "start"], name="employment_period_unique_start"),
+            models.CheckConstraint(
+                condition=Q(end__isnull=True) | Q(end__gte=models.F("start")), name="employment_period_end_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start} – {self.end or 'present'}"
+
+
+class PlanMembership(models.Model):
+    """A participant in one plan, with the plan-specific inputs the engine needs."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="memberships")
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="memberships")
+    entry_date = models.DateField(null=True, blank=True)
+    # Plan-specific inputs named as in the engine contract (e.g. social_security_amount, opening_balance).
+    plan_data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["plan__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["participant", "plan"], name="membership_unique_participant_plan"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.participant} in {self.plan}"
+
+
+class HoursOfService(models.Model):
+    """Hours of Service in one plan computation period, keyed by the year the period begins."""
+
+    membership = models.ForeignKey(PlanMembership, on_delete=models.CASCADE, related_name="hours")
+    period_year = models.PositiveSmallIntegerField()
+    hours = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["membership", "period_year"]
+        constraints = [
+            models.UniqueConstraint(fields=["membership", "period_year"], name="hours_unique_period"),
+        ]
+
+
+class Compensation(models.Model):
+    """The plan's Compensation (or Earnings) for one calendar year."""
+
+    membership = models.ForeignKey(PlanMembership, on_delete=models.CASCADE, related_name="compensation")
+    year = models.PositiveSmallIntegerField()
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+
+    class Meta:
+        ordering = ["membership", "year"]
+        constraints = [
+            models.UniqueConstraint(fields=["membership", "year"], name="compensation_unique_year"),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="compensation_not_negative"),
+        ]
+
+
+class AccountBalance(models.Model):
+    """An account plan's balance by source on a valuation date."""
+
+    membership = models.ForeignKey(PlanMembership, on_delete=models.CASCADE, related_name="balances")
+    source = models.CharField(max_length=40)
+    as_of = models.DateField()
+    balance = models.DecimalField(max_digits=14, decimal_places=2)
+    shares = models.DecimalField(max_digits=16, decimal_places=4, null=True, blank=True)
+
+    class Meta:
+        ordering = ["membership", "as_of", "source"]
+        constraints = [
+            models.UniqueConstraint(fields=["membership", "source", "as_of"], name="balance_unique_source_date"),
+        ]
+
+
+class MarketRate(models.Model):
+    """Market data kept by administrators with its source: Treasury yields, §417(e) segment rates."""
+
+    series = models.CharField(max_length=60)  # e.g. "treasury_10y_november", "417e_segment_1"
+    period = models.DateField()  # the month the rate is for (first of month)
+    percent = models.DecimalField(max_digits=7, decimal_places=4)
+    source = models.CharField(max_length=300)
+
+    class Meta:
+        ordering = ["series", "period"]
+        constraints = [models.UniqueConstraint(fields=["series", "period"], name="market_rate_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.series} {self.period:%Y-%m}: {self.percent}%"
+
+
+class AuditEvent(models.Model):
+    """Who did what to whom, when: written in the same transaction as the change it records."""
+
+    event_time = models.DateTimeField(db_index=True)
+    event_type = models.CharField(max_length=60, db_index=True)
+    acting_user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
+    )
+    participant = models.ForeignKey(
+        Participant, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
+    )
+    summary = models.CharField(max_length=300)
+    extra_data = models.JSONField(default=dict, blank=True)
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-event_time"]
+
+    def __str__(self) -> str:
+        return f"{self.event_time:%Y-%m-%d %H:%M} {self.event_type}"

@@ -1,0 +1,27 @@
+"""Production: refuses to start with DEBUG on or a default SECRET_KEY; `check --deploy` is clean."""
+
+from django.core.exceptions import ImproperlyConfigured
+
+from config.settings.base import *  # noqa: F403
+from config.settings.base import SECRET_KEY, env
+
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+if DEBUG:
+    raise ImproperlyConfigured("DJANGO_DEBUG must be off in production.")
+if not SECRET_KEY or SECRET_KEY.startswith("insecure-") or len(SECRET_KEY) < 50:
+    raise ImproperlyConfigured("Set DJANGO_SECRET_KEY to a random value of at least 50 characters.")
+if env("SSN_HASH_KEY", default="") in ("", SECRET_KEY):
+    raise ImproperlyConfigured("Set SSN_HASH_KEY to its own random value (it keys the SSN hash).")
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+SESSION_COOKIE_SECURE = True
+CSRF_COOKIE_SECURE = True
+SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
