@@ -21,7 +21,14 @@ class EmploymentPeriodInline(admin.TabularInline):
 
 @admin.register(models.Participant)
 class ParticipantAdmin(admin.ModelAdmin):
-    list_display = ["participant_number", "last_name", "first_name", "birth_date", "hire_date", "termination_date"]
+    list_display = [
+        "participant_number",
+        "last_name",
+        "first_name",
+        "birth_date",
+        "hire_date",
+        "termination_date",
+    ]
     search_fields = ["participant_number", "last_name", "first_name"]
     exclude = ["ssn_hash"]
     readonly_fields = ["ssn_last4", "user"]

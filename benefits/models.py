@@ -60,7 +60,11 @@ class Participant(models.Model):
     employer = models.ForeignKey(Employer, on_delete=models.PROTECT, related_name="participants")
     participant_number = models.CharField(max_length=20, unique=True)
     user = models.OneToOneField(
-        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="participant"
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="participant",
     )
     first_name = models.CharField(max_length=100)
     last_name = models.CharField(max_length=100)
@@ -70,7 +74,9 @@ class Participant(models.Model):
     ssn_hash = models.CharField(max_length=64, unique=True)
     hire_date = models.DateField()
     termination_date = models.DateField(null=True, blank=True)
-    marital_status = models.CharField(max_length=10, choices=MaritalStatus.choices, default=MaritalStatus.SINGLE)
+    marital_status = models.CharField(
+        max_length=10, choices=MaritalStatus.choices, default=MaritalStatus.SINGLE
+    )
     spouse_name = models.CharField(max_length=200, blank=True)
     spouse_birth_date = models.DateField(null=True, blank=True)
     email = models.EmailField(blank=True)
@@ -108,7 +114,8 @@ class EmploymentPeriod(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["participant", "start"], name="employment_period_unique_start"),
             models.CheckConstraint(
-                condition=Q(end__isnull=True) | Q(end__gte=models.F("start")), name="employment_period_end_after_start"
+                condition=Q(end__isnull=True) | Q(end__gte=models.F("start")),
+                name="employment_period_end_after_start",
             ),
         ]
 
@@ -128,7 +135,9 @@ class PlanMembership(models.Model):
     class Meta:
         ordering = ["plan__name"]
         constraints = [
-            models.UniqueConstraint(fields=["participant", "plan"], name="membership_unique_participant_plan"),
+            models.UniqueConstraint(
+                fields=["participant", "plan"], name="membership_unique_participant_plan"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -148,6 +157,9 @@ class HoursOfService(models.Model):
             models.UniqueConstraint(fields=["membership", "period_year"], name="hours_unique_period"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.period_year}: {self.hours} hours"
+
 
 class Compensation(models.Model):
     """The plan's Compensation (or Earnings) for one calendar year."""
@@ -163,6 +175,9 @@ class Compensation(models.Model):
             models.CheckConstraint(condition=Q(amount__gte=0), name="compensation_not_negative"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.year}: {self.amount}"
+
 
 class AccountBalance(models.Model):
     """An account plan's balance by source on a valuation date."""
@@ -176,8 +191,13 @@ class AccountBalance(models.Model):
     class Meta:
         ordering = ["membership", "as_of", "source"]
         constraints = [
-            models.UniqueConstraint(fields=["membership", "source", "as_of"], name="balance_unique_source_date"),
+            models.UniqueConstraint(
+                fields=["membership", "source", "as_of"], name="balance_unique_source_date"
+            ),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.source} {self.as_of}: {self.balance}"
 
 
 class MarketRate(models.Model):
@@ -202,7 +222,11 @@ class AuditEvent(models.Model):
     event_time = models.DateTimeField(db_index=True)
     event_type = models.CharField(max_length=60, db_index=True)
     acting_user = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="audit_events",
     )
     participant = models.ForeignKey(
         Participant, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"

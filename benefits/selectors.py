@@ -51,7 +51,9 @@ def participants_for_staff(*, user, query: str = "") -> QuerySet[Participant]:
         from django.db.models import Q
 
         qs = qs.filter(
-            Q(last_name__icontains=query) | Q(first_name__icontains=query) | Q(participant_number__iexact=query)
+            Q(last_name__icontains=query)
+            | Q(first_name__icontains=query)
+            | Q(participant_number__iexact=query)
         )
     return qs.order_by("last_name", "first_name")
 

@@ -10,6 +10,8 @@ urlpatterns = [
     path("staff/participants/", views_staff.staff_participants, name="staff_participants"),
     path("staff/plans/", views_staff.admin_plans, name="admin_plans"),
     path("staff/plans/<slug:key>/", views_staff.admin_plan_detail, name="admin_plan_detail"),
-    path("staff/plans/<slug:key>/confirm/", views_staff.admin_plan_confirm_settings, name="admin_plan_confirm"),
+    path(
+        "staff/plans/<slug:key>/confirm/", views_staff.admin_plan_confirm_settings, name="admin_plan_confirm"
+    ),
     path("staff/audit/", views_staff.audit_log, name="audit_log"),
 ]

@@ -12,7 +12,9 @@ def _viewing_context(request, participant, page: str) -> dict:
     """Staff see a participant's page read-only, under a banner, and each view is audited."""
     staff_view = request.user.is_plan_staff
     if staff_view:
-        services.participant_view_as_staff(viewer=request.user, participant=participant, page=page, request=request)
+        services.participant_view_as_staff(
+            viewer=request.user, participant=participant, page=page, request=request
+        )
     return {"participant": participant, "staff_view": staff_view}
 
 

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,183 +14,367 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Employer',
+            name="Employer",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, unique=True)),
-                ('ein', models.CharField(blank=True, max_length=10, verbose_name='EIN')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, unique=True)),
+                ("ein", models.CharField(blank=True, max_length=10, verbose_name="EIN")),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='MarketRate',
+            name="MarketRate",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('series', models.CharField(max_length=60)),
-                ('period', models.DateField()),
-                ('percent', models.DecimalField(decimal_places=4, max_digits=7)),
-                ('source', models.CharField(max_length=300)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("series", models.CharField(max_length=60)),
+                ("period", models.DateField()),
+                ("percent", models.DecimalField(decimal_places=4, max_digits=7)),
+                ("source", models.CharField(max_length=300)),
             ],
             options={
-                'ordering': ['series', 'period'],
-                'constraints': [models.UniqueConstraint(fields=('series', 'period'), name='market_rate_unique')],
+                "ordering": ["series", "period"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("series", "period"), name="market_rate_unique")
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Participant',
+            name="Participant",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('participant_number', models.CharField(max_length=20, unique=True)),
-                ('first_name', models.CharField(max_length=100)),
-                ('last_name', models.CharField(max_length=100)),
-                ('birth_date', models.DateField()),
-                ('ssn_last4', models.CharField(max_length=4, verbose_name='SSN (last four)')),
-                ('ssn_hash', models.CharField(max_length=64, unique=True)),
-                ('hire_date', models.DateField()),
-                ('termination_date', models.DateField(blank=True, null=True)),
-                ('marital_status', models.CharField(choices=[('single', 'Single'), ('married', 'Married')], default='single', max_length=10)),
-                ('spouse_name', models.CharField(blank=True, max_length=200)),
-                ('spouse_birth_date', models.DateField(blank=True, null=True)),
-                ('email', models.EmailField(blank=True, max_length=254)),
-                ('phone', models.CharField(blank=True, max_length=30)),
-                ('address', models.TextField(blank=True)),
-                ('death_date', models.DateField(blank=True, null=True)),
-                ('disability_date', models.DateField(blank=True, null=True)),
-                ('employer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='participants', to='benefits.employer')),
-                ('user', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='participant', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("participant_number", models.CharField(max_length=20, unique=True)),
+                ("first_name", models.CharField(max_length=100)),
+                ("last_name", models.CharField(max_length=100)),
+                ("birth_date", models.DateField()),
+                ("ssn_last4", models.CharField(max_length=4, verbose_name="SSN (last four)")),
+                ("ssn_hash", models.CharField(max_length=64, unique=True)),
+                ("hire_date", models.DateField()),
+                ("termination_date", models.DateField(blank=True, null=True)),
+                (
+                    "marital_status",
+                    models.CharField(
+                        choices=[("single", "Single"), ("married", "Married")],
+                        default="single",
+                        max_length=10,
+                    ),
+                ),
+                ("spouse_name", models.CharField(blank=True, max_length=200)),
+                ("spouse_birth_date", models.DateField(blank=True, null=True)),
+                ("email", models.EmailField(blank=True, max_length=254)),
+                ("phone", models.CharField(blank=True, max_length=30)),
+                ("address", models.TextField(blank=True)),
+                ("death_date", models.DateField(blank=True, null=True)),
+                ("disability_date", models.DateField(blank=True, null=True)),
+                (
+                    "employer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="participants",
+                        to="benefits.employer",
+                    ),
+                ),
+                (
+                    "user",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="participant",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['last_name', 'first_name'],
+                "ordering": ["last_name", "first_name"],
             },
         ),
         migrations.CreateModel(
-            name='EmploymentPeriod',
+            name="EmploymentPeriod",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('start', models.DateField()),
-                ('end', models.DateField(blank=True, null=True)),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='employment_periods', to='benefits.participant')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("start", models.DateField()),
+                ("end", models.DateField(blank=True, null=True)),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="employment_periods",
+                        to="benefits.participant",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['participant', 'start'],
+                "ordering": ["participant", "start"],
             },
         ),
         migrations.CreateModel(
-            name='AuditEvent',
+            name="AuditEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('event_time', models.DateTimeField(db_index=True)),
-                ('event_type', models.CharField(db_index=True, max_length=60)),
-                ('summary', models.CharField(max_length=300)),
-                ('extra_data', models.JSONField(blank=True, default=dict)),
-                ('ip_address', models.GenericIPAddressField(blank=True, null=True)),
-                ('acting_user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='audit_events', to=settings.AUTH_USER_MODEL)),
-                ('participant', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='audit_events', to='benefits.participant')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("event_time", models.DateTimeField(db_index=True)),
+                ("event_type", models.CharField(db_index=True, max_length=60)),
+                ("summary", models.CharField(max_length=300)),
+                ("extra_data", models.JSONField(blank=True, default=dict)),
+                ("ip_address", models.GenericIPAddressField(blank=True, null=True)),
+                (
+                    "acting_user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="audit_events",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="audit_events",
+                        to="benefits.participant",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-event_time'],
+                "ordering": ["-event_time"],
             },
         ),
         migrations.CreateModel(
-            name='Plan',
+            name="Plan",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('key', models.SlugField(max_length=40, unique=True)),
-                ('name', models.CharField(max_length=200)),
-                ('kind', models.CharField(choices=[('final_average_pay', 'Final-average-pay defined benefit'), ('cash_balance', 'Cash balance defined benefit'), ('401k', '401(k) savings'), ('esop', 'Employee stock ownership')], max_length=30)),
-                ('document_title', models.CharField(blank=True, max_length=300)),
-                ('settings', models.JSONField(blank=True, default=dict)),
-                ('settings_confirmed_at', models.DateTimeField(blank=True, null=True)),
-                ('employer', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='plans', to='benefits.employer')),
-                ('settings_confirmed_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("key", models.SlugField(max_length=40, unique=True)),
+                ("name", models.CharField(max_length=200)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("final_average_pay", "Final-average-pay defined benefit"),
+                            ("cash_balance", "Cash balance defined benefit"),
+                            ("401k", "401(k) savings"),
+                            ("esop", "Employee stock ownership"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("document_title", models.CharField(blank=True, max_length=300)),
+                ("settings", models.JSONField(blank=True, default=dict)),
+                ("settings_confirmed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "employer",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="plans",
+                        to="benefits.employer",
+                    ),
+                ),
+                (
+                    "settings_confirmed_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['name'],
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='PlanMembership',
+            name="PlanMembership",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('entry_date', models.DateField(blank=True, null=True)),
-                ('plan_data', models.JSONField(blank=True, default=dict)),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='benefits.participant')),
-                ('plan', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='memberships', to='benefits.plan')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("entry_date", models.DateField(blank=True, null=True)),
+                ("plan_data", models.JSONField(blank=True, default=dict)),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="memberships",
+                        to="benefits.participant",
+                    ),
+                ),
+                (
+                    "plan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="memberships",
+                        to="benefits.plan",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['plan__name'],
+                "ordering": ["plan__name"],
             },
         ),
         migrations.CreateModel(
-            name='HoursOfService',
+            name="HoursOfService",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('period_year', models.PositiveSmallIntegerField()),
-                ('hours', models.PositiveIntegerField()),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='hours', to='benefits.planmembership')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("period_year", models.PositiveSmallIntegerField()),
+                ("hours", models.PositiveIntegerField()),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="hours",
+                        to="benefits.planmembership",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['membership', 'period_year'],
+                "ordering": ["membership", "period_year"],
             },
         ),
         migrations.CreateModel(
-            name='Compensation',
+            name="Compensation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('year', models.PositiveSmallIntegerField()),
-                ('amount', models.DecimalField(decimal_places=2, max_digits=12)),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='compensation', to='benefits.planmembership')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("year", models.PositiveSmallIntegerField()),
+                ("amount", models.DecimalField(decimal_places=2, max_digits=12)),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="compensation",
+                        to="benefits.planmembership",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['membership', 'year'],
+                "ordering": ["membership", "year"],
             },
         ),
         migrations.CreateModel(
-            name='AccountBalance',
+            name="AccountBalance",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('source', models.CharField(max_length=40)),
-                ('as_of', models.DateField()),
-                ('balance', models.DecimalField(decimal_places=2, max_digits=14)),
-                ('shares', models.DecimalField(blank=True, decimal_places=4, max_digits=16, null=True)),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='balances', to='benefits.planmembership')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("source", models.CharField(max_length=40)),
+                ("as_of", models.DateField()),
+                ("balance", models.DecimalField(decimal_places=2, max_digits=14)),
+                ("shares", models.DecimalField(blank=True, decimal_places=4, max_digits=16, null=True)),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="balances",
+                        to="benefits.planmembership",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['membership', 'as_of', 'source'],
+                "ordering": ["membership", "as_of", "source"],
             },
         ),
         migrations.AddConstraint(
-            model_name='participant',
-            constraint=models.CheckConstraint(condition=models.Q(('termination_date__isnull', True), ('termination_date__gte', models.F('hire_date')), _connector='OR'), name='participant_termination_after_hire'),
+            model_name="participant",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("termination_date__isnull", True),
+                    ("termination_date__gte", models.F("hire_date")),
+                    _connector="OR",
+                ),
+                name="participant_termination_after_hire",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='employmentperiod',
-            constraint=models.UniqueConstraint(fields=('participant', 'start'), name='employment_period_unique_start'),
+            model_name="employmentperiod",
+            constraint=models.UniqueConstraint(
+                fields=("participant", "start"), name="employment_period_unique_start"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='employmentperiod',
-            constraint=models.CheckConstraint(condition=models.Q(('end__isnull', True), ('end__gte', models.F('start')), _connector='OR'), name='employment_period_end_after_start'),
+            model_name="employmentperiod",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("end__isnull", True), ("end__gte", models.F("start")), _connector="OR"),
+                name="employment_period_end_after_start",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='planmembership',
-            constraint=models.UniqueConstraint(fields=('participant', 'plan'), name='membership_unique_participant_plan'),
+            model_name="planmembership",
+            constraint=models.UniqueConstraint(
+                fields=("participant", "plan"), name="membership_unique_participant_plan"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hoursofservice',
-            constraint=models.UniqueConstraint(fields=('membership', 'period_year'), name='hours_unique_period'),
+            model_name="hoursofservice",
+            constraint=models.UniqueConstraint(
+                fields=("membership", "period_year"), name="hours_unique_period"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='compensation',
-            constraint=models.UniqueConstraint(fields=('membership', 'year'), name='compensation_unique_year'),
+            model_name="compensation",
+            constraint=models.UniqueConstraint(
+                fields=("membership", "year"), name="compensation_unique_year"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='compensation',
-            constraint=models.CheckConstraint(condition=models.Q(('amount__gte', 0)), name='compensation_not_negative'),
+            model_name="compensation",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("amount__gte", 0)), name="compensation_not_negative"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='accountbalance',
-            constraint=models.UniqueConstraint(fields=('membership', 'source', 'as_of'), name='balance_unique_source_date'),
+            model_name="accountbalance",
+            constraint=models.UniqueConstraint(
+                fields=("membership", "source", "as_of"), name="balance_unique_source_date"
+            ),
         ),
     ]

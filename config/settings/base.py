@@ -133,11 +133,30 @@ SSN_HASH_KEY = env("SSN_HASH_KEY", default=SECRET_KEY)
 IDENTITY_LINK_MAX_ATTEMPTS = env.int("IDENTITY_LINK_MAX_ATTEMPTS", default=5)
 IDENTITY_LINK_WINDOW_SECONDS = env.int("IDENTITY_LINK_WINDOW_SECONDS", default=15 * 60)
 
-# --- Email -----------------------------------------------------------------------------------
-EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+# --- Email (Django 6.1 mailers) ---------------------------------------------------------------
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Plan Benefits <benefits@localhost>")
-if env("EMAIL_URL", default=""):
-    vars().update(env.email_url("EMAIL_URL"))
+_email_url = env("EMAIL_URL", default="")
+if _email_url:
+    _smtp = env.email_url_config(_email_url)
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _smtp["EMAIL_HOST"],
+                "port": _smtp["EMAIL_PORT"],
+                "username": _smtp["EMAIL_HOST_USER"],
+                "password": _smtp["EMAIL_HOST_PASSWORD"],
+                "use_tls": _smtp.get("EMAIL_USE_TLS", False),
+                "use_ssl": _smtp.get("EMAIL_USE_SSL", False),
+            },
+        }
+    }
+else:
+    MAILERS = {
+        "default": {
+            "BACKEND": env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.console.EmailBackend")
+        }
+    }
 
 # --- Static, media, private files -------------------------------------------------------------
 STATIC_URL = "/static/"

@@ -24,4 +24,11 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
-EMAIL_BACKEND = env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
+
+if not env("EMAIL_URL", default=""):
+    # SMTP on localhost unless EMAIL_URL names a relay; never the console backend in production.
+    MAILERS = {
+        "default": {
+            "BACKEND": env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
+        }
+    }

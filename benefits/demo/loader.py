@@ -1,0 +1,247 @@
+"""Load the five plans, the demo participants, their histories and the three demo logins. Idempotent.
+
+Running it twice leaves the same rows: plans, people and users are matched on natural keys, and each
+membership's yearly history is replaced whole inside one transaction.
+"""
+
+from __future__ import annotations
+
+import base64
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+
+from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from allauth.mfa.utils import encrypt
+from django.db import transaction
+
+from accounts.models import User
+from benefits.demo.people import PEOPLE, Person
+from benefits.identity import ssn_hash
+from benefits.models import (
+    AccountBalance,
+    Compensation,
+    Employer,
+    EmploymentPeriod,
+    HoursOfService,
+    MarketRate,
+    Participant,
+    Plan,
+    PlanMembership,
+)
+
+DEMO_PASSWORD = "demo-pass-2026"  # noqa: S105 - documented demo credential
+# Fixed TOTP secrets so the README can print them (demo only): base32 of 20 fixed bytes.
+COMMITTEE_TOTP_SECRET = base64.b32encode(b"demo-committee-2026!").decode()
+ADMIN_TOTP_SECRET = base64.b32encode(b"demo-admin-totp-2026").decode()
+
+CARVER = "Carver Federal Savings Bank"
+QUAKER = "Quaker City Bank"
+FAIRPORT = "Fairport Savings Bank"
+
+PLANS = (
+    (
+        "carver-db",
+        "Carver Federal Savings Bank Retirement Income Plan",
+        Plan.Kind.FINAL_AVERAGE_PAY,
+        CARVER,
+        "Retirement Income Plan (final average pay, frozen December 31, 2000)",
+    ),
+    (
+        "quaker-cash-balance",
+        "Quaker City Bank Employees' Retirement Income Plan",
+        Plan.Kind.CASH_BALANCE,
+        QUAKER,
+        "Employees' Retirement Income Plan (cash balance, restated 2000)",
+    ),
+    (
+        "carver-401k",
+        "Carver Federal Savings Bank 401(k) Savings Plan",
+        Plan.Kind.SAVINGS_401K,
+        CARVER,
+        "401(k) Savings Plan in RSI Retirement Trust",
+    ),
+    (
+        "fairport-esop",
+        "Fairport Savings Bank Employee Stock Ownership Plan",
+        Plan.Kind.ESOP,
+        FAIRPORT,
+        "Employee Stock Ownership Plan",
+    ),
+    (
+        "carver-esop",
+        "Carver Bancorp, Inc. Employee Stock Ownership Plan",
+        Plan.Kind.ESOP,
+        CARVER,
+        "Employee Stock Ownership Plan, as amended by the Sixth Amendment",
+    ),
+)
+
+# Plan readings the demo fills in where the plan text leaves a blank (an administrator must confirm them).
+DEMO_PLAN_SETTINGS: dict[str, dict] = {}
+
+# Federal Reserve H.15, 10-year Treasury constant maturity, monthly average for November (percent).
+# Demo market data entered by hand: confirm each value against H.15 before production use.
+TREASURY_10Y_NOVEMBER = {
+    1999: "6.03",
+    2000: "5.78",
+    2001: "4.65",
+    2002: "4.05",
+    2003: "4.30",
+    2004: "4.19",
+    2005: "4.54",
+    2006: "4.60",
+    2007: "4.15",
+    2008: "3.53",
+    2009: "3.40",
+    2010: "2.76",
+    2011: "2.01",
+    2012: "1.65",
+    2013: "2.72",
+    2014: "2.33",
+    2015: "2.26",
+    2016: "2.14",
+    2017: "2.35",
+    2018: "3.12",
+    2019: "1.81",
+    2020: "0.87",
+    2021: "1.56",
+    2022: "3.89",
+    2023: "4.50",
+    2024: "4.36",
+    2025: "4.09",
+}
+TREASURY_SOURCE = "Federal Reserve H.15, 10-year CMT, November monthly average (demo data entered by hand)"
+
+FULL_YEAR_HOURS = 2080
+
+
+def _days_in_year_worked(start: date, end: date | None, year: int, as_of: date) -> int:
+    first = max(start, date(year, 1, 1))
+    last = min(end or as_of, date(year, 12, 31), as_of)
+    return max(0, (last - first).days + 1)
+
+
+def yearly_history(person: Person, as_of: date) -> tuple[dict[int, int], dict[int, Decimal]]:
+    """Hours (full-time 2,080 a year, pro rata by days) and pay (raised each year) per calendar year."""
+    hours: dict[int, int] = {}
+    pay: dict[int, Decimal] = {}
+    first_year = person.periods[0][0].year
+    for start, end in person.periods:
+        for year in range(start.year, (end or as_of).year + 1):
+            days = _days_in_year_worked(start, end, year, as_of)
+            if days == 0:
+                continue
+            fraction = Decimal(days) / Decimal(366 if year % 4 == 0 else 365)
+            hours[year] = hours.get(year, 0) + int(
+                (FULL_YEAR_HOURS * fraction).to_integral_value(ROUND_HALF_UP)
+            )
+            annual = person.salary * (1 + person.raise_pct / 100) ** (year - first_year)
+            amount = (annual * fraction).quantize(Decimal("0.01"), ROUND_HALF_UP)
+            pay[year] = pay.get(year, Decimal("0")) + amount
+    return hours, pay
+
+
+def _ensure_user(email: str, role: str, *, staff: bool = False, totp_secret: str | None = None) -> User:
+    user, _ = User.objects.get_or_create(email=email, defaults={"role": role})
+    user.role = role
+    user.is_staff = staff
+    user.is_superuser = staff and role == User.Role.ADMINISTRATOR
+    user.set_password(DEMO_PASSWORD)
+    user.save()
+    EmailAddress.objects.update_or_create(
+        user=user, email=email, defaults={"verified": True, "primary": True}
+    )
+    if totp_secret:
+        Authenticator.objects.update_or_create(
+            user=user, type=Authenticator.Type.TOTP, defaults={"data": {"secret": encrypt(totp_secret)}}
+        )
+    return user
+
+
+@transaction.atomic
+def load_demo(*, as_of: date) -> dict[str, int]:
+    employers = {name: Employer.objects.get_or_create(name=name)[0] for name in (CARVER, QUAKER, FAIRPORT)}
+    plans: dict[str, Plan] = {}
+    for key, name, kind, employer, title in PLANS:
+        plan, _ = Plan.objects.update_or_create(
+            key=key,
+            defaults={"name": name, "kind": kind, "employer": employers[employer], "document_title": title},
+        )
+        if key in DEMO_PLAN_SETTINGS and not plan.settings:
+            plan.settings = DEMO_PLAN_SETTINGS[key]
+            plan.save(update_fields=["settings"])
+        plans[key] = plan
+
+    users = {
+        "pat@demo.test": _ensure_user("pat@demo.test", User.Role.PARTICIPANT),
+        "committee@demo.test": _ensure_user(
+            "committee@demo.test", User.Role.COMMITTEE, totp_secret=COMMITTEE_TOTP_SECRET
+        ),
+        "admin@demo.test": _ensure_user(
+            "admin@demo.test", User.Role.ADMINISTRATOR, staff=True, totp_secret=ADMIN_TOTP_SECRET
+        ),
+    }
+
+    for person in PEOPLE:
+        _load_person(person, plans, employers, users, as_of)
+
+    for year, percent in TREASURY_10Y_NOVEMBER.items():
+        MarketRate.objects.update_or_create(
+            series="treasury_10y_november",
+            period=date(year, 11, 1),
+            defaults={"percent": Decimal(percent), "source": TREASURY_SOURCE},
+        )
+    return {"plans": len(plans), "participants": len(PEOPLE), "users": len(users)}
+
+
+def _load_person(person: Person, plans, employers, users, as_of: date) -> None:
+    first_plan = plans[person.memberships[0].plan]
+    start, _ = person.periods[0]
+    end = person.periods[-1][1]
+    participant, _ = Participant.objects.update_or_create(
+        participant_number=person.number,
+        defaults={
+            "employer": first_plan.employer,
+            "first_name": person.first,
+            "last_name": person.last,
+            "birth_date": person.birth,
+            "ssn_last4": person.ssn[-4:],
+            "ssn_hash": ssn_hash(person.ssn),
+            "hire_date": start,
+            "termination_date": end,
+            "marital_status": "married" if person.married else "single",
+            "spouse_name": person.spouse,
+            "spouse_birth_date": person.spouse_birth,
+            "email": person.email,
+            "death_date": person.death,
+            "disability_date": person.disability,
+            "user": users.get(person.login),
+        },
+    )
+    participant.employment_periods.all().delete()
+    EmploymentPeriod.objects.bulk_create(
+        EmploymentPeriod(participant=participant, start=s, end=e) for s, e in person.periods
+    )
+    hours, pay = yearly_history(person, as_of)
+    for spec in person.memberships:
+        membership, _ = PlanMembership.objects.update_or_create(
+            participant=participant,
+            plan=plans[spec.plan],
+            defaults={"entry_date": spec.entry_date, "plan_data": spec.plan_data},
+        )
+        membership.hours.all().delete()
+        membership.compensation.all().delete()
+        membership.balances.all().delete()
+        merged_hours = {**hours, **spec.hours_override}
+        HoursOfService.objects.bulk_create(
+            HoursOfService(membership=membership, period_year=y, hours=h)
+            for y, h in sorted(merged_hours.items())
+        )
+        Compensation.objects.bulk_create(
+            Compensation(membership=membership, year=y, amount=a) for y, a in sorted(pay.items())
+        )
+        AccountBalance.objects.bulk_create(
+            AccountBalance(membership=membership, source=src, as_of=as_of, balance=Decimal(bal))
+            for src, bal in spec.balances.items()
+        )

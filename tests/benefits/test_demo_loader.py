@@ -1,0 +1,100 @@
+"""`load_demo` is idempotent and loads what the demo promises."""
+
+from datetime import date
+
+import pytest
+from allauth.mfa.models import Authenticator
+from django.core.management import call_command
+
+from accounts.models import User
+from benefits.demo.loader import ADMIN_TOTP_SECRET, COMMITTEE_TOTP_SECRET
+from benefits.models import (
+    AccountBalance,
+    Compensation,
+    EmploymentPeriod,
+    HoursOfService,
+    MarketRate,
+    Participant,
+    Plan,
+    PlanMembership,
+)
+from tests.conftest import totp_now
+
+pytestmark = pytest.mark.django_db
+
+MODELS = [
+    Plan,
+    Participant,
+    PlanMembership,
+    HoursOfService,
+    Compensation,
+    AccountBalance,
+    EmploymentPeriod,
+    MarketRate,
+    User,
+    Authenticator,
+]
+
+
+def _counts():
+    return {m.__name__: m.objects.count() for m in MODELS}
+
+
+def test_loading_twice_leaves_the_same_rows():
+    call_command("load_demo", as_of=date(2026, 11, 21))
+    first = _counts()
+    call_command("load_demo", as_of=date(2026, 11, 21))
+    assert _counts() == first
+
+
+def test_demo_has_five_plans_25_participants_and_three_logins(client):
+    call_command("load_demo", as_of=date(2026, 11, 21))
+    assert set(Plan.objects.values_list("key", flat=True)) == {
+        "carver-db",
+        "quaker-cash-balance",
+        "carver-401k",
+        "fairport-esop",
+        "carver-esop",
+    }
+    assert Participant.objects.count() >= 25
+    pat = User.objects.get(email="pat@demo.test")
+    assert pat.role == User.Role.PARTICIPANT and pat.participant.memberships.count() >= 2
+    assert User.objects.get(email="committee@demo.test").role == User.Role.COMMITTEE
+    assert User.objects.get(email="admin@demo.test").role == User.Role.ADMINISTRATOR
+    resp = client.post("/accounts/login/", {"login": "pat@demo.test", "password": "demo-pass-2026"})
+    assert resp.status_code == 302 and "_auth_user_id" in client.session
+
+
+@pytest.mark.parametrize(
+    "email, secret, home",
+    [
+        ("committee@demo.test", COMMITTEE_TOTP_SECRET, "/benefits/staff/participants/"),
+        ("admin@demo.test", ADMIN_TOTP_SECRET, "/benefits/staff/plans/"),
+    ],
+)
+def test_staff_demo_logins_have_totp_enrolled_with_the_readme_secret(client, email, secret, home):
+    call_command("load_demo", as_of=date(2026, 11, 21))
+    resp = client.post("/accounts/login/", {"login": email, "password": "demo-pass-2026"})
+    assert resp["Location"] == "/accounts/2fa/authenticate/"
+    resp = client.post("/accounts/2fa/authenticate/", {"code": totp_now(secret)})
+    assert client.get(resp["Location"], follow=True).redirect_chain[-1][0] == home
+    readme = open("README.md").read()
+    assert secret in readme
+
+
+def test_demo_histories_exercise_the_rules():
+    call_command("load_demo", as_of=date(2026, 11, 21))
+    people = Participant.objects.all()
+    assert (
+        people.filter(marital_status="married").exists() and people.filter(marital_status="single").exists()
+    )
+    assert people.filter(termination_date__isnull=False).exists()
+    # A rehire: someone with two spans of employment.
+    assert any(p.employment_periods.count() > 1 for p in people)
+    # A 401(k) loan outstanding.
+    loans = [m.plan_data.get("loans", {}) for m in PlanMembership.objects.filter(plan__key="carver-401k")]
+    assert any(float(loan.get("outstanding_balance", "0")) > 0 for loan in loans)
+    # Several plans for one person.
+    assert any(p.memberships.count() > 1 for p in people)
+    # A year with too few hours for a Year of Service (a break or a short year).
+    assert HoursOfService.objects.filter(hours__lt=500).exists()

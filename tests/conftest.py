@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import struct
+import time
+
+import pytest
+from allauth.mfa.models import Authenticator
+from allauth.mfa.utils import encrypt
+
+from accounts.models import User
+from tests.factories import PASSWORD, MembershipFactory, ParticipantFactory, UserFactory
+
+TOTP_SECRET = base64.b32encode(b"test-totp-secret-123").decode()
+
+
+def totp_now(secret: str, *, at: float | None = None) -> str:
+    """An RFC 6238 code (30 s, 6 digits, SHA-1), computed here so tests use no allauth internals."""
+    counter = int((at if at is not None else time.time()) // 30)
+    key = base64.b32decode(secret, casefold=True)
+    digest = hmac.new(key, struct.pack(">Q", counter), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    value = struct.unpack(">I", digest[offset : offset + 4])[0] & 0x7FFFFFFF
+    return f"{value % 1_000_000:06d}"
+
+
+def enroll_totp(user: User, secret: str = TOTP_SECRET) -> None:
+    Authenticator.objects.create(user=user, type=Authenticator.Type.TOTP, data={"secret": encrypt(secret)})
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache():
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def password() -> str:
+    return PASSWORD
+
+
+@pytest.fixture
+def participant_user(db):
+    user = UserFactory(role=User.Role.PARTICIPANT)
+    participant = ParticipantFactory(user=user)
+    MembershipFactory(participant=participant)
+    return user
+
+
+@pytest.fixture
+def other_participant(db):
+    participant = ParticipantFactory(user=UserFactory(role=User.Role.PARTICIPANT))
+    MembershipFactory(participant=participant)
+    return participant
+
+
+@pytest.fixture
+def committee_user(db):
+    user = UserFactory(role=User.Role.COMMITTEE)
+    enroll_totp(user)
+    return user
+
+
+@pytest.fixture
+def admin_user(db):
+    user = UserFactory(role=User.Role.ADMINISTRATOR, is_staff=True)
+    enroll_totp(user)
+    return user
+
+
+def login_with_totp(client, user: User, password: str = PASSWORD, secret: str = TOTP_SECRET):
+    """The real two-step login: password, then a TOTP code. Returns the final response."""
+    resp = client.post("/accounts/login/", {"login": user.email, "password": password})
+    assert resp.status_code == 302 and resp["Location"] == "/accounts/2fa/authenticate/", resp
+    return client.post("/accounts/2fa/authenticate/", {"code": totp_now(secret)})
+
+
+@pytest.fixture
+def staff_client(client):
+    """A client logged in (with TOTP) as the given staff user."""
+
+    def _login(user: User):
+        resp = login_with_totp(client, user)
+        assert resp.status_code == 302, resp
+        return client
+
+    return _login

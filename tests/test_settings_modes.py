@@ -1,0 +1,79 @@
+"""The embedded default, production's refusals, and `check --deploy` (each in a fresh process)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD_KEY = "k" * 20 + "-production-secret-key-for-tests-0123456789"
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_", "REDIS_URL", "SSN_"))
+    }
+    clean.update(env)
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=clean, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_embedded_default_logs_sqlite_and_in_process_tasks(tmp_path):
+    result = run_manage("check", DJANGO_SETTINGS_MODULE="config.settings.local", APP_VAR_DIR=str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "embedded SQLite" in result.stderr and "in-process" in result.stderr
+
+
+def test_configured_mode_logs_postgresql_and_workers():
+    result = run_manage(
+        "check",
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/14",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "PostgreSQL" in result.stderr and "Celery workers" in result.stderr
+
+
+def test_production_refuses_debug():
+    result = run_manage(
+        "check",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_DEBUG="true",
+        DJANGO_SECRET_KEY=GOOD_KEY,
+        SSN_HASH_KEY="another-key",
+    )
+    assert result.returncode != 0 and "DJANGO_DEBUG must be off" in result.stderr
+
+
+def test_production_refuses_the_default_secret_key():
+    result = run_manage(
+        "check", DJANGO_SETTINGS_MODULE="config.settings.production", SSN_HASH_KEY="another-key"
+    )
+    assert result.returncode != 0 and "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_refuses_a_missing_ssn_hash_key():
+    result = run_manage(
+        "check", DJANGO_SETTINGS_MODULE="config.settings.production", DJANGO_SECRET_KEY=GOOD_KEY
+    )
+    assert result.returncode != 0 and "SSN_HASH_KEY" in result.stderr
+
+
+def test_production_check_deploy_is_clean():
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_SECRET_KEY=GOOD_KEY,
+        SSN_HASH_KEY="another-random-key-for-the-ssn-hash",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        CELERY_BROKER_URL="redis://127.0.0.1:6379/14",
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
