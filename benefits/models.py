@@ -240,3 +240,41 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event_time:%Y-%m-%d %H:%M} {self.event_type}"
+
+
+class GeneratedDocument(models.Model):
+    """A PDF rendered by a Celery worker from a stored payload: statements, quotes, notices.
+
+    The payload holds every number the document shows, so a document can be rendered again and
+    checked against what the engine said. The file lives outside the web root and is served only by
+    a permission-checked view.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Being prepared"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Failed"
+
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="documents")
+    kind = models.CharField(max_length=40)  # e.g. "statement", "quote", "claim_notice"
+    title = models.CharField(max_length=200)
+    template_name = models.CharField(max_length=200)
+    payload = models.JSONField(default=dict)
+    engine_version = models.CharField(max_length=20, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    file_name = models.CharField(max_length=300, blank=True)  # relative to PRIVATE_STORAGE_ROOT
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveIntegerField(default=0)
+    requested_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    rendered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.get_status_display()})"

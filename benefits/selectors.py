@@ -68,3 +68,20 @@ def audit_events_for_admin(*, user, limit: int = 200) -> QuerySet[AuditEvent]:
     if not user.is_authenticated or not user.is_administrator:
         raise Http404
     return AuditEvent.objects.select_related("acting_user", "participant")[:limit]
+
+
+def document_get_for_viewer(*, user, document_id: int):
+    """A generated document the user may download: their own, or any for committee/administrators."""
+    from benefits.models import GeneratedDocument
+
+    if not user.is_authenticated:
+        raise Http404
+    qs = GeneratedDocument.objects.select_related("participant")
+    if user.is_participant_role:
+        qs = qs.filter(participant__user=user)
+    elif not user.is_plan_staff:
+        raise Http404
+    try:
+        return qs.get(pk=document_id)
+    except GeneratedDocument.DoesNotExist as exc:
+        raise Http404 from exc

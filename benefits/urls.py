@@ -7,6 +7,7 @@ app_name = "benefits"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("participants/<int:participant_id>/", views.participant_dashboard, name="participant_dashboard"),
+    path("documents/<int:document_id>/", views.document_download, name="document_download"),
     path("staff/participants/", views_staff.staff_participants, name="staff_participants"),
     path("staff/plans/", views_staff.admin_plans, name="admin_plans"),
     path("staff/plans/<slug:key>/", views_staff.admin_plan_detail, name="admin_plan_detail"),
