@@ -278,3 +278,30 @@ class GeneratedDocument(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} ({self.get_status_display()})"
+
+
+class CalculationResult(models.Model):
+    """An engine result for one membership on one date, stored with the engine version and its request.
+
+    The request is the engine contract's JSON (shared/contracts/engine-cli.md), so any stored number
+    can be reproduced from the command line with the same engine version.
+    """
+
+    membership = models.ForeignKey(PlanMembership, on_delete=models.CASCADE, related_name="calculations")
+    as_of = models.DateField()
+    engine_version = models.CharField(max_length=20)
+    request_sha256 = models.CharField(max_length=64)
+    request = models.JSONField()
+    result = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["membership", "engine_version", "request_sha256"], name="calculation_unique_request"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership} as of {self.as_of} (engine {self.engine_version})"

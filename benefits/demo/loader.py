@@ -78,7 +78,8 @@ PLANS = (
 )
 
 # Plan readings the demo fills in where the plan text leaves a blank (an administrator must confirm them).
-DEMO_PLAN_SETTINGS: dict[str, dict] = {}
+# Fairport §9.2 leaves the maximum of pre-2007 Vesting Years blank (SPEC GAP D1.2); the demo assumes 5.
+DEMO_PLAN_SETTINGS: dict[str, dict] = {"fairport-esop": {"pre_plan_vesting_cap_years": 5}}
 
 # Federal Reserve H.15, 10-year Treasury constant maturity, monthly average for November (percent).
 # Demo market data entered by hand: confirm each value against H.15 before production use.
@@ -112,6 +113,17 @@ TREASURY_10Y_NOVEMBER = {
     2025: "4.09",
 }
 TREASURY_SOURCE = "Federal Reserve H.15, 10-year CMT, November monthly average (demo data entered by hand)"
+
+# Federal Reserve H.15, 30-year Treasury constant maturity, monthly averages (percent): the cash balance
+# plan's applicable interest rate (§1.2(e)). Demo data entered by hand: confirm against H.15.
+TREASURY_30Y_MONTHLY = {
+    "2024-01": "4.26", "2024-02": "4.38", "2024-03": "4.36", "2024-04": "4.66", "2024-05": "4.62",
+    "2024-06": "4.44", "2024-07": "4.46", "2024-08": "4.15", "2024-09": "4.04", "2024-10": "4.38",
+    "2024-11": "4.54", "2024-12": "4.58", "2025-01": "4.85", "2025-02": "4.68", "2025-03": "4.62",
+    "2025-04": "4.77", "2025-05": "4.90", "2025-06": "4.89", "2025-07": "4.89", "2025-08": "4.87",
+    "2025-09": "4.68", "2025-10": "4.58",
+}
+TREASURY_30Y_SOURCE = "Federal Reserve H.15, 30-year CMT, monthly average (demo data entered by hand)"
 
 FULL_YEAR_HOURS = 2080
 
@@ -191,6 +203,12 @@ def load_demo(*, as_of: date) -> dict[str, int]:
             series="treasury_10y_november",
             period=date(year, 11, 1),
             defaults={"percent": Decimal(percent), "source": TREASURY_SOURCE},
+        )
+    for month, percent in TREASURY_30Y_MONTHLY.items():
+        MarketRate.objects.update_or_create(
+            series="treasury_30y",
+            period=date.fromisoformat(f"{month}-01"),
+            defaults={"percent": Decimal(percent), "source": TREASURY_30Y_SOURCE},
         )
     return {"plans": len(plans), "participants": len(PEOPLE), "users": len(users)}
 

@@ -83,6 +83,7 @@ PEOPLE: tuple[Person, ...] = (
                     "shares": "1840.0000",
                     "cash": "412.55",
                     "share_value": "7.85",
+                    "vested_account_value": "14856.55",
                     "normal_retirement_age": 65,
                 },
             ),
