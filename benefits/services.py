@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from benefits.audit import audit_record
-from benefits.models import Participant, Plan, PlanMembership
+from benefits.models import Participant, Plan
 
 
 @dataclass(frozen=True)
