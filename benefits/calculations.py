@@ -40,7 +40,9 @@ def plan_assumptions(plan: Plan) -> dict:
         assumptions["treasury_10y_projection"] = str(november[-1].percent)
     monthly_30y = list(MarketRate.objects.filter(series="treasury_30y").order_by("period"))
     if monthly_30y:
-        assumptions["applicable_interest_rate"] = {f"{r.period:%Y-%m}": str(r.percent) for r in monthly_30y}
+        monthly = {f"{r.period:%Y-%m}": str(r.percent) for r in monthly_30y}
+        assumptions["applicable_interest_rate"] = monthly  # quaker-cash-balance §1.2(e)
+        assumptions["treasury_30y_monthly"] = monthly  # carver-db small-benefit cash-out basis
         assumptions["applicable_interest_rate_default"] = str(monthly_30y[-1].percent)
     return assumptions
 

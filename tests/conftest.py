@@ -7,11 +7,10 @@ import struct
 import time
 
 import pytest
-from allauth.mfa.models import Authenticator
-from allauth.mfa.utils import encrypt
 
-from accounts.models import User
-from tests.factories import PASSWORD, MembershipFactory, ParticipantFactory, UserFactory
+# Django imports stay inside the fixtures so the engine's tests (tests/engine) also run without Django:
+#   pytest -p no:django tests/engine
+PASSWORD = "correct-horse-battery-9"  # noqa: S105 - the factories' password
 
 TOTP_SECRET = base64.b32encode(b"test-totp-secret-123").decode()
 
@@ -26,12 +25,19 @@ def totp_now(secret: str, *, at: float | None = None) -> str:
     return f"{value % 1_000_000:06d}"
 
 
-def enroll_totp(user: User, secret: str = TOTP_SECRET) -> None:
+def enroll_totp(user, secret: str = TOTP_SECRET) -> None:
+    from allauth.mfa.models import Authenticator
+    from allauth.mfa.utils import encrypt
+
     Authenticator.objects.create(user=user, type=Authenticator.Type.TOTP, data={"secret": encrypt(secret)})
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache():
+def _clear_cache(request):
+    """Rate-limit counters live in the cache: start every Django test with an empty one."""
+    if not request.config.pluginmanager.hasplugin("django") or "tests/engine" in str(request.path):
+        yield
+        return
     from django.core.cache import cache
 
     cache.clear()
@@ -46,6 +52,9 @@ def password() -> str:
 
 @pytest.fixture
 def participant_user(db):
+    from accounts.models import User
+    from tests.factories import MembershipFactory, ParticipantFactory, UserFactory
+
     user = UserFactory(role=User.Role.PARTICIPANT)
     participant = ParticipantFactory(user=user)
     MembershipFactory(participant=participant)
@@ -54,6 +63,9 @@ def participant_user(db):
 
 @pytest.fixture
 def other_participant(db):
+    from accounts.models import User
+    from tests.factories import MembershipFactory, ParticipantFactory, UserFactory
+
     participant = ParticipantFactory(user=UserFactory(role=User.Role.PARTICIPANT))
     MembershipFactory(participant=participant)
     return participant
@@ -61,6 +73,9 @@ def other_participant(db):
 
 @pytest.fixture
 def committee_user(db):
+    from accounts.models import User
+    from tests.factories import UserFactory
+
     user = UserFactory(role=User.Role.COMMITTEE)
     enroll_totp(user)
     return user
@@ -68,12 +83,15 @@ def committee_user(db):
 
 @pytest.fixture
 def admin_user(db):
+    from accounts.models import User
+    from tests.factories import UserFactory
+
     user = UserFactory(role=User.Role.ADMINISTRATOR, is_staff=True)
     enroll_totp(user)
     return user
 
 
-def login_with_totp(client, user: User, password: str = PASSWORD, secret: str = TOTP_SECRET):
+def login_with_totp(client, user, password: str = PASSWORD, secret: str = TOTP_SECRET):
     """The real two-step login: password, then a TOTP code. Returns the final response."""
     resp = client.post("/accounts/login/", {"login": user.email, "password": password})
     assert resp.status_code == 302 and resp["Location"] == "/accounts/2fa/authenticate/", resp
@@ -84,7 +102,7 @@ def login_with_totp(client, user: User, password: str = PASSWORD, secret: str = 
 def staff_client(client):
     """A client logged in (with TOTP) as the given staff user."""
 
-    def _login(user: User):
+    def _login(user):
         resp = login_with_totp(client, user)
         assert resp.status_code == 302, resp
         return client

@@ -11,8 +11,7 @@ from factory.django import DjangoModelFactory
 from accounts.models import User
 from benefits.identity import ssn_hash
 from benefits.models import Employer, Participant, Plan, PlanMembership
-
-PASSWORD = "correct-horse-battery-9"  # noqa: S105
+from tests.conftest import PASSWORD  # noqa: F401 - re-exported for tests
 
 
 class UserFactory(DjangoModelFactory):

@@ -16,8 +16,18 @@ TEST_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 
 @pytest.fixture(autouse=True)
 def _test_templates(settings, tmp_path):
-    settings.TEMPLATES[0]["DIRS"] = [*settings.TEMPLATES[0]["DIRS"], TEST_TEMPLATES]
+    from django.template import engines
+
+    templates = [dict(settings.TEMPLATES[0])]
+    templates[0]["DIRS"] = [*templates[0]["DIRS"], TEST_TEMPLATES]
+    settings.TEMPLATES = templates
     settings.PRIVATE_STORAGE_ROOT = tmp_path
+    # Engines are built once per process and cached: rebuild them with the test folder.
+    engines._engines = {}
+    engines.__dict__.pop("templates", None)
+    yield
+    engines._engines = {}
+    engines.__dict__.pop("templates", None)
 
 
 def _request(participant, template="pdf/test_document.html"):

@@ -1,0 +1,82 @@
+"""Annuity factors per second: single calls and the vectorized path.
+
+.venv/bin/python bench/bench_actuarial.py
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benefits.engine.actuarial import (  # noqa: E402
+    FractionalConvention,
+    basis_417e,
+    joint_survivor_annuity,
+    life_annuities,
+    life_annuity,
+    plan_basis,
+)
+from benefits.engine.mortality import get_table  # noqa: E402
+
+
+def rate(label: str, fn, count_per_call: int, min_seconds: float = 1.0) -> None:
+    fn()  # warm caches
+    calls, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < min_seconds:
+        fn()
+        calls += 1
+    per_sec = calls * count_per_call / elapsed
+    print(f"{label:<62} {per_sec:>14,.0f} factors/s")
+
+
+def main() -> None:
+    up = get_table("up1984")
+    monthly = plan_basis(up, 0.08)
+    annual = plan_basis(up, 0.08, frequency=1)
+    approx = plan_basis(up, 0.08, convention=FractionalConvention.APPROX_11_24)
+    seg = basis_417e(2024, segment_rates=(0.0475, 0.0525, 0.055))
+    ages = np.arange(20, 101)  # 81 ages
+    single_ages = [float(a) for a in range(55, 76)]
+
+    print(f"Python {sys.version.split()[0]}, NumPy {np.__version__}")
+    rate(
+        "single life_annuity, annual due (UP-1984 8%)",
+        lambda: [life_annuity(annual, a) for a in single_ages],
+        21,
+    )
+    rate(
+        "single life_annuity, monthly UDD (UP-1984 8%)",
+        lambda: [life_annuity(monthly, a) for a in single_ages],
+        21,
+    )
+    rate(
+        "single life_annuity, monthly 11/24 (UP-1984 8%)",
+        lambda: [life_annuity(approx, a) for a in single_ages],
+        21,
+    )
+    rate(
+        "single life_annuity, monthly UDD, §417(e) 2024 segments",
+        lambda: [life_annuity(seg, a) for a in single_ages],
+        21,
+    )
+    rate(
+        "single 50% J&S, monthly UDD (UP-1984 8%)",
+        lambda: [joint_survivor_annuity(monthly, a, a - 3, 0.5) for a in single_ages],
+        21,
+    )
+    rate("vectorized life_annuities, 81 ages, annual due", lambda: life_annuities(annual, ages), len(ages))
+    rate("vectorized life_annuities, 81 ages, monthly UDD", lambda: life_annuities(monthly, ages), len(ages))
+    rate(
+        "vectorized life_annuities, 81 ages, monthly, §417(e) segments",
+        lambda: life_annuities(seg, ages),
+        len(ages),
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,728 @@
+"""Annuity factors, present values, optional-form conversions and relative values.
+
+Units. Every factor is the actuarial present value (APV) of **1 a year**, paid in ``basis.frequency``
+equal installments (1/12 a month when frequency is 12), at the annuity starting date (ASD) or
+``deferral`` years after the valuation date. A monthly benefit B is therefore worth
+``12 · B · factor``. Factors are float64; money becomes Decimal only through ``money.to_money``.
+
+Payment timing (``Timing``): ``DUE`` pays at the start of each period (ä, the usual pension
+convention: the first payment on the ASD); ``IMMEDIATE`` pays at the end (a).
+
+Fractional payments (``FractionalConvention``), chosen per basis (a plan setting):
+- ``UDD`` (default): exact sum over every installment; survival to fractional ages assumes uniform
+  distribution of deaths between integer ages (l linear). With frequency 1 it is the annual factor.
+- ``APPROX_11_24``: the annual factor with the usual (m) correction, ä(m) ≈ ä − (m−1)/(2m) · E, where
+  E is the discounted survival to the start of payments (so ä(12)x ≈ äx − 11/24 for an immediate
+  start); a(m) = ä(m) − E/m (and the same at the end of a temporary period). A certain-and-life
+  annuity is ä(m)n + n|ä(m)x, each part corrected (so it stays ≥ the life annuity);
+  ``annuity_certain`` alone is always exact.
+
+Interest (market data: always an input, never a constant here):
+- ``FlatRate(i)``: v(t) = (1+i)^−t (a plan's own rate; the 30-year Treasury rate for §417(e) before
+  2008);
+- ``SegmentRates(r1, r2, r3)``: each payment is discounted at the segment rate for its time from the
+  ASD, v(t) = (1+r)^−t, with r1 for t < 5 years, r2 for 5 ≤ t < 20 and r3 for t ≥ 20
+  (§417(e)(3)(C)-(D), §430(h)(2)(B); regulation.md §D.6).
+
+Forms: life; contingent annuitant ("J&S": 100% to the participant for life, the survivor fraction to
+the spouse after the participant's death); joint-and-survivor reducing on the first death ("joint");
+N years certain and life; lump sum. Survival vectors of a table are computed once per table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from enum import StrEnum
+from functools import lru_cache
+
+import numpy as np
+
+from benefits.engine.money import to_decimal, to_money
+from benefits.engine.mortality import MortalityTable, applicable_417e_table
+from benefits.engine.trace import Trace
+
+# ---------------------------------------------------------------------------------------------- basis
+
+
+class Timing(StrEnum):
+    DUE = "due"  # payments at the start of each period
+    IMMEDIATE = "immediate"  # payments at the end of each period
+
+
+class FractionalConvention(StrEnum):
+    UDD = "udd"  # exact installments, fractional-age survival by UDD
+    APPROX_11_24 = "approx_11_24"  # ä(m) ≈ ä − (m−1)/(2m)·E  (11/24 for monthly)
+
+
+@dataclass(frozen=True)
+class FlatRate:
+    """One annual effective rate for every payment (e.g. 0.08 for 8%)."""
+
+    rate: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rate", float(self.rate))
+        if self.rate <= -1.0:
+            raise ValueError("interest rate must be above -100%")
+
+    def discount(self, t: np.ndarray) -> np.ndarray:
+        return (1.0 + self.rate) ** (-np.asarray(t, dtype=np.float64))
+
+    def describe(self) -> str:
+        return f"{_pct(self.rate)} interest"
+
+
+@dataclass(frozen=True)
+class SegmentRates:
+    """§417(e)(3) segment rates for the lookback month (annual effective, e.g. 0.0475)."""
+
+    first: float
+    second: float
+    third: float
+
+    def __post_init__(self) -> None:
+        for name in ("first", "second", "third"):
+            object.__setattr__(self, name, float(getattr(self, name)))
+
+    def discount(self, t: np.ndarray) -> np.ndarray:
+        t = np.asarray(t, dtype=np.float64)
+        rate = np.where(t < 5.0, self.first, np.where(t < 20.0, self.second, self.third))
+        return (1.0 + rate) ** (-t)
+
+    def describe(self) -> str:
+        return f"segment rates {_pct(self.first)} / {_pct(self.second)} / {_pct(self.third)}"
+
+
+Interest = FlatRate | SegmentRates
+
+
+def _pct(rate: float) -> str:
+    return f"{Decimal(repr(rate)) * 100:f}".rstrip("0").rstrip(".") + "%"
+
+
+@dataclass(frozen=True)
+class Basis:
+    """An actuarial basis: mortality, interest, and the payment conventions.
+
+    ``spouse_table`` values the spouse/beneficiary (defaults to ``table``); ``label`` names the basis
+    in traces and disclosures (e.g. "UP-1984 at 8%").
+    """
+
+    table: MortalityTable
+    interest: Interest
+    frequency: int = 12
+    timing: Timing = Timing.DUE
+    convention: FractionalConvention = FractionalConvention.UDD
+    spouse_table: MortalityTable | None = None
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.frequency not in (1, 2, 4, 12):
+            raise ValueError("frequency must be 1, 2, 4 or 12 payments a year")
+
+    @property
+    def beneficiary_table(self) -> MortalityTable:
+        return self.spouse_table or self.table
+
+    def describe(self) -> str:
+        """Plain words for a trace or a §417(a)(3) disclosure ((c)(2)(v)(B): the interest rate used)."""
+        return self.label or f"{self.table.name}, {self.interest.describe()}"
+
+
+def plan_basis(table: MortalityTable, rate: float | Decimal, **options: object) -> Basis:
+    """A plan's actuarial-equivalence basis: a table and a single rate (e.g. UP-1984 at 8%)."""
+    return Basis(table, FlatRate(float(rate)), **options)  # type: ignore[arg-type]
+
+
+def basis_417e(
+    when: int | date,
+    *,
+    segment_rates: tuple[float, float, float] | None = None,
+    treasury_rate: float | None = None,
+    **options: object,
+) -> Basis:
+    """The §417(e)(3) basis for a stability period year / ASD (regulation.md §D.6–D.7).
+
+    From 2008 pass the three ``segment_rates`` of the plan's lookback month; before 2008 the single
+    30-year Treasury ``treasury_rate``. (For 2008–2011 a plan applying the PPA transition blend
+    passes ``ppa_transition_rates(...)`` as segment rates.) The table is ``applicable_417e_table``.
+    """
+    year = when.year if isinstance(when, date) else int(when)
+    table = applicable_417e_table(when)
+    interest: Interest
+    if year >= 2008:
+        if segment_rates is None:
+            raise ValueError(f"§417(e)(3) for {year} uses the three segment rates")
+        interest = SegmentRates(*segment_rates)
+    else:
+        if treasury_rate is None:
+            raise ValueError(f"§417(e)(3) for {year} uses the 30-year Treasury rate")
+        interest = FlatRate(treasury_rate)
+    return Basis(table, interest, **options)  # type: ignore[arg-type]
+
+
+def ppa_transition_rates(
+    year: int, segment_rates: tuple[float, float, float], treasury_rate: float
+) -> tuple[float, float, float]:
+    """PPA 2006 phase-in: each segment rate blended with the 30-year Treasury rate.
+
+    Segment weight 20% (2008), 40% (2009), 60% (2010), 80% (2011), 100% from 2012. These percentages
+    are from memory, unconfirmed (regulation.md §D.6: check former §417(e)(3)(D) before use).
+    """
+    weight = {2008: 0.2, 2009: 0.4, 2010: 0.6, 2011: 0.8}.get(year, 1.0 if year >= 2012 else None)
+    if weight is None:
+        raise ValueError(f"no PPA transition before 2008 (year {year})")
+    a, b, c = (weight * r + (1.0 - weight) * treasury_rate for r in segment_rates)
+    return (a, b, c)
+
+
+class AgeMethod(StrEnum):
+    """How a plan measures age for its factors (a plan setting)."""
+
+    EXACT_MONTHS = "exact_months"  # completed years + completed months/12
+    LAST_BIRTHDAY = "last_birthday"  # completed years
+    NEAREST_BIRTHDAY = "nearest_birthday"  # completed years, +1 from 6 completed months
+
+
+def attained_age(birth: date, on: date, method: AgeMethod = AgeMethod.EXACT_MONTHS) -> float:
+    """Age on ``on`` for a person born on ``birth``, measured the plan's way (``method``)."""
+    if on < birth:
+        raise ValueError("the date is before the birth date")
+    months = (on.year - birth.year) * 12 + (on.month - birth.month) - (1 if on.day < birth.day else 0)
+    years, extra = divmod(months, 12)
+    if method is AgeMethod.EXACT_MONTHS:
+        return years + extra / 12
+    if method is AgeMethod.LAST_BIRTHDAY:
+        return float(years)
+    return float(years + (1 if extra >= 6 else 0))
+
+
+# ------------------------------------------------------------------------------------ core machinery
+
+_EPS = 1e-12
+
+
+@lru_cache(maxsize=4096)
+def _grid(horizon: float, deferral: float, frequency: int, timing: Timing) -> np.ndarray:
+    """Payment times (years from valuation): ``deferral`` onwards, covering ``horizon`` years."""
+    n = int(np.ceil(max(horizon, 0.0) * frequency)) + 1
+    k = np.arange(n, dtype=np.float64)
+    offset = 1.0 if timing is Timing.IMMEDIATE else 0.0
+    return deferral + (k + offset) / frequency
+
+
+def _annuity(
+    basis: Basis,
+    survival,
+    horizon_age: float,
+    deferral: float,
+    *,
+    certain: float = 0.0,
+    term: float | None = None,
+) -> float:
+    """APV of 1 a year paid from ``deferral`` for life (or at most ``term`` years).
+
+    ``survival(t)`` is the probability that the status is paying at time ``t`` from the valuation
+    date. Installments in the first ``certain`` years of payment are paid if the status reached the
+    start of payments (a deferred certain-and-life annuity needs survival to its start).
+    """
+    m = basis.frequency
+    max_age = max(basis.table.max_age, basis.beneficiary_table.max_age)
+    udd = basis.convention is FractionalConvention.UDD
+    # APPROX_11_24 sums annual-due installments and corrects afterwards.
+    step_m = m if udd else 1
+    timing = basis.timing if udd else Timing.DUE
+    due = timing is Timing.DUE
+    s_start = float(survival(np.array([deferral]))[0])
+    # until the younger life has surely died, or to the end of the certain period if later
+    t = _grid(max(max_age + 1 - horizon_age, certain), deferral, step_m, timing)
+    u = t - deferral  # time since payments began
+    if term is not None:
+        keep = u < term - _EPS if due else u <= term + _EPS
+        t, u = t[keep], u[keep]
+    s = survival(t)
+    if certain > 0.0:
+        in_certain = u < certain - _EPS if due else u <= certain + _EPS
+        s = np.where(in_certain, s_start, s)
+    value = float(np.dot(basis.interest.discount(t), s)) / step_m
+    if udd:
+        return value
+
+    # (m) correction: ä(m) ≈ ä − (m−1)/(2m)·Σ(E where the paying status starts − E where it stops),
+    # a(m) = ä(m) − Σ/m. The end of a certain period stops the certain payments (E = v^n·s_start)
+    # and starts the life payments (E = v^n·s(n)), i.e. ä(m)n + n|ä(m)x.
+    def endowment(at: float, surv: float) -> float:
+        return float(basis.interest.discount(np.array([at]))[0]) * surv
+
+    span = endowment(deferral, s_start)
+    if term is not None:
+        end = deferral + term
+        span -= endowment(end, s_start if term <= certain else float(survival(np.array([end]))[0]))
+    if certain > 0.0 and (term is None or certain < term):
+        switch = deferral + certain
+        span += endowment(switch, float(survival(np.array([switch]))[0]) - s_start)
+    value -= (m - 1) / (2 * m) * span
+    if basis.timing is Timing.IMMEDIATE:
+        value -= span / m
+    return value
+
+
+def _certain_exact(basis: Basis, deferral: float, years: float) -> float:
+    """Annuity certain of 1 a year for ``years``, ``basis.frequency`` installments, from ``deferral``."""
+    m = basis.frequency
+    n = int(round(years * m))
+    k = np.arange(n, dtype=np.float64)
+    offset = 1.0 if basis.timing is Timing.IMMEDIATE else 0.0
+    t = deferral + (k + offset) / m
+    return float(np.sum(basis.interest.discount(t))) / m
+
+
+def _single(table: MortalityTable, age: float):
+    return lambda t: table.survival(age, t)
+
+
+# ------------------------------------------------------------------------------------ public factors
+
+
+def life_annuity(basis: Basis, age: float, *, deferral: float = 0.0) -> float:
+    """Single life annuity: APV of 1 a year for life, first payment ``deferral`` years from now.
+
+    ``age`` is the age at the valuation date (fractional ages allowed, UDD). Deferred annuities
+    include survival and discount to the start: n|ä_x.
+    """
+    return _annuity(basis, _single(basis.table, age), age, deferral)
+
+
+def temporary_life_annuity(basis: Basis, age: float, years: float, *, deferral: float = 0.0) -> float:
+    """Life annuity payable for at most ``years`` (e.g. a Social Security level-income bridge)."""
+    return _annuity(basis, _single(basis.table, age), age, deferral, term=years)
+
+
+def certain_and_life_annuity(
+    basis: Basis, age: float, certain_years: float, *, deferral: float = 0.0
+) -> float:
+    """N years certain and life: installments in the first ``certain_years`` are paid whether or not
+    the participant is alive (to the beneficiary), then for life. Always ≥ ``life_annuity``."""
+    if certain_years < 0:
+        raise ValueError("certain_years must be ≥ 0")
+    return _annuity(basis, _single(basis.table, age), age, deferral, certain=float(certain_years))
+
+
+def annuity_certain(basis: Basis, years: float, *, deferral: float = 0.0) -> float:
+    """Annuity certain of 1 a year for ``years`` at the basis interest (no mortality)."""
+    return _certain_exact(basis, deferral, years)
+
+
+def pure_endowment(basis: Basis, age: float, years: float) -> float:
+    """nEx: value now of 1 paid in ``years`` if the life aged ``age`` is then alive."""
+    return float(
+        basis.interest.discount(np.array([years]))[0] * basis.table.survival(age, np.array([years]))[0]
+    )
+
+
+class SurvivorKind(StrEnum):
+    CONTINGENT = "contingent"  # full amount for the participant's life; fraction to the survivor spouse
+    JOINT = "joint"  # full amount while both live; fraction to whichever survives
+
+
+def joint_survivor_annuity(
+    basis: Basis,
+    age: float,
+    spouse_age: float,
+    survivor_fraction: float | Decimal,
+    *,
+    kind: SurvivorKind = SurvivorKind.CONTINGENT,
+    deferral: float = 0.0,
+) -> float:
+    """Joint and survivor annuity factor, per 1 a year of the participant's (first) amount.
+
+    CONTINGENT: äx + f·(äy − äxy) (a 0% survivor gives the life factor); JOINT (reduces on the
+    first death): äxy + f·(äx − äxy) + f·(äy − äxy). ``spouse_age`` is the spouse's age on the
+    valuation date; the spouse is valued on ``basis.beneficiary_table``.
+    """
+    f = float(survivor_fraction)
+    if not 0.0 <= f <= 1.0:
+        raise ValueError("survivor_fraction must be between 0 and 1 (0.5 for a 50% survivor annuity)")
+    tx, ty = basis.table, basis.beneficiary_table
+
+    def survival(t: np.ndarray) -> np.ndarray:
+        px, py = tx.survival(age, t), ty.survival(spouse_age, t)
+        both = px * py
+        if kind is SurvivorKind.CONTINGENT:
+            return px + f * (py - both)
+        return both + f * (px + py - 2.0 * both)
+
+    return _annuity(basis, survival, min(age, spouse_age), deferral)
+
+
+def life_annuities(basis: Basis, ages: Sequence[float] | np.ndarray, *, deferral: float = 0.0) -> np.ndarray:
+    """Vectorized ``life_annuity`` over many ages (flat rate or segment rates, any convention).
+
+    Flat rates use a cached reverse cumulative sum per (table, frequency, rate): every age is then a
+    lookup. Segment rates use one matrix product (ages × payment times). Fractional ages work too.
+    """
+    ages_arr = np.asarray(ages, dtype=np.float64)
+    table = basis.table
+    m = basis.frequency
+    udd = basis.convention is FractionalConvention.UDD
+    step_m = m if udd else 1
+    timing = basis.timing if udd else Timing.DUE
+    t = _grid(table.max_age + 1 - float(ages_arr.min()), deferral, step_m, timing)
+    l0 = table.l(ages_arr)
+    safe_l0 = np.where(l0 > 0, l0, 1.0)
+    first = (ages_arr - table.min_age) * step_m + t[0] * step_m  # fine-grid index of the first payment
+    on_grid = bool(np.allclose(first, np.round(first)))
+    if on_grid and isinstance(basis.interest, FlatRate):
+        # Flat rate: Σ_k w^k l[j+k] for every start j is one cached reverse cumulative sum.
+        sums = _flat_rate_sums(table, step_m, basis.interest.rate)
+        idx = np.minimum(np.round(first).astype(np.int64), len(sums) - 1)
+        values = (1.0 + basis.interest.rate) ** (-t[0]) * sums[idx] / safe_l0 / step_m
+    else:
+        if on_grid:
+            # integer ages, deferral on the payment grid: gather from the cached fine l vector
+            l_fine = _fine_l(table, step_m)
+            idx = np.round(first).astype(np.int64)[:, None] + np.arange(len(t))[None, :]
+            surv = l_fine[np.minimum(idx, len(l_fine) - 1)]
+        else:
+            surv = table.l(ages_arr[:, None] + t[None, :])
+        values = (surv / safe_l0[:, None]) @ _discount(basis.interest, t[0], step_m, len(t)) / step_m
+    values[l0 <= 0] = 0.0
+    if udd:
+        return values
+    e_start = basis.interest.discount(np.array([deferral]))[0] * table.l(ages_arr + deferral) / safe_l0
+    values = values - (m - 1) / (2 * m) * e_start
+    if basis.timing is Timing.IMMEDIATE:
+        values = values - e_start / m
+    return values
+
+
+@lru_cache(maxsize=256)
+def _fine_l(table: MortalityTable, m: int) -> np.ndarray:
+    """l at every 1/m of a year from the table's first age (UDD), padded with zeros; cached per table."""
+    n = (table.max_age + 1 - table.min_age) * m
+    ages = table.min_age + np.arange(n + 1, dtype=np.float64) / m
+    return np.concatenate((table.l(ages), np.zeros(1)))
+
+
+@lru_cache(maxsize=256)
+def _flat_rate_sums(table: MortalityTable, m: int, rate: float) -> np.ndarray:
+    """S[j] = Σ_{k≥0} w^k · l[j+k] on the 1/m grid, w = (1+i)^(−1/m): every start age at once."""
+    l_fine = _fine_l(table, m)
+    j = np.arange(len(l_fine), dtype=np.float64)
+    w = (1.0 + rate) ** (-1.0 / m)
+    weighted = w**j * l_fine
+    return np.cumsum(weighted[::-1])[::-1] / w**j
+
+
+@lru_cache(maxsize=1024)
+def _discount(interest: Interest, t0: float, m: int, n: int) -> np.ndarray:
+    """Discount factors at t0, t0 + 1/m, …; cached per interest basis and grid."""
+    return interest.discount(t0 + np.arange(n, dtype=np.float64) / m)
+
+
+# ------------------------------------------------------------------------------- forms and conversion
+
+
+class FormKind(StrEnum):
+    LIFE = "life"
+    CONTINGENT = "contingent"  # J&S, full amount for the participant's life
+    JOINT = "joint"  # J&S reducing on the first death
+    CERTAIN_AND_LIFE = "certain_and_life"
+    LUMP_SUM = "lump_sum"
+
+
+@dataclass(frozen=True)
+class Form:
+    """An optional form of benefit, as the actuarial math needs it."""
+
+    kind: FormKind
+    survivor_fraction: float = 0.0
+    certain_years: int = 0
+    label: str = ""
+
+    @classmethod
+    def life(cls) -> Form:
+        return cls(FormKind.LIFE, label="Single life annuity")
+
+    @classmethod
+    def contingent(cls, fraction: float | Decimal) -> Form:
+        f = float(fraction)
+        return cls(FormKind.CONTINGENT, survivor_fraction=f, label=f"{f * 100:g}% joint and survivor annuity")
+
+    @classmethod
+    def joint(cls, fraction: float | Decimal) -> Form:
+        f = float(fraction)
+        return cls(
+            FormKind.JOINT,
+            survivor_fraction=f,
+            label=f"Joint and {f * 100:g}% survivor annuity (reduces on first death)",
+        )
+
+    @classmethod
+    def certain_and_life(cls, years: int) -> Form:
+        return cls(
+            FormKind.CERTAIN_AND_LIFE,
+            certain_years=int(years),
+            label=f"Life annuity with {years} years certain",
+        )
+
+    @classmethod
+    def lump_sum(cls) -> Form:
+        return cls(FormKind.LUMP_SUM, label="Lump sum")
+
+    @property
+    def needs_spouse(self) -> bool:
+        return self.kind in (FormKind.CONTINGENT, FormKind.JOINT)
+
+
+def form_factor(
+    basis: Basis, form: Form, age: float, spouse_age: float | None = None, *, deferral: float = 0.0
+) -> float:
+    """APV of 1 a year of ``form``'s (first) amount; for a lump sum, 1 (the single sum itself, paid
+    at the valuation date)."""
+    if form.kind is FormKind.LIFE:
+        return life_annuity(basis, age, deferral=deferral)
+    if form.kind is FormKind.CERTAIN_AND_LIFE:
+        return certain_and_life_annuity(basis, age, form.certain_years, deferral=deferral)
+    if form.kind is FormKind.LUMP_SUM:
+        return 1.0
+    if spouse_age is None:
+        raise ValueError(f"{form.label or form.kind}: the spouse's (beneficiary's) age is needed")
+    kind = SurvivorKind.CONTINGENT if form.kind is FormKind.CONTINGENT else SurvivorKind.JOINT
+    return joint_survivor_annuity(
+        basis, age, spouse_age, form.survivor_fraction, kind=kind, deferral=deferral
+    )
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A life annuity converted to another form by actuarial equivalence.
+
+    ``amount``: the form's installment (same period as the life amount), or the single sum for a lump
+    sum; ``ratio`` = amount / life amount as a float (for a lump sum: frequency × life factor).
+    """
+
+    form: Form
+    amount: Decimal
+    ratio: float
+    life_factor: float
+    form_factor: float
+    basis: str
+    trace: Trace = Trace()
+
+
+def convert_life_annuity(
+    life_amount: Decimal,
+    basis: Basis,
+    form: Form,
+    age: float,
+    spouse_age: float | None = None,
+    *,
+    deferral: float = 0.0,
+    section: str = "",
+) -> Conversion:
+    """The amount of ``form`` actuarially equivalent to a life annuity of ``life_amount`` per
+    installment (monthly when ``basis.frequency`` is 12), on ``basis``, rounded to cents (half up).
+
+    For ``Form.lump_sum()`` the result is the present value ``life_amount × frequency × äx``.
+    ``section`` (the plan section that sets the basis) goes into the one-step ``trace``.
+    """
+    life = life_annuity(basis, age, deferral=deferral)
+    ff = form_factor(basis, form, age, spouse_age, deferral=deferral)
+    ratio = life * basis.frequency if form.kind is FormKind.LUMP_SUM else life / ff
+    amount = to_money(to_decimal(life_amount) * to_decimal(ratio))
+    label = form.label or str(form.kind)
+    trace = Trace().add(
+        f"Converted the single life annuity to the {label} of equal actuarial value ({basis.describe()})",
+        section=section,
+        result=amount,
+        life_annuity_amount=to_decimal(life_amount),
+        age=age,
+        spouse_age=spouse_age,
+        life_factor=round(life, 6),
+        form_factor=round(ff, 6),
+        conversion_factor=round(ratio, 6),
+    )
+    return Conversion(form, amount, ratio, life, ff, basis.describe(), trace)
+
+
+def present_value(
+    amount: Decimal,
+    basis: Basis,
+    form: Form,
+    age: float,
+    spouse_age: float | None = None,
+    *,
+    deferral: float = 0.0,
+) -> Decimal:
+    """APV, in money, of ``form`` paying ``amount`` per installment (the single sum for a lump sum)."""
+    if form.kind is FormKind.LUMP_SUM:
+        discount = float(basis.interest.discount(np.array([deferral]))[0])
+        return to_money(to_decimal(amount) * to_decimal(discount))
+    factor = form_factor(basis, form, age, spouse_age, deferral=deferral) * basis.frequency
+    return to_money(to_decimal(amount) * to_decimal(factor))
+
+
+def lump_sum(life_amount: Decimal, basis: Basis, age: float, *, deferral: float = 0.0) -> Decimal:
+    """Single sum equal to the APV of a life annuity of ``life_amount`` per installment starting
+    ``deferral`` years from now (e.g. deferred to normal retirement age), rounded to cents."""
+    factor = life_annuity(basis, age, deferral=deferral) * basis.frequency
+    return to_money(to_decimal(life_amount) * to_decimal(factor))
+
+
+# ---------------------------------------------------------------------------- relative value (§417(a)(3))
+
+APPROX_EQUAL_LOW = 0.95
+APPROX_EQUAL_HIGH = 1.05
+# Treas. Reg. §1.417(a)(3)-1(c)(2)(iii)(C) does not apply to explanations given before this date ((f)(2)(iii)).
+APPROX_EQUAL_RULE_START = date(2007, 1, 1)
+
+
+@dataclass(frozen=True)
+class RelativeValue:
+    """An optional form's APV as a share of the QJSA's APV (Treas. Reg. §1.417(a)(3)-1(c)(2)).
+
+    ``percent`` is 100 × ratio rounded half up to ``places`` (default 1); ``approximately_equal`` is
+    decided on the unrounded ratio: 0.95 ≤ ratio ≤ 1.05 ((c)(2)(iii)(C)).
+    """
+
+    ratio: float
+    percent: Decimal
+    approximately_equal: bool
+    option_apv: Decimal
+    qjsa_apv: Decimal
+    trace: Trace = Trace()
+
+
+def relative_value_of_apvs(
+    option_apv: Decimal | float,
+    qjsa_apv: Decimal | float,
+    *,
+    places: int = 1,
+    explanation_date: date | None = None,
+) -> RelativeValue:
+    """Relative value from two APVs. With ``explanation_date`` before 1/1/2007 the "approximately
+    equal" description is not available ((f)(2)(iii)) and the flag is False."""
+    opt, q = to_decimal(option_apv), to_decimal(qjsa_apv)
+    if q <= 0:
+        raise ValueError("the QJSA's APV must be positive")
+    ratio = float(opt) / float(q)
+    percent = (opt / q * 100).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    allowed = explanation_date is None or explanation_date >= APPROX_EQUAL_RULE_START
+    approx = allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
+    trace = Trace().add(
+        "Relative value: the option's actuarial present value as a percentage of the QJSA's"
+        + ("; approximately equal in value (95%-105%)" if approx else ""),
+        section="Treas. Reg. §1.417(a)(3)-1(c)(2)",
+        result=percent,
+        option_present_value=opt,
+        qjsa_present_value=q,
+    )
+    return RelativeValue(ratio, percent, approx, opt, q, trace)
+
+
+def relative_value(
+    option: Form,
+    option_amount: Decimal,
+    qjsa: Form,
+    qjsa_amount: Decimal,
+    basis: Basis,
+    age: float,
+    spouse_age: float | None = None,
+    *,
+    deferral: float = 0.0,
+    places: int = 1,
+    explanation_date: date | None = None,
+) -> RelativeValue:
+    """Relative value of ``option`` paying ``option_amount`` against the QJSA paying ``qjsa_amount``,
+    both valued on ``basis`` (the comparison basis of (c)(2)(iv): the §417(e) basis or one reasonable
+    basis applied uniformly). APVs are kept unrounded (to the cent is too coarse for small benefits)."""
+
+    def apv(form: Form, amount: Decimal) -> Decimal:
+        if form.kind is FormKind.LUMP_SUM:
+            return to_decimal(amount)
+        factor = form_factor(basis, form, age, spouse_age, deferral=deferral) * basis.frequency
+        return to_decimal(amount) * to_decimal(factor)
+
+    return relative_value_of_apvs(
+        apv(option, option_amount), apv(qjsa, qjsa_amount), places=places, explanation_date=explanation_date
+    )
+
+
+@dataclass(frozen=True)
+class RelativeValueGroup:
+    """Forms whose relative values lie within ``width`` percentage points of each other
+    ((c)(2)(iii)(A)); ``disclosed`` is the member whose value is shown (the single sum if the group
+    has one, else the lowest), and any value in [low, high] may represent the group ((B))."""
+
+    members: tuple[str, ...]
+    low: Decimal
+    high: Decimal
+    disclosed: str
+
+
+def group_relative_values(
+    items: Sequence[tuple[str, RelativeValue]], *, width: Decimal = Decimal(5), single_sum: str | None = None
+) -> tuple[RelativeValueGroup, ...]:
+    """Group forms by relative value (Treas. Reg. §1.417(a)(3)-1(c)(2)(iii)(A)), lowest first.
+
+    ``items`` are (form label, relative value); ``single_sum`` names the lump-sum form, if any.
+    Greedy from the lowest value: a group takes every next form within ``width`` points of its lowest.
+    """
+    ordered = sorted(items, key=lambda item: item[1].ratio)
+    groups: list[RelativeValueGroup] = []
+    current: list[tuple[str, RelativeValue]] = []
+
+    def close() -> None:
+        names = tuple(name for name, _ in current)
+        disclosed = single_sum if single_sum in names else names[0]
+        groups.append(RelativeValueGroup(names, current[0][1].percent, current[-1][1].percent, disclosed))
+
+    for name, rv in ordered:
+        if current and (rv.ratio - current[0][1].ratio) * 100 > float(width) + 1e-12:
+            close()
+            current = []
+        current.append((name, rv))
+    if current:
+        close()
+    return tuple(groups)
+
+
+__all__ = [
+    "APPROX_EQUAL_HIGH",
+    "APPROX_EQUAL_LOW",
+    "AgeMethod",
+    "Basis",
+    "Conversion",
+    "FlatRate",
+    "Form",
+    "FormKind",
+    "FractionalConvention",
+    "Interest",
+    "RelativeValue",
+    "RelativeValueGroup",
+    "SegmentRates",
+    "SurvivorKind",
+    "Timing",
+    "annuity_certain",
+    "attained_age",
+    "basis_417e",
+    "certain_and_life_annuity",
+    "convert_life_annuity",
+    "form_factor",
+    "group_relative_values",
+    "joint_survivor_annuity",
+    "life_annuities",
+    "life_annuity",
+    "lump_sum",
+    "plan_basis",
+    "ppa_transition_rates",
+    "present_value",
+    "pure_endowment",
+    "relative_value",
+    "relative_value_of_apvs",
+    "temporary_life_annuity",
+]

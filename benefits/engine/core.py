@@ -1,0 +1,71 @@
+"""The plan-agnostic result of a plan's service/vesting core: what every plan's ``core()`` returns.
+
+``CoreResult`` holds the service history, vesting (overall and by account source), the Normal and
+Earliest Retirement Dates, the participation date, the settings used and a trace. Plan benefit
+modules (``outputs.py``) receive it and build their own figures on top of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from types import MappingProxyType
+from typing import Any
+
+from .money import percent_str
+from .service import ElapsedServiceHistory, ServiceHistory
+from .trace import Trace
+from .vesting import VestingResult
+
+
+class ParticipantError(ValueError):
+    """One participant cannot be calculated; ``field`` is a JSON pointer within the participant."""
+
+    def __init__(self, field: str, message: str, *, absolute: bool = False) -> None:
+        super().__init__(message)
+        self.field = field
+        self.absolute = absolute  # True: ``field`` points into the request, not the participant
+
+
+@dataclass(frozen=True)
+class CoreResult:
+    plan: str
+    as_of: date
+    service: ServiceHistory | ElapsedServiceHistory
+    vesting: VestingResult
+    by_source: Mapping[str, VestingResult]
+    normal_retirement_date: date
+    earliest_retirement_date: date | None
+    participation_date: date | None
+    settings: Mapping[str, Any]
+    trace: Trace
+    notes: tuple[str, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+    @property
+    def years_of_vesting_service(self) -> int:
+        return self.service.total_years
+
+    def contract(self) -> dict:
+        """The contract keys every plan returns (engine-cli.md)."""
+        out: dict = {
+            "vesting": {
+                "years_of_vesting_service": self.service.total_years,
+                "vested_percent": percent_str(self.vesting.percent),
+            },
+            "normal_retirement_date": self.normal_retirement_date.isoformat(),
+            "earliest_retirement_date": (
+                self.earliest_retirement_date.isoformat() if self.earliest_retirement_date else None
+            ),
+        }
+        if self.by_source:
+            out["vesting"]["by_source"] = {k: percent_str(v.percent) for k, v in self.by_source.items()}
+        m = self.vesting.next_milestone
+        if m is not None:
+            out["vesting"]["next_milestone"] = {
+                "years": m.years,
+                "vested_percent": percent_str(m.percent),
+                "date": m.on.isoformat() if m.on else None,
+            }
+        return out

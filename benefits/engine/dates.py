@@ -1,0 +1,82 @@
+"""Date helpers the plans share.
+
+Conventions (stated once, used everywhere):
+
+* A person *attains* an age on the birthday itself (the SPECs' DEFAULT, e.g. Carver DB spec §2.8).
+* A February 29 birthday is reached in a common year on **February 28** (the last day of February):
+  ``add_years`` clamps to the end of the month, so the anniversary never slips into March.
+* ``add_months`` clamps the same way (Jan 31 + 1 month = Feb 28/29).
+* ``months_between`` counts complete months by the anniversary method: a month is complete when the
+  same day-number is reached, or the month's last day when it is shorter (Carver DB spec §2.7,
+  GAP-19); ``whole_years_between`` likewise.
+* ``days_inclusive`` counts both end days (the 401(k)'s assumption A1 for Periods of Service).
+"""
+
+from __future__ import annotations
+
+import calendar
+from datetime import date, timedelta
+
+ONE_DAY = timedelta(days=1)
+
+
+def _clamped(year: int, month: int, day: int) -> date:
+    return date(year, month, min(day, calendar.monthrange(year, month)[1]))
+
+
+def add_months(d: date, months: int) -> date:
+    """``d`` plus a number of calendar months, clamped to the month's last day."""
+    index = d.year * 12 + (d.month - 1) + months
+    return _clamped(index // 12, index % 12 + 1, d.day)
+
+
+def add_years(d: date, years: int) -> date:
+    """``d`` plus whole years; Feb 29 becomes Feb 28 in a common year."""
+    return _clamped(d.year + years, d.month, d.day)
+
+
+def date_attaining_age(birth_date: date, age: int) -> date:
+    """The day a person born on ``birth_date`` attains ``age`` (the birthday; Feb 29 → Feb 28)."""
+    return add_years(birth_date, age)
+
+
+def age_on(birth_date: date, on: date) -> int:
+    """Completed years of age on ``on`` (the birthday itself counts as attained)."""
+    years = on.year - birth_date.year
+    return years if date_attaining_age(birth_date, years) <= on else years - 1
+
+
+def months_between(start: date, end: date) -> int:
+    """Complete months from ``start`` to ``end`` (anniversary method; 0 if ``end`` < ``start``)."""
+    if end < start:
+        return 0
+    months = (end.year - start.year) * 12 + (end.month - start.month)
+    return months if add_months(start, months) <= end else months - 1
+
+
+def whole_years_between(start: date, end: date) -> int:
+    """Complete years from ``start`` to ``end`` (anniversary method)."""
+    return months_between(start, end) // 12
+
+
+def first_of_month_on_or_after(d: date) -> date:
+    """The first day of the month coinciding with or next following ``d``."""
+    return d if d.day == 1 else first_of_next_month(d)
+
+
+def first_of_next_month(d: date) -> date:
+    """The first day of the month after ``d``'s month."""
+    return date(d.year + 1, 1, 1) if d.month == 12 else date(d.year, d.month + 1, 1)
+
+
+def days_inclusive(start: date, end: date) -> int:
+    """Calendar days from ``start`` through ``end``, both counted (0 if ``end`` < ``start``)."""
+    return max(0, (end - start).days + 1)
+
+
+def year_start(year: int) -> date:
+    return date(year, 1, 1)
+
+
+def year_end(year: int) -> date:
+    return date(year, 12, 31)

@@ -1,0 +1,452 @@
+"""Contributions: Before-Tax elections (§3.1, §3.3), the match in force for each period (§3.4), the
+Nonelective (§3.13) and Discretionary (§3.6) contributions, and the 402(g) (§3.2(b)) and 415(c)
+(§3.12) limits by year.
+
+IRS limits after the years the plan states are OUTSIDE the plan: callers pass them (or the shared
+parameters module supplies them); the plan's own numbers are kept here with their section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+
+from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
+from benefits.engine.parameters import UnknownParameter, parameter
+from benefits.engine.trace import Trace, TraceBuilder
+
+from .dates import quarter_of
+from .settings import DEFAULT_SETTINGS, BenefitSettings
+from .sources import BEFORE_TAX, DISCRETIONARY, MATCHING_2002, MATCHING_PRE2002, NONELECTIVE, SPECIAL
+
+SAFE_HARBOR_START = date(2002, 1, 1)
+NONELECTIVE_START = date(2001, 1, 1)
+MIN_DEFERRAL_PERCENT = 1
+MAX_DEFERRAL_PERCENT = 15
+MAX_DISCRETIONARY_PERCENT = Decimal("15")
+
+# §3.2(b): the dollar limits the plan states; later years are "adjusted" by the Secretary (OUTSIDE).
+PLAN_402G_LIMITS = {1997: Decimal("9500"), 1998: Decimal("10000"), 1999: Decimal("10000")}
+PLAN_402G_LIMITS |= {2000: Decimal("10500"), 2001: Decimal("10500")}
+# §1.15: the 401(a)(17) limits the plan states; later years OUTSIDE.
+PLAN_COMP_LIMITS = {y: Decimal("160000") for y in (1997, 1998, 1999)} | {
+    2000: Decimal("170000"),
+    2001: Decimal("170000"),
+}
+
+
+class LimitUnavailable(LookupError):
+    """An IRS limit the plan does not state was needed and not supplied."""
+
+
+def _lookup(name: str, on: date) -> Decimal | None:
+    """The shared dated IRS parameters (benefits/engine/parameters), None when not in force."""
+    try:
+        return parameter(name).at_or_none(on)
+    except UnknownParameter:
+        return None
+
+
+def deferral_limit_402g(year: int, irs_limit: object | None = None) -> tuple[Decimal, str]:
+    """§3.2(b): the plan's dollar limit for 1997–2001, else the IRS 402(g) limit (OUTSIDE)."""
+    if irs_limit is not None:
+        return to_decimal(irs_limit), "§3.2(b); IRC §402(g)(1) (supplied)"
+    if year in PLAN_402G_LIMITS:
+        return PLAN_402G_LIMITS[year], "§3.2(b)"
+    v = _lookup("irs_402g_elective_deferral_limit", date(year, 1, 1))
+    if v is None:
+        raise LimitUnavailable(f"the §402(g) limit for {year} is not stated in the plan; supply it")
+    return v, "§3.2(b); IRC §402(g)(1) (parameters)"
+
+
+def compensation_limit(year: int, irs_limit: object | None = None) -> Decimal | None:
+    """§1.15: the 401(a)(17) limit; None when unknown (Compensation is then used uncapped)."""
+    if irs_limit is not None:
+        return to_decimal(irs_limit)
+    if year in PLAN_COMP_LIMITS:
+        return PLAN_COMP_LIMITS[year]
+    return _lookup("irs_401a17_compensation_limit", date(year, 1, 1))
+
+
+# ---------------------------------------------------------------- deferral elections (§3.1, §3.3)
+
+
+def validate_deferral_percent(percent: object) -> None:
+    """§3.1: whole percentages of Compensation, 1% to 15% (0 means no deferrals)."""
+    p = to_decimal(percent)
+    if p == ZERO:
+        return
+    if p != p.to_integral_value():
+        raise ValueError("§3.1: Before-Tax Contributions are whole percentages of Compensation")
+    if not MIN_DEFERRAL_PERCENT <= p <= MAX_DEFERRAL_PERCENT:
+        raise ValueError("§3.1: the deferral rate must be at least 1% and at most 15%")
+
+
+@dataclass(frozen=True)
+class ElectionChange:
+    filed: date
+    effective: date  # first day of the payroll period the change applies to
+    percent: Decimal
+    previous_percent: Decimal
+    in_safe_harbor_window: bool = False  # filed within 30 days after the §3.2 notice
+
+
+@dataclass(frozen=True)
+class ElectionCheck:
+    allowed: bool
+    reasons: tuple[str, ...]
+    trace: Trace
+
+
+def check_election_change(
+    change: ElectionChange,
+    earlier_changes: Sequence[ElectionChange] = (),
+    *,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+    rate_cap: Decimal | None = None,
+) -> ElectionCheck:
+    """§3.3: filed at least 10 days before the payroll period; at most one change a calendar quarter
+    (by filing date); stopping allowed any time (GAP-23); the §3.2 30-day window is "in addition to"
+    the other periods so it does not count. `rate_cap` is a post-hardship §3.3(B) cap."""
+    tb = TraceBuilder()
+    reasons: list[str] = []
+    try:
+        validate_deferral_percent(change.percent)
+        tb.step(
+            "The rate is a whole percentage from 1% to 15%",
+            section="§3.1",
+            result=True,
+            percent=change.percent,
+        )
+    except ValueError as exc:
+        reasons.append(str(exc))
+        tb.step(str(exc), section="§3.1", result=False, percent=change.percent)
+    if change.filed > change.effective - timedelta(days=10):
+        reasons.append("§3.3: the form must be filed at least 10 days before the payroll period")
+    tb.step(
+        "Filed at least 10 days before the first day of the payroll period",
+        section="§3.3",
+        result=change.filed <= change.effective - timedelta(days=10),
+        filed=change.filed,
+        effective=change.effective,
+    )
+
+    def counts(c: ElectionChange) -> bool:
+        if c.in_safe_harbor_window:
+            return False
+        return not (settings.stop_deferrals_outside_quarterly_limit and c.percent == ZERO)
+
+    if counts(change):
+        same_quarter = [
+            c for c in earlier_changes if counts(c) and quarter_of(c.filed) == quarter_of(change.filed)
+        ]
+        if same_quarter:
+            reasons.append("§3.3: only one change to the deferral rate may be made in a calendar quarter")
+        tb.step(
+            "No other change made in the same calendar quarter",
+            section="§3.3",
+            result=not same_quarter,
+            quarter=f"{quarter_of(change.filed)[0]}-Q{quarter_of(change.filed)[1]}",
+        )
+    else:
+        tb.step(
+            "Stopping deferrals, or an election in the 30-day safe-harbor window, is allowed in "
+            "addition to the quarterly change",
+            section="§3.3, §3.2 (GAP-23)",
+            result=True,
+        )
+    if rate_cap is not None and change.percent > rate_cap:
+        reasons.append(f"§3.3(B): after a hardship the rate may not exceed {rate_cap}% for 12 months")
+        tb.step("Post-hardship rate cap", section="§3.3(B)", result=False, cap=rate_cap)
+    return ElectionCheck(not reasons, tuple(reasons), tb.build())
+
+
+# ---------------------------------------------------------------- match (§3.4)
+
+
+@dataclass(frozen=True)
+class PayPeriod:
+    start: date  # the payroll period's first day (its Plan Year is start.year)
+    compensation: Decimal
+    deferral_percent: Decimal = ZERO
+    deferral: Decimal | None = None  # the amount actually deducted, when known
+
+    def deferral_amount(self) -> Decimal:
+        """A5: rate × Compensation for the period, rounded half up to the cent."""
+        if self.deferral is not None:
+            return to_money(self.deferral)
+        return to_money(to_decimal(self.deferral_percent) / HUNDRED * to_decimal(self.compensation))
+
+
+def match_source(on: date, settings: BenefitSettings = DEFAULT_SETTINGS) -> str:
+    return (
+        MATCHING_2002 if on >= SAFE_HARBOR_START and settings.safe_harbor_2002_adopted else MATCHING_PRE2002
+    )
+
+
+def period_match(
+    deferral: Decimal, compensation: Decimal, on: date, settings: BenefitSettings = DEFAULT_SETTINGS
+) -> Decimal:
+    """§3.4(a): 50% of Before-Tax Contributions before 2002; from 2002, 100% of them up to 4% of
+    Compensation. Never on Special Contributions (§3.5)."""
+    if match_source(on, settings) == MATCHING_PRE2002:
+        return to_money(Decimal("0.5") * deferral)
+    return min(to_money(deferral), to_money(Decimal("0.04") * compensation))
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    year: int
+    source: str
+    deferrals: Decimal
+    compensation: Decimal
+    match: Decimal
+    per_period: tuple[Decimal, ...]
+    trace: Trace
+
+
+def match_for_periods(
+    periods: Iterable[PayPeriod],
+    *,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+    compensation_limit_for_year: object | None = None,
+) -> MatchResult:
+    """The match for one Plan Year of payroll periods, per period (A6) or trued up (GAP-6).
+
+    Compensation above the 401(a)(17) limit is not counted: once the year's Compensation reaches the
+    limit, later periods count only what remains under it.
+    """
+    ps = sorted(periods, key=lambda p: p.start)
+    if not ps:
+        raise ValueError("no payroll periods")
+    year = ps[0].start.year
+    if any(p.start.year != year for p in ps):
+        raise ValueError("payroll periods of one Plan Year only")
+    limit = compensation_limit(year, compensation_limit_for_year)
+    source = match_source(ps[0].start, settings)
+    tb = TraceBuilder()
+    ytd = ZERO
+    per: list[Decimal] = []
+    total_def = ZERO
+    total_comp = ZERO
+    for p in ps:
+        comp = to_decimal(p.compensation)
+        if limit is not None:
+            comp = max(ZERO, min(comp, limit - ytd))
+        ytd += to_decimal(p.compensation)
+        d = p.deferral_amount()
+        total_def += d
+        total_comp += comp
+        per.append(period_match(d, comp, p.start, settings))
+    if source == MATCHING_2002 and settings.match_annual_true_up:
+        match = min(total_def, to_money(Decimal("0.04") * total_comp))
+        tb.step(
+            "Match for the year: 100% of the year's Before-Tax Contributions, up to 4% of the year's "
+            "Compensation (annual true-up reading)",
+            section="§3.4(a) (GAP-6)",
+            result=match,
+            deferrals=total_def,
+            compensation=total_comp,
+        )
+    elif source == MATCHING_2002:
+        match = sum(per, ZERO)
+        tb.step(
+            "Match each payroll period: 100% of that period's Before-Tax Contributions, up to 4% of "
+            "that period's Compensation, no year-end true-up",
+            section="§3.4(a), §3.4(c) (A6)",
+            result=match,
+            periods=len(ps),
+            deferrals=total_def,
+            compensation=total_comp,
+        )
+    else:
+        match = sum(per, ZERO)
+        tb.step(
+            "Match: 50% of Before-Tax Contributions (the rule before 2002)",
+            section="§3.4(a)",
+            result=match,
+            deferrals=total_def,
+        )
+    return MatchResult(year, source, total_def, total_comp, match, tuple(per), tb.build())
+
+
+# ---------------------------------------------------------------- a year's contributions
+
+
+@dataclass(frozen=True)
+class YearContributions:
+    year: int
+    amounts: Mapping[str, Decimal]  # source → amount; "matching" is the year's match whatever its source
+    excess_deferrals: Decimal
+    trace: Trace = field(default_factory=Trace)
+
+
+def year_contributions(
+    year: int,
+    compensation: object,
+    deferrals: object,
+    *,
+    employed_last_day: bool = True,
+    nonelective_made: bool = False,
+    discretionary_percent: object | None = None,
+    special: object | None = None,
+    irs_402g_limit: object | None = None,
+    irs_comp_limit: object | None = None,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+) -> YearContributions:
+    """The contributions the plan's formulas give for a Plan Year from annual totals.
+
+    From annual totals alone the 2002+ match is min(deferrals, 4% of Compensation): exact when the
+    deferral rate was level all year (then the per-payroll reading A6 agrees), an upper bound when
+    the rate changed. Use ``match_for_periods`` when the payroll detail is known.
+    """
+    tb = TraceBuilder()
+    comp = to_money(compensation)
+    defs = to_money(deferrals)
+    limit = compensation_limit(year, irs_comp_limit)
+    comp_used = min(comp, limit) if limit is not None else comp
+    if limit is not None and comp > limit:
+        tb.step(
+            "Compensation is limited to the 401(a)(17) limit for the year",
+            section="§1.15",
+            result=comp_used,
+            compensation=comp,
+            limit=limit,
+        )
+    amounts: dict[str, Decimal] = {}
+    try:
+        lim402, sec = deferral_limit_402g(year, irs_402g_limit)
+    except LimitUnavailable:
+        lim402, sec = None, ""
+    excess = ZERO
+    matched = defs
+    if lim402 is not None and defs > lim402:
+        excess = defs - lim402
+        matched = lim402
+        tb.step(
+            "Before-Tax Contributions above the §402(g) dollar limit are excess deferrals, returned "
+            "by April 15 with no match",
+            section=f"{sec}, §3.2(c)",
+            result=excess,
+            deferrals=defs,
+            limit=lim402,
+        )
+    cap15 = to_money(comp_used * Decimal("0.15"))
+    if matched > cap15:
+        tb.step(
+            "Deferrals above 15% of Compensation exceed what the plan allows; the match is computed on 15%",
+            section="§3.1",
+            result=cap15,
+            deferrals=matched,
+        )
+        matched = cap15
+    amounts[BEFORE_TAX] = defs
+    on = date(year, 1, 1)
+    src = match_source(on, settings)
+    m = period_match(matched, comp_used, on, settings)
+    rule = (
+        "Match: 50% of Before-Tax Contributions (before 2002)"
+        if src == MATCHING_PRE2002
+        else "Match: 100% of Before-Tax Contributions up to 4% of Compensation, from the year's totals "
+        "(as if the deferral rate was level all year)"
+    )
+    tb.step(rule, section="§3.4(a)", result=m, deferrals=matched, compensation=comp_used)
+    amounts[src] = m
+    amounts["matching"] = m
+    if nonelective_made and year >= NONELECTIVE_START.year:
+        ne = to_money(Decimal("0.02") * comp_used) if employed_last_day else ZERO
+        tb.step(
+            "Nonelective Employer Contribution: 2% of Compensation, for those employed on the last "
+            "day of the Plan Year",
+            section="§3.13",
+            result=ne,
+            compensation=comp_used,
+            employed_last_day=employed_last_day,
+        )
+        amounts[NONELECTIVE] = ne
+    if discretionary_percent is not None:
+        pct = to_decimal(discretionary_percent)
+        if not ZERO <= pct <= MAX_DISCRETIONARY_PERCENT:
+            raise ValueError("§3.6: the Discretionary Employer Contribution is at most 15% of Compensation")
+        dc = to_money(pct / HUNDRED * comp_used) if employed_last_day else ZERO
+        tb.step(
+            "Discretionary Employer Contribution: the Board's percentage of Compensation, for those "
+            "employed on the last day of the Plan Year (or who left by death, Disability or "
+            "retirement, on Compensation to that date)",
+            section="§3.6",
+            result=dc,
+            percent=pct,
+            compensation=comp_used,
+        )
+        amounts[DISCRETIONARY] = dc
+    if special is not None:
+        amounts[SPECIAL] = to_money(special)
+        tb.step(
+            "Special Contributions as allocated by the Employer (no match on them)",
+            section="§3.5",
+            result=amounts[SPECIAL],
+        )
+    return YearContributions(year, amounts, excess, tb.build())
+
+
+# ---------------------------------------------------------------- §415(c) (§3.12)
+
+
+def annual_additions_limit(
+    year: int,
+    compensation_415: object,
+    dollar_limit: object | None = None,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+) -> tuple[Decimal, Trace]:
+    """§3.12(d): the lesser of the dollar limit (OUTSIDE after the plan's $30,000) and a percentage of
+    Section 415 Compensation (25% in the text; 100% from 2002 under EGTRRA, GAP-3)."""
+    if dollar_limit is None:
+        dollar_limit = _lookup("irs_415c_annual_additions_limit", date(year, 12, 31))
+        if dollar_limit is None:
+            raise LimitUnavailable(f"the §415(c) dollar limit for {year} is not known; supply it")
+    pct = Decimal("25") if year < 2002 else settings.section_415c_percent_from_2002
+    by_pct = to_money(pct / HUNDRED * to_decimal(compensation_415))
+    lim = min(to_money(dollar_limit), by_pct)
+    t = Trace().add(
+        "Annual Additions may not exceed the lesser of the dollar limit and a percentage of "
+        "Section 415 Compensation",
+        section="§3.12(d) (GAP-3)",
+        result=lim,
+        dollar_limit=to_money(dollar_limit),
+        percent=pct,
+        compensation_415=compensation_415,
+    )
+    return lim, t
+
+
+# §3.12(e): the order in which contributions are cut back during the year.
+REDUCTION_ORDER_415 = (DISCRETIONARY, NONELECTIVE, BEFORE_TAX, SPECIAL, MATCHING_PRE2002, MATCHING_2002)
+
+
+def reduce_to_415(
+    additions: Mapping[str, object], limit: Decimal
+) -> tuple[dict[str, Decimal], Decimal, Trace]:
+    """§3.12(e): cut Discretionary, then Nonelective, Before-Tax, Special and Matching until the Annual
+    Additions fit. Returns (allowed by source, total excess, trace)."""
+    allowed = {k: to_money(v) for k, v in additions.items()}
+    excess = max(ZERO, sum(allowed.values(), ZERO) - limit)
+    remaining = excess
+    tb = TraceBuilder()
+    for src in REDUCTION_ORDER_415:
+        if remaining <= ZERO:
+            break
+        cut = min(allowed.get(src, ZERO), remaining)
+        if cut > ZERO:
+            allowed[src] -= cut
+            remaining -= cut
+            tb.step(
+                f"Reduce {src} to keep Annual Additions within the §415 limit",
+                section="§3.12(e)",
+                result=allowed[src],
+                reduced_by=cut,
+            )
+    if excess == ZERO:
+        tb.step("Annual Additions are within the §415 limit", section="§3.12(d)", result=ZERO, limit=limit)
+    return allowed, excess, tb.build()

@@ -1,0 +1,121 @@
+"""Carver ESOP results for the engine contract: the §10.6 cash-out decision (Sixth Amendment).
+
+Only §10.6 of this plan is known (SPEC GAP D2.1): vesting, allocations and diversification cannot
+be computed from it, so the vested value is an input (``plan_data.vested_account_value``) and the
+Normal Retirement Age is required (``plan_data.normal_retirement_age``). Shape: nested objects plus
+``traces`` (see docs/plan-notes/carver-esop/benefits.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from decimal import InvalidOperation
+from typing import Any
+
+from benefits.engine.money import money_str, to_decimal, to_money
+from benefits.engine.trace import Trace
+
+from .cash_out import ELECTIONS, cash_out_decision
+from .settings import DEFAULT_SETTINGS, BenefitSettings
+
+
+class _InputError(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _error(field: str, message: str) -> Exception:
+    try:
+        from benefits.engine.core import ParticipantError
+
+        return ParticipantError(field, message)
+    except ImportError:
+        return _InputError(field, message)
+
+
+def _dec(pd: Mapping[str, Any], key: str):
+    try:
+        v = pd[key]
+        return to_decimal(str(v) if isinstance(v, float) else v)
+    except (InvalidOperation, TypeError) as exc:
+        raise _error(f"/plan_data/{key}", f"plan_data.{key} is not a number") from exc
+
+
+def plan_outputs(
+    participant: Any,
+    as_of: date,
+    assumptions: Mapping[str, Any] | None,
+    core: Any,
+    settings: BenefitSettings | None = None,
+) -> dict:
+    if settings is None:
+        # The plan's calculate() puts the resolved settings groups on the core result.
+        given = (getattr(core, "settings", None) or {}).get("benefits")
+        settings = given if isinstance(given, BenefitSettings) else DEFAULT_SETTINGS
+    pd = participant.plan_data or {}
+    out: dict[str, Any] = {}
+    traces: dict[str, list] = {}
+    if all(k in pd for k in ("shares", "share_value")):
+        balance = to_money(
+            _dec(pd, "shares") * _dec(pd, "share_value") + (_dec(pd, "cash") if "cash" in pd else 0)
+        )
+        out["account"] = {"balance": money_str(balance)}
+        traces["account"] = (
+            Trace()
+            .add(
+                "Account value = Qualifying Employer Securities × share value + other investments",
+                section="Carver ESOP (base plan not provided; SPEC GAP D2.1)",
+                result=balance,
+            )
+            .as_list()
+        )
+    if "vested_account_value" not in pd:
+        raise _error(
+            "/plan_data/vested_account_value", "plan_data.vested_account_value is required (§10.6 test)"
+        )
+    if pd.get("normal_retirement_age") is None:
+        raise _error(
+            "/plan_data/normal_retirement_age",
+            "plan_data.normal_retirement_age is required: the base plan is missing (SPEC GAP D2.1)",
+        )
+    vested = to_money(_dec(pd, "vested_account_value"))
+    out.setdefault("account", {})["vested_balance"] = money_str(vested)
+    election = pd.get("distribution_election")
+    if election not in ELECTIONS:
+        raise _error(
+            "/plan_data/distribution_election", "distribution_election is 'pay_directly' or 'direct_rollover'"
+        )
+    when = pd.get("distribution_date")
+    if when is not None:
+        when = date.fromisoformat(when) if isinstance(when, str) else when
+    elif participant.commencement_dates:
+        when = participant.commencement_dates[0]
+    else:
+        when = as_of
+    prior = pd.get("prior_valuation_value")
+    decision = cash_out_decision(
+        vested_value=vested,
+        distribution_date=when,
+        birth_date=participant.birth_date,
+        normal_retirement_age=int(pd["normal_retirement_age"]),
+        election=election,
+        elects_shares=bool(pd.get("elects_shares", False)),
+        termination_reason=pd.get("termination_reason", "other"),
+        prior_valuation_value=None if prior is None else _dec(pd, "prior_valuation_value"),
+        settings=settings,
+    )
+    out["cash_out"] = {
+        "required": decision.required,
+        "threshold": money_str(decision.threshold),
+        "mandatory_distribution": decision.mandatory_distribution,
+        "automatic_rollover": decision.automatic_rollover,
+        "route": decision.route,
+        "form": decision.form,
+        "committee_review": decision.committee_review,
+        "distribution_date": when.isoformat(),
+    }
+    traces["cash_out"] = decision.trace.as_list()
+    out["traces"] = traces
+    return out

@@ -1,0 +1,164 @@
+"""Fairport ESOP results for the engine contract (shared/contracts/engine-cli.md).
+
+``plan_outputs(participant, as_of, assumptions, core)`` returns the contract keys as nested objects
+(``{"account": {"balance": ...}}``) plus ``traces``: for each top-level key, the list of trace steps
+behind it (plan sections in plain words). Keys and shape: docs/plan-notes/fairport-esop/benefits.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from benefits.engine.money import ZERO, money_str, percent_str, to_decimal, to_money
+from benefits.engine.trace import Trace, TraceBuilder
+
+from .distribution import small_balance_route
+from .diversification import diversification_status
+from .forfeiture import vested_balance
+from .settings import DEFAULT_SETTINGS, NO_CONSENT_LIMIT, BenefitSettings
+
+
+class _InputError(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _error(field: str, message: str) -> Exception:
+    try:
+        from benefits.engine.core import ParticipantError
+
+        return ParticipantError(field, message)
+    except ImportError:  # the shared core is optional for this module's own tests
+        return _InputError(field, message)
+
+
+def _num(plan_data: Mapping[str, Any], key: str, default: Decimal | None = None) -> Decimal:
+    if key not in plan_data or plan_data[key] is None:
+        if default is not None:
+            return default
+        raise _error(f"/plan_data/{key}", f"plan_data.{key} is required for the Fairport ESOP")
+    try:
+        return to_decimal(plan_data[key] if not isinstance(plan_data[key], float) else str(plan_data[key]))
+    except (InvalidOperation, TypeError) as exc:
+        raise _error(f"/plan_data/{key}", f"plan_data.{key} is not a number") from exc
+
+
+def _vested_percent(core: Any) -> Decimal:
+    vesting = getattr(core, "vesting", None)
+    if vesting is not None and getattr(vesting, "percent", None) is not None:
+        return to_decimal(vesting.percent)
+    pct = getattr(core, "vested_percent", None)
+    if pct is None:
+        raise _error("/plan_data", "the vested percent (core vesting result) is missing")
+    return to_decimal(pct)
+
+
+def plan_outputs(
+    participant: Any,
+    as_of: date,
+    assumptions: Mapping[str, Any] | None,
+    core: Any,
+    settings: BenefitSettings | None = None,
+) -> dict:
+    if settings is None:
+        # The plan's calculate() puts the resolved settings groups on the core result.
+        given = (getattr(core, "settings", None) or {}).get("benefits")
+        settings = given if isinstance(given, BenefitSettings) else DEFAULT_SETTINGS
+    pd = participant.plan_data or {}
+    shares = _num(pd, "shares")
+    cash = _num(pd, "cash", ZERO)
+    share_value = _num(pd, "share_value")
+    elected = _num(pd, "elected_dividends", ZERO)
+    pct = _vested_percent(core)
+    traces: dict[str, list] = {}
+
+    # Account (F §8.3, §8.4, §9.1). Sources: the Stock Fund and Investment Fund Accounts.
+    vb = vested_balance(shares, cash, share_value, pct, elected)
+    stock_value = to_money(shares * share_value)
+    by_source = {
+        "stock_fund": _source(stock_value, pct),
+        "investment_fund": _source(to_money(cash), pct),
+    }
+    if elected > 0:
+        # Elected dividends sit inside the accounts above; shown separately as fully vested (§7.2-2(i)(B)).
+        by_source["elected_dividends"] = {
+            "balance": money_str(elected),
+            "vested_percent": "100",
+            "vested_balance": money_str(elected),
+        }
+    out: dict[str, Any] = {
+        "account": {
+            "balance": money_str(vb.balance),
+            "vested_balance": money_str(vb.vested_balance),
+            "by_source": by_source,
+        }
+    }
+    traces["account"] = vb.trace.as_list()
+
+    # Diversification (F §6.4).
+    if "years_of_participation" in pd:
+        ds = diversification_status(
+            birth_date=participant.birth_date,
+            as_of=as_of,
+            years_of_participation=int(_num(pd, "years_of_participation")),
+            shares_allocated_since_inception=_num(pd, "shares_allocated_since_inception", shares),
+            shares_diversified=_num(pd, "shares_diversified", ZERO),
+            account_shares=shares,
+            account_cash=cash,
+            share_value=share_value,
+            settings=settings,
+        )
+        out["diversification"] = {"eligible": ds.eligible, "max_shares": f"{ds.max_shares:.4f}"}
+        if ds.window is not None:
+            out["diversification"]["qep_year"] = ds.window.qep_year
+            out["diversification"]["window_closes"] = ds.window.closes.isoformat()
+        traces["diversification"] = ds.trace.as_list()
+
+    # Small-balance distribution (F §10.1).
+    out["cash_out"], traces["cash_out"] = _cash_out(participant, as_of, vb.vested_balance, settings)
+    out["traces"] = traces
+    return out
+
+
+def _source(balance: Decimal, pct: Decimal) -> dict:
+    return {
+        "balance": money_str(balance),
+        "vested_percent": percent_str(pct),
+        "vested_balance": money_str(to_money(balance * pct / 100)),
+    }
+
+
+def _cash_out(participant: Any, as_of: date, vested: Decimal, settings: BenefitSettings) -> tuple[dict, list]:
+    term = participant.termination_date
+    if term is None or term > as_of:
+        t = Trace().add(
+            "Still employed: benefits are paid only after Service ends, so no cash-out applies now",
+            section="Fairport ESOP §10.1",
+            result=False,
+        )
+        return (
+            {
+                "required": False,
+                "threshold": money_str(NO_CONSENT_LIMIT),
+                "mandatory_distribution": False,
+                "automatic_rollover": False,
+            },
+            t.as_list(),
+        )
+    route = small_balance_route(vested, term.year, settings)
+    tb = TraceBuilder()
+    tb.include(route.trace)
+    result = {
+        "required": not route.consent_needed,
+        "threshold": money_str(NO_CONSENT_LIMIT),
+        "mandatory_distribution": route.route == "automatic_rollover",
+        "automatic_rollover": route.route == "automatic_rollover",
+        "route": route.route,
+    }
+    if route.pay_by is not None:
+        result["pay_by"] = route.pay_by.isoformat()
+    return result, tb.build().as_list()

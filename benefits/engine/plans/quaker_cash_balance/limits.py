@@ -1,0 +1,139 @@
+"""Limits and small-benefit rules: the involuntary cash-out (§5.16), the top-heavy minimum (§7.2)
+and the §415(b) check (§5.15) with its inputs explicit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+
+from benefits.engine.dates import first_of_next_month
+from benefits.engine.money import ZERO, to_money
+from benefits.engine.parameters import parameter
+from benefits.engine.trace import Trace
+
+from .settings import BenefitSettings
+
+TEN = Decimal(10)
+
+
+def cash_out_threshold(on: date, settings: BenefitSettings) -> tuple[Decimal, str]:
+    """$5,000 as the plan text says (§5.16), or the law's limit on ``on`` (GAP-6 setting)."""
+    if settings.cash_out_threshold is not None:
+        return settings.cash_out_threshold, "plan text §5.16"
+    entry = parameter("irs_411a11_cash_out_limit").entry_at(on)
+    return entry.value, entry.source
+
+
+@dataclass(frozen=True)
+class CashOut:
+    required: bool
+    threshold: Decimal
+    tested_amount: Decimal
+    commencement_date: date | None  # the first of the month after separation
+    trace: Trace
+
+
+def cash_out(
+    *,
+    separation: date | None,
+    vested_balance: Decimal,
+    settings: BenefitSettings,
+    as_of: date,
+    floor: Decimal | None = None,
+    prior_distribution_over_limit: bool = False,
+) -> CashOut:
+    """§5.16: a vested balance of $5,000 or less at Separation from Service is paid in a lump sum,
+    without consent, on the first of a month after the separation (unless it exceeded the limit at
+    a prior distribution). AMBIG-18: the test may use the grandfathered lump-sum floor if larger."""
+    on = first_of_next_month(separation) if separation else None
+    threshold, source = cash_out_threshold(on or as_of, settings)
+    tested = vested_balance
+    if floor is not None and settings.cash_out_test_includes_floor and floor > tested:
+        tested = floor
+    required = bool(separation) and ZERO < tested <= threshold and not prior_distribution_over_limit
+    reason = (
+        "no Separation from Service"
+        if not separation
+        else "balance exceeded the limit at a prior distribution"
+        if prior_distribution_over_limit
+        else "nothing vested"
+        if tested <= ZERO
+        else f"vested balance {'within' if required else 'over'} the limit"
+    )
+    trace = Trace().add(
+        f"Involuntary cash-out: {reason}",
+        section="§5.16, §5.10(a)(iii)" + ("; AMBIG-18" if tested != vested_balance else ""),
+        result=required,
+        vested_balance=vested_balance,
+        tested_amount=tested,
+        threshold=threshold,
+        threshold_source=source,
+        commencement_date=on,
+    )
+    return CashOut(required, threshold, tested, on if required else None, trace)
+
+
+def top_heavy_minimum_annual(top_heavy_years: int, average_compensation: Decimal) -> tuple[Decimal, Trace]:
+    """§7.2: 2% of average Statutory Compensation per top-heavy Year of Vesting Service, at most
+    20%: the minimum life annuity at NRD for a Non-Key Employee (before any §416(f) DC offset)."""
+    pct = min(Decimal("0.02") * top_heavy_years, Decimal("0.20"))
+    amount = to_money(pct * average_compensation)
+    trace = Trace().add(
+        "Top-heavy minimum: 2% × top-heavy years (at most 20%) × average Statutory Compensation",
+        section="§7.2(a)",
+        result=amount,
+        years=top_heavy_years,
+        average_compensation=average_compensation,
+        percent=pct * 100,
+    )
+    return amount, trace
+
+
+@dataclass(frozen=True)
+class Limit415:
+    limit: Decimal | None  # None when the de minimis rule of §5.15(c) switches (a)(i),(ii) off
+    passes: bool
+    trace: Trace
+
+
+def section_415b(
+    annual_life_annuity: Decimal,
+    *,
+    dollar_limit: Decimal,
+    high3_compensation: Decimal,
+    years_of_participation: Decimal,
+    years_of_service: Decimal,
+    had_dc_plan: bool,
+) -> Limit415:
+    """§5.15(a),(c),(d): the annual straight life annuity ≤ the lesser of the dollar limit × years of
+    participation/10 and the high-3 average × years of service/10 (fractions at least 1/10); off if
+    the benefit is at most $10,000 × service/10 and there never was a Bank DC plan. The dollar
+    limit passed must already be adjusted for age (§415(b)(2)(C),(D), basis B8) by the caller."""
+    f_part = min(Decimal(1), max(years_of_participation / TEN, Decimal("0.1")))
+    f_serv = min(Decimal(1), max(years_of_service / TEN, Decimal("0.1")))
+    de_minimis = to_money(Decimal(10000) * f_serv)
+    if not had_dc_plan and annual_life_annuity <= de_minimis:
+        trace = Trace().add(
+            "§415(b): de minimis benefit, the dollar and pay limits do not apply",
+            section="§5.15(c), (d)(ii)",
+            result=True,
+            annual_benefit=annual_life_annuity,
+            de_minimis=de_minimis,
+        )
+        return Limit415(None, True, trace)
+    limit = min(to_money(dollar_limit * f_part), to_money(high3_compensation * f_serv))
+    passes = annual_life_annuity <= limit
+    trace = Trace().add(
+        "§415(b): annual life annuity against the lesser of the dollar and pay limits",
+        section="§5.15(a), (d)",
+        result=passes,
+        annual_benefit=annual_life_annuity,
+        dollar_limit=dollar_limit,
+        participation_fraction=f_part,
+        high3_compensation=high3_compensation,
+        service_fraction=f_serv,
+        limit=limit,
+    )
+    return Limit415(limit, passes, trace)

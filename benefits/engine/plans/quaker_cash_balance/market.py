@@ -1,0 +1,154 @@
+"""Market data the plan refers to but does not contain: always inputs, each with its source.
+
+* §4.4(c) Treasury Rate: "the current annual yield on 10-year Treasury Securities (Constant
+  Maturities) for the month of November of the preceding Plan Year" [EXT-3]. Contract key
+  ``assumptions.treasury_10y_november`` = ``{"YYYY": percent}``; Plan Year Y uses key Y-1.
+* §1.2(e) Applicable Interest Rate: "the annual rate of interest on 30-year Treasury securities for
+  the second (2nd) month before the date of distribution" [EXT-1]. Key
+  ``assumptions.applicable_interest_rate`` = ``{"YYYY-MM": percent}``, with an optional flat
+  ``assumptions.applicable_interest_rate_default`` (percent) for months not listed (projections).
+* §1.2(f) Applicable Mortality Table [EXT-2]: by default the table in force on the ASD (shared
+  mortality module); ``assumptions.applicable_mortality_table`` pins one (the SPEC's examples pin
+  the Rev. Rul. 95-6 table, assumption A3).
+* GAP-4 projections: ``assumptions.treasury_10y_projection`` (percent) for Plan Years after the last
+  November given; without it the last known rate is held flat. Either way the value is an estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
+from typing import Any
+
+from benefits.engine.dates import add_months
+
+HUNDRED = Decimal(100)
+
+
+class MarketDataError(ValueError):
+    """Missing or malformed market data; ``field`` is the JSON pointer of the input."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Rate:
+    """An annual rate (a fraction, 0.045 = 4.5%) with where it came from."""
+
+    value: Decimal
+    source: str
+    estimate: bool = False
+
+
+def _percent(raw: object, pointer: str) -> Decimal:
+    try:
+        value = Decimal(str(raw))
+    except (InvalidOperation, ValueError) as exc:
+        raise MarketDataError(pointer, f"not a percentage: {raw!r}") from exc
+    if not value.is_finite():
+        raise MarketDataError(pointer, f"not a percentage: {raw!r}")
+    return value / HUNDRED
+
+
+@dataclass(frozen=True)
+class MarketData:
+    treasury_10y_november: Mapping[int, Decimal] = field(default_factory=lambda: MappingProxyType({}))
+    treasury_10y_projection: Decimal | None = None
+    applicable_interest_rate: Mapping[tuple[int, int], Decimal] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    applicable_interest_rate_default: Decimal | None = None
+    applicable_mortality_table: str | None = None
+
+    # -- §4.4(c) ---------------------------------------------------------------------------------
+    def treasury_rate(self, plan_year: int, *, allow_estimate: bool) -> Rate:
+        """The Treasury Rate for Plan Year ``plan_year`` (November of the year before)."""
+        november = plan_year - 1
+        if november in self.treasury_10y_november:
+            return Rate(
+                self.treasury_10y_november[november],
+                f"10-year Treasury CMT, November {november} (assumptions.treasury_10y_november)",
+            )
+        pointer = f"/assumptions/treasury_10y_november/{november}"
+        if not allow_estimate:
+            raise MarketDataError(pointer, f"the November {november} 10-year Treasury yield is missing")
+        if self.treasury_10y_projection is not None:
+            return Rate(
+                self.treasury_10y_projection,
+                "projection assumption (assumptions.treasury_10y_projection)",
+                estimate=True,
+            )
+        known = [y for y in self.treasury_10y_november if y < november]
+        if not known:
+            raise MarketDataError(pointer, f"the November {november} 10-year Treasury yield is missing")
+        last = max(known)
+        return Rate(
+            self.treasury_10y_november[last],
+            f"November {last} yield held flat for projection (GAP-4)",
+            estimate=True,
+        )
+
+    # -- §1.2(e) ---------------------------------------------------------------------------------
+    def applicable_interest_rate_for(self, distribution: date) -> Rate:
+        """The 30-year Treasury rate for the 2nd calendar month before the distribution month."""
+        look = add_months(date(distribution.year, distribution.month, 1), -2)
+        key = (look.year, look.month)
+        if key in self.applicable_interest_rate:
+            return Rate(
+                self.applicable_interest_rate[key],
+                f"30-year Treasury rate for {look:%Y-%m} (assumptions.applicable_interest_rate)",
+            )
+        if self.applicable_interest_rate_default is not None:
+            return Rate(
+                self.applicable_interest_rate_default,
+                f"flat rate for {look:%Y-%m} (assumptions.applicable_interest_rate_default)",
+                estimate=True,
+            )
+        raise MarketDataError(
+            f"/assumptions/applicable_interest_rate/{look:%Y-%m}",
+            f"the 30-year Treasury rate for {look:%Y-%m} is missing (§1.2(e))",
+        )
+
+    @classmethod
+    def from_assumptions(cls, assumptions: Mapping[str, Any] | None) -> MarketData:
+        """Parse the request's ``assumptions`` object (percent strings or numbers)."""
+        a = assumptions or {}
+        nov: dict[int, Decimal] = {}
+        raw_nov = a.get("treasury_10y_november") or {}
+        if not isinstance(raw_nov, Mapping):
+            raise MarketDataError("/assumptions/treasury_10y_november", "must be an object")
+        for key, raw in raw_nov.items():
+            pointer = f"/assumptions/treasury_10y_november/{key}"
+            if not str(key).isdigit():
+                raise MarketDataError(pointer, "keys must be years YYYY")
+            nov[int(key)] = _percent(raw, pointer)
+        air: dict[tuple[int, int], Decimal] = {}
+        raw_air = a.get("applicable_interest_rate") or {}
+        if not isinstance(raw_air, Mapping):
+            raise MarketDataError("/assumptions/applicable_interest_rate", "must be an object")
+        for key, raw in raw_air.items():
+            pointer = f"/assumptions/applicable_interest_rate/{key}"
+            parts = str(key).split("-")
+            if len(parts) != 2 or not all(p.isdigit() for p in parts) or not 1 <= int(parts[1]) <= 12:
+                raise MarketDataError(pointer, "keys must be months YYYY-MM")
+            air[(int(parts[0]), int(parts[1]))] = _percent(raw, pointer)
+        proj = a.get("treasury_10y_projection")
+        dflt = a.get("applicable_interest_rate_default")
+        table = a.get("applicable_mortality_table")
+        return cls(
+            treasury_10y_november=MappingProxyType(nov),
+            treasury_10y_projection=None
+            if proj is None
+            else _percent(proj, "/assumptions/treasury_10y_projection"),
+            applicable_interest_rate=MappingProxyType(air),
+            applicable_interest_rate_default=None
+            if dflt is None
+            else _percent(dflt, "/assumptions/applicable_interest_rate_default"),
+            applicable_mortality_table=None if table is None else str(table),
+        )

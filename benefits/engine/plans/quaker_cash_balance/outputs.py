@@ -1,0 +1,774 @@
+"""Quaker cash balance benefits for one participant: the Python API and the contract's keys.
+
+The web app calls the frozen-dataclass API (``benefits``, ``participant_ledger``, ``statement``,
+``estimate``, ``price_grid``); the command line calls ``plan_outputs``, which turns the same results
+into the contract's JSON (engine-cli.md). Service, vesting, NRD and ERD come from ``rules.core``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.dates import (
+    add_months,
+    date_attaining_age,
+    first_of_month_on_or_after,
+    first_of_next_month,
+)
+from benefits.engine.money import HUNDRED, ZERO, money_str, percent_str, to_decimal, to_money
+from benefits.engine.parameters import parameter
+from benefits.engine.trace import Trace
+from benefits.engine.types import Participant
+
+from .annuity import applicable_basis, balance_to_life_annuity
+from .compensation import ActivePeriod
+from .death import SurvivorAnnuity, survivor_annuity, survivor_dates
+from .forms import FormAmount, immediate_vested_forms, retirement_forms
+from .ledger import Forfeiture, Ledger, Statement, account_ledger, build_ledger
+from .limits import CashOut, cash_out, cash_out_threshold
+from .lump_sum import LumpSum, beginning_balance, earliest_lump_sum_date, lump_sum, whipsaw_value
+from .market import MarketData, MarketDataError
+from .settings import DEFAULT_SETTINGS, BenefitSettings
+
+RESTATEMENT = date(2000, 1, 1)
+GRID_END_AGE = 70
+
+
+# ------------------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True)
+class AccountInputs:
+    """What the ledger needs, read from the participant, the core result and the plan data."""
+
+    account_open: date | None  # None: never an Active Participant yet (no account)
+    opening_balance: Decimal
+    opening_trace: Trace
+    periods: tuple[ActivePeriod, ...]
+    forfeitures: tuple[Forfeiture, ...]
+    compensation: Mapping[int, Decimal]
+    countable_override: Mapping[int, Decimal] | None
+    loan_agent: bool
+    separation: date | None  # the last Separation from Service, if not employed now
+
+
+def _pd_money(p: Participant, key: str) -> Decimal | None:
+    raw = p.plan_data.get(key)
+    if raw is None:
+        return None
+    try:
+        return to_decimal(str(raw))
+    except Exception:  # noqa: BLE001 - any bad value is a field error
+        raise ParticipantError(f"/plan_data/{key}", f"{key} must be a decimal string") from None
+
+
+def _pd_date(p: Participant, key: str) -> date | None:
+    raw = p.plan_data.get(key)
+    if raw is None or isinstance(raw, date):
+        return raw
+    try:
+        return date.fromisoformat(str(raw))
+    except ValueError:
+        raise ParticipantError(f"/plan_data/{key}", f"{key} must be an ISO date") from None
+
+
+def _vested_at_separation(core: CoreResult, year: int) -> bool:
+    rows = [r for r in core.service.years if int(r.label) <= year]
+    return bool(rows) and rows[-1].running_total >= 5
+
+
+def account_inputs(p: Participant, core: CoreResult, market: MarketData) -> AccountInputs:
+    entry = core.participation_date
+    opening = _pd_money(p, "opening_balance")
+    trace = Trace()
+    if entry is None and opening is None:
+        return AccountInputs(None, ZERO, trace, (), (), p.compensation, None, False, None)
+    if opening is None and entry is not None and entry < RESTATEMENT:
+        benefit_1999 = _pd_money(p, "dec31_1999_benefit")
+        if benefit_1999 is None:
+            raise ParticipantError(
+                "/plan_data/opening_balance",
+                "a participant before 2000 needs the January 1, 2000 Beginning Balance "
+                "(or plan_data.dec31_1999_benefit) (§4.2, GAP-1)",
+            )
+        nrd_1999 = _pd_date(p, "dec31_1999_benefit_nrd") or core.normal_retirement_date
+        basis = applicable_basis(RESTATEMENT, market)
+        opening, trace = beginning_balance(benefit_1999, birth_date=p.birth_date, nrd=nrd_1999, basis=basis)
+    if opening is not None:
+        account_open = RESTATEMENT
+    else:
+        account_open, opening = entry, ZERO
+    # Active spans: from entry (re-entry at once on rehire, AMBIG-8) to each separation; death
+    # ends the last; Disability Retirement keeps the person Active until the ASD (§1.17(a), §5.8).
+    periods: list[ActivePeriod] = []
+    forfeits: list[Forfeiture] = []
+    spans = p.periods
+    for i, span in enumerate(spans):
+        start = max(span.start, entry or span.start)
+        end = span.end
+        if (
+            p.disability_date
+            and span.start <= p.disability_date
+            and (end is None or p.disability_date <= end)
+        ):
+            end = None
+        if p.death_date and (end is None or p.death_date < end):
+            end = p.death_date
+        if end is not None and end < start:
+            continue
+        periods.append(ActivePeriod(start, end))
+        # §2.3(a): a non-vested Separation from Service forfeits the account; §5.14(a)(i) restores
+        # it on re-entry before five consecutive One-Year Breaks.
+        if (
+            end is not None
+            and end < core.normal_retirement_date
+            and not _vested_at_separation(core, end.year)
+        ):
+            restored = None
+            if i + 1 < len(spans):
+                nxt = spans[i + 1].start
+                breaks = sum(
+                    1 for r in core.service.years if end.year <= int(r.label) < nxt.year and r.is_break
+                )
+                if breaks < 5:
+                    restored = nxt
+            if p.death_date is None or p.death_date > end:
+                forfeits.append(Forfeiture(end, restored))
+    last = spans[-1].end if spans else None
+    override_raw = p.plan_data.get("countable_compensation")
+    override = None
+    if override_raw:
+        override = {int(k): to_decimal(str(v)) for k, v in dict(override_raw).items()}
+    return AccountInputs(
+        account_open,
+        opening,
+        trace,
+        tuple(periods),
+        tuple(forfeits),
+        p.compensation,
+        override,
+        bool(p.plan_data.get("loan_agent")),
+        last if last is not None and not (p.disability_date and p.disability_date <= last) else None,
+    )
+
+
+def vested_amount(balance: Decimal, percent: Decimal) -> Decimal:
+    """GAP-17: a vested percentage applies to the account proportionally (to the cent)."""
+    return to_money(balance * percent / HUNDRED)
+
+
+def _settings(core: CoreResult | None) -> BenefitSettings:
+    if core is None:
+        return DEFAULT_SETTINGS
+    return core.settings.get("benefits") or DEFAULT_SETTINGS
+
+
+def _comp_limit(year: int) -> Decimal:
+    return parameter("irs_401a17_compensation_limit").for_year(year)
+
+
+def _loan_limit(year: int) -> Decimal:
+    return parameter("irs_414q_hce_compensation_threshold").for_year(year)
+
+
+def _core(p: Participant, as_of: date, core: CoreResult | None) -> CoreResult:
+    if core is not None:
+        return core
+    from .rules import ServiceVestingSettings
+    from .rules import core as rules_core
+
+    return rules_core(p, as_of, ServiceVestingSettings())
+
+
+# ------------------------------------------------------------------------------------- ledger
+
+
+def participant_ledger(
+    p: Participant,
+    as_of: date,
+    market: MarketData,
+    core: CoreResult,
+    *,
+    through: date | None = None,
+    asd: date | None = None,
+    inputs: AccountInputs | None = None,
+) -> Ledger:
+    """The account ledger through ``through`` (default ``as_of``); after ``as_of`` it is a projection."""
+    settings = _settings(core)
+    inputs = inputs or account_inputs(p, core, market)
+    if inputs.account_open is None:
+        return Ledger(())
+    return account_ledger(
+        account_open=inputs.account_open,
+        opening_balance=inputs.opening_balance,
+        periods=inputs.periods,
+        compensation=inputs.compensation,
+        comp_limit=_comp_limit,
+        market=market,
+        as_of=as_of,
+        through=through or as_of,
+        settings=settings,
+        asd=asd,
+        forfeitures=inputs.forfeitures,
+        disability_date=p.disability_date,
+        countable_override=inputs.countable_override,
+        loan_agent_limit=_loan_limit if inputs.loan_agent else None,
+    )
+
+
+def statement(
+    p: Participant,
+    as_of: date,
+    assumptions: Mapping[str, Any],
+    start: date,
+    end: date,
+    core: CoreResult | None = None,
+) -> Statement:
+    """The ledger for a statement period: opening, pay credits, interest credits, closing."""
+    core = _core(p, as_of, core)
+    market = MarketData.from_assumptions(assumptions)
+    return participant_ledger(p, as_of, market, core, through=end).statement(start, end)
+
+
+# ------------------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Account:
+    as_of: date
+    balance: Decimal
+    vested_percent: Decimal
+    vested_balance: Decimal
+    trace: Trace
+
+
+@dataclass(frozen=True)
+class AccruedBenefit:
+    normal_retirement_date: date
+    balance_at_nrd: Decimal  # with Interest Credits only after as_of (§5.3(b)); an estimate if future
+    monthly_at_nrd: Decimal
+    estimate: bool
+    trace: Trace
+
+
+@dataclass(frozen=True)
+class Estimate:
+    commencement_date: date
+    route: str  # "normal", "late", "early", "vested_immediate" (§5.9(e)), "not_vested"
+    balance: Decimal  # at the commencement date, before the §4.5 debit
+    vested_balance: Decimal
+    forms: Mapping[str, FormAmount]
+    default_form: str | None
+    lump_sum: LumpSum | None
+    cash_out: bool  # the balance is paid as a lump sum without consent (§5.16)
+    estimate: bool  # rests on projected pay or rates (GAP-4)
+    notes: tuple[str, ...]
+    trace: Trace
+
+
+@dataclass(frozen=True)
+class QuakerBenefits:
+    account: Account
+    accrued: AccruedBenefit | None
+    estimates: tuple[Estimate, ...]
+    cash_out: CashOut | None
+    survivor: SurvivorAnnuity | None
+    ledger: Ledger
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _route(d: date, core: CoreResult) -> str:
+    nrd, erd = core.normal_retirement_date, core.earliest_retirement_date
+    if d == nrd:
+        return "normal"
+    if d > nrd:
+        return "late"
+    if erd is not None and d >= erd:
+        return "early"
+    return "vested_immediate"
+
+
+def _vested_percent_on(d: date, core: CoreResult) -> Decimal:
+    """Vested percent at a commencement date: today's, or the next milestone's once it is reached
+    by someone still working (a projection), or 100 after Normal Retirement Age (§5.9(a))."""
+    pct = core.vesting.percent
+    if pct >= HUNDRED or not core.service.employed:
+        return pct
+    nra = (core.extra or {}).get("normal_retirement_age")
+    if nra is not None and d > nra:
+        return HUNDRED
+    m = core.vesting.next_milestone
+    if m is not None and m.on is not None and m.on < d:
+        return m.percent
+    return pct
+
+
+def estimate(
+    p: Participant,
+    as_of: date,
+    market: MarketData,
+    core: CoreResult,
+    commencement: date,
+    *,
+    ledger: Ledger | None = None,
+    inputs: AccountInputs | None = None,
+    with_whipsaw: bool = False,
+) -> Estimate:
+    """Every form the plan offers on ``commencement`` (the first of a month), with traces.
+
+    ``ledger``: an undistributed projection covering the date (the price grid passes one); the
+    balance at an ASD is the balance before it, since no interest posts in the ASD's quarter before
+    the ASD (§4.4(b)) and the Dec 31 credit of the year of separation comes after it (GAP-2).
+    """
+    settings = _settings(core)
+    d = first_of_month_on_or_after(commencement)
+    inputs = inputs or account_inputs(p, core, market)
+    if ledger is None:
+        ledger = participant_ledger(p, as_of, market, core, through=d, inputs=inputs)
+    balance = ledger.balance_before(d)
+    est = any(e.estimate for e in ledger.entries if e.date < d) or d > as_of
+    notes: list[str] = []
+    pct = _vested_percent_on(d, core)
+    vested = vested_amount(balance, pct)
+    trace = Trace().add(
+        "Account balance at the Annuity Starting Date (no Interest Credit for the ASD's quarter)",
+        section="§4.4(b), §4.5",
+        result=balance,
+        commencement_date=d,
+        vested_percent=pct,
+        vested_balance=vested,
+        estimate=est,
+    )
+    route = _route(d, core)
+    if vested <= 0 and route == "early" and core.service.employed and balance > 0:
+        # AMBIG-2: a pre-2000 participant can reach his ERD (4 Years of Service) before the 5-year
+        # cliff; the SPEC's reading pays the Early Retirement Benefit to anyone retiring on an ERD.
+        pct, vested = HUNDRED, balance
+        notes.append("Early Retirement Benefit paid though not yet vested (AMBIG-2 reading)")
+    if vested <= 0:
+        return Estimate(d, "not_vested", balance, vested, {}, None, None, False, est,
+                        ("not vested: no benefit (§5.9(a), §2.3(a))",), trace)  # fmt: skip
+    if route == "vested_immediate" and inputs.separation is not None:
+        earliest = earliest_lump_sum_date(
+            inputs.separation, retirement=_retirement_separation(p, core, inputs)
+        )
+        if d < earliest:
+            notes.append(f"before the earliest §5.11(a)(iv)/§5.9(e) date {earliest.isoformat()}")
+    elif route == "vested_immediate":
+        notes.append("assumes a Separation from Service before this date (§5.9(e), §5.11(a)(iv))")
+    threshold, _ = cash_out_threshold(d, settings)
+    basis = applicable_basis(d, market)
+    benefit_1999 = _pd_money(p, "dec31_1999_benefit")
+    ls = lump_sum(
+        vested,
+        asd=d,
+        birth_date=p.birth_date,
+        basis=basis if benefit_1999 is not None else None,
+        benefit_1999=benefit_1999,
+        benefit_1999_starts=_pd_date(p, "dec31_1999_benefit_nrd") or core.normal_retirement_date,
+    )
+    if (with_whipsaw or settings.pay_whipsaw_projection) and d < core.normal_retirement_date:
+        wv = projection_value(p, as_of, market, core, balance, d, pct)
+        if wv is not None:
+            ls = lump_sum(
+                vested,
+                asd=d,
+                birth_date=p.birth_date,
+                basis=basis if benefit_1999 is not None else None,
+                benefit_1999=benefit_1999,
+                benefit_1999_starts=_pd_date(p, "dec31_1999_benefit_nrd") or core.normal_retirement_date,
+                whipsaw_value=wv,
+                pay_whipsaw=settings.pay_whipsaw_projection,
+            )
+            if wv > vested:
+                notes.append(f"projection value {wv} exceeds the balance: flag for counsel (GAP-3)")
+    lump = FormAmount("lump_sum", "Lump sum", lump_sum=ls.amount, trace=trace.extend(ls.trace))
+    tested = max(vested, ls.floor) if (ls.floor and settings.cash_out_test_includes_floor) else vested
+    if tested <= threshold:
+        notes.append(f"balance not over {threshold}: paid as a lump sum without consent (§5.16)")
+        return Estimate(d, route, balance, vested, {"lump_sum": lump}, "lump_sum", ls, True, est,
+                        tuple(notes), trace)  # fmt: skip
+    sla = balance_to_life_annuity(vested, birth_date=p.birth_date, start=d, basis=basis,
+                                  section="§1.2(g), " + {"normal": "§5.3(a)", "late": "§5.7(b)",
+                                  "early": "§5.5(b)", "vested_immediate": "§5.9(e)"}[route])  # fmt: skip
+    sla = type(sla)(
+        sla.balance, sla.start, sla.age, sla.factor, sla.monthly, sla.basis, trace.extend(sla.trace)
+    )
+    spouse = p.spouse_birth_date or _pd_date(p, "contingent_annuitant_birth_date")
+    if route == "vested_immediate":
+        forms = immediate_vested_forms(sla, birth_date=p.birth_date, spouse_birth_date=p.spouse_birth_date,
+                                       applicable=basis)  # fmt: skip
+    else:
+        forms = retirement_forms(sla, birth_date=p.birth_date, spouse_birth_date=spouse, applicable=basis,
+                                 settings=settings)  # fmt: skip
+        if entry_before_2000(core):
+            notes.append("the grandfathered annuity minimum (§5.3(c), §5.5(b), §5.7(c)) needs the "
+                         "pre-2000 plan (GAP-1): not applied")  # fmt: skip
+    forms = dict(forms)
+    forms["lump_sum"] = lump
+    default = "js50" if (p.is_married and "js50" in forms) else "life"
+    if p.is_married and p.spouse_birth_date is None:
+        notes.append("married: the QJSA needs spouse_birth_date (§5.10(a); AMBIG-16)")
+    return Estimate(d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace)
+
+
+def projection_value(
+    p: Participant,
+    as_of: date,
+    market: MarketData,
+    core: CoreResult,
+    balance_before_asd: Decimal,
+    asd: date,
+    percent: Decimal,
+) -> Decimal | None:
+    """GAP-3 (whipsaw): the balance at ``asd`` rolled to NRD with Interest Credits only (future
+    Treasury Rates are projections, GAP-4), converted at NRD, and valued back at ``asd`` on AIR and
+    the Applicable Mortality Table. None when the market data for NRD is missing."""
+    nrd = core.normal_retirement_date
+    # The balance before the ASD is the balance at the end of the previous quarter (§4.4(b)); the
+    # projection starts there and earns every quarter to NRD, with no further pay (§5.3(b)).
+    start = date(asd.year, 3 * ((asd.month - 1) // 3) + 1, 1)
+    try:
+        ledger = build_ledger(
+            account_open=start,
+            opening_balance=vested_amount(balance_before_asd, percent),
+            pay_credits={},
+            treasury_rate=lambda y: market.treasury_rate(y, allow_estimate=y > as_of.year),
+            through=nrd,
+            settings=_settings(core),
+            asd=nrd,
+            opening_basis="balance at the ASD, projected to NRD with Interest Credits only (GAP-3)",
+            opening_earns_first_quarter=True,
+        )
+        at_nrd = ledger.balance_before(nrd)
+        sla = balance_to_life_annuity(
+            at_nrd, birth_date=p.birth_date, start=nrd, basis=applicable_basis(nrd, market)
+        )
+        return whipsaw_value(
+            sla.monthly, birth_date=p.birth_date, asd=asd, nrd=nrd, basis=applicable_basis(asd, market)
+        )
+    except MarketDataError:
+        return None
+
+
+def entry_before_2000(core: CoreResult) -> bool:
+    return core.participation_date is not None and core.participation_date < RESTATEMENT
+
+
+def accrued_benefit(
+    p: Participant, as_of: date, market: MarketData, core: CoreResult, inputs: AccountInputs
+) -> AccruedBenefit | None:
+    """The life annuity at NRD bought by today's balance with Interest Credits only to NRD (§5.3)."""
+    nrd = core.normal_retirement_date
+    if inputs.account_open is None:
+        return None
+    # No pay credits after the last December 31 for someone still working; a separated person's
+    # final-year credit is earned (it posts on December 31, §4.3(b)).
+    last_dec31 = as_of if (as_of.month, as_of.day) == (12, 31) else date(as_of.year - 1, 12, 31)
+    spans = tuple(ActivePeriod(x.start, x.end or last_dec31) for x in inputs.periods)
+    frozen = AccountInputs(
+        inputs.account_open, inputs.opening_balance, inputs.opening_trace,
+        tuple(x for x in spans if x.end >= x.start),
+        inputs.forfeitures, inputs.compensation, inputs.countable_override, inputs.loan_agent,
+        inputs.separation,
+    )  # fmt: skip
+    ledger = participant_ledger(p, as_of, market, core, through=nrd, inputs=frozen)
+    balance = ledger.balance_before(nrd)
+    pct = core.vesting.percent
+    basis = applicable_basis(nrd, market)
+    sla = balance_to_life_annuity(
+        balance, birth_date=p.birth_date, start=nrd, basis=basis, section="§1.2(g), §5.3"
+    )
+    trace = (
+        Trace()
+        .add(
+            "Accrued benefit: the balance earned so far with Interest Credits only to NRD",
+            section="§5.3(a),(b), §5.9(c)",
+            result=balance,
+            as_of=as_of,
+            normal_retirement_date=nrd,
+            vested_percent=pct,
+        )
+        .extend(sla.trace)
+    )
+    return AccruedBenefit(nrd, balance, sla.monthly, nrd > as_of, trace)
+
+
+def survivor_benefit(
+    p: Participant, as_of: date, market: MarketData, core: CoreResult, inputs: AccountInputs,
+    start: date | None = None,
+) -> SurvivorAnnuity | None:  # fmt: skip
+    """§5.12 for a participant who died vested before his ASD (start: the earliest, or ``start``)."""
+    if p.death_date is None or core.vesting.percent <= 0 or inputs.account_open is None:
+        return None
+    if p.is_married and p.spouse_birth_date:
+        recipient, who = "spouse", p.spouse_birth_date
+    else:
+        who = _pd_date(p, "beneficiary_birth_date")
+        if who is None:
+            return None
+        recipient = "beneficiary"
+    dates = survivor_dates(death_date=p.death_date, birth_date=p.birth_date, recipient=recipient)
+    begin = first_of_month_on_or_after(start) if start else dates.earliest_start
+    ledger = participant_ledger(p, as_of, market, core, through=begin, inputs=inputs)
+    balance = vested_amount(ledger.balance_before(begin), core.vesting.percent)
+    threshold, _ = cash_out_threshold(begin, _settings(core))
+    return survivor_annuity(
+        balance, recipient=recipient, start=begin, survivor_birth_date=who, dates=dates,
+        basis=applicable_basis(begin, market), cash_out_threshold=threshold,
+    )  # fmt: skip
+
+
+def yearly_trace(ledger: Ledger, as_of: date) -> Trace:
+    """One plain-words step per Plan Year of the ledger up to ``as_of`` (the statement summary)."""
+    steps: dict[int, list[Decimal]] = {}  # year → [opening, interest, pay, other, closing]
+    balance = ZERO
+    for e in ledger.entries:
+        if e.date > as_of:
+            break
+        row = steps.setdefault(e.date.year, [balance, ZERO, ZERO, ZERO, balance])
+        row[1 if e.kind == "interest_credit" else 2 if e.kind == "pay_credit" else 3] += e.amount
+        row[4] = balance = e.balance
+    trace = Trace()
+    for year, (opening, interest, pay, other, closing) in steps.items():
+        words = (
+            f"Plan Year {year}: opening {opening:,.2f} + Interest Credits {interest:,.2f} "
+            f"+ Contribution Credit {pay:,.2f}"
+        )
+        if other:
+            words += f" + other movements {other:,.2f}"
+        partial = year == as_of.year and (as_of.month, as_of.day) != (12, 31)
+        trace = trace.add(
+            words + f" = {closing:,.2f}" + (" (to date)" if partial else ""),
+            section="§4.3, §4.4" + (", §2.3(a), §4.5, §5.14" if other else ""),
+            result=closing,
+        )
+    return trace
+
+
+def survivor_estimate(
+    p: Participant, as_of: date, market: MarketData, core: CoreResult, inputs: AccountInputs, start: date
+) -> Estimate:
+    """For a participant who died before his ASD, a commencement date prices the §5.12 Survivor
+    Annuity (``life`` = the survivor's monthly life annuity) and its lump sum (§5.12(e))."""
+    d = first_of_month_on_or_after(start)
+    s = survivor_benefit(p, as_of, market, core, inputs, start=d)
+    if s is None:
+        return Estimate(d, "no_survivor_benefit", ZERO, ZERO, {}, None, None, False, d > as_of,
+                        ("no §5.12 benefit: not vested at death, or no spouse/beneficiary data",), Trace())  # fmt: skip
+    notes = []
+    if d < s.dates.earliest_start or d > s.dates.latest_start:
+        notes.append(f"outside the §5.12 start window {s.dates.earliest_start} – {s.dates.latest_start}")
+    forms = {
+        "life": FormAmount("life", f"Survivor Annuity to the {s.recipient}", monthly=s.monthly, trace=s.trace),
+        "lump_sum": FormAmount("lump_sum", "Lump sum instead of the Survivor Annuity", lump_sum=s.lump_sum,
+                               trace=s.trace),
+    }  # fmt: skip
+    default = "life"
+    if s.lump_sum_automatic:  # §5.12(e): paid in a lump sum in lieu of the annuity
+        forms, default = {"lump_sum": forms["lump_sum"]}, "lump_sum"
+    return Estimate(d, "survivor", s.balance, s.balance, forms, default, None, s.lump_sum_automatic,
+                    d > as_of, tuple(notes), s.trace)  # fmt: skip
+
+
+def benefits(
+    p: Participant,
+    as_of: date,
+    assumptions: Mapping[str, Any],
+    core: CoreResult | None = None,
+) -> QuakerBenefits:
+    """Everything the web app shows for one participant (raises MarketDataError/ParticipantError)."""
+    core = _core(p, as_of, core)
+    market = MarketData.from_assumptions(assumptions)
+    settings = _settings(core)
+    inputs = account_inputs(p, core, market)
+    last = max([as_of, *p.commencement_dates])
+    ledger = participant_ledger(p, as_of, market, core, through=last, inputs=inputs)
+    balance = ledger.balance_at(as_of)
+    pct = core.vesting.percent
+    vested = vested_amount(balance, pct)
+    acct_trace = inputs.opening_trace.extend(yearly_trace(ledger, as_of)).add(
+        "Account balance on the as-of date, from the ledger; vested balance = vested % × balance",
+        section="Art. 4; §5.9(a), §7.3 (GAP-17)",
+        result=balance,
+        as_of=as_of,
+        vested_percent=pct,
+        vested_balance=vested,
+        entries=len([e for e in ledger.entries if e.date <= as_of]),
+    )
+    account = Account(as_of, balance, pct, vested, acct_trace)
+    notes: list[str] = []
+    residual = [e for e in ledger.entries if e.residual]
+    if residual:
+        notes.append("a Contribution Credit falls after the ASD: residual work item (GAP-2)")
+    accrued = accrued_benefit(p, as_of, market, core, inputs)
+    if p.death_date is not None:
+        estimates = tuple(survivor_estimate(p, as_of, market, core, inputs, d) for d in p.commencement_dates)
+    else:
+        estimates = tuple(
+            estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs, with_whipsaw=True)
+            for d in p.commencement_dates
+        )
+    co = None
+    if inputs.separation is not None and p.death_date is None:
+        at_sep = ledger.balance_at(inputs.separation)
+        floor = None
+        if _pd_money(p, "dec31_1999_benefit") is not None:
+            floor = estimate(p, as_of, market, core, first_of_next_month(inputs.separation),
+                             ledger=ledger, inputs=inputs).lump_sum.floor  # fmt: skip
+        co = cash_out(
+            separation=inputs.separation,
+            vested_balance=vested_amount(at_sep, pct),
+            settings=settings,
+            as_of=as_of,
+            floor=floor,
+            prior_distribution_over_limit=bool(p.plan_data.get("prior_distribution_over_cash_out_limit")),
+        )
+    survivor = survivor_benefit(p, as_of, market, core, inputs)
+    return QuakerBenefits(account, accrued, estimates, co, survivor, ledger, tuple(notes))
+
+
+# ------------------------------------------------------------------------------------- grid
+
+
+@dataclass(frozen=True)
+class GridRow:
+    commencement_date: date
+    route: str
+    balance: Decimal
+    monthly: Mapping[str, Decimal]  # form key → monthly amount
+    lump_sum: Decimal | None
+    estimate: bool
+
+
+def price_grid(
+    p: Participant,
+    as_of: date,
+    assumptions: Mapping[str, Any],
+    core: CoreResult | None = None,
+    *,
+    start: date | None = None,
+    end_age: int = GRID_END_AGE,
+) -> tuple[GridRow, ...]:
+    """Every month from the earliest commencement date to age ``end_age``, every form.
+
+    One projected ledger serves every month (see ``estimate``); factors are cached by age in months.
+    """
+    core = _core(p, as_of, core)
+    market = MarketData.from_assumptions(assumptions)
+    inputs = account_inputs(p, core, market)
+    first = start or earliest_commencement(p, as_of, core, inputs)
+    last = first_of_month_on_or_after(date_attaining_age(p.birth_date, end_age))
+    ledger = participant_ledger(p, as_of, market, core, through=last, inputs=inputs)
+    rows = []
+    d = first
+    while d <= last:
+        e = estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs)
+        monthly = {k: f.monthly for k, f in e.forms.items() if f.monthly is not None}
+        rows.append(
+            GridRow(d, e.route, e.balance, monthly, e.lump_sum.amount if e.lump_sum else None, e.estimate)
+        )
+        d = add_months(d, 1)
+    return tuple(rows)
+
+
+def earliest_commencement(p: Participant, as_of: date, core: CoreResult, inputs: AccountInputs) -> date:
+    """The first date a benefit could start: §5.11(a)(iv) after a separation, else the next month
+    (for someone still working, assuming a separation then), never before the next month."""
+    floor = first_of_next_month(as_of)
+    if inputs.separation is not None:
+        retired = _retirement_separation(p, core, inputs)
+        return max(floor, earliest_lump_sum_date(inputs.separation, retirement=retired))
+    return floor
+
+
+def _retirement_separation(p: Participant, core: CoreResult, inputs: AccountInputs) -> bool:
+    """Whether the separation was "on account of his Early, Normal, Late or Disability Retirement"
+    (§5.11(a)(iv)): an ERD or NRD on the first of the month after it, or a disability."""
+    sep = inputs.separation
+    if sep is None:
+        return False
+    if p.disability_date is not None and p.disability_date <= sep:
+        return True
+    erd = core.earliest_retirement_date
+    return first_of_next_month(sep) >= min(erd or core.normal_retirement_date, core.normal_retirement_date)
+
+
+# ------------------------------------------------------------------------------------- contract
+
+
+def _form_json(f: FormAmount) -> dict:
+    out: dict[str, Any] = {}
+    if f.monthly is not None:
+        out["monthly"] = money_str(f.monthly)
+    if f.survivor_monthly is not None:
+        out["survivor_monthly"] = money_str(f.survivor_monthly)
+    if f.lump_sum is not None:
+        out["lump_sum"] = money_str(f.lump_sum)
+    out["trace"] = f.trace.as_list()
+    return out
+
+
+def plan_outputs(
+    participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
+) -> dict:
+    """The contract keys for one participant (engine-cli.md); traces sit beside each figure."""
+    try:
+        b = benefits(participant, as_of, assumptions, core)
+    except MarketDataError as exc:
+        raise ParticipantError(exc.field, exc.message) from None
+    out: dict[str, Any] = {
+        "account": {
+            "balance": money_str(b.account.balance),
+            "vested_balance": money_str(b.account.vested_balance),
+            "vested_percent": percent_str(b.account.vested_percent),
+            "trace": b.account.trace.as_list(),
+        },
+        "estimates": [
+            {
+                "commencement_date": e.commencement_date.isoformat(),
+                "route": e.route,
+                "default_form": e.default_form,
+                "estimate": e.estimate,
+                "notes": list(e.notes),
+                "forms": {k: _form_json(f) for k, f in e.forms.items()},
+            }
+            for e in b.estimates
+        ],
+    }
+    if b.accrued is not None:
+        out["accrued_benefit"] = {
+            "monthly_at_nrd": money_str(b.accrued.monthly_at_nrd),
+            "balance_at_nrd": money_str(b.accrued.balance_at_nrd),
+            "estimate": b.accrued.estimate,
+            "trace": b.accrued.trace.as_list(),
+        }
+    if b.cash_out is not None:
+        out["cash_out"] = {
+            "required": b.cash_out.required,
+            "threshold": money_str(b.cash_out.threshold),
+            "commencement_date": b.cash_out.commencement_date.isoformat()
+            if b.cash_out.commencement_date
+            else None,
+            "trace": b.cash_out.trace.as_list(),
+        }
+    if b.survivor is not None:
+        s = b.survivor
+        out["survivor_annuity"] = {
+            "recipient": s.recipient,
+            "commencement_date": s.start.isoformat(),
+            "monthly": money_str(s.monthly),
+            "lump_sum": money_str(s.lump_sum),
+            "lump_sum_automatic": s.lump_sum_automatic,
+            "latest_commencement_date": s.dates.latest_start.isoformat(),
+            "lump_sum_election_deadline": s.dates.lump_sum_election_deadline.isoformat(),
+            "trace": s.trace.as_list(),
+        }
+    if b.notes:
+        out["notes"] = list(b.notes)
+    return out

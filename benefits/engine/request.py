@@ -1,0 +1,284 @@
+"""A calculation request (shared/contracts/engine-cli.md): parse, validate, run.
+
+``parse_request(obj)`` turns the decoded JSON into a ``Request`` or raises ``RequestError`` naming
+the JSON pointer of the bad field (the command line exits 2 on it). A participant whose own data
+cannot be calculated does not stop the others: ``run(request)`` gives it
+``{"id", "error": {"field", "message"}}``, where ``field`` is a JSON pointer into the request.
+
+Project additions to the contract (docs/engine-cli.md):
+
+* ``settings``: ``{name: value}``: plan settings by name (any group of the plan's
+  ``settings_classes()``), overriding the defaults for the whole request.
+* ``options``: ``{"detail": true}`` adds ``service_history`` and ``trace`` to each result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
+from typing import Any
+
+from . import ENGINE_VERSION
+from .core import ParticipantError
+from .plans import UnknownPlan, get_plan, plan_keys
+from .settings import SettingError, field_names, override
+from .types import EmploymentPeriod, Participant
+
+DATE_FIELDS = (
+    "birth_date",
+    "hire_date",
+    "termination_date",
+    "spouse_birth_date",
+    "death_date",
+    "disability_date",
+)
+
+
+class RequestError(ValueError):
+    """The request itself is malformed; ``pointer`` is the JSON pointer of the bad field."""
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+
+    def one_line(self) -> str:
+        return f"malformed request at {self.pointer or '/'}: {self}".replace("\n", " ")
+
+
+@dataclass(frozen=True)
+class Request:
+    plan: str
+    as_of: date
+    assumptions: Mapping[str, Any]
+    participants: tuple[Participant | tuple[str, ParticipantError], ...]
+    settings: Mapping[str, Any]
+    detail: bool = False
+
+
+def _esc(key: object) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _date(value: object, pointer: str, *, nullable: bool = True) -> date | None:
+    if value is None:
+        if nullable:
+            return None
+        raise RequestError(pointer, "a date is required")
+    if not isinstance(value, str):
+        raise RequestError(pointer, f"not a date: {value!r}")
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise RequestError(pointer, f"not a date: {value!r}") from None
+
+
+def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
+    if not isinstance(raw, list):
+        raise RequestError(pointer, "must be a list of {start, end}")
+    out = []
+    for i, item in enumerate(raw):
+        if not isinstance(item, Mapping):
+            raise RequestError(f"{pointer}/{i}", "must be an object with start and end")
+        start = _date(item.get("start"), f"{pointer}/{i}/start", nullable=False)
+        end = _date(item.get("end"), f"{pointer}/{i}/end")
+        out.append(EmploymentPeriod(start, end))
+    return tuple(out)
+
+
+def _year_map(raw: object, pointer: str, convert) -> MappingProxyType:
+    if raw is None:
+        return MappingProxyType({})
+    if not isinstance(raw, Mapping):
+        raise ParticipantError(pointer, "must be an object keyed by year")
+    out = {}
+    for k, v in raw.items():
+        try:
+            year = int(k)
+        except (TypeError, ValueError):
+            raise ParticipantError(f"{pointer}/{_esc(k)}", "key must be a year") from None
+        try:
+            out[year] = convert(v)
+        except (TypeError, ValueError, InvalidOperation):
+            raise ParticipantError(f"{pointer}/{_esc(k)}", f"bad value {v!r}") from None
+    return MappingProxyType(out)
+
+
+def _hours(v: object) -> int:
+    if isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or int(v) != v:
+        raise ValueError
+    return int(v)
+
+
+def _money(v: object) -> Decimal:
+    if isinstance(v, bool | float):
+        raise TypeError
+    return Decimal(str(v))
+
+
+def parse_participant(raw: object, index: int) -> Participant:
+    """One participant; date format errors raise RequestError, other bad data ParticipantError."""
+    base = f"/participants/{index}"
+    if not isinstance(raw, Mapping):
+        raise RequestError(base, "each participant must be an object")
+    pid = raw.get("id")
+    if not isinstance(pid, str | int) or isinstance(pid, bool):
+        raise RequestError(f"{base}/id", "each participant needs an id (string)")
+    dates = {k: _date(raw.get(k), f"{base}/{k}") for k in DATE_FIELDS}
+    periods: tuple[EmploymentPeriod, ...] = ()
+    for key in ("employment_periods", "rehire_dates"):
+        if raw.get(key) is not None:
+            periods = _periods(raw[key], f"{base}/{key}")
+    cdates = raw.get("commencement_dates") or []
+    if not isinstance(cdates, list):
+        raise RequestError(f"{base}/commencement_dates", "must be a list of dates")
+    commencement = tuple(
+        _date(v, f"{base}/commencement_dates/{i}", nullable=False) for i, v in enumerate(cdates)
+    )
+    hire = dates["hire_date"] or (periods[0].start if periods else None)
+    if dates["birth_date"] is None:
+        raise ParticipantError("/birth_date", "birth_date is required")
+    if hire is None:
+        raise ParticipantError("/hire_date", "hire_date (or employment_periods) is required")
+    marital = raw.get("marital_status", "single")
+    if marital not in ("single", "married"):
+        raise ParticipantError("/marital_status", 'must be "single" or "married"')
+    plan_data = raw.get("plan_data") or {}
+    if not isinstance(plan_data, Mapping):
+        raise ParticipantError("/plan_data", "must be an object")
+    return Participant(
+        id=str(pid),
+        birth_date=dates["birth_date"],
+        hire_date=hire,
+        termination_date=dates["termination_date"],
+        employment_periods=periods,
+        marital_status=marital,
+        spouse_birth_date=dates["spouse_birth_date"],
+        hours=_year_map(raw.get("hours"), "/hours", _hours),
+        compensation=_year_map(raw.get("compensation"), "/compensation", _money),
+        commencement_dates=commencement,
+        death_date=dates["death_date"],
+        disability_date=dates["disability_date"],
+        plan_data=MappingProxyType(dict(plan_data)),
+    )
+
+
+def _settings(plan_module, raw: object) -> dict[str, Any]:
+    classes = plan_module.settings_classes()
+    resolved = {name: cls() for name, cls in classes.items()}
+    if raw is None:
+        return resolved
+    if not isinstance(raw, Mapping):
+        raise RequestError("/settings", "settings must be an object of name → value")
+    by_group: dict[str, dict[str, Any]] = {}
+    for name, value in raw.items():
+        group = next((g for g, cls in classes.items() if name in field_names(cls)), None)
+        if group is None:
+            raise RequestError(f"/settings/{_esc(name)}", f"unknown setting {name!r}")
+        by_group.setdefault(group, {})[name] = value
+    for group, values in by_group.items():
+        try:
+            resolved[group] = override(resolved[group], values)
+        except SettingError as exc:
+            raise RequestError(f"/settings/{_esc(exc.name)}", str(exc)) from None
+    return resolved
+
+
+def parse_request(obj: object) -> Request:
+    if not isinstance(obj, Mapping):
+        raise RequestError("", "the request must be a JSON object")
+    plan = obj.get("plan")
+    if not isinstance(plan, str):
+        raise RequestError("/plan", f"plan is required: one of {', '.join(plan_keys())}")
+    try:
+        module = get_plan(plan)
+    except UnknownPlan:
+        msg = f"unknown plan {plan!r}: one of {', '.join(plan_keys())}"
+        raise RequestError("/plan", msg) from None
+    as_of = _date(obj.get("as_of"), "/as_of", nullable=False)
+    assumptions = obj.get("assumptions") or {}
+    if not isinstance(assumptions, Mapping):
+        raise RequestError("/assumptions", "assumptions must be an object")
+    if "participants" not in obj:
+        raise RequestError("/participants", "participants is required")
+    raw_participants = obj["participants"]
+    if not isinstance(raw_participants, list):
+        raise RequestError("/participants", "participants must be a list")
+    options = obj.get("options") or {}
+    if not isinstance(options, Mapping):
+        raise RequestError("/options", "options must be an object")
+    detail = options.get("detail", False)
+    if not isinstance(detail, bool):
+        raise RequestError("/options/detail", "detail must be true or false")
+    settings = _settings(module, obj.get("settings"))
+    parsed: list[Participant | tuple[str, ParticipantError]] = []
+    for i, raw in enumerate(raw_participants):
+        try:
+            parsed.append(parse_participant(raw, i))
+        except ParticipantError as exc:
+            parsed.append((str(raw.get("id")), exc))
+    return Request(plan, as_of, MappingProxyType(dict(assumptions)), tuple(parsed), settings, detail)
+
+
+def _error_result(pid: str, index: int, exc: Exception) -> dict:
+    field = getattr(exc, "field", "")
+    if not getattr(exc, "absolute", False):
+        field = f"/participants/{index}{field}"
+    return {"id": pid, "error": {"field": field, "message": str(exc)}}
+
+
+def run(request: Request) -> dict:
+    """The contract response for a parsed request."""
+    module = get_plan(request.plan)
+    calculate = module.calculate
+    results = []
+    for i, item in enumerate(request.participants):
+        if isinstance(item, tuple):
+            results.append(_error_result(item[0], i, item[1]))
+            continue
+        try:
+            if request.detail:
+                results.append(
+                    module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
+                )
+            else:
+                results.append(calculate(item, request.as_of, request.assumptions, request.settings))
+        except ParticipantError as exc:
+            results.append(_error_result(item.id, i, exc))
+        except Exception as exc:  # noqa: BLE001
+            # Whatever stops one participant (data the plan cannot use, a table that does not
+            # reach the date) is reported on that participant; the others still compute.
+            results.append(
+                _error_result(
+                    item.id, i, ParticipantError("", f"cannot calculate: {type(exc).__name__}: {exc}")
+                )
+            )
+    return {
+        "plan": request.plan,
+        "as_of": request.as_of.isoformat(),
+        "engine_version": ENGINE_VERSION,
+        "results": results,
+    }
+
+
+def calculate_request(obj: object) -> dict:
+    """Parse and run a decoded request (raises RequestError when it is malformed)."""
+    return run(parse_request(obj))
+
+
+def history_dict(core) -> dict:
+    """The service breakdown as JSON (for ``options.detail`` and the web app)."""
+    return {
+        "rows": [
+            _plain(dataclasses.asdict(r))
+            for r in getattr(core.service, "years", ()) or getattr(core.service, "periods", ())
+        ],
+        "events": [_plain(dataclasses.asdict(e)) for e in core.service.events],
+    }
+
+
+def _plain(d: dict) -> dict:
+    return {k: (v.isoformat() if isinstance(v, date) else v) for k, v in d.items()}

@@ -1,0 +1,151 @@
+"""Lookups: value in force on a date (OpenFisca semantics), boundaries, errors.
+
+Expected values are the IRS figures in regulation.md §D.5/§D.6 and the plan texts.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from benefits.engine.parameters import (
+    Parameter,
+    ParameterEntry,
+    ParameterNotInForce,
+    Rounding,
+    UnknownParameter,
+    all_parameters,
+    parameter,
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "year", "expected"),
+    [
+        ("irs_401a17_compensation_limit", 2026, 360_000),
+        ("irs_401a17_compensation_limit", 2002, 200_000),  # EGTRRA jump (regulation.md §D.5)
+        ("irs_401a17_compensation_limit", 1997, 160_000),  # Carver DB plan text: $160,000 for 1997-1999
+        ("irs_401a17_compensation_limit", 2000, 170_000),  # Carver DB plan text: $170,000 for 2000-2001
+        ("irs_401a17_compensation_limit", 1995, 150_000),
+        ("irs_415b_dollar_limit", 2024, 275_000),
+        ("irs_415b_dollar_limit", 2020, 230_000),  # regulation.md: use $230,000 (ftwilliam repeats 2019)
+        ("irs_415b_dollar_limit", 2018, 220_000),  # regulation.md: not pensionplanners' $250,000 misprint
+        ("irs_415b_dollar_limit", 2001, 140_000),  # Rev. Rul. 2001-51
+        ("irs_415b_dollar_limit", 1998, 130_000),
+        ("irs_415c_annual_additions_limit", 2026, 72_000),
+        ("irs_415c_annual_additions_limit", 2000, 30_000),
+        ("irs_402g_elective_deferral_limit", 2025, 23_500),
+        ("irs_402g_elective_deferral_limit", 2001, 10_500),  # Carver 401(k) SPEC Example: 2001 limit $10,500
+        ("irs_414v_catch_up_limit", 2002, 1_000),
+        ("irs_414v_catch_up_limit", 2026, 8_000),
+        ("irs_414v_catch_up_limit_age_60_63", 2025, 11_250),
+        ("irs_414q_hce_compensation_threshold", 2026, 160_000),
+        ("irs_414q_hce_compensation_threshold", 2000, 85_000),  # Carver 401(k) §1.32: $85,000 for 2000
+        ("irs_414q_hce_compensation_threshold", 1999, 80_000),
+        ("irs_416i_key_employee_compensation_threshold", 2026, 235_000),
+        ("ssa_taxable_wage_base", 2026, 184_500),
+        ("ssa_taxable_wage_base", 2000, 76_200),
+        ("irs_409o_esop_distribution_threshold", 2026, 1_455_000),
+        ("irs_409o_esop_distribution_increment", 2026, 290_000),
+        ("irs_409o_esop_distribution_increment", 2017, 215_000),  # ebeclaw 2017 table
+    ],
+)
+def test_value_for_year(name, year, expected):
+    p = parameter(name)
+    assert p.for_year(year) == Decimal(expected)
+    # any day of the year gives the same value (all these change on 1 January)
+    assert p.at(date(year, 7, 1)) == Decimal(expected)
+    assert p.at(date(year, 12, 31)) == Decimal(expected)
+
+
+@pytest.mark.parametrize(
+    ("on", "expected"),
+    [
+        (date(1990, 6, 30), 3_500),
+        (date(1997, 8, 5), 3_500),  # TRA '97: $5,000 for plan years beginning after 8/5/1997
+        (date(1997, 8, 6), 5_000),
+        (date(2023, 12, 31), 5_000),
+        (date(2024, 1, 1), 7_000),  # SECURE 2.0 §304
+        (date(2026, 11, 21), 7_000),
+    ],
+)
+def test_cash_out_threshold_boundaries(on, expected):
+    assert parameter("irs_411a11_cash_out_limit").at(on) == Decimal(expected)
+
+
+def test_entry_at_gives_effective_date_and_source():
+    entry = parameter("irs_415b_dollar_limit").entry_at(date(2024, 6, 30))
+    assert entry.effective == date(2024, 1, 1)
+    assert entry.value == Decimal(275_000)
+    assert "regulation.md" in entry.source
+
+
+def test_boundary_day_before_new_value():
+    p = parameter("irs_415b_dollar_limit")
+    assert p.at(date(2025, 12, 31)) == Decimal(280_000)
+    assert p.at(date(2026, 1, 1)) == Decimal(290_000)
+
+
+def test_no_value_before_first_date_raises_naming_parameter_and_date():
+    p = parameter("irs_414v_catch_up_limit_age_60_63")
+    with pytest.raises(ParameterNotInForce) as err:
+        p.at(date(2024, 12, 31))
+    assert "irs_414v_catch_up_limit_age_60_63" in str(err.value)
+    assert "2024-12-31" in str(err.value)
+    assert p.at_or_none(date(2024, 12, 31)) is None
+
+
+def test_no_401a17_cap_before_1989():
+    p = parameter("irs_401a17_compensation_limit")
+    assert p.at_or_none(date(1988, 12, 31)) is None
+    assert p.at(date(1989, 1, 1)) == Decimal(200_000)
+
+
+def test_latest_value_stays_in_force_after_last_date():
+    # OpenFisca semantics: the last value applies until a later value or a null replaces it.
+    assert parameter("irs_415b_dollar_limit").at(date(2030, 1, 1)) == Decimal(290_000)
+
+
+def test_null_value_ends_the_parameter():
+    p = Parameter(
+        name="test_param",
+        description="",
+        unit="currency-USD",
+        period="year",
+        applies_to="",
+        rounding=Rounding("none", Decimal(0)),
+        references=(),
+        entries=(
+            ParameterEntry(date(2000, 1, 1), Decimal(10), "a"),
+            ParameterEntry(date(2005, 1, 1), None, "repealed"),
+            ParameterEntry(date(2010, 1, 1), Decimal(20), "restored"),
+        ),
+    )
+    assert p.at(date(2004, 12, 31)) == Decimal(10)
+    with pytest.raises(ParameterNotInForce):
+        p.at(date(2005, 1, 1))
+    assert p.at(date(2010, 1, 1)) == Decimal(20)
+
+
+def test_unknown_parameter():
+    with pytest.raises(UnknownParameter):
+        parameter("no_such_limit")
+
+
+def test_all_parameters_lists_everything_loaded():
+    params = all_parameters()
+    assert "irs_415b_dollar_limit" in params
+    assert all(isinstance(v, Parameter) for v in params.values())
+
+
+def test_values_are_decimal():
+    assert isinstance(parameter("ssa_taxable_wage_base").for_year(2026), Decimal)
+
+
+def test_409o_increment_equals_415b_every_year():
+    # regulation.md §D.5: the ESOP §409(o)(1)(C) second amount equals the §415(b) limit in every year.
+    inc, dollar = parameter("irs_409o_esop_distribution_increment"), parameter("irs_415b_dollar_limit")
+    for year in range(2014, 2027):
+        assert inc.for_year(year) == dollar.for_year(year)
