@@ -7,9 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from functools import lru_cache
 
+from benefits.engine.actuarial import life_annuity, plan_basis, pure_endowment
 from benefits.engine.dates import first_of_next_month
-from benefits.engine.money import ZERO, to_money
+from benefits.engine.money import ZERO, to_decimal, to_money
+from benefits.engine.mortality import MortalityTable
 from benefits.engine.parameters import parameter
 from benefits.engine.trace import Trace
 
@@ -137,3 +140,55 @@ def section_415b(
         limit=limit,
     )
     return Limit415(limit, passes, trace)
+
+
+def age_adjusted_dollar_limit(
+    dollar_limit: Decimal, *, age: float, table: MortalityTable
+) -> tuple[Decimal, str]:
+    """§5.15(a)(i), §1.2(a),(c): the dollar limit actuarially reduced for a start before 62 (8%,
+    Applicable Mortality Table) or increased for a start after 65 (5%). The plan's own words name the
+    Social Security Retirement Age (pre-EGTRRA); 62 and 65 are the law since 2002 (GAP-6)."""
+    if 62 <= age <= 65:
+        return dollar_limit, "no age adjustment between 62 and 65"
+    factor = _age_factor(table, age)
+    if age < 62:
+        words = f"reduced for a start at {age:.2f} (8%, {table.name})"
+    else:
+        words = f"increased for a start at {age:.2f} (5%, {table.name})"
+    return to_money(dollar_limit * to_decimal(factor)), words
+
+
+@lru_cache(maxsize=8192)
+def _age_factor(table: MortalityTable, age: float) -> float:
+    if age < 62:
+        basis = plan_basis(table, 0.08)
+        at62 = life_annuity(basis, age, deferral=62 - age)  # value at x of 1 a year from 62
+        return at62 / life_annuity(basis, age)
+    basis = plan_basis(table, 0.05)
+    return life_annuity(basis, 65.0) / (pure_endowment(basis, 65.0, age - 65) * life_annuity(basis, age))
+
+
+@lru_cache(maxsize=8192)
+def _life_factor(table: MortalityTable, rate: float, age: float) -> float:
+    return life_annuity(plan_basis(table, rate), age)
+
+
+def high3_average(compensation: dict[int, Decimal] | object, from_year: int, to_year: int) -> Decimal:
+    """§5.15(a)(ii): the average over the three consecutive calendar years as a Participant with the
+    greatest aggregate (fewer years: the average of those there are). Plan Compensation stands in for
+    Statutory Compensation (§1.54) until payroll supplies it."""
+    years = [y for y in range(from_year, to_year + 1) if y in compensation]  # type: ignore[operator]
+    if not years:
+        return ZERO
+    pay = [compensation[y] for y in years]  # type: ignore[index]
+    if len(pay) <= 3:
+        return sum(pay, ZERO) / len(pay)
+    return max(sum(pay[i : i + 3], ZERO) for i in range(len(pay) - 2)) / 3
+
+
+def lump_sum_annual_equivalent(
+    lump: Decimal, *, age: float, air: Decimal, table: MortalityTable
+) -> tuple[Decimal, float]:
+    """§1.2(b): a lump sum's straight-life equivalent for §415, at the greater of AIR and 8%."""
+    factor = _life_factor(table, max(float(air), 0.08), age)
+    return to_money(lump / to_decimal(factor)), factor

@@ -6,7 +6,8 @@
 * §1.2(e) Applicable Interest Rate: "the annual rate of interest on 30-year Treasury securities for
   the second (2nd) month before the date of distribution" [EXT-1]. Key
   ``assumptions.applicable_interest_rate`` = ``{"YYYY-MM": percent}``, with an optional flat
-  ``assumptions.applicable_interest_rate_default`` (percent) for months not listed (projections).
+  ``assumptions.applicable_interest_rate_default`` (percent) for months not listed; without it, a
+  month after the last one given holds that last rate (a projection), and a gap is an error.
 * §1.2(f) Applicable Mortality Table [EXT-2]: by default the table in force on the ASD (shared
   mortality module); ``assumptions.applicable_mortality_table`` pins one (the SPEC's examples pin
   the Rev. Rul. 95-6 table, assumption A3).
@@ -108,6 +109,13 @@ class MarketData:
             return Rate(
                 self.applicable_interest_rate_default,
                 f"flat rate for {look:%Y-%m} (assumptions.applicable_interest_rate_default)",
+                estimate=True,
+            )
+        if self.applicable_interest_rate and key > max(self.applicable_interest_rate):
+            last = max(self.applicable_interest_rate)
+            return Rate(
+                self.applicable_interest_rate[last],
+                f"{last[0]}-{last[1]:02d} rate held flat for {look:%Y-%m} (projection, GAP-4)",
                 estimate=True,
             )
         raise MarketDataError(

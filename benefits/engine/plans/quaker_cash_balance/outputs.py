@@ -8,7 +8,7 @@ into the contract's JSON (engine-cli.md). Service, vesting, NRD and ERD come fro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -19,18 +19,27 @@ from benefits.engine.dates import (
     date_attaining_age,
     first_of_month_on_or_after,
     first_of_next_month,
+    months_between,
 )
-from benefits.engine.money import HUNDRED, ZERO, money_str, percent_str, to_decimal, to_money
-from benefits.engine.parameters import parameter
+from benefits.engine.money import HUNDRED, ZERO, money_str, to_decimal, to_money, to_money_down
+from benefits.engine.parameters import ParameterNotInForce, parameter
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
-from .annuity import applicable_basis, balance_to_life_annuity
+from .annuity import ApplicableBasis, LifeAnnuity, applicable_basis, balance_to_life_annuity
 from .compensation import ActivePeriod
 from .death import SurvivorAnnuity, survivor_annuity, survivor_dates
 from .forms import FormAmount, immediate_vested_forms, retirement_forms
 from .ledger import Forfeiture, Ledger, Statement, account_ledger, build_ledger
-from .limits import CashOut, cash_out, cash_out_threshold
+from .limits import (
+    CashOut,
+    age_adjusted_dollar_limit,
+    cash_out,
+    cash_out_threshold,
+    high3_average,
+    lump_sum_annual_equivalent,
+    section_415b,
+)
 from .lump_sum import LumpSum, beginning_balance, earliest_lump_sum_date, lump_sum, whipsaw_value
 from .market import MarketData, MarketDataError
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -124,9 +133,11 @@ def account_inputs(p: Participant, core: CoreResult, market: MarketData) -> Acco
         periods.append(ActivePeriod(start, end))
         # §2.3(a): a non-vested Separation from Service forfeits the account; §5.14(a)(i) restores
         # it on re-entry before five consecutive One-Year Breaks.
+        partly_vested = i == len(spans) - 1 and core.vesting.percent > 0  # e.g. top-heavy 40% (GAP-17)
         if (
             end is not None
             and end < core.normal_retirement_date
+            and not partly_vested
             and not _vested_at_separation(core, end.year)
         ):
             restored = None
@@ -137,8 +148,7 @@ def account_inputs(p: Participant, core: CoreResult, market: MarketData) -> Acco
                 )
                 if breaks < 5:
                     restored = nxt
-            if p.death_date is None or p.death_date > end:
-                forfeits.append(Forfeiture(end, restored))
+            forfeits.append(Forfeiture(end, restored))  # a non-vested death too (§5.9(d), §5.12(a))
     last = spans[-1].end if spans else None
     override_raw = p.plan_data.get("countable_compensation")
     override = None
@@ -331,7 +341,7 @@ def estimate(
     if ledger is None:
         ledger = participant_ledger(p, as_of, market, core, through=d, inputs=inputs)
     balance = ledger.balance_before(d)
-    est = any(e.estimate for e in ledger.entries if e.date < d) or d > as_of
+    est = (ledger.estimated_from is not None and ledger.estimated_from < d) or d > as_of
     notes: list[str] = []
     pct = _vested_percent_on(d, core)
     vested = vested_amount(balance, pct)
@@ -396,9 +406,9 @@ def estimate(
     sla = balance_to_life_annuity(vested, birth_date=p.birth_date, start=d, basis=basis,
                                   section="§1.2(g), " + {"normal": "§5.3(a)", "late": "§5.7(b)",
                                   "early": "§5.5(b)", "vested_immediate": "§5.9(e)"}[route])  # fmt: skip
-    sla = type(sla)(
-        sla.balance, sla.start, sla.age, sla.factor, sla.monthly, sla.basis, trace.extend(sla.trace)
-    )
+    sla = replace(sla, trace=trace.extend(sla.trace))
+    sla, ls, lump, limit_notes = apply_415(p, core, d, sla, ls, lump, basis)
+    notes.extend(limit_notes)
     spouse = p.spouse_birth_date or _pd_date(p, "contingent_annuitant_birth_date")
     if route == "vested_immediate":
         forms = immediate_vested_forms(sla, birth_date=p.birth_date, spouse_birth_date=p.spouse_birth_date,
@@ -456,6 +466,56 @@ def projection_value(
         return None
 
 
+def apply_415(
+    p: Participant,
+    core: CoreResult,
+    d: date,
+    sla: LifeAnnuity,
+    ls: LumpSum,
+    lump: FormAmount,
+    basis: ApplicableBasis,
+) -> tuple[LifeAnnuity, LumpSum, FormAmount, list[str]]:
+    """§5.15 / §1.2(a)-(c): clip the life annuity (and so every form) and the lump sum to the §415(b)
+    limit for the start date, and flag the case for the Enrolled Actuary (SPEC §13.1)."""
+    notes: list[str] = []
+    try:
+        dollar = parameter("irs_415b_dollar_limit").at(date(d.year, 12, 31))
+    except ParameterNotInForce:
+        return sla, ls, lump, notes
+    adjusted, words = age_adjusted_dollar_limit(dollar, age=sla.age, table=basis.table)
+    entry = core.participation_date or p.hire_date
+    participation = Decimal(months_between(entry, d)) / 12
+    high3 = high3_average(p.compensation, entry.year, d.year)
+    check = section_415b(
+        sla.monthly * 12,
+        dollar_limit=adjusted,
+        high3_compensation=high3,
+        years_of_participation=participation,
+        years_of_service=Decimal(core.service.total_years),
+        had_dc_plan=bool(p.plan_data.get("had_dc_plan", True)),
+    )
+    if check.limit is None:
+        return sla, ls, lump, notes
+    steps = check.trace.add("§415(b) dollar limit for the start date: " + words, section="§5.15(a)(i), §1.2(a),(c)",
+                            result=adjusted, limit_year=d.year, dollar_limit=dollar)  # fmt: skip
+    if not check.passes:
+        monthly = to_money_down(check.limit / 12)
+        sla = replace(sla, monthly=monthly, trace=sla.trace.extend(steps).add(
+            "Life annuity reduced to the §415(b) limit", section="§5.15, §1.2", result=monthly))  # fmt: skip
+        notes.append("§415(b) limit applied: Enrolled Actuary to review (SPEC §13.1)")
+    equivalent, factor = lump_sum_annual_equivalent(
+        ls.amount, age=sla.age, air=basis.rate.value, table=basis.table
+    )
+    if equivalent > check.limit:
+        capped = to_money_down(check.limit * to_decimal(factor))
+        ls = replace(ls, amount=capped, trace=ls.trace.extend(steps).add(
+            "Lump sum reduced: its straight-life equivalent (at the greater of AIR and 8%) exceeds the "
+            "§415(b) limit", section="§5.15, §1.2(b)", result=capped, annual_equivalent=equivalent))  # fmt: skip
+        lump = replace(lump, lump_sum=capped, trace=lump.trace.extend(ls.trace))
+        notes.append("§415(b) limit applied to the lump sum: Enrolled Actuary to review")
+    return sla, ls, lump, notes
+
+
 def entry_before_2000(core: CoreResult) -> bool:
     return core.participation_date is not None and core.participation_date < RESTATEMENT
 
@@ -506,7 +566,7 @@ def survivor_benefit(
     """§5.12 for a participant who died vested before his ASD (start: the earliest, or ``start``)."""
     if p.death_date is None or core.vesting.percent <= 0 or inputs.account_open is None:
         return None
-    if p.is_married and p.spouse_birth_date:
+    if p.is_married and p.spouse_birth_date and not p.plan_data.get("qpsa_waived"):
         recipient, who = "spouse", p.spouse_birth_date
     else:
         who = _pd_date(p, "beneficiary_birth_date")
@@ -581,8 +641,13 @@ def benefits(
     as_of: date,
     assumptions: Mapping[str, Any],
     core: CoreResult | None = None,
+    *,
+    annuities: bool = True,
 ) -> QuakerBenefits:
-    """Everything the web app shows for one participant (raises MarketDataError/ParticipantError)."""
+    """Everything the web app shows for one participant (raises MarketDataError/ParticipantError).
+
+    ``annuities=False`` skips what needs the Applicable Interest Rate (accrued benefit, estimates,
+    survivor annuity, the 1999 floor in the cash-out test): the account alone."""
     core = _core(p, as_of, core)
     market = MarketData.from_assumptions(assumptions)
     settings = _settings(core)
@@ -606,8 +671,10 @@ def benefits(
     residual = [e for e in ledger.entries if e.residual]
     if residual:
         notes.append("a Contribution Credit falls after the ASD: residual work item (GAP-2)")
-    accrued = accrued_benefit(p, as_of, market, core, inputs)
-    if p.death_date is not None:
+    accrued = accrued_benefit(p, as_of, market, core, inputs) if annuities else None
+    if not annuities:
+        estimates: tuple[Estimate, ...] = ()
+    elif p.death_date is not None:
         estimates = tuple(survivor_estimate(p, as_of, market, core, inputs, d) for d in p.commencement_dates)
     else:
         estimates = tuple(
@@ -618,7 +685,7 @@ def benefits(
     if inputs.separation is not None and p.death_date is None:
         at_sep = ledger.balance_at(inputs.separation)
         floor = None
-        if _pd_money(p, "dec31_1999_benefit") is not None:
+        if annuities and _pd_money(p, "dec31_1999_benefit") is not None:
             floor = estimate(p, as_of, market, core, first_of_next_month(inputs.separation),
                              ledger=ledger, inputs=inputs).lump_sum.floor  # fmt: skip
         co = cash_out(
@@ -629,7 +696,7 @@ def benefits(
             floor=floor,
             prior_distribution_over_limit=bool(p.plan_data.get("prior_distribution_over_cash_out_limit")),
         )
-    survivor = survivor_benefit(p, as_of, market, core, inputs)
+    survivor = survivor_benefit(p, as_of, market, core, inputs) if annuities else None
     return QuakerBenefits(account, accrued, estimates, co, survivor, ledger, tuple(notes))
 
 
@@ -665,10 +732,18 @@ def price_grid(
     first = start or earliest_commencement(p, as_of, core, inputs)
     last = first_of_month_on_or_after(date_attaining_age(p.birth_date, end_age))
     ledger = participant_ledger(p, as_of, market, core, through=last, inputs=inputs)
+    if p.death_date is not None:  # the §5.12 survivor's window instead
+        s = survivor_benefit(p, as_of, market, core, inputs)
+        if s is None:
+            return ()
+        first, last = start or s.dates.earliest_start, s.dates.latest_start
     rows = []
     d = first
     while d <= last:
-        e = estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs)
+        if p.death_date is not None:
+            e = survivor_estimate(p, as_of, market, core, inputs, d)
+        else:
+            e = estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs)
         monthly = {k: f.monthly for k, f in e.forms.items() if f.monthly is not None}
         rows.append(
             GridRow(d, e.route, e.balance, monthly, e.lump_sum.amount if e.lump_sum else None, e.estimate)
@@ -703,60 +778,79 @@ def _retirement_separation(p: Participant, core: CoreResult, inputs: AccountInpu
 
 
 def _form_json(f: FormAmount) -> dict:
-    out: dict[str, Any] = {}
     if f.monthly is not None:
-        out["monthly"] = money_str(f.monthly)
-    if f.survivor_monthly is not None:
-        out["survivor_monthly"] = money_str(f.survivor_monthly)
-    if f.lump_sum is not None:
-        out["lump_sum"] = money_str(f.lump_sum)
-    out["trace"] = f.trace.as_list()
-    return out
+        return {"monthly": money_str(f.monthly)}
+    return {"lump_sum": money_str(f.lump_sum)}
 
 
 def plan_outputs(
     participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
 ) -> dict:
-    """The contract keys for one participant (engine-cli.md); traces sit beside each figure."""
+    """The contract keys for one participant (engine-cli.md).
+
+    Form objects hold exactly the contract's ``monthly`` or ``lump_sum``; every figure's trace is in
+    one ``traces`` map keyed by the dotted path of the figure (``"account.balance"``,
+    ``"accrued_benefit.monthly_at_nrd"``, ``"estimates[0].forms.js50"``, ``"cash_out"``,
+    ``"survivor_annuity"``), as the other plans do. Missing market data: a Treasury yield the account
+    needs is a participant error (pointer into the request); a missing Applicable Interest Rate keeps
+    the account figures and adds ``error`` naming the rate (no annuity figures).
+    """
+    error = None
     try:
         b = benefits(participant, as_of, assumptions, core)
     except MarketDataError as exc:
-        raise ParticipantError(exc.field, exc.message) from None
+        if not exc.field.startswith("/assumptions/applicable_interest_rate"):
+            raise ParticipantError(exc.field, exc.message, absolute=True) from None
+        # The account needs no AIR: give it, and name the missing rate for the annuity figures.
+        error = {"field": exc.field, "message": exc.message}
+        try:
+            b = benefits(participant, as_of, assumptions, core, annuities=False)
+        except MarketDataError as exc2:
+            raise ParticipantError(exc2.field, exc2.message, absolute=True) from None
+    traces: dict[str, list] = {"account.balance": b.account.trace.as_list()}
+    estimates = []
+    for i, e in enumerate(b.estimates):
+        item: dict[str, Any] = {
+            "commencement_date": e.commencement_date.isoformat(),
+            "forms": {k: _form_json(f) for k, f in e.forms.items()},
+            "route": e.route,
+            "default_form": e.default_form,
+            "estimate": e.estimate,
+        }
+        survivors = {
+            k: money_str(f.survivor_monthly) for k, f in e.forms.items() if f.survivor_monthly is not None
+        }
+        if survivors:
+            item["survivor_monthly"] = survivors
+        if e.notes:
+            item["notes"] = list(e.notes)
+        estimates.append(item)
+        for k, f in e.forms.items():
+            traces[f"estimates[{i}].forms.{k}"] = f.trace.as_list()
+        if not e.forms:
+            traces[f"estimates[{i}]"] = e.trace.as_list()
     out: dict[str, Any] = {
         "account": {
             "balance": money_str(b.account.balance),
             "vested_balance": money_str(b.account.vested_balance),
-            "vested_percent": percent_str(b.account.vested_percent),
-            "trace": b.account.trace.as_list(),
         },
-        "estimates": [
-            {
-                "commencement_date": e.commencement_date.isoformat(),
-                "route": e.route,
-                "default_form": e.default_form,
-                "estimate": e.estimate,
-                "notes": list(e.notes),
-                "forms": {k: _form_json(f) for k, f in e.forms.items()},
-            }
-            for e in b.estimates
-        ],
+        "estimates": estimates,
     }
     if b.accrued is not None:
         out["accrued_benefit"] = {
             "monthly_at_nrd": money_str(b.accrued.monthly_at_nrd),
             "balance_at_nrd": money_str(b.accrued.balance_at_nrd),
             "estimate": b.accrued.estimate,
-            "trace": b.accrued.trace.as_list(),
         }
+        traces["accrued_benefit.monthly_at_nrd"] = b.accrued.trace.as_list()
     if b.cash_out is not None:
+        co = b.cash_out
         out["cash_out"] = {
-            "required": b.cash_out.required,
-            "threshold": money_str(b.cash_out.threshold),
-            "commencement_date": b.cash_out.commencement_date.isoformat()
-            if b.cash_out.commencement_date
-            else None,
-            "trace": b.cash_out.trace.as_list(),
+            "required": co.required,
+            "threshold": money_str(co.threshold),
+            "commencement_date": co.commencement_date.isoformat() if co.commencement_date else None,
         }
+        traces["cash_out"] = co.trace.as_list()
     if b.survivor is not None:
         s = b.survivor
         out["survivor_annuity"] = {
@@ -767,8 +861,11 @@ def plan_outputs(
             "lump_sum_automatic": s.lump_sum_automatic,
             "latest_commencement_date": s.dates.latest_start.isoformat(),
             "lump_sum_election_deadline": s.dates.lump_sum_election_deadline.isoformat(),
-            "trace": s.trace.as_list(),
         }
+        traces["survivor_annuity"] = s.trace.as_list()
     if b.notes:
-        out["notes"] = list(b.notes)
+        out["benefit_notes"] = list(b.notes)
+    if error is not None:
+        out["error"] = error
+    out["traces"] = traces
     return out

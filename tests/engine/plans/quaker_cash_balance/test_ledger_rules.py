@@ -188,9 +188,11 @@ def test_applicable_interest_rate_is_the_second_month_before_s1_2e():
     m = MarketData.from_assumptions({"applicable_interest_rate": {"2008-01": "4.35", "2007-12": "4.50"}})
     assert m.applicable_interest_rate_for(date(2008, 3, 1)).value == D("0.0435")
     assert m.applicable_interest_rate_for(date(2008, 2, 1)).value == D("0.045")
-    with pytest.raises(MarketDataError) as exc:
-        m.applicable_interest_rate_for(date(2008, 4, 1))
-    assert exc.value.field == "/assumptions/applicable_interest_rate/2008-02"
+    later = m.applicable_interest_rate_for(date(2030, 4, 1))  # after the data: held flat (GAP-4)
+    assert later.value == D("0.0435") and later.estimate
+    with pytest.raises(MarketDataError) as exc:  # before the data: an error naming the month
+        m.applicable_interest_rate_for(date(2007, 4, 1))
+    assert exc.value.field == "/assumptions/applicable_interest_rate/2007-02"
 
 
 @pytest.mark.parametrize(
@@ -264,3 +266,19 @@ def test_cash_out_rules_s5_16():
     # AMBIG-18: the test uses the larger grandfathered floor.
     assert not cash_out(separation=date(2007, 12, 31), vested_balance=D("3000"), settings=S, as_of=date(2008, 1, 1),
                         floor=D("6000")).required  # fmt: skip
+
+
+def test_415_dollar_limit_age_adjustment_s1_2a_c():
+    from benefits.engine.mortality import get_table
+    from benefits.engine.plans.quaker_cash_balance.limits import age_adjusted_dollar_limit, high3_average
+
+    table = get_table("gatt1983_unisex")
+    limit = D("160000")
+    at = {a: age_adjusted_dollar_limit(limit, age=a, table=table)[0] for a in (55, 60, 61.5, 62, 65, 67, 70)}
+    assert at[62] == at[65] == limit  # no adjustment from 62 to 65
+    assert at[55] < at[60] < at[61.5] < limit  # reduced (8%) before 62
+    assert limit < at[67] < at[70]  # increased (5%) after 65
+    # §5.15(a)(ii): best three consecutive years while a Participant.
+    comp = {2001: D("50000"), 2002: D("90000"), 2003: D("60000"), 2004: D("80000"), 2005: D("40000")}
+    assert high3_average(comp, 2001, 2005) == D("230000") / 3
+    assert high3_average(comp, 2004, 2005) == D("60000")

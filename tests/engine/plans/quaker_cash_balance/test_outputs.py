@@ -91,8 +91,16 @@ def test_ana_contract_keys_and_values():
     assert second["forms"]["lump_sum"]["lump_sum"] == "14537.17"
     assert r["cash_out"]["required"] is False
     assert r["accrued_benefit"]["monthly_at_nrd"] == "415.31"
-    # every figure carries its trace, with plan sections
-    assert any("§4.4" in step["section"] for step in first["forms"]["life"]["trace"])
+    assert first["forms"]["life"] == {"monthly": "76.87"}  # exactly the contract's shape
+    # every figure carries its trace, with plan sections, in the ``traces`` map
+    assert any("§4.4" in step["section"] for step in r["traces"]["estimates[0].forms.life"])
+    assert any("§1.2(g)" in step["section"] for step in r["traces"]["estimates[0].forms.life"])
+    assert {
+        "account.balance",
+        "accrued_benefit.monthly_at_nrd",
+        "cash_out",
+        "estimates[1].forms.lump_sum",
+    } <= set(r["traces"])
 
 
 def test_eve_involuntary_cash_out_s5_16():
@@ -165,7 +173,15 @@ def test_missing_treasury_yield_is_a_field_error():
     del a["treasury_10y_november"]["2004"]
     with pytest.raises(ParticipantError) as exc:
         calculate(ANA, date(2008, 1, 15), a)
-    assert exc.value.field == "/assumptions/treasury_10y_november/2004"
+    assert exc.value.field == "/assumptions/treasury_10y_november/2004" and exc.value.absolute
+
+
+def test_missing_applicable_interest_rate_keeps_the_account_and_names_the_rate():
+    a = {"treasury_10y_november": spec_assumptions()["treasury_10y_november"]}  # the contract's key only
+    r = calculate(ANA, date(2008, 1, 15), a)
+    assert r["account"] == {"balance": "14375.45", "vested_balance": "14375.45"}
+    assert r["error"]["field"].startswith("/assumptions/applicable_interest_rate/")
+    assert "accrued_benefit" not in r and r["estimates"] == []
 
 
 def test_ivy_top_heavy_vesting_applies_proportionally_gap17():
@@ -177,7 +193,10 @@ def test_ivy_top_heavy_vesting_applies_proportionally_gap17():
     s = {"service_vesting": ServiceVestingSettings(top_heavy_years=(2003, 2004, 2005))}
     r = calculate(ivy, date(2006, 1, 15), _assumptions(), s)
     assert r["vesting"]["vested_percent"] == "40"
-    assert D(r["account"]["vested_balance"]) == vested_amount(D(r["account"]["balance"]), D("40"))
+    # Entry 2004-02-01: 2004 credit 5% × 44,000 = 2,200.00; 2005 interest 4.5%/4 a quarter on it
+    # (24.75, 25.03, 25.31, 25.59) and 5% × 48,000 = 2,400.00 → 4,700.68, not forfeited (40% vested).
+    assert r["account"]["balance"] == "4700.68"
+    assert r["account"]["vested_balance"] == "1880.27"
 
 
 def test_benefits_api_gives_a_ledger_and_statement():
@@ -210,7 +229,7 @@ def test_grid_an_earlier_start_never_pays_more_per_month():
 def test_account_trace_is_the_spec_year_by_year_summary():
     # SPEC Example 1 "Year-by-year summary": interest credits by Plan Year.
     r = calculate(ANA, date(2008, 1, 15), _assumptions())
-    rules = [s["rule"] for s in r["account"]["trace"]]
+    rules = [s["rule"] for s in r["traces"]["account.balance"]]
     for year, interest, pay, closing in [(2002, "23.88", "1,950.00", "2,442.63"), (2005, "314.42", "2,175.00", "9,360.01"),
                                          (2007, "582.09", "1,755.00", "14,375.45")]:  # fmt: skip
         assert any(
@@ -240,7 +259,7 @@ def test_ben_normal_retirement_with_qjsa_default_s5_3_s5_10():
     assert est["forms"]["life"]["monthly"] == "135.78"
     assert est["forms"]["lump_sum"]["lump_sum"] == "17300.28"
     # QJSA on UP-84 at 8% (checked by the oracle in test_conversion_examples).
-    assert (est["forms"]["js50"]["monthly"], est["forms"]["js50"]["survivor_monthly"]) == ("121.96", "60.98")
+    assert (est["forms"]["js50"]["monthly"], est["survivor_monthly"]["js50"]) == ("121.96", "60.98")
     assert set(est["forms"]) == {"life", "js50", "js66", "js100", "cc5", "cc10", "cc15", "cc20", "lump_sum"}
 
 
@@ -268,3 +287,39 @@ def test_ana_whipsaw_values_both_spec_scenarios_gap3():
     paid = {"benefits": BenefitSettings(pay_whipsaw_projection=True)}
     r = calculate(ana, date(2007, 12, 31), a, paid)
     assert r["estimates"][0]["forms"]["lump_sum"]["lump_sum"] == "17989.81"
+
+
+def test_survivor_grid_runs_over_the_spouse_window_s5_12b():
+    rows = price_grid(GINA, date(2008, 8, 20), _assumptions())
+    assert (rows[0].commencement_date, rows[-1].commencement_date) == (date(2008, 9, 1), date(2023, 3, 1))
+    assert rows[0].monthly["life"] == D("93.50")
+    assert rows[4].commencement_date == date(2009, 1, 1) and rows[4].monthly["life"] == D("104.56")
+
+
+def test_qpsa_waived_goes_to_the_beneficiary_s5_12c():
+    gina = Participant(**{**GINA.__dict__, "plan_data": M({"participation_date": "2002-06-01", "qpsa_waived": True,
+                                                           "beneficiary_birth_date": "1990-01-01"})})  # fmt: skip
+    r = calculate(gina, date(2008, 8, 20), _assumptions())
+    s = r["survivor_annuity"]
+    assert s["recipient"] == "beneficiary" and s["latest_commencement_date"] == "2010-01-01"
+    assert D(s["monthly"]) < D("93.50")  # a younger life buys less a month
+
+
+def test_section_415b_limit_clips_the_annuity_and_the_lump_sum_s5_15_s1_2b():
+    big = Participant(
+        id="big", birth_date=date(1939, 12, 15), hire_date=date(1985, 1, 7), termination_date=date(2004, 12, 31),
+        hours=_m({y: FULL for y in range(1985, 2005)}), compensation=_m({y: "300000" for y in range(1995, 2005)}),
+        commencement_dates=(date(2005, 1, 1),),
+        plan_data=M({"opening_balance": "5000000.00", "participation_date": "1990-02-01"}),
+    )  # fmt: skip
+    r = calculate(big, date(2004, 12, 31), _assumptions())
+    (est,) = r["estimates"]
+    assert est["route"] == "normal"
+    # 2005 dollar limit $170,000 (no age adjustment at 65, 10+ years of participation; high-3 $300,000).
+    assert est["forms"]["life"] == {"monthly": "14166.66"}  # 170,000 / 12, rounded down
+    # Lump sum: straight-life equivalent at max(AIR 6%, 8%) capped at 170,000 × ä(12)65 @ 8% on the
+    # 1983 GAM 50/50 table = 9.187776 (SPEC Example 1, 6 decimals) → 1,561,921.92 ± 170,000 × 5e-7.
+    assert set(est["forms"]["lump_sum"]) == {"lump_sum"}
+    assert abs(D(est["forms"]["lump_sum"]["lump_sum"]) - D("1561921.92")) <= D("0.09")
+    assert any("§415(b)" in n for n in est["notes"])
+    assert D(est["forms"]["js50" if "js50" in est["forms"] else "cc10"]["monthly"]) < D("14166.66")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
@@ -91,7 +92,7 @@ def test_qjsa_is_never_worth_more_than_the_life_annuity(life, age_m, spouse_gap_
     m = market([4] * 13)
     basis = applicable_basis(start, m)
     sla = balance_to_life_annuity(D(1), birth_date=dob, start=start, basis=basis)
-    sla = type(sla)(sla.balance, sla.start, sla.age, sla.factor, life, sla.basis, sla.trace)
+    sla = replace(sla, monthly=life)
     settings_ = BenefitSettings(form_conversion_basis=basis_kind)
     forms = retirement_forms(
         sla, birth_date=dob, spouse_birth_date=spouse_dob, applicable=basis, settings=settings_
