@@ -246,3 +246,54 @@ def plan_termination_event(
     if term is not None and term < when:
         return None
     return (what, section)
+
+
+# ---------------------------------------------------------------------------- a plan package's API
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanAPI:
+    """What every plan package exposes, built the same way for each: settings groups and ``calculate``.
+
+    ``service_vesting`` is the plan's ``rules.ServiceVestingSettings``; a ``BenefitSettings`` class in the
+    package's ``settings`` module, when there is one, becomes the ``benefits`` group.
+    """
+
+    package: str
+    core: Callable[..., CoreResult]
+    service_vesting: type
+
+    def settings_classes(self) -> dict[str, type]:
+        import importlib
+
+        classes: dict[str, type] = {"service_vesting": self.service_vesting}
+        try:
+            benefit = importlib.import_module(f"{self.package}.settings")
+        except ImportError:
+            return classes
+        if (cls := getattr(benefit, "BenefitSettings", None)) is not None:
+            classes["benefits"] = cls
+        return classes
+
+    def default_settings(self) -> dict[str, Any]:
+        return resolve_settings(self.settings_classes(), None)
+
+    def calculate(
+        self,
+        participant: Participant,
+        as_of: date,
+        assumptions: Mapping[str, Any],
+        settings: Mapping[str, Any] | None = None,
+        *,
+        detail: bool = False,
+    ) -> dict:
+        """The contract result for one participant (engine-cli.md).
+
+        ``settings`` maps a group name of ``settings_classes()`` to an instance; missing groups take
+        their defaults. ``detail`` adds the service breakdown and the trace.
+        """
+        import importlib
+
+        plan_outputs = importlib.import_module(f"{self.package}.outputs").plan_outputs
+        resolved = resolve_settings(self.settings_classes(), settings)
+        return run_calculate(participant, as_of, assumptions, resolved, self.core, plan_outputs, detail=detail)

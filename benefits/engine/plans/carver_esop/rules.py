@@ -2,7 +2,7 @@
 
 The only document is the Sixth Amendment (replacing §10.6, cash-outs). The base plan's service,
 vesting, Normal Retirement Age and early retirement terms are UNKNOWN (Fairport SPEC Part B, B4–B6,
-D2.1). Every such term is therefore a setting with a documented placeholder default that an
+D2.1). Every such term is therefore a setting with a documented assumed default that an
 administrator must confirm; nothing is borrowed from the Fairport plan except the statute's minimums.
 """
 
@@ -27,12 +27,12 @@ SCHEDULES = {
     # Code §411(a)(2)(B): the slowest graded schedule allowed for plan years after 2006.
     "six_year_graded": graded(
         ((2, 20), (3, 40), (4, 60), (5, 80), (6, 100)),
-        name="six-year graded schedule (statutory minimum, placeholder)",
+        name="six-year graded schedule (statutory minimum, assumed until the base plan is confirmed)",
         section="Code §411(a)(2)(B)(ii) (Carver ESOP base plan unknown, D2.1)",
     ),
     "three_year_cliff": cliff(
         3,
-        name="three-year cliff (statutory minimum, placeholder)",
+        name="three-year cliff (statutory minimum, assumed until the base plan is confirmed)",
         section="Code §411(a)(2)(B)(i) (Carver ESOP base plan unknown, D2.1)",
     ),
     "immediate": ALWAYS_VESTED,
@@ -114,7 +114,7 @@ NEEDS_CONFIRMATION = (
 def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreResult:
     check_history(p, as_of)
     tb = Trace().add(
-        "Carver ESOP base plan not available: service and vesting use placeholder settings",
+        "Carver ESOP base plan not available: service and vesting use assumed settings (the statutory minimums) until an administrator confirms them",
         section="Sixth Amendment only (Fairport SPEC Part B, D2.1)",
         result=settings.vesting_schedule,
     )
@@ -129,9 +129,9 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
     )
     term = termination(p, as_of)
     rules = HoursRules(
-        year_section="Carver ESOP (placeholder: 1,000-hour Plan Years)",
-        break_section="Carver ESOP (placeholder)",
-        parity=ParityRule("Code §411(a)(6)(D) (placeholder)", min_breaks=5),
+        year_section="Carver ESOP (assumed: 1,000-hour Plan Years)",
+        break_section="Carver ESOP (assumed)",
+        parity=ParityRule("Code §411(a)(6)(D) (assumed)", min_breaks=5),
         year_of_service_hours=settings.year_of_service_hours,
         break_at_most_hours=settings.break_at_most_hours,
     )
@@ -193,6 +193,6 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
         settings={"service_vesting": settings},
         trace=tb.extend(history.trace).extend(vesting.trace),
         notes=tuple(
-            f"setting {n} is a placeholder until the base plan is obtained" for n in NEEDS_CONFIRMATION
+            f"setting {n} is an assumed default until the base plan is obtained" for n in NEEDS_CONFIRMATION
         ),
     )

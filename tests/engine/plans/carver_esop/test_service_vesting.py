@@ -1,4 +1,4 @@
-"""Carver ESOP: placeholder service/vesting settings (base plan unknown, Fairport SPEC B4-B6, D2.1)."""
+"""Carver ESOP: assumed service/vesting settings (base plan unknown, Fairport SPEC B4-B6, D2.1)."""
 
 from datetime import date
 from types import MappingProxyType
@@ -18,11 +18,11 @@ def person(birth, hire, *, term=None, hours=None, plan_data=None):
     )
 
 
-def test_default_placeholder_is_statutory_six_year_graded():
+def test_default_assumption_is_statutory_six_year_graded():
     p = person(1970 and date(1970, 5, 5), date(2001, 2, 1), hours={y: 2000 for y in range(2001, 2005)})
     c = rules.core(p, date(2004, 12, 31), rules.ServiceVestingSettings())
     assert c.service.total_years == 4 and c.vesting.percent == 60
-    assert any("placeholder" in n for n in c.notes)
+    assert any("assumed" in n for n in c.notes)
 
 
 def test_nra_from_plan_data_and_e9_assumption_65():
