@@ -15,28 +15,41 @@ from django.utils import timezone
 
 from benefits.audit import audit_record
 from benefits.models import Participant, Plan
+from benefits.readings import Reading, plan_readings
 
 
 @dataclass(frozen=True)
 class PlanOverview:
     plan: Plan
     participant_count: int
-    settings: dict
-    needs_confirmation: bool
+    readings: list[Reading]
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.plan.settings_confirmed_at is None
+
+    @property
+    def unset_required(self) -> list[Reading]:
+        return [r for r in self.readings if r.unconfirmed]
 
 
 def plan_overview(plan: Plan) -> PlanOverview:
-    return PlanOverview(
-        plan=plan,
-        participant_count=plan.memberships.count(),
-        settings=plan.settings,
-        needs_confirmation=plan.settings_confirmed_at is None,
-    )
+    return PlanOverview(plan=plan, participant_count=plan.memberships.count(), readings=plan_readings(plan))
+
+
+class PlanReadingsIncomplete(Exception):
+    pass
 
 
 def plan_confirm_settings(*, plan: Plan, actor, request=None) -> Plan:
+    """An administrator confirms the plan's readings as a whole; a required reading must be set first."""
     if not actor.is_administrator:
         raise PermissionDenied("Only an administrator confirms a plan's readings.")
+    missing = [r.name for r in plan_readings(plan) if r.unconfirmed]
+    if missing:
+        raise PlanReadingsIncomplete(
+            "Set these readings before confirming (the plan text leaves them blank): " + ", ".join(missing)
+        )
     with transaction.atomic():
         plan.settings_confirmed_at = timezone.now()
         plan.settings_confirmed_by = actor

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required, staff_required
-from benefits import selectors, services
+from benefits import readings, selectors, services
+from benefits.engine.settings import SettingError
 from benefits.models import Plan
 
 
@@ -38,9 +40,31 @@ def admin_plan_detail(request, key: str):
 @role_required("administrator")
 def admin_plan_confirm_settings(request, key: str):
     plan = get_object_or_404(Plan, key=key)
-    services.plan_confirm_settings(plan=plan, actor=request.user, request=request)
-    messages.success(request, f"The plan readings of {plan.name} are confirmed.")
+    try:
+        services.plan_confirm_settings(plan=plan, actor=request.user, request=request)
+    except services.PlanReadingsIncomplete as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, f"The plan readings of {plan.name} are confirmed.")
     return redirect("benefits:admin_plan_detail", key=plan.key)
+
+
+@require_POST
+@role_required("administrator")
+def admin_plan_update_reading(request, key: str, name: str):
+    plan = get_object_or_404(Plan, key=key)
+    try:
+        if request.POST.get("action") == "reset":
+            readings.plan_reset_reading(plan=plan, name=name, actor=request.user, request=request)
+            messages.success(request, f"{name} is back to the engine's default. Confirm the readings again.")
+        else:
+            readings.plan_update_reading(
+                plan=plan, name=name, raw=request.POST.get("value", ""), actor=request.user, request=request
+            )
+            messages.success(request, f"{name} changed. Confirm the plan's readings again before publishing.")
+    except SettingError as exc:
+        messages.error(request, f"{name} was not changed: {exc}")
+    return redirect(f"{reverse('benefits:admin_plan_detail', args=[plan.key])}#reading-{name}")
 
 
 @role_required("administrator")

@@ -1,0 +1,90 @@
+"""Administrators see every plan reading with its section and gap, change one (validated by the engine), and confirm."""
+
+import pytest
+
+from benefits.models import AuditEvent, Plan
+from benefits.readings import plan_readings
+from tests.factories import EmployerFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def fairport():
+    return Plan.objects.create(
+        key="fairport-esop",
+        name="Fairport Savings Bank ESOP",
+        kind=Plan.Kind.ESOP,
+        employer=EmployerFactory(),
+    )
+
+
+def test_every_engine_reading_is_listed_with_its_section(fairport):
+    rows = {r.name: r for r in plan_readings(fairport)}
+    cap = rows["pre_plan_vesting_cap_years"]
+    assert cap.section == "§9.2" and cap.gap == "D1.2" and cap.required and cap.unconfirmed
+    assert all(r.section for r in rows.values())
+
+
+def test_page_lists_readings_and_flags_the_blank_one(staff_client, admin_user, fairport):
+    client = staff_client(admin_user)
+    body = client.get("/benefits/staff/plans/fairport-esop/").content.decode()
+    assert "pre_plan_vesting_cap_years" in body and "§9.2" in body
+    assert "A reading the plan text leaves blank must be set" in body
+
+
+def test_confirming_with_a_blank_required_reading_is_refused(staff_client, admin_user, fairport):
+    client = staff_client(admin_user)
+    resp = client.post("/benefits/staff/plans/fairport-esop/confirm/", follow=True)
+    assert "Set these readings before confirming" in resp.content.decode()
+    fairport.refresh_from_db()
+    assert fairport.settings_confirmed_at is None
+
+
+def test_a_valid_change_is_saved_audited_and_needs_confirmation_again(staff_client, admin_user, fairport):
+    client = staff_client(admin_user)
+    client.post("/benefits/staff/plans/fairport-esop/readings/pre_plan_vesting_cap_years/", {"value": "5"})
+    fairport.refresh_from_db()
+    assert fairport.settings == {"pre_plan_vesting_cap_years": 5}
+    event = AuditEvent.objects.get(event_type="plan.reading_changed")
+    assert event.extra_data["new"] == 5 and event.acting_user == admin_user
+    assert client.post("/benefits/staff/plans/fairport-esop/confirm/").status_code == 302
+    fairport.refresh_from_db()
+    assert fairport.settings_confirmed_by == admin_user
+    # Any later change clears the confirmation.
+    client.post("/benefits/staff/plans/fairport-esop/readings/pre_plan_vesting_cap_years/", {"value": "3"})
+    fairport.refresh_from_db()
+    assert fairport.settings_confirmed_at is None
+
+
+def test_an_invalid_value_is_refused_with_the_rule(staff_client, admin_user, fairport):
+    client = staff_client(admin_user)
+    resp = client.post(
+        "/benefits/staff/plans/fairport-esop/readings/pre_plan_vesting_cap_years/",
+        {"value": "five"},
+        follow=True,
+    )
+    assert "must be an integer" in resp.content.decode()
+    fairport.refresh_from_db()
+    assert fairport.settings == {}
+
+
+def test_a_fixed_choice_reading_offers_its_choices(staff_client, admin_user, fairport):
+    client = staff_client(admin_user)
+    body = client.get("/benefits/staff/plans/fairport-esop/").content.decode()
+    assert '<option value="elapsed" selected>' in body
+
+
+def test_reset_returns_to_the_engine_default(staff_client, admin_user, fairport):
+    client = staff_client(admin_user)
+    url = "/benefits/staff/plans/fairport-esop/readings/pre_plan_vesting_cap_years/"
+    client.post(url, {"value": "5"})
+    client.post(url, {"action": "reset"})
+    fairport.refresh_from_db()
+    assert fairport.settings == {}
+
+
+def test_committee_cannot_change_readings(staff_client, committee_user, fairport):
+    client = staff_client(committee_user)
+    url = "/benefits/staff/plans/fairport-esop/readings/pre_plan_vesting_cap_years/"
+    assert client.post(url, {"value": "5"}).status_code == 403
