@@ -109,8 +109,12 @@ def _convert(name: str, tp: Any, raw: Any) -> Any:
     if origin is tuple:
         if not isinstance(raw, list | tuple):
             raise SettingError(name, f"{name} must be a list")
-        item = args[0] if args else Any
-        return tuple(raw if item is Any else [_convert(name, item, v) for v in raw])
+        if len(args) == 2 and args[1] is Ellipsis or len(args) <= 1:  # tuple[X, ...]: any length
+            item = args[0] if args else Any
+            return tuple(raw if item is Any else [_convert(name, item, v) for v in raw])
+        if len(raw) != len(args):  # tuple[X, Y]: one value per position
+            raise SettingError(name, f"{name} must be a list of {len(args)} values")
+        return tuple(_convert(name, arg, v) for arg, v in zip(args, raw, strict=True))
     if origin is typing.Literal:
         if raw not in args:
             raise SettingError(name, f"{name} must be one of {', '.join(map(repr, args))}")

@@ -1,86 +1,169 @@
 """Carver 401(k) plan settings: every reading of an ambiguous rule that changes a number.
 
-Each field is a SPEC GAP or ASSUMPTION with the SPEC's default; the alternative reading is one switch
-away. Documented in docs/plan-notes/carver-401k/benefits.md.
+Each field is a SPEC GAP or ASSUMPTION (shared/plans/carver-401k/SPEC.md §14.2, §14.4) with the SPEC's
+default; the alternative reading is one switch away. Each field's ``setting(...)`` metadata carries
+the plan section, GAP number and alternative for the web app. Documented in
+docs/plan-notes/carver-401k/benefits.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Literal
+
+from benefits.engine.settings import setting
 
 
 @dataclass(frozen=True)
 class BenefitSettings:
-    # GAP-6 / A6, §3.4(a),(c): the 2002+ match is computed per payroll period with no year-end true-up.
-    # True: the 4% cap is applied to the Plan Year's totals (Example 1: $2,080 instead of $1,820).
-    match_annual_true_up: bool = False
+    """GAP readings that change Carver 401(k) account, contribution, loan and distribution figures."""
 
-    # GAP-1, Intro/§3.4: "Proposed Amendment Number One" (2002 safe harbor) treated as adopted.
-    # False: the 50% uncapped match and the schedule on all match continue after 2001.
-    safe_harbor_2002_adopted: bool = True
-
-    # GAP-8 / A9, §4.1(b),(d), §4.3: the Nonelective account follows the vesting schedule.
-    # False: treated as a 401(k)(12) safe-harbor contribution, 100% vested (Example 3: $30,430).
-    nonelective_on_schedule: bool = True
-
-    # GAP-10, §12.3(a): top-heavy minimums (source "top_heavy") follow the schedule like pre-2002 match.
-    top_heavy_minimum_on_schedule: bool = True
-
-    # GAP-8 / A17, §8.2 vs §8.4(b)(v): the loan base counts the *vested* Nonelective balance.
-    # False: literal §8.2, the full Net Value (Example 7: base 57,700, maximum 28,850).
-    loan_base_nonelective_vested: bool = True
-
-    # GAP-8, §7.4(d) vs §7.4(e)(v): Nonelective is excluded from hardship (pending counsel).
-    hardship_includes_nonelective: bool = False
-
-    # GAP-9, §7.4(d): exclude Special Contributions (QNECs) and the 2002+ safe-harbor match from hardship,
-    # as Code §401(k)(2)(B) requires. False: the literal plan text (Example 8: 20,500 instead of 18,500).
-    hardship_excludes_safe_harbor: bool = True
-
-    # A15, §7.4(d)(i): Before-Tax available for hardship = contributions made, net of earlier hardship
-    # withdrawals of them, but never more than the current Before-Tax Net Value.
-    hardship_before_tax_capped_by_net_value: bool = True
-
-    # GAP-11 / GAP-37, §3.3, §7.4(c)(iii): the 12-month deferral suspension after a deemed-test hardship.
-    # False: current regulations (no suspension for hardships from 2020).
-    hardship_suspends_deferrals: bool = True
-
-    # GAP-28 / A24: hardship takes vested pre-2002 match before the 2002+ match. False: pro rata.
-    hardship_pre2002_match_first: bool = True
-
-    # GAP-8, §7.3(a)(v): the 59½ withdrawal takes only the vested Nonelective balance (lead-in words
-    # "his vested interest"). False: literal clause (v), the full Net Value.
-    withdrawal_nonelective_vested_only: bool = True
-
-    # A18 / GAP-29, §8.3: a prime + 1 exactly halfway between quarters rounds up. False: rounds down.
-    loan_rate_tie_rounds_up: bool = True
-
-    # A20, §8.6(a): default 90 days after the missed due date, never later than the end of the calendar
-    # quarter after the quarter of the missed payment (Treas. Reg. §1.72(p)-1 Q&A-10).
-    loan_default_capped_at_quarter_end: bool = True
-
-    # A13, §7.5(g): Rollover Accounts count toward the cash-out threshold. False: excluded.
-    cash_out_counts_rollover: bool = True
-
-    # GAP-15, §7.5(g): the plan's own threshold ($3,500, $5,000 from 1998). A sponsor that adopted the
-    # SECURE 2.0 limit enters it here (e.g. Decimal("7000")) with the date it took effect.
-    cash_out_threshold_override: Decimal | None = None
-
-    # GAP-5, §7.6(c): 13 months after termination lands on a missing day → the month's last day.
-    lump_sum_window_month_end_clamp: bool = True
-
-    # GAP-16, §7.11(b)-(c): the required-beginning age. "current_law": 70½ for births before 7/1/1949,
-    # 72 before 1951, 73 before 1960, 75 after (SECURE, SECURE 2.0); "plan_text": 70½ for everyone.
-    rmd_age_rule: str = "current_law"
-
-    # GAP-3, §3.12(d)(ii): the percentage-of-compensation 415(c) limit from 2002 (EGTRRA 100%).
-    # The plan text says 25%; set to Decimal("25") for the literal reading.
-    section_415c_percent_from_2002: Decimal = Decimal("100")
-
-    # GAP-23, §3.3: stopping deferrals ("terminate") is allowed at any time and does not use the
-    # quarter's one change; resuming does. False: a stop counts as the quarter's change too.
-    stop_deferrals_outside_quarterly_limit: bool = True
+    match_annual_true_up: bool = setting(
+        False,
+        section="§3.4(a), (c)",
+        gap="GAP-6, assumption A6",
+        alternative="true: the 4% cap is applied to the Plan Year's totals, a year-end true-up "
+        "(Example 1: $2,080 instead of $1,820)",
+        help="The 2002+ match is computed each payroll period on that period's pay, with no year-end true-up.",
+    )
+    safe_harbor_2002_adopted: bool = setting(
+        True,
+        section="Intro, §3.4, §4.1(a)",
+        gap="GAP-1",
+        alternative="false: the 50% uncapped match continues after 2001 and vests on the schedule",
+        help='"Proposed Amendment Number One" (the 2002 safe-harbor match, 100% vested) is treated as adopted.',
+    )
+    nonelective_on_schedule: bool = setting(
+        True,
+        section="§4.1(b), (d), §4.3",
+        gap="GAP-8, assumption A9",
+        alternative="false: a 401(k)(12) safe-harbor contribution, always 100% vested (Example 3: $30,430)",
+        help="The Nonelective Employer Contribution account vests on the plan's vesting schedule.",
+    )
+    top_heavy_minimum_on_schedule: bool = setting(
+        True,
+        section="§12.3(a)",
+        gap="GAP-10",
+        alternative="false: the top-heavy minimum sub-account is always 100% vested",
+        help="Top-heavy minimum contributions vest on the schedule, like the pre-2002 match.",
+    )
+    loan_base_nonelective_vested: bool = setting(
+        True,
+        section="§8.2 vs §8.4(b)(v)",
+        gap="GAP-8, assumption A17",
+        alternative="false: literal §8.2, the full Nonelective Net Value counts (Example 7: base "
+        "$57,700, maximum $28,850)",
+        help="Only the vested part of the Nonelective account counts toward the amount a participant may borrow.",
+    )
+    hardship_includes_nonelective: bool = setting(
+        False,
+        section="§7.4(d) vs §7.4(e)(v)",
+        gap="GAP-8",
+        alternative="true: the vested Nonelective balance is available for hardship, as §7.4(e)(v) lists it "
+        "(Example 8 literal: $20,980)",
+        help="The Nonelective account cannot be used for a hardship withdrawal (pending counsel's advice).",
+    )
+    hardship_excludes_safe_harbor: bool = setting(
+        True,
+        section="§7.4(d)",
+        gap="GAP-9",
+        alternative="false: the literal plan text, which allows them (Example 8: $20,500 instead of $18,500)",
+        help="Special Contributions (QNECs) and the 2002+ safe-harbor match cannot be used for a hardship "
+        "withdrawal, as Code §401(k)(2)(B) requires.",
+    )
+    hardship_before_tax_capped_by_net_value: bool = setting(
+        True,
+        section="§7.4(d)(i)",
+        gap="assumption A15",
+        alternative="false: the Before-Tax Contributions made, whatever the account is worth today",
+        help="Before-Tax money available for hardship is the contributions made less earlier hardship "
+        "withdrawals of them, but never more than the account's current value.",
+    )
+    hardship_suspends_deferrals: bool = setting(
+        True,
+        section="§3.3, §7.4(c)(iii)",
+        gap="GAP-11, GAP-37",
+        alternative="false: current regulations, no suspension for hardships from 2020",
+        help="After a hardship withdrawal under the deemed test, the participant's deferrals stop for 12 months.",
+    )
+    hardship_pre2002_match_first: bool = setting(
+        True,
+        section="§7.4(e)",
+        gap="GAP-28, assumption A24",
+        alternative="false: the pre-2002 and 2002+ match are drawn pro rata",
+        help="A hardship withdrawal takes the vested pre-2002 match before the 2002+ match.",
+    )
+    withdrawal_nonelective_vested_only: bool = setting(
+        True,
+        section="§7.3(a)(v)",
+        gap="GAP-8",
+        alternative="false: literal clause (v), the full Nonelective Net Value",
+        help='An age 59½ withdrawal takes only the vested Nonelective balance (lead-in words "his vested '
+        'interest").',
+    )
+    loan_rate_tie_rounds_up: bool = setting(
+        True,
+        section="§8.3",
+        gap="GAP-29, assumption A18",
+        alternative="false: a tie rounds down (prime 4.125% gives 5.00%)",
+        help="A loan rate of prime + 1% that falls exactly halfway between quarter points rounds up "
+        "(prime 4.125% gives 5.25%).",
+    )
+    loan_default_capped_at_quarter_end: bool = setting(
+        True,
+        section="§8.6(a)",
+        gap="assumption A20",
+        alternative="false: a plain 90 days after the missed due date",
+        help="A loan defaults 90 days after a missed payment, but no later than the end of the next calendar "
+        "quarter (Treas. Reg. §1.72(p)-1 Q&A-10).",
+    )
+    cash_out_counts_rollover: bool = setting(
+        True,
+        section="§7.5(g)",
+        gap="assumption A13",
+        alternative="false: Rollover Accounts are left out of the cash-out test",
+        help="Rollover Accounts count toward the balance compared with the cash-out threshold.",
+    )
+    cash_out_threshold_override: Decimal | None = setting(
+        None,
+        section="§7.5(g)",
+        gap="GAP-15",
+        alternative="an amount, e.g. 7000 if the sponsor adopted the SECURE 2.0 limit",
+        help="Leave empty to use the plan's own cash-out threshold ($3,500, $5,000 from 1998); an amount "
+        "here replaces it.",
+    )
+    lump_sum_window_month_end_clamp: bool = setting(
+        True,
+        section="§7.6(c)",
+        gap="GAP-5",
+        alternative="false: the window ends on the 1st of the following month",
+        help="When 13 months after termination falls on a day the month lacks (Jan 31 → Feb 31), the "
+        "lump-sum window ends on that month's last day.",
+    )
+    rmd_age_rule: Literal["current_law", "plan_text"] = setting(
+        "current_law",
+        section="§7.11(b)-(c)",
+        gap="GAP-16",
+        alternative="plan_text: age 70½ for everyone (Example 9: RBD 2034-04-01 instead of 2038-04-01)",
+        help="Required distributions start at the current-law age: 70½ for births before 7/1/1949, 72 before "
+        "1951, 73 before 1960, 75 after (SECURE, SECURE 2.0).",
+    )
+    section_415c_percent_from_2002: Decimal = setting(
+        Decimal("100"),
+        section="§3.12(d)(ii)",
+        gap="GAP-3",
+        alternative="25: the plan text's percentage",
+        help="From 2002, annual additions may not exceed this percentage of compensation (100% under EGTRRA).",
+    )
+    stop_deferrals_outside_quarterly_limit: bool = setting(
+        True,
+        section="§3.3",
+        gap="GAP-23",
+        alternative="false: stopping deferrals uses the quarter's one change too",
+        help="A participant may stop deferrals at any time without using the quarter's one change; "
+        "resuming does use it.",
+    )
 
 
 DEFAULT_SETTINGS = BenefitSettings()

@@ -1,6 +1,8 @@
 """Readings of the Carver ESOP Sixth Amendment (§10.6) the text leaves open (SPEC Part B, D2).
 
 Only §10.6 of this plan is known (GAP D2.1): the Normal Retirement Age is an input, not a default.
+Each field's ``setting(...)`` metadata gives the section, GAP and alternative reading for the web app;
+docs/plan-notes/carver-esop/benefits.md lists them.
 """
 
 from __future__ import annotations
@@ -8,29 +10,69 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Literal
+
+from benefits.engine.settings import setting
 
 
 @dataclass(frozen=True)
 class BenefitSettings:
-    # C §10.6(a): "$3,500 ... prior to January 1, 1998 and $5,000 ... on or after January 1, 1998".
-    threshold_before_1998: Decimal = Decimal("3500.00")
-    threshold_from_1998: Decimal = Decimal("5000.00")
-    # D2.2: "(or such other amount as may be permitted under section 417(e))". Default: the printed
-    # $5,000 stays. Alternative: follow the statute, e.g. ((date(2024, 1, 1), Decimal("7000.00")),)
-    # (SECURE 2.0 §304), only once counsel confirms the plan adopts it.
-    statutory_thresholds: tuple[tuple[date, Decimal], ...] = ()
-    # C §10.6(b): "any Mandatory Distribution not in excess of $1,000 may be distributed directly".
-    direct_payment_max: Decimal = Decimal("1000.00")
-    # D2.8: the Plan Administrator's choice for a Mandatory Distribution of $1,000 or less with no
-    # election: pay directly (default) or roll over to the designated IRA.
-    small_mandatory_paid_directly: bool = True
-    # C §10.6(b)(ix): the age after which a cash-out is not a Mandatory Distribution is the later of
-    # the Normal Retirement Age and this age (D2.14).
-    mandatory_age_floor: int = 62
-    # D2.3: current value (§10.6(a)) vs look-back to a prior Valuation Date (§10.6(c)). Default
-    # "escalate": report the §10.6(a) result and flag the case for the Committee. Alternatives:
-    # "current_value" (no flag) or "lookback" (any prior value over the threshold means no cash-out).
-    lookback_conflict: str = "escalate"
+    """Readings of the Carver ESOP's amended §10.6 cash-out and automatic-rollover rules."""
+
+    threshold_before_1998: Decimal = setting(
+        Decimal("3500.00"),
+        section="C §10.6(a)",
+        alternative="none: the amount is printed in the plan text",
+        help="Accounts worth this much or less are cashed out when the distribution is made before January 1, "
+        "1998.",
+    )
+    threshold_from_1998: Decimal = setting(
+        Decimal("5000.00"),
+        section="C §10.6(a)",
+        alternative="none: the amount is printed in the plan text (see statutory_thresholds for later law)",
+        help="Accounts worth this much or less are cashed out when the distribution is made on or after "
+        "January 1, 1998.",
+    )
+    statutory_thresholds: tuple[tuple[date, Decimal], ...] = setting(
+        (),
+        section='C §10.6(a) "(or such other amount as may be permitted under section 417(e))"',
+        gap="D2.2",
+        alternative="follow the statute, e.g. $7,000 from 2024-01-01 (SECURE 2.0 §304), only once counsel "
+        "confirms the plan adopts it",
+        help="Later cash-out thresholds by effective date; empty means the printed $5,000 stays.",
+    )
+    direct_payment_max: Decimal = setting(
+        Decimal("1000.00"),
+        section="C §10.6(b)",
+        alternative="none: the amount is printed in the plan text",
+        help="A Mandatory Distribution of this much or less may be paid directly to the participant instead "
+        "of rolled over to an IRA.",
+    )
+    small_mandatory_paid_directly: bool = setting(
+        True,
+        section="C §10.6(b)",
+        gap="D2.8",
+        alternative="false: roll it over to the IRA the Plan Administrator designates",
+        help="A Mandatory Distribution of $1,000 or less with no participant election is paid directly to the "
+        "participant in cash.",
+    )
+    mandatory_age_floor: int = setting(
+        62,
+        section="C §10.6(b)(ix)",
+        gap="D2.14",
+        alternative="none: the age is printed in the plan text",
+        help="A cash-out is a Mandatory Distribution only before the later of the Normal Retirement Age and "
+        "this age.",
+    )
+    lookback_conflict: Literal["escalate", "current_value", "lookback"] = setting(
+        "escalate",
+        section="C §10.6(a) vs §10.6(c)",
+        gap="D2.3",
+        alternative="current_value: use today's value with no flag; lookback: any prior Valuation Date value "
+        "over the threshold means no cash-out",
+        help="When the value is now under the threshold but was over it on a prior Valuation Date, report the "
+        "§10.6(a) cash-out and refer the case to the Committee.",
+    )
 
 
 DEFAULT_SETTINGS = BenefitSettings()
