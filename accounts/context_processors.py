@@ -13,10 +13,15 @@ def navigation(request) -> dict:
     if user.is_participant_role:
         if hasattr(user, "participant"):
             items.append(("My plans", reverse("benefits:dashboard")))
+            items.append(("My claims", reverse("elections:claims_home")))
         else:
             items.append(("Link your plan record", reverse("accounts:link_identity")))
+            if user.beneficiary_links.exists():
+                items.append(("My claims", reverse("elections:claims_home")))
     else:
         items.append(("Participants", reverse("benefits:staff_participants")))
+    if user.is_committee:
+        items.append(("Claims queue", reverse("elections:committee_queue")))
     if user.is_administrator:
         items.append(("Plans", reverse("benefits:admin_plans")))
         items.append(("Audit log", reverse("benefits:audit_log")))

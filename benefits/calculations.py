@@ -98,7 +98,9 @@ def membership_calculate(
     membership: PlanMembership, *, as_of: date, commencement_dates: Iterable[date] = (), detail: bool = False
 ) -> dict:
     """The engine's contract result for this membership, stored once per request and engine version."""
-    request = membership_request(membership, as_of=as_of, commencement_dates=commencement_dates, detail=detail)
+    request = membership_request(
+        membership, as_of=as_of, commencement_dates=commencement_dates, detail=detail
+    )
     digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
     stored = CalculationResult.objects.filter(
         membership=membership, engine_version=ENGINE_VERSION, request_sha256=digest

@@ -305,3 +305,68 @@ class CalculationResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.membership} as of {self.as_of} (engine {self.engine_version})"
+
+
+class ModelerRun(models.Model):
+    """One retirement-modeler calculation: the participant's what-if inputs, then the engine's result.
+
+    Large grids (every month to age 70) are run by a Celery task; the page polls ``status`` and
+    ``progress_done`` / ``progress_total`` (commencement dates priced so far).
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting to start"
+        RUNNING = "running", "Calculating"
+        DONE = "done", "Ready"
+        FAILED = "failed", "Could not be calculated"
+
+    membership = models.ForeignKey(PlanMembership, on_delete=models.CASCADE, related_name="modeler_runs")
+    requested_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    as_of = models.DateField()
+    # What the participant asked: mode, commencement dates, spouse birth date, future pay and hours.
+    inputs = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    progress_done = models.PositiveIntegerField(default=0)
+    progress_total = models.PositiveIntegerField(default=0)
+    # The engine contract request and the merged contract result (every estimate and its trace).
+    request = models.JSONField(default=dict, blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    engine_version = models.CharField(max_length=20, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Modeler run {self.pk} for {self.membership} ({self.get_status_display()})"
+
+
+class SavedQuote(models.Model):
+    """A dated retirement quote the participant kept: the inputs, every figure and the engine version."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="quotes")
+    membership = models.ForeignKey(PlanMembership, on_delete=models.CASCADE, related_name="quotes")
+    modeler_run = models.ForeignKey(
+        ModelerRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    as_of = models.DateField()
+    inputs = models.JSONField(default=dict)
+    result = models.JSONField(default=dict)
+    engine_version = models.CharField(max_length=20)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    document = models.ForeignKey(
+        GeneratedDocument, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Quote {self.pk} for {self.membership} as of {self.as_of}"

@@ -31,3 +31,15 @@ def render_document_task(self, document_id: int) -> None:
         # A template or data error will not fix itself on retry: report it on the document and the log.
         logger.exception("Rendering document %s failed", document_id)
         document_mark_failed(document_id, f"{type(exc).__name__}: {exc}")
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True, name="benefits.modeler_run")
+def modeler_run_task(self, run_id: int) -> None:
+    """Price a modeler run's commencement dates; a failure is reported on the run, never dropped."""
+    from benefits.portal.services import modeler_run_execute, modeler_run_fail
+
+    try:
+        modeler_run_execute(run_id)
+    except Exception as exc:
+        logger.exception("Modeler run %s failed", run_id)
+        modeler_run_fail(run_id, f"{type(exc).__name__}: {exc}")

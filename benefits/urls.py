@@ -8,11 +8,50 @@ urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("participants/<int:participant_id>/", views.participant_dashboard, name="participant_dashboard"),
     path("documents/<int:document_id>/", views.document_download, name="document_download"),
+    path(
+        "participants/<int:participant_id>/plans/<slug:plan_key>/vesting/",
+        views.plan_vesting,
+        name="plan_vesting",
+    ),
+    path(
+        "participants/<int:participant_id>/plans/<slug:plan_key>/statement/",
+        views.plan_statement,
+        name="plan_statement",
+    ),
+    path(
+        "participants/<int:participant_id>/plans/<slug:plan_key>/statement/pdf/",
+        views.plan_statement_pdf,
+        name="plan_statement_pdf",
+    ),
+    path(
+        "participants/<int:participant_id>/plans/<slug:plan_key>/modeler/",
+        views.plan_modeler,
+        name="plan_modeler",
+    ),
+    path("participants/<int:participant_id>/modeler/<int:run_id>/", views.modeler_run, name="modeler_run"),
+    path(
+        "participants/<int:participant_id>/modeler/<int:run_id>/dates/<int:index>/",
+        views.modeler_estimate,
+        name="modeler_estimate",
+    ),
+    path("participants/<int:participant_id>/modeler/<int:run_id>/save/", views.quote_save, name="quote_save"),
+    path("participants/<int:participant_id>/quotes/<int:quote_id>/", views.quote_detail, name="quote_detail"),
+    path(
+        "participants/<int:participant_id>/quotes/<int:quote_id>/dates/<int:index>/",
+        views.quote_estimate,
+        name="quote_estimate",
+    ),
+    path("participants/<int:participant_id>/quotes/<int:quote_id>/pdf/", views.quote_pdf, name="quote_pdf"),
     path("staff/participants/", views_staff.staff_participants, name="staff_participants"),
     path("staff/plans/", views_staff.admin_plans, name="admin_plans"),
     path("staff/plans/<slug:key>/", views_staff.admin_plan_detail, name="admin_plan_detail"),
     path(
         "staff/plans/<slug:key>/confirm/", views_staff.admin_plan_confirm_settings, name="admin_plan_confirm"
+    ),
+    path(
+        "staff/plans/<slug:key>/readings/<str:name>/",
+        views_staff.admin_plan_update_reading,
+        name="admin_plan_update_reading",
     ),
     path("staff/audit/", views_staff.audit_log, name="audit_log"),
 ]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
 from benefits import selectors, services
+from benefits.portal.dashboard import plan_summaries
 
 
 def _viewing_context(request, participant, page: str) -> dict:
@@ -34,8 +36,41 @@ def participant_dashboard(request, participant_id: int):
 
 def _render_dashboard(request, participant):
     context = _viewing_context(request, participant, "dashboard")
-    context["memberships"] = selectors.memberships_for_participant(participant)
+    memberships = selectors.memberships_for_participant(participant)
+    context["memberships"] = memberships
+    context["summaries"] = plan_summaries(memberships, as_of=services.today())
+    context["as_of"] = services.today()
+    context["waiting"] = _waiting_items(request.user, participant)
     return render(request, "benefits/dashboard.html", context)
+
+
+def _waiting_items(user, participant) -> list[dict]:
+    """The participant's open claims from the elections app (its own scoped selector); staff see
+    claims in the committee queue instead, so nothing is listed on their read-only view."""
+    if not user.is_participant_role:
+        return []
+    try:
+        from elections.models import COMMITTEE_OPEN, ClaimState
+        from elections.selectors import claims_for_claimant
+    except ImportError:  # the elections app is optional for this page
+        return []
+    needs_you = {
+        ClaimState.INFO_REQUESTED: "The committee asked you for information",
+        ClaimState.APPEAL_INFO_REQUESTED: "The committee asked you for information on your appeal",
+        ClaimState.ELECTION_REQUIRED: "Approved: you need to make your election",
+    }
+    items = []
+    for claim in claims_for_claimant(user=user).filter(state__in=[*needs_you, *COMMITTEE_OPEN]):
+        items.append(
+            {
+                "url": reverse("elections:claim_detail", args=[claim.pk]),
+                "title": f"{claim.get_claim_type_display()} · {claim.membership.plan.name}",
+                "state": needs_you.get(claim.state, claim.get_state_display()),
+                "action": claim.state in needs_you,
+                "next_step": claim.next_step,
+            }
+        )
+    return sorted(items, key=lambda i: not i["action"])
 
 
 @login_required
@@ -51,7 +86,10 @@ def document_download(request, document_id: int):
         raise Http404("This document is not ready.")
     if request.user.is_plan_staff:
         services.participant_view_as_staff(
-            viewer=request.user, participant=document.participant, page=f"document {document.pk}", request=request
+            viewer=request.user,
+            participant=document.participant,
+            page=f"document {document.pk}",
+            request=request,
         )
     response = FileResponse(
         document_path(document).open("rb"),
@@ -60,3 +98,288 @@ def document_download(request, document_id: int):
     )
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+# ------------------------------------------------------------------ plan pages (portal)
+# Each page takes the participant id: a participant may open only their own (404 otherwise);
+# plan staff open any read-only, and each view is audited by ``_viewing_context``.
+
+from datetime import date  # noqa: E402
+
+from django.contrib import messages  # noqa: E402
+from django.core.exceptions import PermissionDenied  # noqa: E402
+from django.http import HttpResponse  # noqa: E402
+from django.views.decorators.http import require_POST  # noqa: E402
+
+from benefits.calculations import CalculationError  # noqa: E402
+from benefits.models import ModelerRun  # noqa: E402
+from benefits.portal import selectors as portal_selectors  # noqa: E402
+from benefits.portal import services as portal_services  # noqa: E402
+from benefits.portal.chart import line_chart  # noqa: E402
+from benefits.portal.labels import field_words  # noqa: E402
+from benefits.portal.modeler import ModelerForm, grid  # noqa: E402
+from benefits.portal.statements import statement_payload  # noqa: E402
+from benefits.portal.traces import presented, trace_steps  # noqa: E402
+from benefits.portal.vesting import vesting_page  # noqa: E402
+
+
+def _plan_context(request, membership, page: str) -> dict:
+    context = _viewing_context(request, membership.participant, f"{page} of {membership.plan.key}")
+    context.update(membership=membership, plan=membership.plan, as_of=services.today())
+    return context
+
+
+def _calculation_error(context: dict, exc: CalculationError) -> dict:
+    context["calc_error"] = {"field": field_words(exc.field), "message": str(exc)}
+    return context
+
+
+@login_required
+def plan_vesting(request, participant_id: int, plan_key: str):
+    membership = portal_selectors.membership_get_for_viewer(
+        user=request.user, participant_id=participant_id, plan_key=plan_key
+    )
+    context = _plan_context(request, membership, "vesting")
+    try:
+        context["v"] = vesting_page(membership, as_of=context["as_of"])
+    except CalculationError as exc:
+        _calculation_error(context, exc)
+    return render(request, "benefits/vesting.html", context)
+
+
+def _statement_year(raw, today: date) -> int:
+    try:
+        year = int(raw or today.year)
+    except ValueError:
+        return today.year
+    return year if 2000 <= year <= today.year else today.year
+
+
+@login_required
+def plan_statement(request, participant_id: int, plan_key: str):
+    membership = portal_selectors.membership_get_for_viewer(
+        user=request.user, participant_id=participant_id, plan_key=plan_key
+    )
+    context = _plan_context(request, membership, "statement")
+    year = _statement_year(request.GET.get("year"), context["as_of"])
+    try:
+        context["s"] = statement_payload(membership, today=context["as_of"], year=year)
+    except CalculationError as exc:
+        _calculation_error(context, exc)
+    if membership.plan.kind == membership.plan.Kind.CASH_BALANCE:
+        context["years"] = list(range(context["as_of"].year, 1999, -1))
+        context["year"] = year
+    context["documents"] = portal_selectors.statements_for_membership(membership)
+    return render(request, "benefits/statement.html", context)
+
+
+@login_required
+@require_POST
+def plan_statement_pdf(request, participant_id: int, plan_key: str):
+    membership = portal_selectors.membership_get_for_viewer(
+        user=request.user, participant_id=participant_id, plan_key=plan_key
+    )
+    today = services.today()
+    year = _statement_year(request.POST.get("year"), today)
+    try:
+        payload = statement_payload(membership, today=today, year=year)
+    except CalculationError as exc:
+        messages.error(
+            request, f"The statement cannot be prepared: {field_words(exc.field)} is missing or unusable."
+        )
+        return redirect("benefits:plan_statement", participant_id=participant_id, plan_key=plan_key)
+    document = portal_services.statement_print(
+        membership=membership, payload=payload, actor=request.user, request=request
+    )
+    document.refresh_from_db()
+    if document.status == document.Status.DONE:
+        messages.success(request, "Your statement PDF is ready.")
+    else:
+        messages.info(request, "Your statement PDF is being prepared; it will appear in the list below.")
+    url = reverse("benefits:plan_statement", args=[participant_id, plan_key])
+    return redirect(f"{url}?year={year}" if payload["kind"] == "cash_balance" else url)
+
+
+@login_required
+def plan_modeler(request, participant_id: int, plan_key: str):
+    membership = portal_selectors.membership_get_for_viewer(
+        user=request.user, participant_id=participant_id, plan_key=plan_key
+    )
+    plan = membership.plan
+    if plan.kind not in (plan.Kind.FINAL_AVERAGE_PAY, plan.Kind.CASH_BALANCE):
+        from django.http import Http404
+
+        raise Http404("The retirement modeler is for pension plans.")
+    today = services.today()
+    blocked = _modeler_blocked(membership, today)
+    if request.method == "POST" and request.user.is_plan_staff:
+        raise PermissionDenied("Plan staff have a read-only view of the modeler.")
+    if request.method == "POST" and blocked is None:
+        form = ModelerForm(request.POST, membership=membership, as_of=today)
+        if form.is_valid():
+            try:
+                inputs = form.inputs()
+            except CalculationError as exc:
+                form.add_error(
+                    None, f"The plan cannot be calculated: {field_words(exc.field)} is missing or unusable."
+                )
+            else:
+                run = portal_services.modeler_run_create(
+                    membership=membership, actor=request.user, inputs=inputs, as_of=today, request=request
+                )
+                return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run.pk)
+        status = 400
+    else:
+        form = ModelerForm(membership=membership, as_of=today)
+        status = 200
+    context = (
+        _plan_context(request, membership, "modeler")
+        if request.method == "GET"
+        else {
+            "participant": membership.participant,
+            "staff_view": False,
+            "membership": membership,
+            "plan": plan,
+            "as_of": today,
+        }
+    )
+    context["form"] = form
+    context["blocked"] = blocked
+    context["quotes"] = portal_selectors.quotes_for_membership(membership)
+    return render(request, "benefits/modeler.html", context, status=status)
+
+
+def _modeler_blocked(membership, today: date) -> str | None:
+    """Why there is nothing to model (the engine's own figures say so), or None."""
+    from benefits.calculations import membership_calculate
+
+    try:
+        result = membership_calculate(membership, as_of=today)
+    except CalculationError as exc:
+        return f"This plan cannot be calculated yet: {field_words(exc.field)} is missing or unusable. {exc}"
+    if (result.get("vesting") or {}).get("vested_percent") == "0":
+        return (
+            "You are not vested in this plan yet, so no benefit would be payable from it if you left now. "
+            "Your vesting page shows when you would be."
+        )
+    return None
+
+
+def _grid_context(result: dict, participant) -> dict:
+    g = grid(result, participant.birth_date)
+    normal = next((r["normal_form"] for r in g["rows"] if r["normal_form"]), "")
+    series = [k for k in (normal, "life", "js100", "lump_sum") if k]
+    series = list(dict.fromkeys(series))
+    return {"grid": g, "chart": line_chart(g, series)}
+
+
+@login_required
+def modeler_run(request, participant_id: int, run_id: int):
+    run = portal_selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    finished = run.status in (ModelerRun.Status.DONE, ModelerRun.Status.FAILED)
+    if request.headers.get("HX-Request"):
+        # The progress poll: once the run is finished, reload the page to show the results.
+        if finished:
+            response = HttpResponse(status=204)
+            response["HX-Refresh"] = "true"
+            return response
+        return render(
+            request,
+            "benefits/_modeler_progress.html",
+            {"run": run, "participant": run.membership.participant},
+        )
+    context = _plan_context(request, run.membership, f"modeler run {run.pk}")
+    context["run"] = run
+    if run.status == ModelerRun.Status.DONE:
+        context.update(_grid_context(run.result, run.membership.participant))
+    return render(request, "benefits/modeler_run.html", context)
+
+
+def _estimate_context(result: dict, index: int) -> dict:
+    from django.http import Http404
+
+    from benefits.portal.labels import form_label
+
+    estimates = result.get("estimates") or []
+    if not 0 <= index < len(estimates):
+        raise Http404
+    e = estimates[index]
+    forms = []
+    for key, f in (e.get("forms") or {}).items():
+        forms.append(
+            {
+                "key": key,
+                "label": form_label(key),
+                "f": f,
+                "steps": presented(trace_steps(result, f"estimates[{index}].forms.{key}")),
+            }
+        )
+    extra = [
+        (label, presented(trace_steps(result, f"estimates[{index}].{key}")))
+        for key, label in (
+            ("cash_out", "Cash-out test"),
+            ("preretirement_spouse_benefit", "Spouse's benefit"),
+        )
+        if key in e
+    ]
+    error_steps = presented(trace_steps(result, f"estimates[{index}]")) if e.get("error") else []
+    return {"estimate": e, "forms": forms, "extra": extra, "error_steps": error_steps, "index": index}
+
+
+@login_required
+def modeler_estimate(request, participant_id: int, run_id: int, index: int):
+    run = portal_selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    if run.status != ModelerRun.Status.DONE:
+        return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run_id)
+    context = _plan_context(request, run.membership, f"modeler run {run.pk} estimate {index}")
+    context.update(_estimate_context(run.result, index))
+    context["back_url"] = reverse("benefits:modeler_run", args=[participant_id, run.pk])
+    context["engine_version"] = run.engine_version
+    return render(request, "benefits/estimate_detail.html", context)
+
+
+@login_required
+@require_POST
+def quote_save(request, participant_id: int, run_id: int):
+    run = portal_selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    quote = portal_services.quote_save(run=run, actor=request.user, request=request)
+    messages.success(request, "Quote saved. You can print it as a PDF.")
+    return redirect("benefits:quote_detail", participant_id=participant_id, quote_id=quote.pk)
+
+
+@login_required
+def quote_detail(request, participant_id: int, quote_id: int):
+    quote = portal_selectors.quote_get_for_viewer(
+        user=request.user, participant_id=participant_id, quote_id=quote_id
+    )
+    context = _plan_context(request, quote.membership, f"quote {quote.pk}")
+    context["quote"] = quote
+    context.update(_grid_context(quote.result, quote.participant))
+    return render(request, "benefits/quote.html", context)
+
+
+@login_required
+def quote_estimate(request, participant_id: int, quote_id: int, index: int):
+    quote = portal_selectors.quote_get_for_viewer(
+        user=request.user, participant_id=participant_id, quote_id=quote_id
+    )
+    context = _plan_context(request, quote.membership, f"quote {quote.pk} estimate {index}")
+    context.update(_estimate_context(quote.result, index))
+    context["back_url"] = reverse("benefits:quote_detail", args=[participant_id, quote.pk])
+    context["engine_version"] = quote.engine_version
+    return render(request, "benefits/estimate_detail.html", context)
+
+
+@login_required
+@require_POST
+def quote_pdf(request, participant_id: int, quote_id: int):
+    quote = portal_selectors.quote_get_for_viewer(
+        user=request.user, participant_id=participant_id, quote_id=quote_id
+    )
+    document = portal_services.quote_print(quote=quote, actor=request.user, request=request)
+    document.refresh_from_db()
+    if document.status == document.Status.DONE:
+        messages.success(request, "Your quote PDF is ready.")
+    else:
+        messages.info(request, "Your quote PDF is being prepared; reload this page in a moment.")
+    return redirect("benefits:quote_detail", participant_id=participant_id, quote_id=quote.pk)

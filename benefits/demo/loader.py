@@ -117,13 +117,52 @@ TREASURY_SOURCE = "Federal Reserve H.15, 10-year CMT, November monthly average (
 # Federal Reserve H.15, 30-year Treasury constant maturity, monthly averages (percent): the cash balance
 # plan's applicable interest rate (§1.2(e)). Demo data entered by hand: confirm against H.15.
 TREASURY_30Y_MONTHLY = {
-    "2024-01": "4.26", "2024-02": "4.38", "2024-03": "4.36", "2024-04": "4.66", "2024-05": "4.62",
-    "2024-06": "4.44", "2024-07": "4.46", "2024-08": "4.15", "2024-09": "4.04", "2024-10": "4.38",
-    "2024-11": "4.54", "2024-12": "4.58", "2025-01": "4.85", "2025-02": "4.68", "2025-03": "4.62",
-    "2025-04": "4.77", "2025-05": "4.90", "2025-06": "4.89", "2025-07": "4.89", "2025-08": "4.87",
-    "2025-09": "4.68", "2025-10": "4.58",
+    "2024-01": "4.26",
+    "2024-02": "4.38",
+    "2024-03": "4.36",
+    "2024-04": "4.66",
+    "2024-05": "4.62",
+    "2024-06": "4.44",
+    "2024-07": "4.46",
+    "2024-08": "4.15",
+    "2024-09": "4.04",
+    "2024-10": "4.38",
+    "2024-11": "4.54",
+    "2024-12": "4.58",
+    "2025-01": "4.85",
+    "2025-02": "4.68",
+    "2025-03": "4.62",
+    "2025-04": "4.77",
+    "2025-05": "4.90",
+    "2025-06": "4.89",
+    "2025-07": "4.89",
+    "2025-08": "4.87",
+    "2025-09": "4.68",
+    "2025-10": "4.58",
 }
 TREASURY_30Y_SOURCE = "Federal Reserve H.15, 30-year CMT, monthly average (demo data entered by hand)"
+
+# The 401(k) loan rate is prime + 1 point (§8.3). Demo only: an assumed prime rate, not the published one.
+DEMO_PRIME_PERCENT = Decimal("6.75")
+DEMO_PRIME_SOURCE = (
+    "DEMO ONLY: assumed prime rate for the demonstration, not the Wall Street Journal's published rate"
+)
+
+
+def load_demo_prime_rates(*, as_of: date, months: int = 13) -> int:
+    """One ``prime_rate`` row a month for the ``months`` months up to ``as_of``; existing rows are kept."""
+    created = 0
+    year, month = as_of.year, as_of.month
+    for _ in range(months):
+        _, made = MarketRate.objects.get_or_create(
+            series="prime_rate",
+            period=date(year, month, 1),
+            defaults={"percent": DEMO_PRIME_PERCENT, "source": DEMO_PRIME_SOURCE},
+        )
+        created += made
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return created
+
 
 FULL_YEAR_HOURS = 2080
 
@@ -210,6 +249,7 @@ def load_demo(*, as_of: date) -> dict[str, int]:
             period=date.fromisoformat(f"{month}-01"),
             defaults={"percent": Decimal(percent), "source": TREASURY_30Y_SOURCE},
         )
+    load_demo_prime_rates(as_of=as_of)
     return {"plans": len(plans), "participants": len(PEOPLE), "users": len(users)}
 
 

@@ -173,6 +173,17 @@ def resolve_settings(classes: Mapping[str, type], given: Mapping[str, Any] | Non
     return out
 
 
+def compute_core(
+    core_fn: Callable[..., CoreResult], participant: Participant, as_of: date, settings: Mapping[str, Any]
+) -> CoreResult:
+    """A plan's service/vesting core with its resolved settings groups attached."""
+    extra = {}
+    if getattr(core_fn, "uses_benefit_settings", False):
+        extra["benefit_settings"] = settings.get("benefits")
+    core = core_fn(participant, as_of, settings["service_vesting"], **extra)
+    return dataclasses.replace(core, settings=dict(settings))
+
+
 def run_calculate(
     participant: Participant,
     as_of: date,
@@ -183,11 +194,7 @@ def run_calculate(
     *,
     detail: bool = False,
 ) -> dict:
-    extra = {}
-    if getattr(core_fn, "uses_benefit_settings", False):
-        extra["benefit_settings"] = settings.get("benefits")
-    core = core_fn(participant, as_of, settings["service_vesting"], **extra)
-    core = dataclasses.replace(core, settings=dict(settings))
+    core = compute_core(core_fn, participant, as_of, settings)
     result = {"id": participant.id}
     result.update(core.contract())
     result.update(outputs_fn(participant, as_of, assumptions, core))
@@ -278,6 +285,14 @@ class PlanAPI:
     def default_settings(self) -> dict[str, Any]:
         return resolve_settings(self.settings_classes(), None)
 
+    def core_result(
+        self, participant: Participant, as_of: date, settings: Mapping[str, Any] | None = None
+    ) -> CoreResult:
+        """Service, vesting and retirement dates alone (the web app's vesting and statement pages)."""
+        return compute_core(
+            self.core, participant, as_of, resolve_settings(self.settings_classes(), settings)
+        )
+
     def calculate(
         self,
         participant: Participant,
@@ -296,4 +311,6 @@ class PlanAPI:
 
         plan_outputs = importlib.import_module(f"{self.package}.outputs").plan_outputs
         resolved = resolve_settings(self.settings_classes(), settings)
-        return run_calculate(participant, as_of, assumptions, resolved, self.core, plan_outputs, detail=detail)
+        return run_calculate(
+            participant, as_of, assumptions, resolved, self.core, plan_outputs, detail=detail
+        )

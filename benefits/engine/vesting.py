@@ -8,7 +8,7 @@ the next milestone, and a trace.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
@@ -89,6 +89,7 @@ class VestingResult:
     full_vesting_event: str | None
     next_milestone: Milestone | None
     trace: Trace
+    schedule_table: Schedule | None = field(default=None, compare=False)  # the schedule named above
 
 
 def top_heavy_percent(status: TopHeavyStatus, years: int) -> Decimal:
@@ -122,7 +123,7 @@ def vest(
         years=years,
     )
     pct = schedule.percent(years)
-    used = schedule.name
+    used, table = schedule.name, schedule
     if top_heavy is not None and top_heavy.applies:
         th = top_heavy_percent(top_heavy, years)
         trace = trace.add(
@@ -132,11 +133,11 @@ def vest(
             years=years,
         )
         if th > pct:
-            pct, used = th, top_heavy.schedule.name
+            pct, used, table = th, top_heavy.schedule.name, top_heavy.schedule
     if full_vesting_event is not None:
         what, section = full_vesting_event
         trace = trace.add(f"Fully vested: {what}", section=section, result=HUNDRED)
-        return VestingResult(HUNDRED, years, used, what, None, trace)
+        return VestingResult(HUNDRED, years, used, what, None, trace, table)
     milestone = None
     candidates = [schedule]
     if (
@@ -158,7 +159,7 @@ def vest(
             projected_date=when,
             assumption=projection_assumption,
         )
-    return VestingResult(pct, years, used, None, milestone, trace)
+    return VestingResult(pct, years, used, None, milestone, trace, table)
 
 
 def vested_after_distribution(percent: Decimal, balance: Decimal, withdrawn: Decimal) -> Decimal:

@@ -6,35 +6,62 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0001_initial'),
+        ("benefits", "0001_initial"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='GeneratedDocument',
+            name="GeneratedDocument",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=40)),
-                ('title', models.CharField(max_length=200)),
-                ('template_name', models.CharField(max_length=200)),
-                ('payload', models.JSONField(default=dict)),
-                ('engine_version', models.CharField(blank=True, max_length=20)),
-                ('status', models.CharField(choices=[('pending', 'Being prepared'), ('done', 'Ready'), ('failed', 'Failed')], default='pending', max_length=10)),
-                ('error', models.TextField(blank=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('file_name', models.CharField(blank=True, max_length=300)),
-                ('sha256', models.CharField(blank=True, max_length=64)),
-                ('size', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('rendered_at', models.DateTimeField(blank=True, null=True)),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='documents', to='benefits.participant')),
-                ('requested_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(max_length=40)),
+                ("title", models.CharField(max_length=200)),
+                ("template_name", models.CharField(max_length=200)),
+                ("payload", models.JSONField(default=dict)),
+                ("engine_version", models.CharField(blank=True, max_length=20)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Being prepared"), ("done", "Ready"), ("failed", "Failed")],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("error", models.TextField(blank=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("file_name", models.CharField(blank=True, max_length=300)),
+                ("sha256", models.CharField(blank=True, max_length=64)),
+                ("size", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("rendered_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="documents",
+                        to="benefits.participant",
+                    ),
+                ),
+                (
+                    "requested_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
     ]

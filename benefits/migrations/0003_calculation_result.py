@@ -5,27 +5,43 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0002_generated_document'),
+        ("benefits", "0002_generated_document"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CalculationResult',
+            name="CalculationResult",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('as_of', models.DateField()),
-                ('engine_version', models.CharField(max_length=20)),
-                ('request_sha256', models.CharField(max_length=64)),
-                ('request', models.JSONField()),
-                ('result', models.JSONField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='calculations', to='benefits.planmembership')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("as_of", models.DateField()),
+                ("engine_version", models.CharField(max_length=20)),
+                ("request_sha256", models.CharField(max_length=64)),
+                ("request", models.JSONField()),
+                ("result", models.JSONField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="calculations",
+                        to="benefits.planmembership",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
-                'constraints': [models.UniqueConstraint(fields=('membership', 'engine_version', 'request_sha256'), name='calculation_unique_request')],
+                "ordering": ["-created_at"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("membership", "engine_version", "request_sha256"),
+                        name="calculation_unique_request",
+                    )
+                ],
             },
         ),
     ]

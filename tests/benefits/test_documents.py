@@ -84,4 +84,6 @@ def test_staff_download_is_audited(staff_client, committee_user, other_participa
     document = _request(other_participant)
     client = staff_client(committee_user)
     assert client.get(f"/benefits/documents/{document.pk}/").status_code == 200
-    assert AuditEvent.objects.filter(event_type="participant.viewed_by_staff", participant=other_participant).exists()
+    assert AuditEvent.objects.filter(
+        event_type="participant.viewed_by_staff", participant=other_participant
+    ).exists()

@@ -24,7 +24,9 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCREENSHOTS = Path(os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parents[2] / "var" / "screenshots"))
+SCREENSHOTS = Path(
+    os.environ.get("SCREENSHOT_DIR", Path(__file__).resolve().parents[2] / "var" / "screenshots")
+)
 
 # Django's async-unsafe guard trips on Playwright's event loop in the same thread.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -68,10 +70,13 @@ def assert_accessible(page, *, ignore: tuple[str, ...] = ()) -> None:
     """No axe-core violations of WCAG 2 A/AA on the current page."""
     from axe_playwright_python.sync_playwright import Axe
 
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}})
+    results = Axe().run(
+        page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}}
+    )
     violations = [v for v in results.response["violations"] if v["id"] not in ignore]
     assert not violations, "\n".join(
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes, e.g. {v['nodes'][0]['target']})" for v in violations
+        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes, e.g. {v['nodes'][0]['target']})"
+        for v in violations
     )
 
 

@@ -133,6 +133,7 @@ class FormAmount:
     survivor_annual: Decimal | None = None  # J&S / contingent forms: what continues to the survivor
     annual_after: Decimal | None = None  # level income option: the reduced amount after SS starts
     note: str = ""
+    survivor_share: Decimal | None = None  # J&S / contingent forms: the continuation percentage
 
     @property
     def monthly(self) -> Decimal:
@@ -145,6 +146,14 @@ class FormAmount:
         from benefits.engine.money import to_money
 
         return None if self.annual_after is None else to_money(self.annual_after / 12)
+
+    @property
+    def survivor_monthly(self) -> Decimal | None:
+        """What the Spouse / Contingent Pensioner receives a month after the participant's death:
+        the continuation percentage of the participant's monthly payment (§7.1, §8.1)."""
+        from benefits.engine.money import to_money
+
+        return None if self.survivor_share is None else to_money(self.monthly * self.survivor_share)
 
 
 def form_amounts(
@@ -189,7 +198,13 @@ def form_amounts(
                 survivor_annual=survivor,
             )
             forms[f"js{pct}"] = FormAmount(
-                f"js{pct}", annual, factor, trace, survivor_annual=survivor, note=note
+                f"js{pct}",
+                annual,
+                factor,
+                trace,
+                survivor_annual=survivor,
+                note=note,
+                survivor_share=SURVIVOR_SHARE[pct],
             )
     for years in CERTAIN_YEARS:
         factor, trace = certain_factor(participant_birth, retirement_date, years)

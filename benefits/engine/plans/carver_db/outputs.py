@@ -15,17 +15,33 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
+from benefits.engine.actuarial import Form
 from benefits.engine.core import CoreResult, ParticipantError
 from benefits.engine.money import money_str, to_money
+from benefits.engine.relative_value import (
+    ComparisonRules,
+    OptionalForm,
+    RelativeValues,
+    groups_json,
+    relative_value_json,
+    relative_values,
+)
 from benefits.engine.trace import Trace, TraceBuilder
 from benefits.engine.types import Participant
 
 from .accrued import AccrualData, AccruedBenefit, accrued_at, falling_earnings_floor
 from .cash_out import CashOut, cash_out
 from .commencement import earliest_commencement_date, life_amount_at
-from .dates import add_months, birthday, complete_months, day_after, first_of_month_on_or_after
+from .dates import (
+    add_months,
+    birthday,
+    complete_months,
+    day_after,
+    first_of_month_on_or_after,
+    months_between_firsts,
+)
 from .death import SpouseBenefit, preretirement_spouse_benefit
-from .forms import FormAmount, form_amounts
+from .forms import CERTAIN_YEARS, SURVIVOR_SHARE, FormAmount, form_amounts, ss_commencement_date
 from .limits import (
     Limit415,
     TopHeavyMinimum,
@@ -159,6 +175,7 @@ class Estimate:
     limit_415: Limit415 | None
     trace: Trace
     error: str = ""
+    relative_values: RelativeValues | None = None  # §7.4(E); None when there is no election
 
     @property
     def lump_sum(self) -> Decimal | None:
@@ -381,8 +398,71 @@ def estimate(
     base = tb.build()
     forms = {k: replace(v, trace=base.extend(v.trace)) for k, v in forms.items()}
     if co is not None and co.required:
-        forms = {}
-    return Estimate(commencement_date, life.kind, annual, normal_form, forms, co, None, limit, base)
+        return Estimate(commencement_date, life.kind, annual, normal_form, {}, co, None, limit, base)
+    rv = form_relative_values(
+        forms,
+        birth_date=p.birth_date,
+        retirement_date=commencement_date,
+        married=p.is_married,
+        annuitant_birth=_annuitant_birth(p),
+        assumptions=assumptions,
+        settings=settings,
+    )
+    return Estimate(commencement_date, life.kind, annual, normal_form, forms, co, None, limit, base, "", rv)
+
+
+def relative_value_rules(settings: BenefitSettings) -> ComparisonRules:
+    """Plan data for the §7.4(E) relative values: the married participant's QJSA is the 50% Joint
+    and Survivor form (§7.1), the unmarried participant's the Life-No Death Benefit (§7.2); the rate
+    is the GATT Applicable Interest Rate, the 30-year Treasury rate for the third full calendar month
+    before the Retirement Date (Table A)."""
+    return ComparisonRules(
+        qjsa_form="js50",
+        single_life_form="life",
+        lookback_months=3,
+        rate_key="treasury_30y_monthly",
+        section="§7.4(E)",
+        interest=settings.relative_value_interest,
+    )
+
+
+def form_relative_values(
+    forms: Mapping[str, FormAmount],
+    *,
+    birth_date: date,
+    retirement_date: date,
+    married: bool,
+    annuitant_birth: date | None,
+    assumptions: Mapping[str, Any] | None,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+) -> RelativeValues:
+    """The relative value of every form against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2)), on the
+    monthly payments the plan pays."""
+    options = []
+    for key, f in forms.items():
+        if key == "life":
+            options.append(OptionalForm(key, Form.life(), f.monthly))
+        elif key.startswith("js"):
+            share = SURVIVOR_SHARE[key[2:]]
+            options.append(OptionalForm(key, Form.contingent(share), f.monthly, annuitant_birth))
+        elif key.startswith("cc") and int(key[2:]) in CERTAIN_YEARS:
+            options.append(OptionalForm(key, Form.certain_and_life(int(key[2:])), f.monthly))
+        elif key == "ss_level" and f.monthly_after is not None:
+            months = months_between_firsts(retirement_date, ss_commencement_date(birth_date, settings))
+            options.append(
+                OptionalForm(
+                    key, Form.life(), f.monthly, amount_after=f.monthly_after, change_after_months=months
+                )
+            )
+    return relative_values(
+        options,
+        birth_date=birth_date,
+        asd=retirement_date,
+        married=married,
+        assumptions=assumptions,
+        rules=relative_value_rules(settings),
+        single_sum=None,
+    )
 
 
 def _safe_estimate(p, as_of, d, core, assumptions, nb, data) -> Estimate:
@@ -499,8 +579,8 @@ def price_grid(
 
 def _form_json(f: FormAmount) -> dict:
     out: dict[str, Any] = {"monthly": money_str(f.monthly)}
-    if f.survivor_annual is not None:
-        out["survivor_monthly"] = money_str(f.survivor_annual / 12)
+    if f.survivor_monthly is not None:
+        out["survivor_monthly"] = money_str(f.survivor_monthly)
     if f.monthly_after is not None:
         out["monthly_after_social_security"] = money_str(f.monthly_after)
     if f.note:
@@ -546,6 +626,15 @@ def plan_outputs(
             # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
             tail = f.trace.steps[skip:] if f.trace.steps[:skip] == nb.trace.steps else f.trace.steps
             traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER] + Trace(tail).as_list()
+        rv = e.relative_values
+        if rv is not None and rv.basis is not None:
+            item["relative_value_basis"] = rv.basis.as_json()
+            item["relative_value_groups"] = groups_json(rv.groups)
+            for k, value in rv.values.items():
+                item["forms"][k]["relative_value"] = relative_value_json(value)
+                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
+        elif rv is not None and rv.note:
+            item["notes"] = [rv.note]
         if e.cash_out is not None:
             item["cash_out"] = _cash_out_json(e.cash_out)
             traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list()

@@ -109,6 +109,16 @@ class BenefitSettings:
         alternative="false: divide by 5 even when fewer years are available",
         help="The top-heavy compensation average uses all years when fewer than 5 exist.",
     )
+    relative_value_interest: Literal["plan_rate", "segment_rates"] = setting(
+        "plan_rate",
+        section="§7.4(E), Table A (GATT Applicable Interest Rate)",
+        gap="GAP-11, GAP-13",
+        alternative="segment_rates: the §417(e)(3) segment rates of the look-back month "
+        "(assumptions.segment_rates) for ASDs from 2008",
+        help="The §7.4(E) relative values compare every form on the §417(e)(3) applicable mortality "
+        "table and the GATT Applicable Interest Rate (30-year Treasury, third full calendar month "
+        "before the Retirement Date).",
+    )
     minimum_benefit_per_month: Decimal = setting(
         Decimal("25"),
         section="§3.1(B)",

@@ -15,5 +15,6 @@ _API = PlanAPI(__name__, core, ServiceVestingSettings)
 settings_classes = _API.settings_classes
 default_settings = _API.default_settings
 calculate = _API.calculate
+core_result = _API.core_result
 
-__all__ = ["PLAN_KEY", "calculate", "core", "default_settings", "rules", "settings_classes"]
+__all__ = ["PLAN_KEY", "calculate", "core", "core_result", "default_settings", "rules", "settings_classes"]

@@ -13,6 +13,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
+from benefits.engine.actuarial import Form
 from benefits.engine.core import CoreResult, ParticipantError
 from benefits.engine.dates import (
     add_months,
@@ -23,13 +24,21 @@ from benefits.engine.dates import (
 )
 from benefits.engine.money import HUNDRED, ZERO, money_str, to_decimal, to_money, to_money_down
 from benefits.engine.parameters import ParameterNotInForce, parameter
+from benefits.engine.relative_value import (
+    ComparisonRules,
+    OptionalForm,
+    RelativeValues,
+    groups_json,
+    relative_value_json,
+    relative_values,
+)
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
 from .annuity import ApplicableBasis, LifeAnnuity, applicable_basis, balance_to_life_annuity
 from .compensation import ActivePeriod
 from .death import SurvivorAnnuity, survivor_annuity, survivor_dates
-from .forms import FormAmount, immediate_vested_forms, retirement_forms
+from .forms import CERTAIN_FORMS, SURVIVOR_FORMS, FormAmount, immediate_vested_forms, retirement_forms
 from .ledger import Forfeiture, Ledger, Statement, account_ledger, build_ledger
 from .limits import (
     CashOut,
@@ -279,6 +288,7 @@ class Estimate:
     estimate: bool  # rests on projected pay or rates (GAP-4)
     notes: tuple[str, ...]
     trace: Trace
+    relative_values: RelativeValues | None = None  # §5.10(d)(i); None when there is no election
 
 
 @dataclass(frozen=True)
@@ -328,6 +338,8 @@ def estimate(
     ledger: Ledger | None = None,
     inputs: AccountInputs | None = None,
     with_whipsaw: bool = False,
+    assumptions: Mapping[str, Any] | None = None,
+    with_relative_values: bool = True,
 ) -> Estimate:
     """Every form the plan offers on ``commencement`` (the first of a month), with traces.
 
@@ -424,7 +436,87 @@ def estimate(
     default = "js50" if (p.is_married and "js50" in forms) else "life"
     if p.is_married and p.spouse_birth_date is None:
         notes.append("married: the QJSA needs spouse_birth_date (§5.10(a); AMBIG-16)")
-    return Estimate(d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace)
+    rv = None
+    if with_relative_values:
+        rv = form_relative_values(
+            forms,
+            birth_date=p.birth_date,
+            asd=d,
+            married=p.is_married,
+            beneficiary_birth=spouse,
+            assumptions=assumptions if assumptions is not None else _rate_assumptions(market),
+            basis=basis,
+            settings=settings,
+        )
+    if rv is not None and rv.note:
+        notes.append(rv.note)
+    return Estimate(d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace, rv)
+
+
+def relative_value_rules(settings: BenefitSettings) -> ComparisonRules:
+    """Plan data for the relative values of the QJSA explanation (§5.10(d)(i)): the married
+    participant's QJSA is the Joint and 50% Survivor Annuity (§5.10(b)), the unmarried
+    participant's the single life annuity (§5.2); the rate is the Applicable Interest Rate, the
+    30-year Treasury rate for the 2nd month before the ASD (§1.2(e))."""
+    return ComparisonRules(
+        qjsa_form="js50",
+        single_life_form="life",
+        lookback_months=2,
+        rate_key="applicable_interest_rate",
+        rate_default_key="applicable_interest_rate_default",
+        section="§5.10(d)(i)",
+        interest=settings.relative_value_interest,
+    )
+
+
+def _rate_assumptions(market: MarketData) -> dict[str, Any]:
+    """The Applicable Interest Rates as the request gave them (percent), for callers without it."""
+    out: dict[str, Any] = {
+        "applicable_interest_rate": {
+            f"{y:04d}-{m:02d}": str(v * HUNDRED) for (y, m), v in market.applicable_interest_rate.items()
+        }
+    }
+    if market.applicable_interest_rate_default is not None:
+        out["applicable_interest_rate_default"] = str(market.applicable_interest_rate_default * HUNDRED)
+    return out
+
+
+def form_relative_values(
+    forms: Mapping[str, FormAmount],
+    *,
+    birth_date: date,
+    asd: date,
+    married: bool,
+    beneficiary_birth: date | None,
+    assumptions: Mapping[str, Any] | None,
+    basis: ApplicableBasis,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+) -> RelativeValues:
+    """Every form against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2)) on the Applicable Mortality
+    Table in force (or pinned) for the ASD; the lump sum's amount against the QJSA's present value."""
+    options = []
+    for key, f in forms.items():
+        if key == "lump_sum" and f.lump_sum is not None:
+            options.append(OptionalForm(key, Form.lump_sum(), f.lump_sum))
+        elif f.monthly is None:
+            continue
+        elif key == "life":
+            options.append(OptionalForm(key, Form.life(), f.monthly))
+        elif key in SURVIVOR_FORMS:
+            options.append(
+                OptionalForm(key, Form.contingent(SURVIVOR_FORMS[key]), f.monthly, beneficiary_birth)
+            )
+        elif key in CERTAIN_FORMS:
+            options.append(OptionalForm(key, Form.certain_and_life(CERTAIN_FORMS[key]), f.monthly))
+    return relative_values(
+        options,
+        birth_date=birth_date,
+        asd=asd,
+        married=married,
+        assumptions=assumptions,
+        rules=relative_value_rules(settings),
+        table=basis.table,
+    )
 
 
 def projection_value(
@@ -678,7 +770,17 @@ def benefits(
         estimates = tuple(survivor_estimate(p, as_of, market, core, inputs, d) for d in p.commencement_dates)
     else:
         estimates = tuple(
-            estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs, with_whipsaw=True)
+            estimate(
+                p,
+                as_of,
+                market,
+                core,
+                d,
+                ledger=ledger,
+                inputs=inputs,
+                with_whipsaw=True,
+                assumptions=assumptions,
+            )
             for d in p.commencement_dates
         )
     co = None
@@ -687,7 +789,7 @@ def benefits(
         floor = None
         if annuities and _pd_money(p, "dec31_1999_benefit") is not None:
             floor = estimate(p, as_of, market, core, first_of_next_month(inputs.separation),
-                             ledger=ledger, inputs=inputs).lump_sum.floor  # fmt: skip
+                             ledger=ledger, inputs=inputs, with_relative_values=False).lump_sum.floor  # fmt: skip
         co = cash_out(
             separation=inputs.separation,
             vested_balance=vested_amount(at_sep, pct),
@@ -743,7 +845,7 @@ def price_grid(
         if p.death_date is not None:
             e = survivor_estimate(p, as_of, market, core, inputs, d)
         else:
-            e = estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs)
+            e = estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs, with_relative_values=False)
         monthly = {k: f.monthly for k, f in e.forms.items() if f.monthly is not None}
         rows.append(
             GridRow(d, e.route, e.balance, monthly, e.lump_sum.amount if e.lump_sum else None, e.estimate)
@@ -778,9 +880,12 @@ def _retirement_separation(p: Participant, core: CoreResult, inputs: AccountInpu
 
 
 def _form_json(f: FormAmount) -> dict:
-    if f.monthly is not None:
-        return {"monthly": money_str(f.monthly)}
-    return {"lump_sum": money_str(f.lump_sum)}
+    if f.monthly is None:
+        return {"lump_sum": money_str(f.lump_sum)}
+    out = {"monthly": money_str(f.monthly)}
+    if f.survivor_monthly is not None:
+        out["survivor_monthly"] = money_str(f.survivor_monthly)
+    return out
 
 
 def plan_outputs(
@@ -821,7 +926,14 @@ def plan_outputs(
             k: money_str(f.survivor_monthly) for k, f in e.forms.items() if f.survivor_monthly is not None
         }
         if survivors:
-            item["survivor_monthly"] = survivors
+            item["survivor_monthly"] = survivors  # also on each form (kept for earlier callers)
+        rv = e.relative_values
+        if rv is not None and rv.basis is not None:
+            item["relative_value_basis"] = rv.basis.as_json()
+            item["relative_value_groups"] = groups_json(rv.groups)
+            for k, value in rv.values.items():
+                item["forms"][k]["relative_value"] = relative_value_json(value)
+                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         if e.notes:
             item["notes"] = list(e.notes)
         estimates.append(item)

@@ -90,6 +90,15 @@ class BenefitSettings:
         gap="AMBIG-18",
         alternative="false: test the account balance alone",
     )
+    relative_value_interest: Literal["plan_rate", "segment_rates"] = setting(
+        "plan_rate",
+        section="§5.10(d)(i), §1.2(e)",
+        gap="GAP-6",
+        alternative="segment_rates: the §417(e)(3) segment rates of the look-back month "
+        "(assumptions.segment_rates) for ASDs from 2008",
+        help="The relative values in the QJSA explanation compare every form on the Applicable "
+        "Mortality Table and the Applicable Interest Rate (30-year Treasury, 2nd month before the ASD).",
+    )
     project_future_pay: bool = setting(
         True,
         section="modeler",

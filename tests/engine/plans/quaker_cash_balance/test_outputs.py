@@ -91,7 +91,12 @@ def test_ana_contract_keys_and_values():
     assert second["forms"]["lump_sum"]["lump_sum"] == "14537.17"
     assert r["cash_out"]["required"] is False
     assert r["accrued_benefit"]["monthly_at_nrd"] == "415.31"
-    assert first["forms"]["life"] == {"monthly": "76.87"}  # exactly the contract's shape
+    # the contract's shape, plus the project-added relative value (the life annuity is the
+    # unmarried participant's QJSA, so 100%; Treas. Reg. §1.417(a)(3)-1(c)(2)(ii))
+    assert first["forms"]["life"] == {
+        "monthly": "76.87",
+        "relative_value": {"percent": "100.0", "approximately_equal": True},
+    }
     # every figure carries its trace, with plan sections, in the ``traces`` map
     assert any("§4.4" in step["section"] for step in r["traces"]["estimates[0].forms.life"])
     assert any("§1.2(g)" in step["section"] for step in r["traces"]["estimates[0].forms.life"])
@@ -316,10 +321,12 @@ def test_section_415b_limit_clips_the_annuity_and_the_lump_sum_s5_15_s1_2b():
     (est,) = r["estimates"]
     assert est["route"] == "normal"
     # 2005 dollar limit $170,000 (no age adjustment at 65, 10+ years of participation; high-3 $300,000).
-    assert est["forms"]["life"] == {"monthly": "14166.66"}  # 170,000 / 12, rounded down
+    assert est["forms"]["life"]["monthly"] == "14166.66"  # 170,000 / 12, rounded down
+    # an explanation before 1/1/2007 may not say "approximately equal" (§1.417(a)(3)-1(f)(2)(iii))
+    assert est["forms"]["life"]["relative_value"] == {"percent": "100.0", "approximately_equal": False}
     # Lump sum: straight-life equivalent at max(AIR 6%, 8%) capped at 170,000 × ä(12)65 @ 8% on the
     # 1983 GAM 50/50 table = 9.187776 (SPEC Example 1, 6 decimals) → 1,561,921.92 ± 170,000 × 5e-7.
-    assert set(est["forms"]["lump_sum"]) == {"lump_sum"}
+    assert set(est["forms"]["lump_sum"]) == {"lump_sum", "relative_value"}
     assert abs(D(est["forms"]["lump_sum"]["lump_sum"]) - D("1561921.92")) <= D("0.09")
     assert any("§415(b)" in n for n in est["notes"])
     assert D(est["forms"]["js50" if "js50" in est["forms"] else "cc10"]["monthly"]) < D("14166.66")

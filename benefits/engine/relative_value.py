@@ -1,0 +1,320 @@
+"""Relative value of each optional form against the QJSA, for the §417(a)(3) explanation.
+
+Treas. Reg. §1.417(a)(3)-1(c)(2) (regulation.md §D.1): each optional form's actuarial present value
+(APV) as a percentage of the QJSA's APV, all forms valued on ONE basis. The basis used here is the
+§417(e)(3) applicable mortality table with the plan's applicable interest rate for the ASD — a
+permitted single set for every form ((c)(2)(iv)(A) for the lump sum, (B) for the others: "the
+§417(e)(3) rate and table are reasonable"). Forms whose APV is 95%–105% of the QJSA's may be described
+as "approximately equal in value" ((c)(2)(iii)(C)); forms within 5 points may be grouped ((A)).
+
+The comparison form is the QJSA for a married participant and the single life annuity for an
+unmarried one ((c)(2)(ii)). Which of the plan's form keys those are, the rate's look-back month and
+the assumption keys are plan data (``ComparisonRules``); nothing here names a plan. Market data are
+inputs: a missing rate omits the relative values with a note naming it (a rate is never invented).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
+from typing import Any, Literal
+
+from benefits.engine.actuarial import (
+    AgeMethod,
+    Basis,
+    FlatRate,
+    Form,
+    FormKind,
+    RelativeValue,
+    RelativeValueGroup,
+    SegmentRates,
+    attained_age,
+    form_factor,
+    group_relative_values,
+    life_annuity,
+    relative_value_of_apvs,
+    temporary_life_annuity,
+)
+from benefits.engine.money import to_decimal
+from benefits.engine.mortality import LAST_417E_YEAR, MortalityTable, applicable_417e_table
+from benefits.engine.trace import Trace
+
+REGULATION = "Treas. Reg. §1.417(a)(3)-1(c)(2)"
+HUNDRED = Decimal(100)
+
+InterestSource = Literal["plan_rate", "segment_rates"]
+
+
+@dataclass(frozen=True)
+class ComparisonRules:
+    """A plan's data for the relative-value comparison (no plan logic lives in this module).
+
+    ``lookback_months``: the rate of the calendar month this many months before the ASD's month
+    (e.g. 2: ASD March 1 → January). ``rate_key`` names the assumptions map ``{"YYYY-MM": percent}``
+    of the plan's applicable (30-year Treasury) rate; ``rate_default_key`` an optional flat percent
+    the plan accepts for months not listed. ``interest``: ``plan_rate`` (that rate, flat) or
+    ``segment_rates`` (the §417(e)(3) segment rates of ``segment_rates_key`` from 2008; the plan
+    rate before 2008, when it was the §417(e)(3) rate).
+    """
+
+    qjsa_form: str
+    single_life_form: str
+    lookback_months: int
+    rate_key: str
+    section: str  # the plan's explanation section, e.g. "§7.4(E)"
+    rate_default_key: str | None = None
+    interest: InterestSource = "plan_rate"
+    segment_rates_key: str = "segment_rates"
+    places: int = 1
+    # The explanation is given 30-90 days before the ASD; the "approximately equal" wording is not
+    # available for explanations given before 1/1/2007 ((f)(2)(iii)). The latest day is assumed.
+    explanation_days_before_asd: int = 30
+
+
+@dataclass(frozen=True)
+class OptionalForm:
+    """One form as the comparison needs it: its shape and what it pays.
+
+    ``amount``: the installment (monthly) for an annuity, the single sum for a lump sum.
+    A level-income form pays ``amount`` for ``change_after_months`` months (while alive), then
+    ``amount_after`` for life.
+    """
+
+    key: str
+    form: Form
+    amount: Decimal
+    beneficiary_birth: date | None = None
+    amount_after: Decimal | None = None
+    change_after_months: int | None = None
+
+
+@dataclass(frozen=True)
+class ComparisonBasis:
+    basis: Basis
+    form: str  # the key of the comparison form (QJSA or single life annuity)
+    interest: str
+    mortality: str
+    source: str
+    lookback_month: str
+
+    def as_json(self) -> dict:
+        return {
+            "form": self.form,
+            "interest": self.interest,
+            "mortality": self.mortality,
+            "source": self.source,
+            "lookback_month": self.lookback_month,
+        }
+
+
+@dataclass(frozen=True)
+class RelativeValues:
+    """The relative value of every form on one ASD (empty with a ``note`` when omitted)."""
+
+    basis: ComparisonBasis | None
+    values: Mapping[str, RelativeValue] = field(default_factory=lambda: MappingProxyType({}))
+    traces: Mapping[str, Trace] = field(default_factory=lambda: MappingProxyType({}))
+    groups: tuple[RelativeValueGroup, ...] = ()
+    note: str = ""
+
+
+# ------------------------------------------------------------------------------------------ basis
+
+
+def lookback_month(asd: date, months: int) -> str:
+    """``YYYY-MM`` of the calendar month ``months`` before the ASD's month."""
+    index = asd.year * 12 + asd.month - 1 - months
+    return f"{index // 12:04d}-{index % 12 + 1:02d}"
+
+
+def _percent(raw: object) -> Decimal | None:
+    if raw is None or raw == "":
+        return None
+    try:
+        return Decimal(str(raw))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def _table_for(asd: date) -> tuple[MortalityTable, str]:
+    """The §417(e)(3) table in force on the ASD; after the last published year, the latest one."""
+    if asd.year > LAST_417E_YEAR:
+        table = applicable_417e_table(LAST_417E_YEAR)
+        return table, f"{table.name} (latest table published, used for a {asd.year} ASD)"
+    table = applicable_417e_table(asd)
+    return table, table.name
+
+
+def comparison_basis(
+    asd: date,
+    assumptions: Mapping[str, Any] | None,
+    rules: ComparisonRules,
+    *,
+    married: bool,
+    table: MortalityTable | None = None,
+) -> tuple[ComparisonBasis | None, str]:
+    """The single basis for every form on ``asd``, or (None, a note naming the missing input).
+
+    ``table`` pins the mortality table (a plan that prices with a pinned table); by default the
+    §417(e)(3) applicable table for the ASD.
+    """
+    a = assumptions or {}
+    month = lookback_month(asd, rules.lookback_months)
+    form = rules.qjsa_form if married else rules.single_life_form
+    if table is not None:
+        mortality = table.name
+    else:
+        try:
+            table, mortality = _table_for(asd)
+        except LookupError as exc:
+            return None, f"relative values omitted: {exc}"
+    use_segments = rules.interest == "segment_rates" and asd.year >= 2008
+    if use_segments:
+        raw = (a.get(rules.segment_rates_key) or {}).get(month)
+        rates = [_percent(x) for x in raw] if isinstance(raw, list | tuple) and len(raw) == 3 else None
+        if rates is None or any(r is None for r in rates):
+            return None, (
+                f"relative values omitted: the §417(e)(3) segment rates for {month} "
+                f"(assumptions.{rules.segment_rates_key}.{month}) are missing"
+            )
+        r1, r2, r3 = (float(r / HUNDRED) for r in rates)  # type: ignore[operator]
+        interest = SegmentRates(r1, r2, r3)
+        words = f"segment rates {rates[0]}% / {rates[1]}% / {rates[2]}% for {month}"
+        source = f"assumptions.{rules.segment_rates_key}"
+    else:
+        given = a.get(rules.rate_key) or {}
+        rate = _percent(given.get(month)) if isinstance(given, Mapping) else None
+        source = f"assumptions.{rules.rate_key}"
+        words = f"{rate}% (30-year Treasury rate for {month})"
+        if rate is None and rules.rate_default_key is not None:
+            rate = _percent(a.get(rules.rate_default_key))
+            source = f"assumptions.{rules.rate_default_key}"
+            words = f"{rate}% (flat rate given for {month}: {source})"
+        if rate is None:
+            return None, (
+                f"relative values omitted: the 30-year Treasury rate for {month} "
+                f"(assumptions.{rules.rate_key}.{month}) is missing"
+            )
+        interest = FlatRate(float(rate / HUNDRED))
+    basis = Basis(table, interest, label=f"{mortality}, {words}")
+    source = (
+        f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
+        + ("segment rates" if use_segments else "the plan's applicable interest rate")
+        + f" for the look-back month, one basis for every form ({source})"
+    )
+    return ComparisonBasis(basis, form, words, mortality, source, month), ""
+
+
+# ------------------------------------------------------------------------------------------ values
+
+
+def _apv(option: OptionalForm, basis: Basis, age: float, asd: date) -> Decimal:
+    """APV at the ASD of what ``option`` pays (unrounded Decimal)."""
+    if option.form.kind is FormKind.LUMP_SUM:
+        return to_decimal(option.amount)
+    m = basis.frequency
+    if option.change_after_months is not None and option.amount_after is not None:
+        years = option.change_after_months / 12
+        before = temporary_life_annuity(basis, age, years)
+        after = life_annuity(basis, age, deferral=years)
+        return to_decimal(option.amount) * to_decimal(before * m) + to_decimal(
+            option.amount_after
+        ) * to_decimal(after * m)
+    spouse_age = (
+        attained_age(option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS)
+        if option.beneficiary_birth is not None and option.form.needs_spouse
+        else None
+    )
+    factor = form_factor(basis, option.form, age, spouse_age)
+    return to_decimal(option.amount) * to_decimal(factor * m)
+
+
+def relative_values(
+    forms: Sequence[OptionalForm],
+    *,
+    birth_date: date,
+    asd: date,
+    married: bool,
+    assumptions: Mapping[str, Any] | None,
+    rules: ComparisonRules,
+    table: MortalityTable | None = None,
+    single_sum: str | None = "lump_sum",
+) -> RelativeValues:
+    """Relative value of each of ``forms`` against the comparison form, all on one basis.
+
+    Amounts are what the plan pays (rounded installments); APVs stay unrounded. The comparison form
+    itself is 100%. Ages are completed years and months on the ASD.
+    """
+    basis, note = comparison_basis(asd, assumptions, rules, married=married, table=table)
+    if basis is None:
+        return RelativeValues(None, note=note)
+    by_key = {f.key: f for f in forms}
+    qjsa = by_key.get(basis.form)
+    if qjsa is None:
+        return RelativeValues(
+            None, note=f"relative values omitted: the comparison form {basis.form} is not priced"
+        )
+    age = attained_age(birth_date, asd, AgeMethod.EXACT_MONTHS)
+    qjsa_apv = _apv(qjsa, basis.basis, age, asd)
+    if qjsa_apv <= 0:
+        return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
+    explained = asd - timedelta(days=rules.explanation_days_before_asd)
+    values: dict[str, RelativeValue] = {}
+    traces: dict[str, Trace] = {}
+    who = "the QJSA" if married else "the single life annuity (the QJSA of an unmarried participant)"
+    for option in forms:
+        apv = _apv(option, basis.basis, age, asd)
+        rv = relative_value_of_apvs(apv, qjsa_apv, places=rules.places, explanation_date=explained)
+        values[option.key] = rv
+        words = (
+            f"Relative value of {option.key} compared with {who} ({basis.form}): its actuarial "
+            f"present value as a percentage of the {basis.form}'s, both on {basis.basis.describe()}"
+        )
+        if rv.approximately_equal:
+            words += "; approximately equal in value (95%-105%)"
+        traces[option.key] = Trace().add(
+            words,
+            section=f"{rules.section}; {REGULATION}",
+            result=rv.percent,
+            option_present_value=round(apv, 2),
+            comparison_present_value=round(qjsa_apv, 2),
+            approximately_equal=rv.approximately_equal,
+        )
+    present = {k: v for k, v in values.items()}
+    groups = group_relative_values(
+        list(present.items()), single_sum=single_sum if single_sum in present else None
+    )
+    return RelativeValues(basis, MappingProxyType(values), MappingProxyType(traces), groups)
+
+
+def relative_value_json(rv: RelativeValue) -> dict:
+    """The contract-style object for one form: ``{"percent": "97.3", "approximately_equal": true}``."""
+    return {"percent": f"{rv.percent:f}", "approximately_equal": rv.approximately_equal}
+
+
+def groups_json(groups: Sequence[RelativeValueGroup]) -> list[dict]:
+    return [
+        {
+            "forms": list(g.members),
+            "low": f"{g.low:f}",
+            "high": f"{g.high:f}",
+            "disclosed": g.disclosed,
+        }
+        for g in groups
+    ]
+
+
+__all__ = [
+    "ComparisonBasis",
+    "ComparisonRules",
+    "OptionalForm",
+    "RelativeValues",
+    "comparison_basis",
+    "groups_json",
+    "lookback_month",
+    "relative_value_json",
+    "relative_values",
+]

@@ -1,0 +1,81 @@
+"""Claim uploads: PDF, JPEG or PNG, recognised by their first bytes (never by name), size-limited,
+written under PRIVATE_STORAGE_ROOT (outside the web root) under a random name."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+
+MAX_UPLOAD_BYTES = 10 * 1024 * 1024
+MAX_FILES = 10
+SIGNATURES = (
+    (b"%PDF-", "application/pdf", "pdf"),
+    (b"\xff\xd8\xff", "image/jpeg", "jpg"),
+    (b"\x89PNG\r\n\x1a\n", "image/png", "png"),
+)
+
+
+class UploadRefused(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class CheckedUpload:
+    original_name: str
+    content: bytes
+    content_type: str
+    extension: str
+    sha256: str
+
+
+def sniff(head: bytes) -> tuple[str, str] | None:
+    for magic, content_type, ext in SIGNATURES:
+        if head.startswith(magic):
+            return content_type, ext
+    return None
+
+
+def check_upload(uploaded) -> CheckedUpload:
+    """Read and check one uploaded file; the message names the file and the rule it broke."""
+    name = Path(uploaded.name or "upload").name[:200]
+    if uploaded.size > MAX_UPLOAD_BYTES:
+        raise UploadRefused(f"{name}: a file may be at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+    content = uploaded.read(MAX_UPLOAD_BYTES + 1)
+    if len(content) > MAX_UPLOAD_BYTES:
+        raise UploadRefused(f"{name}: a file may be at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB.")
+    if not content:
+        raise UploadRefused(f"{name}: the file is empty.")
+    kind = sniff(content[:16])
+    if kind is None:
+        raise UploadRefused(
+            f"{name}: only PDF, JPEG or PNG files are accepted (checked by the file's content)."
+        )
+    return CheckedUpload(name, content, kind[0], kind[1], hashlib.sha256(content).hexdigest())
+
+
+def check_uploads(files) -> list[CheckedUpload]:
+    files = list(files)
+    if len(files) > MAX_FILES:
+        raise UploadRefused(f"Documents: at most {MAX_FILES} files at a time.")
+    return [check_upload(f) for f in files]
+
+
+def store(claim_id: int, upload: CheckedUpload) -> str:
+    """Write the file; returns its path relative to PRIVATE_STORAGE_ROOT."""
+    relative = f"claims/{claim_id}/{uuid.uuid4().hex}.{upload.extension}"
+    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(upload.content)
+    return relative
+
+
+def stored_path(file_name: str) -> Path:
+    root = Path(settings.PRIVATE_STORAGE_ROOT).resolve()
+    path = (root / file_name).resolve()
+    if root not in path.parents:  # a stored name never leaves the private root
+        raise UploadRefused("Invalid stored path.")
+    return path

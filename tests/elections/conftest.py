@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+from django.core.management import call_command
+
+from accounts.models import User
+from benefits.models import PlanMembership
+from elections import services
+from tests.conftest import enroll_totp
+from tests.factories import UserFactory
+
+AS_OF = date(2026, 11, 21)
+
+
+@pytest.fixture
+def demo(db, settings, tmp_path):
+    settings.PRIVATE_STORAGE_ROOT = tmp_path
+    call_command("load_demo", as_of=AS_OF)
+
+
+@pytest.fixture
+def pat(demo):
+    return User.objects.get(email="pat@demo.test")
+
+
+@pytest.fixture
+def committee(demo):
+    return User.objects.get(email="committee@demo.test")
+
+
+@pytest.fixture
+def committee2(demo):
+    user = UserFactory(role=User.Role.COMMITTEE)
+    enroll_totp(user)
+    return user
+
+
+@pytest.fixture
+def committee3(demo):
+    user = UserFactory(role=User.Role.COMMITTEE)
+    enroll_totp(user)
+    return user
+
+
+def membership(user, key: str) -> PlanMembership:
+    return PlanMembership.objects.get(participant__user=user, plan__key=key)
+
+
+def start_date(today: date | None = None) -> date:
+    """A first-of-month start at least 60 days away (past any filing lead time)."""
+    d = (today or services.today()) + timedelta(days=60)
+    return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+
+
+def file_db_claim(user, *, on: date | None = None, **kw):
+    on = on or services.today()
+    return services.claim_file(
+        filer=user,
+        membership=membership(user, "carver-db"),
+        claim_type="commencement",
+        details={"commencement_date": start_date(on), "form": "js50"},
+        statement="I would like to retire.",
+        on=on,
+        **kw,
+    )
