@@ -77,3 +77,9 @@ def test_production_check_deploy_is_clean():
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_pages_carry_a_strict_content_security_policy(client, db):
+    policy = client.get("/accounts/login/")["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy
+    assert "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy

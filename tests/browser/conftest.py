@@ -49,8 +49,12 @@ def page(browser, live_server):
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
     page = context.new_page()
     page.set_default_timeout(15_000)
+    # Chromium reports Content-Security-Policy refusals on the console: no page may trigger one.
+    refused: list[str] = []
+    page.on("console", lambda msg: refused.append(msg.text) if "Content Security Policy" in msg.text else None)
     yield page
     context.close()
+    assert not refused, "Content-Security-Policy refusals:\n" + "\n".join(refused)
 
 
 def login(page, email: str, password: str = "demo-pass-2026", totp_secret: str | None = None) -> None:
