@@ -74,9 +74,5 @@ def days_inclusive(start: date, end: date) -> int:
     return max(0, (end - start).days + 1)
 
 
-def year_start(year: int) -> date:
-    return date(year, 1, 1)
-
-
 def year_end(year: int) -> date:
     return date(year, 12, 31)

@@ -208,10 +208,6 @@ def run_calculate(
     return result
 
 
-def nth_anniversary_date(start: date, years: int) -> date:
-    return add_years(start, years)
-
-
 def eligibility_year_completed(
     hire: date,
     hours: Mapping[int, int],

@@ -202,10 +202,6 @@ def _periods_to(periods: tuple[EmploymentPeriod, ...], event: date | None) -> tu
     return out or periods[:1]
 
 
-def employed_at_freeze(data: AccrualData) -> bool:
-    return data.termination_date is None or data.termination_date >= PLAN_FREEZE_DATE
-
-
 def falling_earnings_floor(
     data: AccrualData,
     birth_date: date,

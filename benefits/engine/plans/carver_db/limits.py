@@ -268,10 +268,3 @@ def top_heavy_minimum(
         top_heavy_service_years=th_service,
     )
     return TopHeavyMinimum(annual, average, th_service, tb.build())
-
-
-def months_of(start: date, end: date) -> int:
-    """Whole months from ``start`` to ``end`` (helper for participation/service counts)."""
-    from .dates import complete_months
-
-    return complete_months(start, end)
