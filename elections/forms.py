@@ -70,7 +70,10 @@ class UswdsMixin:
             w = field.widget
             if field.help_text:
                 w.attrs["aria-describedby"] = f"id_{name}-hint"  # the hint includes/form_fields.html renders
-            if isinstance(w, (forms.CheckboxInput, forms.FileInput)):
+            if isinstance(w, forms.CheckboxInput):
+                w.attrs["class"] = "usa-checkbox__input"
+                continue
+            if isinstance(w, forms.FileInput):
                 continue
             if isinstance(w, forms.Textarea):
                 w.attrs["class"] = "usa-textarea"

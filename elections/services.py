@@ -274,6 +274,23 @@ def claim_document_viewed(*, document: ClaimDocument, viewer, request=None) -> N
         )
 
 
+def claim_notice_viewed(*, notice, viewer, request=None) -> None:
+    """Anyone but the claimant opening a claim notice is recorded, like an upload or a statement."""
+    claim = notice.claim
+    if viewer.pk == claim.filed_by_id:
+        return
+    with transaction.atomic():
+        audit_record(
+            event_type="claim.notice_viewed",
+            summary=f"Claim notice {notice.pk} opened",
+            actor=viewer,
+            participant=claim.participant,
+            request=request,
+            claim_id=claim.pk,
+            notice_id=notice.pk,
+        )
+
+
 def expected_loan_first_due(decided_on: date) -> date:
     """§8.5(a): the first payroll deduction is no later than three weeks after the form is processed."""
     return decided_on + timedelta(weeks=3)

@@ -340,6 +340,7 @@ def claim_notice_download(request, claim_id: int, notice_id: int):
     notice = claim.notices.select_related("document").filter(pk=notice_id).first()
     if notice is None or notice.document.status != GeneratedDocument.Status.DONE:
         raise Http404
+    services.claim_notice_viewed(notice=notice, viewer=request.user, request=request)
     response = FileResponse(
         document_path(notice.document).open("rb"),
         content_type="application/pdf",
