@@ -50,11 +50,18 @@ class BalanceInline(admin.TabularInline):
     extra = 0
 
 
+class TransactionInline(admin.TabularInline):
+    model = models.AccountTransaction
+    extra = 0
+    fields = ["date", "source", "kind", "amount", "shares", "memo"]
+    ordering = ["-date", "source"]
+
+
 @admin.register(models.PlanMembership)
 class PlanMembershipAdmin(admin.ModelAdmin):
     list_display = ["participant", "plan", "entry_date"]
     list_filter = ["plan"]
-    inlines = [HoursInline, CompensationInline, BalanceInline]
+    inlines = [HoursInline, CompensationInline, BalanceInline, TransactionInline]
 
 
 @admin.register(models.MarketRate)

@@ -370,3 +370,66 @@ class SavedQuote(models.Model):
 
     def __str__(self) -> str:
         return f"Quote {self.pk} for {self.membership} as of {self.as_of}"
+
+
+# Transaction kinds that only add to a source, and kinds that only take from it.
+TRANSACTION_INFLOWS = ("deferral", "match", "employer", "rollover", "dividend", "loan_repayment")
+TRANSACTION_OUTFLOWS = ("forfeiture", "distribution", "withdrawal", "loan_issued", "fee")
+TRANSACTION_KINDS = TRANSACTION_INFLOWS + TRANSACTION_OUTFLOWS + ("earnings", "transfer")
+
+
+class AccountTransaction(models.Model):
+    """One dated movement in an account plan's source: what a period statement is built from.
+
+    ``amount`` is signed by its effect on the source's balance (money in positive, money out negative),
+    so a source's balance on a date is its opening balance plus the amounts up to that date; the
+    statement service turns the signs into the ones each plan's engine statement expects. ESOP stock
+    movements also carry ``shares`` (``amount`` is then their value on ``date``).
+    """
+
+    class Kind(models.TextChoices):
+        DEFERRAL = "deferral", "Before-tax deferral"
+        MATCH = "match", "Matching contribution"
+        EMPLOYER = "employer", "Employer contribution or ESOP allocation"
+        ROLLOVER = "rollover", "Rollover contribution"
+        EARNINGS = "earnings", "Investment gain or loss"
+        DIVIDEND = "dividend", "Dividend"
+        FORFEITURE = "forfeiture", "Forfeiture"
+        DISTRIBUTION = "distribution", "Distribution"
+        WITHDRAWAL = "withdrawal", "In-service withdrawal"
+        LOAN_ISSUED = "loan_issued", "Loan issued"
+        LOAN_REPAYMENT = "loan_repayment", "Loan repayment (principal)"
+        TRANSFER = "transfer", "Transfer between accounts"
+        FEE = "fee", "Fee"
+
+    INFLOWS = TRANSACTION_INFLOWS
+    OUTFLOWS = TRANSACTION_OUTFLOWS
+
+    membership = models.ForeignKey(PlanMembership, on_delete=models.CASCADE, related_name="transactions")
+    source = models.CharField(max_length=40)  # the engine's source key, as in AccountBalance
+    date = models.DateField()
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    amount = models.DecimalField(max_digits=14, decimal_places=2)
+    shares = models.DecimalField(max_digits=16, decimal_places=4, null=True, blank=True)
+    memo = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["membership", "date", "source", "pk"]
+        indexes = [models.Index(fields=["membership", "date"], name="transaction_membership_date")]
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=TRANSACTION_KINDS), name="transaction_kind_known"),
+            models.CheckConstraint(
+                condition=~Q(kind__in=TRANSACTION_INFLOWS) | Q(amount__gt=0),
+                name="transaction_inflow_positive",
+            ),
+            models.CheckConstraint(
+                condition=~Q(kind__in=TRANSACTION_OUTFLOWS) | Q(amount__lt=0),
+                name="transaction_outflow_negative",
+            ),
+            models.CheckConstraint(
+                condition=~Q(amount=0) | Q(shares__isnull=False), name="transaction_not_empty"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.source} {self.get_kind_display()}: {self.amount}"

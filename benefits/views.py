@@ -105,6 +105,7 @@ def document_download(request, document_id: int):
 # plan staff open any read-only, and each view is audited by ``_viewing_context``.
 
 from datetime import date  # noqa: E402
+from urllib.parse import urlencode  # noqa: E402
 
 from django.contrib import messages  # noqa: E402
 from django.core.exceptions import PermissionDenied  # noqa: E402
@@ -115,10 +116,11 @@ from benefits.calculations import CalculationError  # noqa: E402
 from benefits.models import ModelerRun  # noqa: E402
 from benefits.portal import selectors as portal_selectors  # noqa: E402
 from benefits.portal import services as portal_services  # noqa: E402
+from benefits.portal.account_statements import PeriodError  # noqa: E402
 from benefits.portal.chart import line_chart  # noqa: E402
 from benefits.portal.labels import field_words  # noqa: E402
 from benefits.portal.modeler import ModelerForm, grid  # noqa: E402
-from benefits.portal.statements import statement_payload  # noqa: E402
+from benefits.portal.statements import account_periods, statement_payload  # noqa: E402
 from benefits.portal.traces import presented, trace_steps  # noqa: E402
 from benefits.portal.vesting import vesting_page  # noqa: E402
 
@@ -155,6 +157,13 @@ def _statement_year(raw, today: date) -> int:
     return year if 2000 <= year <= today.year else today.year
 
 
+PERIOD_FIELDS = ("year", "start", "end")
+
+
+def _period_query(data) -> str:
+    return urlencode({k: data[k] for k in PERIOD_FIELDS if data.get(k)})
+
+
 @login_required
 def plan_statement(request, participant_id: int, plan_key: str):
     membership = portal_selectors.membership_get_for_viewer(
@@ -162,10 +171,27 @@ def plan_statement(request, participant_id: int, plan_key: str):
     )
     context = _plan_context(request, membership, "statement")
     year = _statement_year(request.GET.get("year"), context["as_of"])
+    is_account = membership.plan.is_account_plan
     try:
-        context["s"] = statement_payload(membership, today=context["as_of"], year=year)
+        context["s"] = statement_payload(
+            membership, today=context["as_of"], year=year, period_data=request.GET if is_account else None
+        )
     except CalculationError as exc:
         _calculation_error(context, exc)
+    except PeriodError as exc:
+        context["period_error"] = {"field": exc.field, "message": str(exc)}
+    if is_account:
+        context["periods"] = account_periods(membership, context["as_of"])
+        context["period_input"] = {k: request.GET.get(k, "") for k in PERIOD_FIELDS}
+        shown = (context.get("s") or {}).get("activity") or {}
+        # The date fields show what was asked (kept when refused), else the period shown.
+        context["period_values"] = {
+            "start": context["period_input"]["start"] or shown.get("start", ""),
+            "end": context["period_input"]["end"] or shown.get("end", ""),
+            "year": context["period_input"]["year"] or shown.get("year") or "",
+        }
+        context["period_date_fields"] = (("start", "Start date"), ("end", "End date"))
+        context["period_query"] = {k: v for k, v in context["period_input"].items() if v}
     if membership.plan.kind == membership.plan.Kind.CASH_BALANCE:
         context["years"] = list(range(context["as_of"].year, 1999, -1))
         context["year"] = year
@@ -181,13 +207,20 @@ def plan_statement_pdf(request, participant_id: int, plan_key: str):
     )
     today = services.today()
     year = _statement_year(request.POST.get("year"), today)
+    url = reverse("benefits:plan_statement", args=[participant_id, plan_key])
+    is_account = membership.plan.is_account_plan
     try:
-        payload = statement_payload(membership, today=today, year=year)
+        payload = statement_payload(
+            membership, today=today, year=year, period_data=request.POST if is_account else None
+        )
     except CalculationError as exc:
         messages.error(
             request, f"The statement cannot be prepared: {field_words(exc.field)} is missing or unusable."
         )
         return redirect("benefits:plan_statement", participant_id=participant_id, plan_key=plan_key)
+    except PeriodError as exc:
+        messages.error(request, f"The statement PDF was not created: {exc}")
+        return redirect(f"{url}?{_period_query(request.POST)}")
     document = portal_services.statement_print(
         membership=membership, payload=payload, actor=request.user, request=request
     )
@@ -196,8 +229,11 @@ def plan_statement_pdf(request, participant_id: int, plan_key: str):
         messages.success(request, "Your statement PDF is ready.")
     else:
         messages.info(request, "Your statement PDF is being prepared; it will appear in the list below.")
-    url = reverse("benefits:plan_statement", args=[participant_id, plan_key])
-    return redirect(f"{url}?year={year}" if payload["kind"] == "cash_balance" else url)
+    if payload["kind"] == "cash_balance":
+        return redirect(f"{url}?year={year}")
+    if is_account and _period_query(request.POST):
+        return redirect(f"{url}?{_period_query(request.POST)}")
+    return redirect(url)
 
 
 @login_required

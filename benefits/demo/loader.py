@@ -16,10 +16,12 @@ from allauth.mfa.utils import encrypt
 from django.db import transaction
 
 from accounts.models import User
+from benefits.demo.activity import esop_history, k401_history
 from benefits.demo.people import PEOPLE, Person
 from benefits.identity import ssn_hash
 from benefits.models import (
     AccountBalance,
+    AccountTransaction,
     Compensation,
     Employer,
     EmploymentPeriod,
@@ -299,7 +301,49 @@ def _load_person(person: Person, plans, employers, users, as_of: date) -> None:
         Compensation.objects.bulk_create(
             Compensation(membership=membership, year=y, amount=a) for y, a in sorted(pay.items())
         )
+        membership.transactions.all().delete()
+        _load_account_history(person, spec, membership, pay, as_of)
+
+
+def _load_account_history(person: Person, spec, membership, pay, as_of: date) -> None:
+    """Balances on each valuation date and the transactions between them (demo/activity.py): the
+    as-of balances are the person's figures, and opening + activity = closing to the cent."""
+    rows: list[AccountBalance] = []
+    if spec.plan == "carver-401k" and spec.balances:
+        txs, balances, added = k401_history(person, spec, pay, as_of)
+        if added:
+            data = dict(membership.plan_data)
+            data["deferrals"] = {**data.get("deferrals", {}), **added}
+            membership.plan_data = data
+            membership.save(update_fields=["plan_data"])
+        for on, by_source in balances.items():
+            rows += [
+                AccountBalance(membership=membership, source=s, as_of=on, balance=b)
+                for s, b in by_source.items()
+            ]
+    elif spec.plan in ("fairport-esop", "carver-esop") and "shares" in spec.plan_data:
+        txs, balances = esop_history(person, spec, as_of)
+        for on, by_source in balances.items():
+            rows += [
+                AccountBalance(membership=membership, source=s, as_of=on, balance=b, shares=sh)
+                for s, (b, sh) in by_source.items()
+            ]
+    else:
         AccountBalance.objects.bulk_create(
             AccountBalance(membership=membership, source=src, as_of=as_of, balance=Decimal(bal))
             for src, bal in spec.balances.items()
         )
+        return
+    AccountBalance.objects.bulk_create(rows)
+    AccountTransaction.objects.bulk_create(
+        AccountTransaction(
+            membership=membership,
+            source=t.source,
+            date=t.on,
+            kind=t.kind,
+            amount=t.amount,
+            shares=t.shares,
+            memo=t.memo,
+        )
+        for t in sorted(txs, key=lambda t: (t.on, t.source, t.kind))
+    )

@@ -20,6 +20,8 @@ class Membership:
     hours_override: dict[int, int] = field(default_factory=dict)
     plan_data: dict = field(default_factory=dict)
     balances: dict[str, str] = field(default_factory=dict)  # account plans: source -> balance
+    # ESOPs: {"allocations": {year: shares}, "forfeiture": {"date", "shares", "cash"}} (demo/activity.py)
+    history: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ PEOPLE: tuple[Person, ...] = (
                     "vested_account_value": "14856.55",
                     "normal_retirement_age": 65,
                 },
+                history={"allocations": {"2024": "48.0000", "2025": "52.0000"}},
             ),
         ),
         married=True,
@@ -333,7 +336,7 @@ PEOPLE: tuple[Person, ...] = (
                     "deferrals": {"2025": "1950.00"},
                     "loans": {"outstanding_balance": "0.00", "highest_balance_last_12_months": "0.00"},
                 },
-                balances={"before_tax": "2210.00", "matching_2002": "1560.00"},
+                balances={"before_tax": "3790.00", "matching_2002": "3245.00"},
             ),
         ),
         note="new employee, match not yet vested",
@@ -411,6 +414,7 @@ PEOPLE: tuple[Person, ...] = (
                     "shares_allocated_since_inception": "3150.0000",
                     "shares_diversified": "0.0000",
                 },
+                history={"allocations": {"2024": "95.0000", "2025": "100.0000"}},
             ),
         ),
         married=True,
@@ -441,7 +445,7 @@ PEOPLE: tuple[Person, ...] = (
                 },
             ),
         ),
-        note="40% vested at termination; forfeiture timing",
+        note="80% vested at termination (five Vesting Years); forfeiture timing",
     ),
     Person(
         "FSB-40003",
@@ -456,17 +460,27 @@ PEOPLE: tuple[Person, ...] = (
             Membership(
                 FAIRPORT,
                 date(2024, 1, 1),
+                hours_override={2023: 640},  # a part-time first year: 0% vested at termination
                 plan_data={
-                    "shares": "62.0000",
-                    "cash": "10.00",
+                    "shares": "0.0000",
+                    "cash": "0.00",
                     "share_value": "11.40",
                     "years_of_participation": 1,
                     "shares_allocated_since_inception": "62.0000",
                     "shares_diversified": "0.0000",
                 },
+                history={
+                    "allocations": {"2024": "62.0000"},
+                    "forfeiture": {
+                        "date": "2024-12-31",
+                        "shares": "62.0000",
+                        "cash": "0.00",
+                        "memo": "0% vested: deemed distributed at termination, forfeited (F §9.5, §9.6)",
+                    },
+                },
             ),
         ),
-        note="0% vested at termination",
+        note="0% vested at termination: the 62 shares allocated for 2024 are forfeited (F §9.5)",
     ),
     Person(
         "FSB-40004",
@@ -518,6 +532,7 @@ PEOPLE: tuple[Person, ...] = (
                     "shares_allocated_since_inception": "305.0000",
                     "shares_diversified": "0.0000",
                 },
+                history={"allocations": {"2024": "58.0000", "2025": "62.0000"}},
             ),
         ),
         note="young active participant; first year under 1,000 hours",

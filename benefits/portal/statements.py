@@ -1,8 +1,10 @@
 """Statements per plan, as one JSON payload that both the page and the PDF render.
 
 What each statement can show is what the records support: account plans hold balances by source on
-a valuation date (no transaction history), so the statement gives those balances, the vested part
-and the contributions the plan's formula gives for each year of recorded pay; the cash balance plan's
+valuation dates and, where recorded, the dated transactions; with transactions the statement gives
+any period by source (``account_statements``, the engine's statement functions), and it always gives
+the balances on the latest valuation date, the vested part and the contributions the plan's formula
+gives for each year of recorded pay; the cash balance plan's
 ledger is rebuilt by the engine from pay and interest credits; the DB plan shows the accrued benefit
 with its inputs. The payload holds every number shown, so a PDF can be checked against the engine.
 """
@@ -16,6 +18,7 @@ from benefits.calculations import membership_calculate
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.money import money_str
 
+from .account_statements import Period, period_from_input, period_statement, plan_years, records_begin
 from .engine_bridge import engine_inputs
 from .labels import source_label
 from .traces import presented, trace_steps
@@ -44,15 +47,21 @@ def _base(membership, as_of: date, result: dict, kind: str) -> dict:
     }
 
 
-def _account_statement(membership, as_of: date, result: dict) -> dict:
+def _account_statement(membership, as_of: date, result: dict, period: Period | None = None) -> dict:
     payload = _base(membership, as_of, result, "account")
     account = result.get("account") or {}
     payload["period"] = f"Balances on the valuation date {as_of.isoformat()}"
-    payload["period_note"] = (
-        "The plan's records hold your balance in each account on the valuation date. They do not "
-        "hold the contributions, earnings, forfeitures, distributions and loan movements of a period, "
-        "so this statement does not show them; ask the plan administrator for a full period statement."
-    )
+    if period is not None:
+        payload["activity"] = period_statement(membership, period)
+        payload["period"] = period.label
+        payload["period_note"] = ""
+    else:
+        payload["period_note"] = (
+            "The plan's records hold your balance in each account on the valuation date. They do not "
+            "hold the contributions, earnings, forfeitures, distributions and loan movements of a "
+            "period, so this statement does not show them; ask the plan administrator for a full "
+            "period statement."
+        )
     payload["sources"] = [
         {
             "source": key,
@@ -147,12 +156,27 @@ def _db_statement(membership, as_of: date, result: dict) -> dict:
     return payload
 
 
-def statement_payload(membership, *, today: date, year: int | None = None) -> dict:
-    """The statement of one membership (raises CalculationError when the engine cannot calculate)."""
+def account_periods(membership, today: date) -> dict:
+    """What the period picker offers: plan years with records, and the dates custom periods may use."""
+    as_of = valuation_date(membership, today)
+    years = plan_years(membership, as_of)
+    begin = records_begin(membership)
+    return {"years": years, "begin": begin.isoformat() if begin else None, "valuation": as_of.isoformat()}
+
+
+def statement_payload(membership, *, today: date, year: int | None = None, period_data=None) -> dict:
+    """The statement of one membership (raises CalculationError when the engine cannot calculate, and
+    ``account_statements.PeriodError`` naming the field when ``period_data`` asks for an unusable period)."""
     plan = membership.plan
     if plan.is_account_plan:
         as_of = valuation_date(membership, today)
-        return _account_statement(membership, as_of, membership_calculate(membership, as_of=as_of))
+        years = plan_years(membership, as_of)
+        period = None
+        if years:
+            period = period_from_input(
+                period_data or {}, years=years, valuation=as_of, begin=records_begin(membership)
+            )
+        return _account_statement(membership, as_of, membership_calculate(membership, as_of=as_of), period)
     result = membership_calculate(membership, as_of=today)
     if plan.kind == plan.Kind.CASH_BALANCE:
         return _cash_balance_statement(membership, today, result, year or today.year)

@@ -8,6 +8,7 @@ the closed network.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -51,10 +52,25 @@ def page(browser, live_server):
     page.set_default_timeout(15_000)
     # Chromium reports Content-Security-Policy refusals on the console: no page may trigger one.
     refused: list[str] = []
-    page.on("console", lambda msg: refused.append(msg.text) if "Content Security Policy" in msg.text else None)
+    page.on(
+        "console", lambda msg: refused.append(msg.text) if "Content Security Policy" in msg.text else None
+    )
     yield page
     context.close()
     assert not refused, "Content-Security-Policy refusals:\n" + "\n".join(refused)
+
+
+_last_code: dict[str, str] = {}
+
+
+def fresh_totp_code(secret: str) -> str:
+    """A TOTP code not used before: allauth refuses a code twice, so wait for the next 30 s step if needed."""
+    code = totp_now(secret)
+    while code == _last_code.get(secret):
+        time.sleep(30 - time.time() % 30 + 0.5)
+        code = totp_now(secret)
+    _last_code[secret] = code
+    return code
 
 
 def login(page, email: str, password: str = "demo-pass-2026", totp_secret: str | None = None) -> None:
@@ -65,7 +81,7 @@ def login(page, email: str, password: str = "demo-pass-2026", totp_secret: str |
     page.click("button[type=submit]")
     if totp_secret:
         page.wait_for_url("**/accounts/2fa/authenticate/")
-        page.fill("input[name=code]", totp_now(totp_secret))
+        page.fill("input[name=code]", fresh_totp_code(totp_secret))
         page.click("button[type=submit]")
     page.wait_for_load_state("networkidle")
 

@@ -15,8 +15,7 @@ from django.urls import reverse
 from accounts.models import User
 from benefits.demo.loader import ADMIN_TOTP_SECRET, COMMITTEE_TOTP_SECRET
 from benefits.models import Plan
-from tests.browser.conftest import assert_accessible, login, screenshot
-from tests.conftest import totp_now
+from tests.browser.conftest import assert_accessible, fresh_totp_code, login, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -71,12 +70,7 @@ def data(db, settings, tmp_path):
 
 # Pages that fail now, each with the reason, left to whoever owns them. Strict: once a page passes, the
 # test says so, and the entry must go.
-KNOWN_GAPS: dict[str, str] = {
-    "participant statement carver-401k": "templates/benefits/_statement_account.html: the table 'Balances "
-    "by account on the valuation date' (four columns, nowrap figures) is wider than 375px and not in a "
-    "scrolling wrapper like the activity tables above it; statement templates are their owner's to change",
-    "participant statement carver-esop": "the same 'Balances by account' table as the 401(k) statement",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 class Sweep:
@@ -156,7 +150,7 @@ def _staff_login(sweep: Sweep, email: str, secret: str, *, check_prompt: bool = 
     page.wait_for_url("**/accounts/2fa/authenticate/")
     if check_prompt:  # a GET of the prompt shows it again while the login is pending
         sweep.check(reverse("mfa_authenticate"), "mfa authenticate")
-    page.fill("input[name=code]", totp_now(secret))
+    page.fill("input[name=code]", fresh_totp_code(secret))
     page.click("button[type=submit]")
     page.wait_for_load_state("networkidle")
     assert "/accounts/" not in page.url, f"staff login stopped at {page.url}"
