@@ -22,6 +22,11 @@ def _schedule_rows(vesting_result) -> dict | None:
         {"years": at_least, "percent": percent_str(p), "reached": years >= at_least, "current": p == current}
         for at_least, p in schedule.steps
     ]
+    first = schedule.steps[0][0] if schedule.steps else 0
+    if first > 0:  # the years before the first step vest nothing: show that row too
+        rows.insert(
+            0, {"years": 0, "fewer_than": first, "percent": "0", "reached": True, "current": current == 0}
+        )
     return {"name": schedule.name, "section": schedule.section, "rows": rows}
 
 

@@ -339,3 +339,18 @@ def test_vesting_page_says_what_a_break_in_service_did(client, demo):
     assert "1 break year from 1989" in html
     assert "were kept" in html and "§1.1(HH)(4)" in html
     assert "<strong>Break in service</strong>" in html
+
+
+def test_a_cliff_schedule_shows_the_zero_row_where_an_unvested_participant_stands(
+    staff_client, committee_user, demo
+):
+    """Carver DB §1.1(NN): five-year cliff. Devon Price left with 3 years: 0%, 'Fewer than 5'."""
+    from benefits.models import Participant
+
+    devon = Participant.objects.get(participant_number="CFS-10003")
+    client = staff_client(committee_user)
+    body = client.get(reverse("benefits:plan_vesting", args=[devon.pk, "carver-db"])).content.decode()
+    row = body[body.index("Fewer than 5") : body.index("</tr>", body.index("Fewer than 5"))]
+    assert "0%" in row and "You are here" in row
+    five = body[body.index("5 or more") : body.index("</tr>", body.index("5 or more"))]
+    assert "100%" in five and "Not yet" in five
