@@ -14,17 +14,21 @@ from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from benefits.engine import statement_input as si
 from benefits.engine.core import ParticipantError
 from benefits.engine.money import ZERO, money_str, percent_str, to_decimal, to_money
 from benefits.engine.plan_support import termination
+from benefits.engine.trace import TraceBuilder
 
 from .accounts import AccountVesting, vest_accounts
 from .contributions import LimitUnavailable, PayPeriod, match_for_periods, year_contributions
 from .distributions import AnnuityQuote, cash_out, estimate_forms, forms_offered, lump_sum_window
 from .hardship import hardship_available
 from .loans import maximum_new_loan
+from .rules import core as core_fn
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import ALL_SOURCES, BEFORE_TAX, ROLLOVER, scheduled_sources
+from .statement import Kind, Transaction, account_statement
 from .withdrawals import withdrawal_at_59_half
 
 
@@ -304,5 +308,89 @@ def plan_outputs(
     if estimates:
         out["estimates"] = estimates
 
+    # Account statement for a period (GAP-35; project-added ``plan_data.statement``).
+    raw_statement = si.section(pd)
+    if raw_statement is not None:
+        out["statement"], traces["statement"] = _statement(participant, as_of, core, raw_statement, settings)
+
     out["traces"] = traces
     return out
+
+
+# Movement columns of the statement, with the sign that makes opening + movements = closing.
+STATEMENT_MOVEMENTS = (
+    ("contributions", 1),
+    ("earnings", 1),
+    ("forfeitures", -1),
+    ("distributions", -1),
+    ("fees", -1),
+    ("loan_activity", 1),
+)
+
+
+def _signed(sign: int, value: Decimal) -> Decimal:
+    return value if sign > 0 else ZERO - value  # ZERO - 0 is 0, where -0 would print "-0.00"
+
+
+def statement_transactions(raw: Mapping[str, Any]) -> list[Transaction]:
+    """``plan_data.statement.transactions``: [{date, source, kind, amount}]; amounts positive except
+    earnings (a loss is negative), as ``statement.account_statement`` takes them."""
+    out = []
+    for ptr, item in si.get_items(raw, "transactions", si.BASE):
+        on = si.get_date(item, "date", ptr)
+        source = si.get_choice(item, "source", ptr, ALL_SOURCES)
+        kind = Kind(si.get_choice(item, "kind", ptr, tuple(Kind)))
+        amount = si.get_money(item, "amount", ptr)
+        if amount < ZERO and kind is not Kind.EARNINGS:
+            raise ParticipantError(f"{ptr}/amount", f"a {kind} is given as a positive amount")
+        out.append(Transaction(on, source, kind, amount))
+    return out
+
+
+def _statement(
+    participant: Any, as_of: date, core: Any, raw: Mapping[str, Any], settings: BenefitSettings
+) -> tuple[dict, list]:
+    start, end = si.get_period(raw, as_of)
+    transactions = statement_transactions(raw)
+    opening = si.get_money_map(raw, "opening", si.BASE, ALL_SOURCES)
+    at_end = si.core_at(core, participant, as_of, end, core_fn)
+    tb = TraceBuilder()
+    tb.step(
+        "The vesting percentage on the last day of the period, from the service rules",
+        section="§4.1(c)",
+        result=to_decimal(at_end.vesting.percent),
+        on=end,
+    )
+    st = account_statement(
+        start=start,
+        end=end,
+        opening=opening,
+        transactions=transactions,
+        scheduled_percent=at_end.vesting.percent,
+        loan_opening=si.get_money(raw, "loan_opening", si.BASE, ZERO),
+        withdrawn_before=si.get_money_map(raw, "withdrawn_before", si.BASE, ALL_SOURCES),
+        loaned_out_before=si.get_money_map(raw, "loaned_out_before", si.BASE, ALL_SOURCES),
+        settings=settings,
+    )
+    tb.include(st.trace)
+    lines = st.lines
+    result = {
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "opening": {ln.source: money_str(ln.opening) for ln in lines},
+        "movements": {
+            name: {ln.source: money_str(_signed(sign, getattr(ln, name))) for ln in lines}
+            for name, sign in STATEMENT_MOVEMENTS
+        },
+        "closing": {ln.source: money_str(ln.closing) for ln in lines},
+        "vested_percent": {ln.source: percent_str(ln.vested_percent) for ln in lines},
+        "vested_balance": {ln.source: money_str(ln.vested_balance) for ln in lines},
+        "totals": {
+            "opening": money_str(st.total("opening")),
+            **{name: money_str(_signed(sign, st.total(name))) for name, sign in STATEMENT_MOVEMENTS},
+            "closing": money_str(st.closing),
+            "vested_balance": money_str(st.vested_balance),
+        },
+        "loan": {"opening": money_str(st.loan_opening), "closing": money_str(st.loan_closing)},
+    }
+    return result, tb.build().as_list()

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from decimal import InvalidOperation
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from benefits.engine.money import money_str, to_decimal, to_money
-from benefits.engine.trace import Trace
+from benefits.engine import statement_input as si
+from benefits.engine.money import HUNDRED, ZERO, money_str, to_decimal, to_money
+from benefits.engine.plans.fairport_esop.outputs import statement_inputs, statement_output
+from benefits.engine.plans.fairport_esop.statement import statement
+from benefits.engine.trace import Trace, TraceBuilder
 
 from .cash_out import ELECTIONS, cash_out_decision
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -117,5 +120,42 @@ def plan_outputs(
         "distribution_date": when.isoformat(),
     }
     traces["cash_out"] = decision.trace.as_list()
+
+    # Account statement for a period (project-added ``plan_data.statement``; the Fairport ESOP's ledger).
+    raw_statement = si.section(pd)
+    if raw_statement is not None:
+        out["statement"], traces["statement"] = _statement(pd, as_of, raw_statement, vested)
     out["traces"] = traces
     return out
+
+
+def _statement(
+    pd: Mapping[str, Any], as_of: date, raw: Mapping[str, Any], vested: Decimal
+) -> tuple[dict, list]:
+    """The vesting rules are not known (SPEC GAP D2.1), so, as the web's statements do, the vested
+    percent is ``vested_account_value`` as a share of the account it was given for: ``shares`` ×
+    ``share_value`` + ``cash`` when given (the account on ``as_of``), otherwise the statement's closing
+    value; two places, applied to the closing balance."""
+    elected = _dec(pd, "elected_dividends") if pd.get("elected_dividends") is not None else ZERO
+    inputs = statement_inputs(raw, as_of, default_elected=elected)
+    if all(pd.get(k) is not None for k in ("shares", "share_value")):
+        cash = _dec(pd, "cash") if pd.get("cash") is not None else ZERO
+        total = to_money(_dec(pd, "shares") * _dec(pd, "share_value") + cash)
+        basis = f"the account on {as_of.isoformat()} (plan_data shares × share_value + cash)"
+    else:
+        total = statement(**inputs, vested_percent=ZERO).closing.value
+        basis = f"the closing balance on {inputs['period_end'].isoformat()}"
+    pct = (vested / total * HUNDRED).quantize(Decimal("0.01")) if total else ZERO
+    if pct > HUNDRED:
+        raise _error("/plan_data/vested_account_value", f"the vested value exceeds {basis}")
+    tb = TraceBuilder()
+    tb.step(
+        f"Vested percent = the vested value given ÷ {basis}",
+        section="Carver ESOP (base plan not provided; SPEC GAP D2.1)",
+        result=pct,
+        vested_account_value=vested,
+        account_value=total,
+    )
+    st = statement(**inputs, vested_percent=pct)
+    tb.include(st.trace)
+    return statement_output(st, inputs), tb.build().as_list()

@@ -84,8 +84,11 @@ def forfeiture_split(
     vb = vested_balance(shares, cash, value, vested_percent)
     nonvested = vb.balance - vb.vested_balance
     tb.include(vb.trace)
-    cash_f = min(cash, nonvested)
-    shares_f = round_shares((nonvested - cash_f) / value, down=True) if nonvested > cash_f else ZERO
+    # Forfeit against the exact (unrounded) account value, so the exact value kept never falls below the
+    # vested balance, even where the balance itself was rounded up to the cent.
+    forfeitable = max(ZERO, shares * value + cash - vb.vested_balance)
+    cash_f = min(cash, forfeitable)
+    shares_f = round_shares((forfeitable - cash_f) / value, down=True) if forfeitable > cash_f else ZERO
     tb.step(
         "Forfeit the Investment Fund first, then shares at current value for the rest",
         section="Fairport ESOP §9.6",

@@ -12,13 +12,16 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from benefits.engine import statement_input as si
 from benefits.engine.money import ZERO, money_str, percent_str, to_decimal, to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .distribution import small_balance_route
 from .diversification import diversification_status
 from .forfeiture import vested_balance
+from .rules import core as core_fn
 from .settings import DEFAULT_SETTINGS, NO_CONSENT_LIMIT, BenefitSettings
+from .statement import KINDS, LedgerEntry, Statement, statement
 
 
 class _InputError(ValueError):
@@ -120,8 +123,86 @@ def plan_outputs(
 
     # Small-balance distribution (F §10.1).
     out["cash_out"], traces["cash_out"] = _cash_out(participant, as_of, vb.vested_balance, settings)
+
+    # Account statement for a period (F §8.6; project-added ``plan_data.statement``).
+    raw_statement = si.section(pd)
+    if raw_statement is not None:
+        inputs = statement_inputs(raw_statement, as_of, default_elected=elected)
+        at_end = si.core_at(core, participant, as_of, inputs["period_end"], core_fn)
+        end_pct = _vested_percent(at_end)
+        st = statement(**inputs, vested_percent=end_pct)
+        tb = TraceBuilder()
+        tb.step(
+            "The vested percent on the last day of the period, from the service rules",
+            section="Fairport ESOP §9.1",
+            result=end_pct,
+            on=inputs["period_end"],
+        )
+        tb.include(st.trace)
+        out["statement"], traces["statement"] = statement_output(st, inputs), tb.build().as_list()
     out["traces"] = traces
     return out
+
+
+def statement_inputs(raw: Mapping[str, Any], as_of: date, default_elected: Decimal = ZERO) -> dict:
+    """``plan_data.statement`` as the keyword arguments of ``statement.statement`` (all but the vested
+    percent). Entries keep their signs: forfeitures and distributions are negative. Shared with the
+    Carver ESOP, whose statements use this ledger too."""
+    b = si.BASE
+    start, end = si.get_period(raw, as_of)
+    entries = []
+    for ptr, item in si.get_items(raw, "entries", b):
+        on = si.get_date(item, "date", ptr)
+        kind = si.get_choice(item, "kind", ptr, KINDS)
+        if item.get("shares") is None and item.get("cash") is None:
+            raise _error(ptr, "an entry gives shares or cash (or both)")
+        entries.append(
+            LedgerEntry(
+                on,
+                kind,
+                shares=si.get_decimal(item, "shares", ptr, ZERO),
+                cash=si.get_money(item, "cash", ptr, ZERO),
+            )
+        )
+    values = {}
+    for key in ("opening_share_value", "closing_share_value"):
+        values[key] = si.get_decimal(raw, key, b)
+        if values[key] < ZERO:
+            raise _error(f"{b}/{key}", f"{key} cannot be negative")
+    return {
+        "period_start": start,
+        "period_end": end,
+        "opening_shares": si.get_decimal(raw, "opening_shares", b),
+        "opening_cash": si.get_money(raw, "opening_cash", b),
+        **values,
+        "entries": entries,
+        "elected_dividends": si.get_money(raw, "elected_dividends", b, default_elected),
+    }
+
+
+def _line(line: Any) -> dict:
+    return {
+        "shares": si.shares_str(line.shares),
+        "cash": money_str(line.cash),
+        "value": money_str(line.value),
+    }
+
+
+def statement_output(st: Statement, inputs: Mapping[str, Any]) -> dict:
+    """The statement as contract data: opening + movements' values + stock value change = closing.
+    ``inputs`` are ``statement_inputs``'s (for the share values)."""
+    return {
+        "start": st.period_start.isoformat(),
+        "end": st.period_end.isoformat(),
+        "opening_share_value": si.shares_str(inputs["opening_share_value"]),
+        "closing_share_value": si.shares_str(inputs["closing_share_value"]),
+        "opening": _line(st.opening),
+        "movements": {k: _line(st.movements[k]) for k in KINDS if k in st.movements},
+        "stock_value_change": money_str(st.stock_value_change),
+        "closing": _line(st.closing),
+        "vested_percent": percent_str(st.vested_percent),
+        "vested_balance": money_str(st.vested_balance),
+    }
 
 
 def _source(balance: Decimal, pct: Decimal) -> dict:

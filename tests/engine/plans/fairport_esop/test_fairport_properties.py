@@ -104,3 +104,10 @@ def test_diversification_total_never_exceeds_50_percent(wishes, cumulative):
         lim = max_diversifiable(year, cumulative, elected).max_shares
         elected += min(wish, lim)
         assert elected <= (D("0.25") if year < 6 else D("0.50")) * cumulative
+
+
+def test_forfeiture_keeps_the_vested_cent_when_the_balance_rounds_up():
+    """F §9.7: 185.5650 shares at $3.00 is $556.695 exactly ($556.70 rounded); 0.02% vested is $0.11.
+    Forfeiting against the rounded balance kept only $0.10; against the exact value it keeps $0.11."""
+    f = forfeiture_split(D("185.5650"), D("0"), D("3.00"), D("0.02"))
+    assert (f.shares_kept * D("3.00") + f.cash_kept).quantize(D("0.01")) >= D("0.11")
