@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-import numpy as np
-
 from benefits.engine.money import to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
@@ -40,25 +38,16 @@ def lookback_month(event_date: date) -> str:
     return f"{m.year:04d}-{m.month:02d}"
 
 
-def deferred_annuity_factor(
-    *, age_years: float, months_to_start: int, annual_rate: float, qx_table_key: str | None = None, when=None
-) -> float:
-    """Present value of 1 a year paid monthly (1/12 each month) for life from ``months_to_start``
-    months ahead, at ``annual_rate``, on the §417(e)(3) applicable table in force ``when``."""
-    from benefits.engine.mortality import LAST_417E_YEAR, applicable_417e_table, get_table
+def deferred_annuity_factor(*, age_years: float, months_to_start: int, annual_rate: float, when) -> float:
+    """Present value of 1 a year paid monthly in advance for life from ``months_to_start`` months ahead,
+    at ``annual_rate``, on the §417(e)(3) applicable table in force ``when`` (the shared actuarial math)."""
+    from benefits.engine.actuarial import life_annuity, plan_basis
+    from benefits.engine.mortality import LAST_417E_YEAR, applicable_417e_table
 
-    if qx_table_key:
-        table = get_table(qx_table_key)
-    else:
-        # A future distribution uses the latest table published (no projection of later tables).
-        year = when.year if isinstance(when, date) else int(when)
-        table = applicable_417e_table(when if year <= LAST_417E_YEAR else LAST_417E_YEAR)
-    horizon = int((table.max_age + 1 - age_years) * 12) + 1
-    t = (months_to_start + np.arange(max(horizon - months_to_start, 0))) / 12.0
-    if t.size == 0:
-        return 0.0
-    v = (1.0 + annual_rate) ** (-t)
-    return float(np.sum(v * table.survival(age_years, t)) / 12.0)
+    # A future distribution uses the latest table published (no projection of later tables).
+    year = when.year if isinstance(when, date) else int(when)
+    table = applicable_417e_table(when if year <= LAST_417E_YEAR else LAST_417E_YEAR)
+    return life_annuity(plan_basis(table, annual_rate), age_years, deferral=months_to_start / 12)
 
 
 @dataclass(frozen=True)

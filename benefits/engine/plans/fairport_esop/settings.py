@@ -182,6 +182,3 @@ DEFAULT_SETTINGS = BenefitSettings()
 # Fixed plan figures (F §10.1): not indexed, not GAPs.
 SMALL_BALANCE_LIMIT = Decimal("1000.00")
 NO_CONSENT_LIMIT = Decimal("5000.00")
-# Printed placeholders (F §2 "415 Compensation", §5.1-2): production reads the indexed parameters.
-PLAN_PRINTED_COMP_LIMIT = Decimal("225000")
-PLAN_PRINTED_415C_LIMIT = Decimal("45000")
