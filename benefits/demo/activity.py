@@ -13,16 +13,14 @@ from __future__ import annotations
 import calendar
 from dataclasses import dataclass
 from datetime import date, timedelta
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
+from benefits.engine.money import ZERO, to_money
 from benefits.engine.plans.carver_401k.contributions import (
     match_source,
     period_match,
     year_contributions,
 )
-
-CENT = Decimal("0.01")
-ZERO = Decimal("0")
 
 # Demo quarterly returns of the 401(k) investment funds (not any real fund's results).
 QUARTER_RETURNS = {
@@ -40,10 +38,6 @@ SHARE_VALUES = {
 }
 DIVIDEND_PER_SHARE = Decimal("0.05")  # paid each December 15 into the Investment Fund
 FUND_RETURN = Decimal("0.025")  # Investment Fund earnings credited each December 31
-
-
-def _money(x: Decimal) -> Decimal:
-    return x.quantize(CENT, ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
@@ -101,13 +95,13 @@ def _contributions(person, spec, pay: dict[int, Decimal], as_of: date) -> tuple[
     for year in sorted({d.year for d in paydays}):
         days = [d for d in paydays if d.year == year]
         if year in deferrals:
-            monthly = [_money(deferrals[year] / len(days))] * len(days)
+            monthly = [to_money(deferrals[year] / len(days))] * len(days)
             monthly[-1] = deferrals[year] - sum(monthly[:-1])  # the year's total to the cent
         else:
             known = [y for y in deferrals if y < year] or [min(deferrals)]
-            monthly = [_money(deferrals[max(known)] / 12)] * len(days)
+            monthly = [to_money(deferrals[max(known)] / 12)] * len(days)
             added[str(year)] = str(sum(monthly, ZERO))
-        comp = [_money(pay.get(year, ZERO) / len(days))] * len(days)
+        comp = [to_money(pay.get(year, ZERO) / len(days))] * len(days)
         comp[-1] = pay.get(year, ZERO) - sum(comp[:-1])
         matches = [period_match(a, c, d) for d, a, c in zip(days, monthly, comp, strict=True)]
         annual = year_contributions(
@@ -141,7 +135,7 @@ def _loan(spec, as_of: date) -> list[Tx]:
     on = date(y, m, 1)
     paydays = _month_ends(on, as_of)
     repaid = issued - outstanding
-    each = _money(repaid / len(paydays))
+    each = to_money(repaid / len(paydays))
     amounts = [each] * len(paydays)
     amounts[-1] = repaid - sum(amounts[:-1])
     out = [Tx("before_tax", on, "loan_issued", -issued, memo="loan issued (§8.4)")]
@@ -186,7 +180,7 @@ def k401_history(
             if q_end == as_of and as_of.month % 3:
                 r = r * Decimal((as_of.month - 1) % 3 + 1) / 3  # a part quarter earns part of its return
             b_start = (b_end - f - r * f / 2) / (1 + r)
-            earnings = _money(b_end - f - b_start)
+            earnings = to_money(b_end - f - b_start)
             if b_end - f - earnings < 0:  # a young account: no gain bigger than what was there
                 earnings = b_end - f if b_end - f < 0 else ZERO
             b_start = b_end - f - earnings
@@ -224,7 +218,7 @@ def esop_history(
                 "stock_fund",
                 on,
                 "forfeiture",
-                -_money(f_shares * price),
+                -to_money(f_shares * price),
                 -f_shares,
                 forfeiture.get("memo", "nonvested shares forfeited (F §9.5, §9.6)"),
             )
@@ -243,7 +237,7 @@ def esop_history(
     allocations = {int(y): Decimal(v) for y, v in (history.get("allocations") or {}).items()}
     dates = sorted(prices)
     balances[as_of] = {
-        "stock_fund": (_money(shares * prices[as_of]), shares),
+        "stock_fund": (to_money(shares * prices[as_of]), shares),
         "investment_fund": (cash, None),
     }
     # Walk back one year at a time from the as-of date to the opening date.
@@ -260,14 +254,14 @@ def esop_history(
                     "stock_fund",
                     end,
                     "employer",
-                    _money(alloc * prices[end]),
+                    to_money(alloc * prices[end]),
                     alloc,
                     "shares allocated (F §8.2)",
                 )
             )
             shares -= alloc
         held = shares
-        dividend = _money(held * DIVIDEND_PER_SHARE) if held and end.month == 12 else ZERO
+        dividend = to_money(held * DIVIDEND_PER_SHARE) if held and end.month == 12 else ZERO
         if dividend and cash - dividend >= 0:
             txs.append(
                 Tx(
@@ -281,14 +275,14 @@ def esop_history(
             )
             cash -= dividend
         if cash > 0 and end.month == 12:
-            earnings = _money(cash - cash / (1 + FUND_RETURN))
+            earnings = to_money(cash - cash / (1 + FUND_RETURN))
             if earnings:
                 txs.append(Tx("investment_fund", end, "earnings", earnings, None, "Investment Fund earnings"))
                 cash -= earnings
         if shares < 0 or cash < 0:
             raise ValueError(f"demo ESOP history for {person.number} runs below zero")
         balances[start] = {
-            "stock_fund": (_money(shares * prices[start]), shares),
+            "stock_fund": (to_money(shares * prices[start]), shares),
             "investment_fund": (cash, None),
         }
     return txs, balances
