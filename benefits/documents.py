@@ -11,7 +11,6 @@ import hashlib
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.staticfiles import finders
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -19,6 +18,7 @@ from django.utils import timezone
 from benefits.audit import audit_record
 from benefits.engine import ENGINE_VERSION
 from benefits.models import GeneratedDocument, Participant
+from benefits.pdf_static import static_fetcher
 
 
 def document_request(
@@ -31,8 +31,9 @@ def document_request(
     requested_by=None,
     request=None,
 ) -> GeneratedDocument:
-    """Record a document to render and enqueue its rendering once the transaction commits."""
-    from benefits.tasks import render_document_task
+    """Record a document to render and enqueue its rendering job once the transaction commits."""
+    from benefits.jobs.kinds import DOCUMENT_RENDER
+    from benefits.jobs.services import enqueue_on_commit, job_create
 
     with transaction.atomic():
         document = GeneratedDocument.objects.create(
@@ -53,26 +54,13 @@ def document_request(
             document_id=document.pk,
             kind=kind,
         )
-        transaction.on_commit(lambda: render_document_task.delay(document.pk))
+        document.job = job_create(
+            DOCUMENT_RENDER, target_id=document.pk, unique_key=f"{DOCUMENT_RENDER}:{document.pk}",
+            created_by=requested_by,
+        )
+        document.save(update_fields=["job"])
+        enqueue_on_commit(document.job)
     return document
-
-
-def _static_fetcher_class():
-    from weasyprint.urls import FatalURLFetchingError, URLFetcher
-
-    class StaticOnlyFetcher(URLFetcher):
-        """Serve /static/ files from the project's static folders; refuse every other URL."""
-
-        def fetch(self, url, headers=None):
-            prefix = "file://" + settings.STATIC_URL
-            if url.startswith(prefix) or url.startswith(settings.STATIC_URL):
-                relative = url.split(settings.STATIC_URL, 1)[1]
-                found = finders.find(relative)
-                if found:
-                    return super().fetch(Path(found).as_uri(), headers)
-            raise FatalURLFetchingError(f"Refused to fetch {url!r} while rendering a document")
-
-    return StaticOnlyFetcher
 
 
 class DocumentRenderError(Exception):
@@ -85,7 +73,7 @@ def render_pdf_bytes(template_name: str, context: dict) -> bytes:
     from weasyprint.urls import FatalURLFetchingError
 
     html = render_to_string(template_name, context)
-    fetcher = _static_fetcher_class()()
+    fetcher = static_fetcher()
     try:
         return HTML(string=html, base_url="file://" + settings.STATIC_URL, url_fetcher=fetcher).write_pdf(
             pdf_variant="pdf/a-3u"

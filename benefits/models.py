@@ -272,6 +272,8 @@ class GeneratedDocument(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
+    # The background job that renders it (its state says whether it waits for the task queue).
+    job = models.OneToOneField("benefits.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = ["-created_at"]
@@ -337,6 +339,7 @@ class ModelerRun(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    job = models.OneToOneField("benefits.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = ["-created_at"]
@@ -433,3 +436,8 @@ class AccountTransaction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date} {self.source} {self.get_kind_display()}: {self.amount}"
+
+
+# Areas of this app with their own models (imported here so Django sees them).
+from benefits.jobs.models import Job  # noqa: E402, F401
+from benefits.batches.models import StatementBatch, StatementBatchItem  # noqa: E402, F401
