@@ -439,5 +439,5 @@ class AccountTransaction(models.Model):
 
 
 # Areas of this app with their own models (imported here so Django sees them).
-from benefits.jobs.models import Job  # noqa: E402, F401
 from benefits.batches.models import StatementBatch, StatementBatchItem  # noqa: E402, F401
+from benefits.jobs.models import Job  # noqa: E402, F401

@@ -46,7 +46,9 @@ def _guarded(name: str):
             return getattr(RedisCache, name)(self, *args, **kwargs)
         except UNAVAILABLE as exc:
             self._down_until = time.monotonic() + self.retry_after
-            logger.warning("Cache unavailable (%s); using this process's memory for %ss", exc, self.retry_after)
+            logger.warning(
+                "Cache unavailable (%s); using this process's memory for %ss", exc, self.retry_after
+            )
             return getattr(self._fallback, name)(*args, **kwargs)
 
     method.__name__ = name

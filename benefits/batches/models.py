@@ -30,7 +30,9 @@ class StatementBatch(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        constraints = [models.UniqueConstraint(fields=["plan", "year"], name="statement_batch_unique_plan_year")]
+        constraints = [
+            models.UniqueConstraint(fields=["plan", "year"], name="statement_batch_unique_plan_year")
+        ]
 
     def __str__(self) -> str:
         return f"{self.plan} statements {self.year}"
@@ -46,7 +48,11 @@ class StatementBatchItem(models.Model):
     membership = models.ForeignKey("benefits.PlanMembership", on_delete=models.CASCADE, related_name="+")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     document = models.OneToOneField(
-        "benefits.GeneratedDocument", null=True, blank=True, on_delete=models.PROTECT, related_name="batch_item"
+        "benefits.GeneratedDocument",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="batch_item",
     )
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)

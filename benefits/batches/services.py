@@ -38,7 +38,9 @@ def _require_administrator(actor) -> None:
         raise PermissionDenied("Only plan administrators start statement batches.")
 
 
-def batch_start(*, plan: Plan, year: int, actor=None, request=None, as_of: date | None = None) -> StatementBatch:
+def batch_start(
+    *, plan: Plan, year: int, actor=None, request=None, as_of: date | None = None
+) -> StatementBatch:
     """Start the annual statements of ``plan`` for ``year``, or resume that batch if it exists.
 
     Lists every membership of the plan as an item (new members since a first run are added) and queues
@@ -92,8 +94,12 @@ def _queue_waiting(batch: StatementBatch, actor) -> int:
     ]
     for offset in range(0, len(waiting), size):
         part = waiting[offset : offset + size]
-        job = job_create(STATEMENT_BATCH_CHUNK, target_id=batch.pk, args={"batch": batch.pk, "items": part},
-                         created_by=actor)
+        job = job_create(
+            STATEMENT_BATCH_CHUNK,
+            target_id=batch.pk,
+            args={"batch": batch.pk, "items": part},
+            created_by=actor,
+        )
         enqueue_on_commit(job)
     return (len(waiting) + size - 1) // size
 
@@ -133,9 +139,9 @@ def batch_chunk_run(job) -> None:
 
 def batch_chunk_failed(job, reason: str) -> None:
     """The chunk could not finish (after its attempts): its waiting items fail with the reason."""
-    StatementBatchItem.objects.filter(pk__in=job.args.get("items") or [], status=StatementBatchItem.Status.PENDING).update(
-        status=StatementBatchItem.Status.FAILED, error=reason[:2000], finished_at=timezone.now()
-    )
+    StatementBatchItem.objects.filter(
+        pk__in=job.args.get("items") or [], status=StatementBatchItem.Status.PENDING
+    ).update(status=StatementBatchItem.Status.FAILED, error=reason[:2000], finished_at=timezone.now())
     batch_refresh(job.args["batch"])
 
 

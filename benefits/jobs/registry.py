@@ -3,9 +3,9 @@ so the registry imports no app code until a job actually runs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Callable
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,11 @@ BACKOFF_SECONDS = (5, 30, 120)
 
 
 def job_create(
-    kind: str, *, target_id: int | None = None, args: dict | None = None, unique_key: str | None = None,
+    kind: str,
+    *,
+    target_id: int | None = None,
+    args: dict | None = None,
+    unique_key: str | None = None,
     created_by=None,
 ) -> Job:
     """The job row for ``kind`` (call inside the transaction of the change that needs it).
@@ -104,8 +108,11 @@ def _claim(job_id: int, task_id: str, worker: str) -> Job | None:
             return None  # another execution holds it (a duplicate message): leave it alone
         if job.attempts >= job.max_attempts:
             # Its last attempt never finished: the worker died or the hard time limit killed it.
-            _fail(job, f"It stopped before finishing {job.attempts} times (the worker was stopped or it "
-                  f"ran past its time limit of {_duration(job.time_limit)}).")
+            _fail(
+                job,
+                f"It stopped before finishing {job.attempts} times (the worker was stopped or it "
+                f"ran past its time limit of {_duration(job.time_limit)}).",
+            )
             return None
         job.status = Job.Status.RUNNING
         job.attempts += 1
@@ -243,7 +250,9 @@ def active_task_ids() -> set[str] | None:
     return {task["id"] for tasks in replies.values() for task in tasks or ()}
 
 
-def jobs_sweep(*, resend_after: int | None = None, grace: int | None = None, probe_workers: bool = True) -> dict:
+def jobs_sweep(
+    *, resend_after: int | None = None, grace: int | None = None, probe_workers: bool = True
+) -> dict:
     """Re-send jobs left pending or whose message was lost; put back or fail jobs whose worker is gone.
 
     Safe to run at any time and in parallel with workers: every re-send can at worst duplicate a message,
@@ -256,7 +265,9 @@ def jobs_sweep(*, resend_after: int | None = None, grace: int | None = None, pro
     cutoff = now - timedelta(seconds=resend_after)
 
     # 1. Committed but never accepted by the broker (it was down), or the send failed.
-    pending = Job.objects.filter(status=Job.Status.PENDING, created_at__lt=cutoff).exclude(enqueued_at__gte=cutoff)
+    pending = Job.objects.filter(status=Job.Status.PENDING, created_at__lt=cutoff).exclude(
+        enqueued_at__gte=cutoff
+    )
     for job_id in pending.values_list("pk", flat=True):
         counts["resent"] += job_send(job_id)
 
