@@ -25,5 +25,8 @@ def navigation(request) -> dict:
     if user.is_administrator:
         items.append(("Plans", reverse("benefits:admin_plans")))
         items.append(("Audit log", reverse("benefits:audit_log")))
+        items.append(("Annual statements", reverse("benefits:statement_batches")))
+    if user.is_plan_staff:
+        items.append(("Background work", reverse("benefits:staff_jobs")))
     items.append(("Security", reverse("mfa_index")))
     return {"nav_items": items}

@@ -103,6 +103,12 @@ MATRIX: tuple[Row, ...] = (
     Row("benefits:admin_plan_confirm",                "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:admin_plan_update_reading",         "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:audit_log",                         "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:staff_jobs",                        "GET",  LOGIN,  DENIED, DENIED, OK,     OK,     ENROL),
+    Row("benefits:staff_job_retry",                   "POST", LOGIN,  DENIED, DENIED, DONE,   DONE,   ENROL),
+    Row("benefits:statement_batches",                 "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:statement_batches",                 "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("benefits:statement_batch",                   "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:statement_batch_retry",             "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     # claims: the claimant's side (administrators do not see claims: 403 on pages, 404 on files)
     Row("elections:claims_home",                      "GET",  LOGIN,  OK,     OK,     MOVED,  DENIED, ENROL),
     Row("elections:claim_new",                        "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),
@@ -142,6 +148,9 @@ ARGS = {
     "benefits:quote_estimate": lambda d: [d.pid, d.quote_id, 0],
     "benefits:quote_pdf": lambda d: [d.pid, d.quote_id],
     "benefits:admin_plan_detail": lambda d: ["carver-db"],
+    "benefits:staff_job_retry": lambda d: [d.failed_job_id],
+    "benefits:statement_batch": lambda d: [d.batch_id],
+    "benefits:statement_batch_retry": lambda d: [d.batch_id],
     "benefits:admin_plan_confirm": lambda d: ["carver-db"],
     "benefits:admin_plan_update_reading": lambda d: ["fairport-esop", "pre_plan_vesting_cap_years"],
     "elections:claim_new": lambda d: [d.membership_id, "commencement"],
@@ -163,6 +172,7 @@ ARGS = {
 DATA = {
     "benefits:plan_modeler": lambda d: {"mode": "dates", "dates": d.start.isoformat()},
     "benefits:admin_plan_update_reading": lambda d: {"action": "reset"},
+    "benefits:statement_batches": lambda d: {"plan": "quaker-cash-balance", "year": d.today.year - 1},
     "elections:claim_new": lambda d: {"commencement_date": d.start.isoformat(), "form": "js50"},
     "elections:claim_appeal": lambda d: {"statement": "Please look again."},
     "elections:claim_answer": lambda d: {"response": "Here it is."},
@@ -191,6 +201,10 @@ def _first_of_month_after(day, days: int):
 
 def _build(today) -> SimpleNamespace:
     """Demo data plus pat's modeler run, quote and its PDF, and claims in each state an action needs."""
+    from benefits.batches.services import batch_start
+    from benefits.jobs.kinds import DOCUMENT_RENDER
+    from benefits.jobs.models import Job
+    from benefits.jobs.services import job_create
     from benefits.portal import services as portal_services
     from elections import services as claims
     from elections.uploads import check_upload
@@ -229,6 +243,11 @@ def _build(today) -> SimpleNamespace:
     document.refresh_from_db()
     assert document.status == GeneratedDocument.Status.DONE, document.error
     d.run_id, d.quote_id, d.document_id = run.pk, quote.pk, document.pk
+    # A job that failed (staff may retry it) and a statement batch (queued, not run).
+    failed = job_create(DOCUMENT_RENDER, target_id=document.pk)
+    Job.objects.filter(pk=failed.pk).update(status=Job.Status.FAILED, error="The database was unavailable.")
+    d.failed_job_id = failed.pk
+    d.batch_id = batch_start(plan=db.plan, year=today.year - 1).pk
 
     d.received = file(today).pk
     under_review = file(today, [check_upload(SimpleUploadedFile("evidence.pdf", PDF))])

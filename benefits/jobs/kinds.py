@@ -78,7 +78,12 @@ def modeler_run_job(job) -> None:
 def modeler_job_failed(job, reason: str) -> None:
     from benefits.portal.services import modeler_run_fail
 
-    modeler_run_fail(job.target_id, "The model could not be calculated this time. " + reason)
+    # The reason (technical) stays on the job for staff; the participant reads what to do.
+    modeler_run_fail(
+        job.target_id,
+        "The model could not be calculated this time. The plan administrator has been told; "
+        "you can try again from the modeler.",
+    )
 
 
 def modeler_job_retry(job) -> None:
