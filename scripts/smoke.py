@@ -17,6 +17,7 @@ SMOKE_PORT (default 8765), SMOKE_KEEP=1 keeps the work directory with the logs.
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.cookiejar
 import io
 import os
@@ -38,7 +39,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 from totp import totp  # noqa: E402
 
-PY = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+PY = (
+    str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+)
 BIN = Path(PY).parent
 PASSWORD = "demo-pass-2026"  # the demo logins of README.md
 COMMITTEE_TOTP = base64.b32encode(b"demo-committee-2026!").decode()
@@ -65,8 +68,9 @@ class Stack:
 
     def start(self, name: str, *args: str) -> subprocess.Popen:
         out = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
-        proc = subprocess.Popen(args, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            args, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
         self.procs.append((name, proc, out))
         log(f"started {name} (pid {proc.pid})")
         return proc
@@ -78,10 +82,8 @@ class Stack:
                     os.killpg(proc.pid, signal.SIGTERM)
                     proc.wait(timeout=15)
                 except (ProcessLookupError, subprocess.TimeoutExpired):
-                    try:
+                    with contextlib.suppress(ProcessLookupError):
                         os.killpg(proc.pid, signal.SIGKILL)
-                    except ProcessLookupError:
-                        pass
                     proc.wait(timeout=5)
             out.close()
             log(f"stopped {name}")
@@ -169,7 +171,9 @@ def login(client: Client, email: str, totp_secret: str | None) -> str:
     if totp_secret:
         if "2fa/authenticate" not in where:
             raise Fail(f"{email}: the login did not ask for the TOTP code (at {where})")
-        where, html = client.page(where, {"csrfmiddlewaretoken": client.csrf(html), "code": totp(totp_secret)})
+        where, html = client.page(
+            where, {"csrfmiddlewaretoken": client.csrf(html), "code": totp(totp_secret)}
+        )
     if where.startswith("/accounts/"):
         raise Fail(f"{email}: still on {where} after signing in")
     log(f"signed in as {email} → {where}")
@@ -245,12 +249,49 @@ def smoke_environment(work: Path, database_url: str, redis_url: str) -> dict:
 
 
 def start_stack(stack: Stack, port: int, work: Path) -> None:
-    stack.start("gunicorn", str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}",
-                "--workers", "2", "--timeout", "60")
-    stack.start("worker-default", str(BIN / "celery"), "-A", "config", "worker", "-Q", "default", "-c", "1",
-                "-n", "default@%h", "--without-gossip", "--without-mingle")
-    stack.start("worker-pdf", str(BIN / "celery"), "-A", "config", "worker", "-Q", "pdf", "-c", "1",
-                "-n", "pdf@%h", "--max-tasks-per-child", "50", "--without-gossip", "--without-mingle")
+    stack.start(
+        "gunicorn",
+        str(BIN / "gunicorn"),
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        "2",
+        "--timeout",
+        "60",
+    )
+    stack.start(
+        "worker-default",
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        "-Q",
+        "default",
+        "-c",
+        "1",
+        "-n",
+        "default@%h",
+        "--without-gossip",
+        "--without-mingle",
+    )
+    stack.start(
+        "worker-pdf",
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        "-Q",
+        "pdf",
+        "-c",
+        "1",
+        "-n",
+        "pdf@%h",
+        "--max-tasks-per-child",
+        "50",
+        "--without-gossip",
+        "--without-mingle",
+    )
     stack.start("beat", str(BIN / "celery"), "-A", "config", "beat", "-s", str(work / "beat-schedule"))
 
 
@@ -305,20 +346,26 @@ def run_checks(base: str) -> None:
     new = re.search(r"/claims/new/(\d+)/commencement/", html)
     if not new:
         raise Fail("pat's claims page offers no commencement claim")
-    claim_page, _ = pat.post_form(new[0], {"commencement_date": start.isoformat(), "form": "js50",
-                                           "statement": "I would like to retire."})
+    claim_page, _ = pat.post_form(
+        new[0],
+        {"commencement_date": start.isoformat(), "form": "js50", "statement": "I would like to retire."},
+    )
     if not re.fullmatch(r"/claims/\d+/", claim_page):
         raise Fail(f"filing the claim ended on {claim_page}")
     committee = Client(base)
     login(committee, "committee@demo.test", COMMITTEE_TOTP)
     _, html = committee.page(claim_page)
     _, html = committee.post_from(html, claim_page + "start-review/")
-    committee.post_from(html, claim_page + "decide/", {
-        "outcome": "denied",
-        "reasons": "The requested date is before the earliest retirement date.",
-        "provisions": "Section 4.3",
-        "perfecting_material": "None: the date itself is the reason.",
-    })
+    committee.post_from(
+        html,
+        claim_page + "decide/",
+        {
+            "outcome": "denied",
+            "reasons": "The requested date is before the earliest retirement date.",
+            "provisions": "Section 4.3",
+            "perfecting_material": "None: the date itself is the reason.",
+        },
+    )
     wait_for_pdf(pat, claim_page, re.compile(re.escape(claim_page) + r"notices/\d+/"), "claim notice")
 
     # 4. The administrator signs in with TOTP and sees the background work page.
