@@ -227,12 +227,17 @@ def job_retry(*, job: Job, actor, request=None) -> Job:
 
 def broker_queue_size(queue: str) -> int | None:
     """Messages waiting in ``queue`` on the broker, or None when the broker cannot tell us."""
+    from kombu.exceptions import ChannelError
+
     from config.celery import app
 
     try:
         with app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1)
-            return conn.default_channel.queue_declare(queue=queue, passive=True).message_count
+            try:
+                return conn.default_channel.queue_declare(queue=queue, passive=True).message_count
+            except ChannelError:
+                return 0  # Redis deletes an empty list: "no such queue" is an empty queue
     except Exception:
         return None
 
