@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -42,7 +43,7 @@ class OwnRedis:
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [
-                "redis-server",
+                shutil.which("redis-server") or "/usr/bin/redis-server",
                 "--port",
                 str(self.port),
                 "--bind",
