@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from benefits.calculations import CalculationError
+from benefits import selectors
 from benefits.engine.money import ZERO, money_str, to_money
 from benefits.engine.plans.carver_401k import statement as k401
 from benefits.engine.plans.carver_401k.settings import BenefitSettings as K401Settings
 from benefits.engine.plans.fairport_esop import statement as esop
+from benefits.engine_adapter import CalculationError, engine_inputs
 from benefits.models import AccountBalance, AccountTransaction
 
-from .engine_bridge import engine_inputs
 from .labels import source_label
 from .traces import presented
 
@@ -92,14 +92,14 @@ class Period:
 
 
 def has_history(membership) -> bool:
-    return membership.transactions.exists()
+    return selectors.membership_has_transactions(membership)
 
 
 def records_begin(membership) -> date | None:
     """The first day the records can describe: the day after the earliest stored balance, or the first
     transaction when that is earlier."""
-    first_tx = membership.transactions.order_by("date").values_list("date", flat=True).first()
-    first_bal = membership.balances.order_by("as_of").values_list("as_of", flat=True).first()
+    first_tx = selectors.membership_first_transaction_date(membership)
+    first_bal = selectors.membership_first_balance_date(membership)
     days = [d for d in (first_tx, first_bal + timedelta(days=1) if first_bal else None) if d]
     return min(days) if days else None
 
@@ -178,7 +178,7 @@ def _sum(txs, after: date | None, through: date) -> Position:
 
 def _stored(membership) -> dict[date, dict[str, AccountBalance]]:
     out: dict[date, dict[str, AccountBalance]] = defaultdict(dict)
-    for b in membership.balances.all():
+    for b in selectors.membership_balances(membership):
         out[b.as_of][b.source] = b
     return out
 
@@ -359,13 +359,7 @@ def _k401_statement(membership, period: Period, txs, stored) -> dict:
 def _share_value(membership, on: date) -> Decimal:
     """The share value in force on ``on``: the plan's latest Stock Fund valuation on or before it (the
     same stock for every participant, so any account holding shares that day gives it)."""
-    row = (
-        AccountBalance.objects.filter(
-            membership__plan=membership.plan, source=STOCK, shares__gt=0, as_of__lte=on
-        )
-        .order_by("-as_of")
-        .first()
-    )
+    row = selectors.plan_share_valuation(membership.plan, source=STOCK, on=on)
     if row is None:
         raise CalculationError(
             "/balances/stock_fund", f"no share valuation is recorded on or before {on.isoformat()}"
@@ -465,7 +459,7 @@ def _esop_statement(membership, period: Period, txs, stored) -> dict:
 
 def period_statement(membership, period: Period) -> dict:
     """The engine's statement of ``membership`` for ``period``, with the consistency checks."""
-    txs = list(membership.transactions.order_by("date", "pk"))
+    txs = selectors.membership_transactions(membership)
     stored = _stored(membership)
     if membership.plan.kind == membership.plan.Kind.ESOP:
         out = _esop_statement(membership, period, txs, stored)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from benefits.calculations import CalculationError, membership_calculate
+from benefits.engine_adapter import CalculationError, membership_calculate
 
 from .labels import field_words
 from .traces import presented, trace_steps

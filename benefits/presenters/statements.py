@@ -14,19 +14,19 @@ from __future__ import annotations
 import importlib
 from datetime import date
 
-from benefits.calculations import membership_calculate
+from benefits import selectors
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.money import money_str
+from benefits.engine_adapter import engine_inputs, membership_calculate
 
 from .account_statements import Period, period_from_input, period_statement, plan_years, records_begin
-from .engine_bridge import engine_inputs
 from .labels import source_label
 from .traces import presented, trace_steps
 
 
 def valuation_date(membership, today: date) -> date:
     """Account plans: the latest date we hold balances for (the engine uses those); else today."""
-    latest = membership.balances.order_by("-as_of").values_list("as_of", flat=True).first()
+    latest = selectors.membership_latest_balance_date(membership)
     return latest or today
 
 

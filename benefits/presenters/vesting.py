@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from datetime import date
 
-from benefits.calculations import membership_calculate
 from benefits.engine.money import percent_str
+from benefits.engine_adapter import engine_inputs, membership_calculate
 
-from .engine_bridge import engine_inputs
 from .labels import source_label
 from .traces import presented
 

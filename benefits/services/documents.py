@@ -16,7 +16,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from benefits.audit import audit_record
+from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
 from benefits.models import GeneratedDocument, Participant
 
@@ -45,7 +45,7 @@ def document_request(
             requested_by=requested_by if getattr(requested_by, "is_authenticated", False) else None,
         )
         audit_record(
-            event_type="document.requested",
+            event_type=AuditEventType.DOCUMENT_REQUESTED,
             summary=f"{title} requested",
             actor=requested_by,
             participant=participant,
@@ -115,7 +115,7 @@ def document_render(document_id: int) -> GeneratedDocument:
         document.rendered_at = timezone.now()
         document.save()
         audit_record(
-            event_type="document.rendered",
+            event_type=AuditEventType.DOCUMENT_RENDERED,
             summary=f"{document.title} rendered",
             participant=document.participant,
             document_id=document.pk,
@@ -134,7 +134,7 @@ def document_mark_failed(document_id: int, error: str) -> None:
         document.error = error[:2000]
         document.save(update_fields=["status", "error"])
         audit_record(
-            event_type="document.failed",
+            event_type=AuditEventType.DOCUMENT_FAILED,
             summary=f"{document.title} failed to render",
             participant=document.participant,
             document_id=document.pk,

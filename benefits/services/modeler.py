@@ -1,4 +1,4 @@
-"""Portal writes: modeler runs, saved quotes, statement and quote PDFs.
+"""Participant writes: modeler runs, saved quotes, statement and quote PDFs.
 
 Each checks that the actor is the participant (plan staff see these pages read-only), changes state
 and records an audit event in one transaction; tasks are enqueued on commit.
@@ -12,14 +12,15 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from benefits.audit import audit_record
-from benefits.documents import document_request
+from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
-from benefits.engine.request import calculate_request
+from benefits.engine_adapter import merge_chunk, modeler_request, request_calculate
 from benefits.models import GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
+from benefits.presenters.labels import field_words
+from benefits.presenters.modeler import grid
+from benefits.services.documents import document_request
 
-from .labels import field_words
-from .modeler import CHUNK, grid, merge_chunk, modeler_request
+CHUNK = 12  # commencement dates per engine call: progress is reported between chunks
 
 
 def _require_participant(actor, participant) -> None:
@@ -46,7 +47,7 @@ def modeler_run_create(
             progress_total=len(inputs["commencement_dates"]),
         )
         audit_record(
-            event_type="modeler.run_requested",
+            event_type=AuditEventType.MODELER_RUN_REQUESTED,
             summary=f"Retirement model of {membership.plan.key} for {len(inputs['commencement_dates'])} dates",
             actor=actor,
             participant=membership.participant,
@@ -70,8 +71,7 @@ def modeler_run_execute(run_id: int) -> ModelerRun:
     for offset in range(0, len(dates), CHUNK):
         part = dates[offset : offset + CHUNK]
         req = modeler_request(run.membership, as_of=run.as_of, inputs=run.inputs, dates=part)
-        response = calculate_request(req)
-        chunk = response["results"][0]
+        chunk = request_calculate(req)
         if "error" in chunk:
             error = chunk["error"]
             run.status = ModelerRun.Status.FAILED
@@ -114,7 +114,7 @@ def quote_save(*, run: ModelerRun, actor, request=None) -> SavedQuote:
             created_by=actor,
         )
         audit_record(
-            event_type="quote.saved",
+            event_type=AuditEventType.QUOTE_SAVED,
             summary=f"Retirement quote {quote.pk} saved for {run.membership.plan.key}",
             actor=actor,
             participant=participant,

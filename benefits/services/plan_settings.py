@@ -1,108 +1,23 @@
-"""Plan readings: the engine's named settings for each GAP in a plan's text, seen and changed by administrators.
+"""Plan readings changed and confirmed by administrators (the engine's named settings for each GAP in a
+plan's text; ``benefits.engine_adapter.plan_readings`` lists them with their values).
 
-The engine declares every reading (``benefits.engine.settings.setting``) with its plan section, GAP
-number, default and the other reading. ``Plan.settings`` stores only the values an administrator chose;
-everything else is the engine's default. Changing a reading clears the plan's confirmation.
+``Plan.settings`` stores only the values an administrator chose; everything else is the engine's
+default. Changing a reading clears the plan's confirmation; confirming needs every required reading.
 """
 
 from __future__ import annotations
 
 import json
-import typing
-from dataclasses import dataclass
-from datetime import date
-from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils import timezone
 
-from benefits.audit import audit_record
+from benefits.audit import AuditEventType, audit_record
 from benefits.engine.plans import settings_classes
 from benefits.engine.settings import SettingError, describe, override
+from benefits.engine_adapter import plan_readings
 from benefits.models import Plan
-
-
-@dataclass(frozen=True)
-class Reading:
-    group: str
-    name: str
-    type_name: str
-    default: object
-    value: object
-    overridden: bool
-    section: str
-    gap: str
-    alternative: str
-    help: str
-    required: bool
-    choices: tuple[str, ...]  # for a fixed set of readings
-
-    @property
-    def unconfirmed(self) -> bool:
-        return self.required and self.value is None
-
-    @property
-    def value_text(self) -> str:
-        return _text(self.value)
-
-    @property
-    def default_text(self) -> str:
-        return _text(self.default)
-
-
-def _text(value: object) -> str:
-    if value is None:
-        return "not set"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Decimal | date):
-        return str(value)
-    if isinstance(value, tuple | list):
-        return json.dumps([_plain(v) for v in value])
-    return str(value)
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, Decimal | date):
-        return str(value)
-    return value
-
-
-def _choices(cls: type, name: str) -> tuple[str, ...]:
-    hint = typing.get_type_hints(cls)[name]
-    if typing.get_origin(hint) is typing.Literal:
-        return tuple(str(a) for a in typing.get_args(hint))
-    if hint is bool:
-        return ("true", "false")
-    return ()
-
-
-def plan_readings(plan: Plan) -> list[Reading]:
-    rows = []
-    for group, cls in settings_classes(plan.key).items():
-        for row in describe(cls):
-            name = row["name"]
-            overridden = name in plan.settings
-            value = (
-                getattr(override(cls(), {name: plan.settings[name]}), name) if overridden else row["default"]
-            )
-            rows.append(
-                Reading(
-                    group=group,
-                    name=name,
-                    type_name=row["type"],
-                    default=row["default"],
-                    value=value,
-                    overridden=overridden,
-                    section=row.get("section", ""),
-                    gap=row.get("gap", ""),
-                    alternative=row.get("alternative", ""),
-                    help=row.get("help", ""),
-                    required=row.get("required", False),
-                    choices=_choices(cls, name),
-                )
-            )
-    return rows
 
 
 def parse_reading_input(text: str) -> object:
@@ -137,7 +52,7 @@ def plan_update_reading(*, plan: Plan, name: str, raw: str, actor, request=None)
         plan.settings_confirmed_by = None
         plan.save(update_fields=["settings", "settings_confirmed_at", "settings_confirmed_by"])
         audit_record(
-            event_type="plan.reading_changed",
+            event_type=AuditEventType.PLAN_READING_CHANGED,
             summary=f"{plan.key}: {name} changed",
             actor=actor,
             request=request,
@@ -162,7 +77,7 @@ def plan_reset_reading(*, plan: Plan, name: str, actor, request=None) -> Plan:
         plan.settings_confirmed_by = None
         plan.save(update_fields=["settings", "settings_confirmed_at", "settings_confirmed_by"])
         audit_record(
-            event_type="plan.reading_changed",
+            event_type=AuditEventType.PLAN_READING_CHANGED,
             summary=f"{plan.key}: {name} reset to the engine default",
             actor=actor,
             request=request,
@@ -170,5 +85,33 @@ def plan_reset_reading(*, plan: Plan, name: str, actor, request=None) -> Plan:
             setting=name,
             old=old,
             new="(engine default)",
+        )
+    return plan
+
+
+class PlanReadingsIncomplete(Exception):
+    pass
+
+
+def plan_confirm_settings(*, plan: Plan, actor, request=None) -> Plan:
+    """An administrator confirms the plan's readings as a whole; a required reading must be set first."""
+    if not actor.is_administrator:
+        raise PermissionDenied("Only an administrator confirms a plan's readings.")
+    missing = [r.name for r in plan_readings(plan) if r.unconfirmed]
+    if missing:
+        raise PlanReadingsIncomplete(
+            "Set these readings before confirming (the plan text leaves them blank): " + ", ".join(missing)
+        )
+    with transaction.atomic():
+        plan.settings_confirmed_at = timezone.now()
+        plan.settings_confirmed_by = actor
+        plan.save(update_fields=["settings_confirmed_at", "settings_confirmed_by"])
+        audit_record(
+            event_type=AuditEventType.PLAN_SETTINGS_CONFIRMED,
+            summary=f"Plan readings of {plan.key} confirmed",
+            actor=actor,
+            request=request,
+            plan=plan.key,
+            settings=plan.settings,
         )
     return plan

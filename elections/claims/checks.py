@@ -10,13 +10,13 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
-from benefits.calculations import CalculationError, membership_calculate
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.plans.carver_401k import hardship as k_hardship
 from benefits.engine.plans.carver_401k import loans as k_loans
+from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import MarketRate, Plan, PlanMembership
-from elections import deadlines
-from elections.models import ClaimType
+from elections.claims import deadlines
+from elections.claims.models import ClaimType
 
 # Which claims each kind of plan takes (the plans' distribution articles, SPEC §6–§8 of each plan).
 TYPES_BY_PLAN_KIND = {

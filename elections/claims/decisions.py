@@ -8,9 +8,9 @@ from datetime import date
 from django.db import transaction
 from django_fsm import can_proceed
 
-from elections import checks, deadlines, notices
-from elections.models import Claim, ClaimDetermination, ClaimState, ClaimType, ClaimVote
-from elections.workflow import (
+from elections.claims import checks, deadlines, notices
+from elections.claims.models import Claim, ClaimDetermination, ClaimState, ClaimType, ClaimVote
+from elections.claims.workflow import (
     ClaimActionRefused,
     Outcome,
     Stage,

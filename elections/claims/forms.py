@@ -6,8 +6,8 @@ from __future__ import annotations
 from django import forms
 
 from benefits.engine.plans.carver_401k.hardship import EVIDENCE, REASON_SECTIONS, HardshipReason
-from elections import uploads
-from elections.models import ClaimDetermination, ClaimType
+from elections.claims import uploads
+from elections.claims.models import ClaimDetermination, ClaimType
 
 FORM_LABELS = {
     "life": "Single life annuity",

@@ -1,7 +1,7 @@
 """Claims for benefits and their appeals (29 CFR 2560.503-1 and each plan's claims article).
 
 The claim's state is a protected django-fsm field: it changes only through the transitions below,
-called by ``elections.services``, which check who may act, keep the clock and write the audit event
+called by ``elections.claims.services``, which check who may act, keep the clock and write the audit event
 and the ``ClaimEvent`` timeline row in the same transaction.
 """
 
@@ -14,7 +14,7 @@ from django.db import models
 from django_fsm import FSMField, FSMModelMixin, transition
 
 from benefits.models import GeneratedDocument, Participant, PlanMembership
-from elections import deadlines
+from elections.claims import deadlines
 
 
 class ClaimType(models.TextChoices):

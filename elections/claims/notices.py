@@ -1,5 +1,5 @@
 """Claim notices: a payload with every fact the PDF states, rendered by WeasyPrint in a Celery task
-(``benefits.documents.document_request``), listed on the claim, and announced to the claimant by email.
+(``benefits.services.documents.document_request``), listed on the claim, and announced to the claimant by email.
 
 The email says only that a notice is ready and where: the notice itself is behind the login.
 """
@@ -14,11 +14,11 @@ from django.core.mail import send_mail as _send
 from django.db import transaction
 from django.urls import reverse
 
-from benefits.documents import document_request
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.plans.carver_401k import loans as k_loans
 from benefits.models import GeneratedDocument
-from elections.models import Claim, ClaimDetermination, ClaimNotice
+from benefits.services.documents import document_request
+from elections.claims.models import Claim, ClaimDetermination, ClaimNotice
 
 logger = logging.getLogger(__name__)
 
@@ -211,7 +211,7 @@ def claim_file(claim: Claim, *, actor, request, on: date):
 
 def loan_schedule(claim: Claim, *, decided_on: date) -> dict:
     """The engine's amortization schedule for the approved loan (§8.3 rate, A19 level payments)."""
-    from elections.services import expected_loan_first_due
+    from elections.claims.services import expected_loan_first_due
 
     check = claim.engine_check
     employed = claim.participant.termination_date is None

@@ -9,8 +9,8 @@ from datetime import date
 from django.db.models import QuerySet
 from django.http import Http404
 
-from elections import deadlines
-from elections.models import COMMITTEE_OPEN, Claim, ClaimDocument
+from elections.claims import deadlines
+from elections.claims.models import COMMITTEE_OPEN, Claim, ClaimDocument
 
 _RELATED = ("participant", "membership__plan", "filed_by", "initial_decided_by")
 

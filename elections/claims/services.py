@@ -2,7 +2,7 @@
 and records an audit event and a timeline row in one transaction. Notices are PDFs rendered after commit.
 
 This module holds the claimant's side (filing, answers, appeals, documents); the committee's side is in
-``elections.decisions`` and is re-exported here, so callers have one place to look.
+``elections.claims.decisions`` and is re-exported here, so callers have one place to look.
 """
 
 from __future__ import annotations
@@ -13,18 +13,25 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django_fsm import can_proceed
 
-from benefits.audit import audit_record
+from benefits.audit import AuditEventType, audit_record
 from benefits.models import PlanMembership
-from elections import checks, deadlines, notices, uploads
-from elections.decisions import (  # noqa: F401  (re-exported)
+from elections.claims import checks, deadlines, notices, uploads
+from elections.claims.decisions import (  # noqa: F401  (re-exported)
     claim_decide,
     claim_extend,
     claim_request_information,
     claim_resume_without_answer,
     claim_start_review,
 )
-from elections.models import COMMITTEE_OPEN, BeneficiaryLink, Claim, ClaimDocument, ClaimState, ClaimType
-from elections.workflow import (  # noqa: F401  (re-exported)
+from elections.claims.models import (
+    COMMITTEE_OPEN,
+    BeneficiaryLink,
+    Claim,
+    ClaimDocument,
+    ClaimState,
+    ClaimType,
+)
+from elections.claims.workflow import (  # noqa: F401  (re-exported)
     ClaimActionRefused,
     locked_claim,
     mfa_authenticated,
@@ -264,7 +271,7 @@ def claim_document_viewed(*, document: ClaimDocument, viewer, request=None) -> N
         return
     with transaction.atomic():
         audit_record(
-            event_type="claim.document_viewed",
+            event_type=AuditEventType.CLAIM_DOCUMENT_VIEWED,
             summary=f"Claim document {document.pk} opened",
             actor=viewer,
             participant=document.claim.participant,
@@ -281,7 +288,7 @@ def claim_notice_viewed(*, notice, viewer, request=None) -> None:
         return
     with transaction.atomic():
         audit_record(
-            event_type="claim.notice_viewed",
+            event_type=AuditEventType.CLAIM_NOTICE_VIEWED,
             summary=f"Claim notice {notice.pk} opened",
             actor=viewer,
             participant=claim.participant,

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from elections import views, views_committee
+from elections.claims import views, views_committee
 
 app_name = "elections"
 

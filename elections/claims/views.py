@@ -1,4 +1,4 @@
-"""Claim pages: thin views over ``elections.selectors`` (scoped reads) and ``elections.services`` (writes)."""
+"""Claim pages: thin views over ``elections.claims.selectors`` (scoped reads) and ``elections.claims.services`` (writes)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required
-from benefits.calculations import CalculationError, membership_calculate
-from benefits.documents import document_path
+from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
-from elections import checks, deadlines, forms, selectors, services, uploads
-from elections.models import COMMITTEE_OPEN, ClaimState, ClaimType
+from benefits.services.documents import document_path
+from elections.claims import checks, deadlines, forms, selectors, services, uploads
+from elections.claims.models import COMMITTEE_OPEN, ClaimState, ClaimType
 
 participant_only = role_required("participant")
 committee_only = role_required("committee")
@@ -45,7 +45,7 @@ def claims_home(request):
     rows = [
         {"claim": c, "due": c.clock().due(today=today) if c.state in COMMITTEE_OPEN else None} for c in claims
     ]
-    return render(request, "elections/claims_home.html", {"rows": rows, "options": options})
+    return render(request, "elections/claims/claims_home.html", {"rows": rows, "options": options})
 
 
 def _membership_for(request, membership_id: int):
@@ -113,7 +113,7 @@ def claim_new(request, membership_id: int, claim_type: str):
         "evidence": forms.ClaimForm.evidence_list() if claim_type == ClaimType.HARDSHIP else None,
         "figures": _figures(membership, claim_type),
     }
-    return render(request, "elections/claim_new.html", context, status=400 if form.errors else 200)
+    return render(request, "elections/claims/claim_new.html", context, status=400 if form.errors else 200)
 
 
 def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
@@ -233,7 +233,7 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         participant_view_as_staff(
             viewer=request.user, participant=claim.participant, page=f"claim {claim.pk}", request=request
         )
-    return render(request, "elections/claim_detail.html", context, status=status)
+    return render(request, "elections/claims/claim_detail.html", context, status=status)
 
 
 def act_on_claim(

@@ -7,9 +7,9 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from elections import forms, selectors, services
-from elections.models import ClaimState
-from elections.views import act_on_claim, committee_only, render_claim_detail
+from elections.claims import forms, selectors, services
+from elections.claims.models import ClaimState
+from elections.claims.views import act_on_claim, committee_only, render_claim_detail
 
 
 @require_POST
@@ -105,6 +105,6 @@ def committee_queue(request):
     rows = selectors.committee_queue(user=request.user, today=services.today(), include_closed=include_closed)
     return render(
         request,
-        "elections/committee_queue.html",
+        "elections/claims/committee_queue.html",
         {"rows": rows, "include_closed": include_closed, "today": services.today()},
     )

@@ -10,9 +10,9 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django_fsm import can_proceed
 
-from benefits.audit import audit_record
-from elections import uploads
-from elections.models import Claim, ClaimDetermination, ClaimDocument, ClaimEvent
+from benefits.audit import AuditEventType, audit_record
+from elections.claims import uploads
+from elections.claims.models import Claim, ClaimDetermination, ClaimDocument, ClaimEvent
 
 Outcome = ClaimDetermination.Outcome
 Stage = ClaimDetermination.Stage
@@ -83,7 +83,7 @@ def record_event(
         due_on=claim.due_on,
     )
     audit_record(
-        event_type=f"claim.{action}",
+        event_type=AuditEventType(f"claim.{action}"),  # the action names a claim.* member
         summary=f"Claim {claim.pk} ({claim.get_claim_type_display()}): {action.replace('_', ' ')}, "
         f"{from_state or 'new'} → {claim.state}",
         actor=actor,

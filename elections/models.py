@@ -1,0 +1,21 @@
+"""The elections app's models, one module per area, imported here so Django sees them.
+
+Each area keeps its own models module (docs/architecture.md): ``elections.claims.models`` holds
+claims for benefits and their appeals; ``elections.benefit_elections`` will hold benefit elections,
+spousal consent and notices. Importing from ``elections.models`` keeps working for both.
+"""
+
+from elections.claims.models import (  # noqa: F401  (Django loads models from here)
+    COMMITTEE_OPEN,
+    INITIAL_OPEN,
+    REVIEW_OPEN,
+    BeneficiaryLink,
+    Claim,
+    ClaimDetermination,
+    ClaimDocument,
+    ClaimEvent,
+    ClaimNotice,
+    ClaimState,
+    ClaimType,
+    ClaimVote,
+)
