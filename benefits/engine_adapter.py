@@ -11,7 +11,6 @@ Nothing else outside ``benefits/engine/`` builds an engine request or imports an
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import json
 import re
@@ -143,7 +142,7 @@ def membership_calculate(
     return result
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclass(frozen=True)
 class EngineInputs:
     module: ModuleType
     participant: object
