@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint install serve migrate services smoke faults
+.PHONY: demo test bench lint migrations-check ci install serve migrate services smoke faults
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -43,3 +43,9 @@ smoke: install services
 # Fault tests with real processes (workers killed, Redis stopped, broker unreachable, database dropped).
 faults: install services
 	$(PY) -m pytest -q -m faults tests/faults
+
+migrations-check: install services
+	$(PY) manage.py makemigrations --check --dry-run --settings=config.settings.test
+
+ci:
+	.ci/run

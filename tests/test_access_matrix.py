@@ -205,9 +205,9 @@ def _build(today) -> SimpleNamespace:
     from benefits.jobs.kinds import DOCUMENT_RENDER
     from benefits.jobs.models import Job
     from benefits.jobs.services import job_create
-    from benefits.portal import services as portal_services
-    from elections import services as claims
-    from elections.uploads import check_upload
+    from benefits.services import modeler as portal_services
+    from elections.claims import services as claims
+    from elections.claims.uploads import check_upload
 
     call_command("load_demo", as_of=today, verbosity=0)
     pat = User.objects.get(email="pat@demo.test")

@@ -57,7 +57,7 @@ def test_the_fetcher_serves_a_hashed_manifest_name_from_the_storage(collected):
 
 def test_a_pdf_renders_with_the_hashed_stylesheet(collected):
     """The failure of the issue: 'Refused to fetch file:///static/css/pdf.<hash>.css'."""
-    from benefits.documents import render_pdf_bytes
+    from benefits.services.documents import render_pdf_bytes
 
     with override_settings(STORAGES=MANIFEST, STATIC_ROOT=collected):
         pdf = render_pdf_bytes("pdf/quote.html", {"payload": {"rows": [], "forms": []}, "document": None})

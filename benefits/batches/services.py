@@ -151,8 +151,8 @@ def statement_file_name(batch: StatementBatch, item_id: int) -> str:
 
 def batch_item_render(batch: StatementBatch, item_id: int) -> str:
     """Render one participant's statement unless it is done; returns the item's status afterwards."""
-    from benefits.documents import render_pdf_bytes
-    from benefits.portal.statements import statement_payload
+    from benefits.services.documents import render_pdf_bytes
+    from benefits.presenters.statements import statement_payload
 
     try:
         with transaction.atomic():
@@ -222,8 +222,8 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
 
 
 def _item_reason(exc: Exception) -> str:
-    from benefits.calculations import CalculationError
-    from benefits.portal.labels import field_words
+    from benefits.engine_adapter import CalculationError
+    from benefits.presenters.labels import field_words
 
     if isinstance(exc, CalculationError):
         return f"The statement cannot be calculated: {field_words(exc.field)} is missing or unusable."

@@ -50,13 +50,13 @@ def register() -> None:
 
 
 def document_render_job(job) -> None:
-    from benefits.documents import document_render
+    from benefits.services.documents import document_render
 
     document_render(job.target_id)
 
 
 def document_job_failed(job, reason: str) -> None:
-    from benefits.documents import document_mark_failed
+    from benefits.services.documents import document_mark_failed
 
     document_mark_failed(job.target_id, reason)
 
@@ -70,13 +70,13 @@ def document_job_retry(job) -> None:
 
 
 def modeler_run_job(job) -> None:
-    from benefits.portal.services import modeler_run_execute
+    from benefits.services.modeler import modeler_run_execute
 
     modeler_run_execute(job.target_id)
 
 
 def modeler_job_failed(job, reason: str) -> None:
-    from benefits.portal.services import modeler_run_fail
+    from benefits.services.modeler import modeler_run_fail
 
     # The reason (technical) stays on the job for staff; the participant reads what to do.
     modeler_run_fail(

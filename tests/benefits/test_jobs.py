@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerDown
 
-from benefits.documents import document_request
+from benefits.services.documents import document_request
 from benefits.jobs import services
 from benefits.jobs.kinds import DOCUMENT_RENDER
 from benefits.jobs.models import Job
@@ -193,12 +193,12 @@ def test_a_redelivery_after_the_last_attempt_fails_instead_of_looping(participan
 def test_a_transient_error_is_retried_and_a_permanent_one_fails_at_once(participant_user, broker):
     _, sent = broker
     job = _document(participant_user.participant).job
-    with mock.patch("benefits.documents.document_render", side_effect=OSError("disk full")):
+    with mock.patch("benefits.services.documents.document_render", side_effect=OSError("disk full")):
         services.job_execute(job.pk, task_id="t1")
     job.refresh_from_db()
     assert job.status == Job.Status.QUEUED and "disk full" in job.error
     assert sent[-1][1]["countdown"] == services.BACKOFF_SECONDS[0]
-    with mock.patch("benefits.documents.document_render", side_effect=KeyError("plan_name")):
+    with mock.patch("benefits.services.documents.document_render", side_effect=KeyError("plan_name")):
         services.job_execute(job.pk, task_id="t2")
     job.refresh_from_db()
     assert job.status == Job.Status.FAILED and job.attempts == 2 and "KeyError" in job.error

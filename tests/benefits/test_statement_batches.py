@@ -53,7 +53,7 @@ def test_a_batch_issues_one_statement_per_participant_exactly_once(population, a
     documents = GeneratedDocument.objects.filter(batch_item__batch=batch)
     assert documents.count() == members
     first = documents.first()
-    from benefits.documents import document_path
+    from benefits.services.documents import document_path
 
     pdf = PdfReader(io.BytesIO(document_path(first).read_bytes()))
     assert "Annual statement 2025" in pdf.pages[0].extract_text()
@@ -94,7 +94,7 @@ def test_a_crash_mid_batch_resumes_where_it_stopped(population, settings):
 
 
 def test_one_participant_that_fails_is_reported_and_the_rest_are_issued(population, admin_user, staff_client):
-    from benefits.portal import statements
+    from benefits.presenters import statements
 
     broken = PlanMembership.objects.filter(plan=population).order_by("pk")[2]
     real = statements.statement_payload
@@ -104,7 +104,7 @@ def test_one_participant_that_fails_is_reported_and_the_rest_are_issued(populati
             raise RuntimeError("opening balance is not a number")
         return real(membership, **kwargs)
 
-    with mock.patch("benefits.portal.statements.statement_payload", side_effect=payload):
+    with mock.patch("benefits.presenters.statements.statement_payload", side_effect=payload):
         batch = services.batch_start(plan=population, year=2025, actor=admin_user)
     batch.refresh_from_db()
     counts = services.batch_counts(batch)
