@@ -151,8 +151,8 @@ def statement_file_name(batch: StatementBatch, item_id: int) -> str:
 
 def batch_item_render(batch: StatementBatch, item_id: int) -> str:
     """Render one participant's statement unless it is done; returns the item's status afterwards."""
-    from benefits.services.documents import render_pdf_bytes
     from benefits.presenters.statements import statement_payload
+    from benefits.services.documents import render_pdf_bytes
 
     try:
         with transaction.atomic():

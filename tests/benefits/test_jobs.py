@@ -9,11 +9,11 @@ import pytest
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerDown
 
-from benefits.services.documents import document_request
 from benefits.jobs import services
 from benefits.jobs.kinds import DOCUMENT_RENDER
 from benefits.jobs.models import Job
 from benefits.models import AuditEvent, GeneratedDocument
+from benefits.services.documents import document_request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TEST_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
