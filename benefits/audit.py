@@ -31,8 +31,7 @@ class AuditEventType(models.TextChoices):
     # benefits: background jobs and statement batches
     JOB_FAILED = "job.failed", "Background job failed"
     JOB_RETRIED = "job.retried", "Background job tried again"
-    STATEMENT_BATCH_STARTED = "statement_batch.started", "Annual statement batch started"
-    STATEMENT_BATCH_RESUMED = "statement_batch.resumed", "Annual statement batch resumed"
+    STATEMENT_BATCH_STARTED = "statement_batch.started", "Annual statement batch started or resumed"
     STATEMENT_BATCH_RETRIED = "statement_batch.retried", "Failed statements of a batch queued again"
     STATEMENT_BATCH_STATEMENT_ISSUED = "statement_batch.statement_issued", "Annual statement issued"
     STATEMENT_BATCH_STATEMENT_FAILED = "statement_batch.statement_failed", "Annual statement failed"

@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from benefits.audit import audit_record
+from benefits.audit import AuditEventType, audit_record
 from benefits.batches.models import StatementBatch, StatementBatchItem
 from benefits.jobs.kinds import STATEMENT_BATCH_CHUNK
 from benefits.jobs.services import TRANSIENT, enqueue_on_commit, job_create
@@ -65,13 +65,15 @@ def batch_start(
         batch.save(update_fields=["total", "status", "finished_at"])
         chunks = _queue_waiting(batch, actor)
         audit_record(
-            event_type="statement_batch.started" if created else "statement_batch.resumed",
-            summary=f"Annual statements {year} for {plan.name}: {batch.total} participants, {chunks} parts queued",
+            event_type=AuditEventType.STATEMENT_BATCH_STARTED,
+            summary=f"Annual statements {year} for {plan.name} {'started' if created else 'resumed'}: "
+            f"{batch.total} participants, {chunks} parts queued",
             actor=actor,
             request=request,
             batch_id=batch.pk,
             plan=plan.key,
             year=year,
+            resumed=not created,
         )
     if chunks == 0:
         batch_refresh(batch.pk)
@@ -117,7 +119,7 @@ def batch_retry_failed(*, batch: StatementBatch, actor, request=None) -> int:
         batch.save(update_fields=["status", "finished_at"])
         _queue_waiting(batch, actor)
         audit_record(
-            event_type="statement_batch.retried",
+            event_type=AuditEventType.STATEMENT_BATCH_RETRIED,
             summary=f"{count} failed statements of {batch} queued again",
             actor=actor,
             request=request,
@@ -194,7 +196,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
             item.finished_at = now
             item.save(update_fields=["status", "document", "attempts", "error", "finished_at"])
             audit_record(
-                event_type="statement_batch.statement_issued",
+                event_type=AuditEventType.STATEMENT_BATCH_STATEMENT_ISSUED,
                 summary=f"{document.title} issued",
                 participant=membership.participant,
                 batch_id=batch.pk,
@@ -213,7 +215,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
                 status=StatementBatchItem.Status.FAILED, error=reason, finished_at=timezone.now()
             )
             audit_record(
-                event_type="statement_batch.statement_failed",
+                event_type=AuditEventType.STATEMENT_BATCH_STATEMENT_FAILED,
                 summary=f"A statement of {batch} failed: {reason}"[:300],
                 batch_id=batch.pk,
                 item_id=item_id,
@@ -244,7 +246,7 @@ def batch_refresh(batch_id: int) -> StatementBatch:
             batch.finished_at = timezone.now()
             batch.save(update_fields=["status", "finished_at"])
             audit_record(
-                event_type="statement_batch.finished",
+                event_type=AuditEventType.STATEMENT_BATCH_FINISHED,
                 summary=f"{batch}: {counts['done']} issued, {counts['failed']} failed",
                 batch_id=batch.pk,
                 **counts,

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, transaction
 from django.utils import timezone
 
-from benefits.audit import audit_record
+from benefits.audit import AuditEventType, audit_record
 from benefits.jobs.models import Job
 from benefits.jobs.registry import job_kind, resolve
 
@@ -177,7 +177,7 @@ def _fail(job: Job, reason: str) -> None:
     if spec.on_failed:
         resolve(spec.on_failed)(job, reason)
     audit_record(
-        event_type="job.failed",
+        event_type=AuditEventType.JOB_FAILED,
         summary=f"{spec.label} could not be completed: {reason}"[:300],
         job_id=job.pk,
         kind=job.kind,
@@ -210,7 +210,7 @@ def job_retry(*, job: Job, actor, request=None) -> Job:
         if spec.on_retry:
             resolve(spec.on_retry)(job)
         audit_record(
-            event_type="job.retried",
+            event_type=AuditEventType.JOB_RETRIED,
             summary=f"{spec.label} tried again",
             actor=actor,
             request=request,

@@ -209,8 +209,6 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-jobs": {"task": "jobs.sweep", "schedule": JOBS_SWEEP_SECONDS},
 }
 CELERY_TASK_DEFAULT_QUEUE = "default"
-# Autodiscovery finds only ``<app>.tasks``: the tasks modules of areas are listed here.
-CELERY_IMPORTS = ["benefits.jobs.tasks"]
 
 # --- I18N ------------------------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
