@@ -13,9 +13,8 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .core import CoreResult, ParticipantError
+from .core import CoreResult, ParticipantError, core_with_settings
 from .money import to_decimal, to_money
-from .plan_support import compute_core
 
 BASE = "/plan_data/statement"
 _MISSING = object()
@@ -111,12 +110,22 @@ def get_period(obj: Mapping[str, Any], as_of: date) -> tuple[date, date]:
     return start, end
 
 
-def core_at(core: CoreResult, participant: Any, as_of: date, end: date, core_fn: Callable) -> CoreResult:
+def core_at(
+    core: CoreResult,
+    participant: Any,
+    as_of: date,
+    end: date,
+    core_fn: Callable[..., CoreResult],
+    *,
+    uses_benefit_settings: bool = False,
+) -> CoreResult:
     """The plan's service/vesting result on the period's last day (the request's when that is as_of)."""
     if end == as_of:
         return core
     try:
-        return compute_core(core_fn, participant, end, core.settings)
+        return core_with_settings(
+            core_fn, participant, end, core.settings, uses_benefit_settings=uses_benefit_settings
+        )
     except ParticipantError as exc:
         raise ParticipantError(f"{BASE}/end", f"no vesting result at the period end: {exc}") from None
 

@@ -353,7 +353,7 @@ def _statement(
     start, end = si.get_period(raw, as_of)
     transactions = statement_transactions(raw)
     opening = si.get_money_map(raw, "opening", si.BASE, ALL_SOURCES)
-    at_end = si.core_at(core, participant, as_of, end, core_fn)
+    at_end = si.core_at(core, participant, as_of, end, core_fn, uses_benefit_settings=True)
     tb = TraceBuilder()
     tb.step(
         "The vesting percentage on the last day of the period, from the service rules",

@@ -217,4 +217,3 @@ def core(
     )
 
 
-core.uses_benefit_settings = True  # type: ignore[attr-defined]
