@@ -32,4 +32,13 @@ default_settings = PLAN.default_settings
 calculate = PLAN.calculate
 core_result = PLAN.core_result
 
-__all__ = ["PLAN", "PLAN_KEY", "calculate", "core", "core_result", "default_settings", "rules", "settings_classes"]
+__all__ = [
+    "PLAN",
+    "PLAN_KEY",
+    "calculate",
+    "core",
+    "core_result",
+    "default_settings",
+    "rules",
+    "settings_classes",
+]

@@ -16,7 +16,9 @@ from .settings import BenefitSettings
 
 PLAN_KEY = "fairport-esop"
 # The share-and-cash account statement both ESOPs use (F §8.6).
-SHARE_ACCOUNTS = ShareAccounts(entry=statement.LedgerEntry, kinds=statement.KINDS, statement=statement.statement)
+SHARE_ACCOUNTS = ShareAccounts(
+    entry=statement.LedgerEntry, kinds=statement.KINDS, statement=statement.statement
+)
 PLAN = PackagePlan(
     key=PLAN_KEY,
     title="Fairport Savings Bank Employee Stock Ownership Plan",
@@ -34,4 +36,13 @@ default_settings = PLAN.default_settings
 calculate = PLAN.calculate
 core_result = PLAN.core_result
 
-__all__ = ["PLAN", "PLAN_KEY", "calculate", "core", "core_result", "default_settings", "rules", "settings_classes"]
+__all__ = [
+    "PLAN",
+    "PLAN_KEY",
+    "calculate",
+    "core",
+    "core_result",
+    "default_settings",
+    "rules",
+    "settings_classes",
+]
