@@ -379,7 +379,11 @@ class LoanProgram:
         periods_per_year: int,
     ) -> Schedule:
         return amortization_schedule(
-            principal, annual_rate_percent, number_of_payments, first_due=first_due, periods_per_year=periods_per_year
+            principal,
+            annual_rate_percent,
+            number_of_payments,
+            first_due=first_due,
+            periods_per_year=periods_per_year,
         )
 
 

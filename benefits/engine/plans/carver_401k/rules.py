@@ -215,5 +215,3 @@ def core(
         trace=tb.extend(history.trace).extend(vesting.trace),
         extra={"scheduled_sources": tuple(sorted(scheduled))},
     )
-
-
