@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date
-from types import ModuleType
 
 from benefits.calculations import CalculationError, membership_request
-from benefits.engine.plans import get_plan
+from benefits.engine.plans import Plan, get_plan
 from benefits.engine.request import parse_request
 
 
 @dataclasses.dataclass(frozen=True)
 class EngineInputs:
-    module: ModuleType
+    module: Plan  # the plan (benefits.engine.plans.base.Plan)
     participant: object
     core: object
     assumptions: dict

@@ -14,8 +14,8 @@ or a capability object when it has it:
 * ``loans``: participant loans (minimum, term, rate, payments a year, first due date, schedule);
 * ``hardship``: hardship distributions (the deemed reasons, their sections and evidence);
 * ``grid``: the modeler's price grid (every commencement month, every form);
-* ``source_accounts`` / ``share_accounts``: account statements for any period (401(k)-style source
-  accounts; ESOP share and cash accounts);
+* ``source_accounts`` / ``share_accounts`` / ``ledger``: statements for any period (401(k)-style
+  source accounts; ESOP share and cash accounts; a cash-balance account's ledger);
 * ``contributions``: the contribution formulas (deferrals and match) for account histories;
 * ``cash_out`` / ``diversification``: where the contract result reports them and under which sections.
 
@@ -137,6 +137,14 @@ class ShareAccounts:
 
 
 @dataclass(frozen=True)
+class LedgerStatements:
+    """A cash-balance account's ledger for a period:
+    ``statement(participant, as_of, assumptions, start, end, core)`` (opening, credits, closing, entries)."""
+
+    statement: Callable[..., Any]
+
+
+@dataclass(frozen=True)
 class ContributionRules:
     """The contribution formulas: the year's contributions from pay and deferrals, the match on one
     pay period, and the account source a match made on a date goes to."""
@@ -198,6 +206,9 @@ class Plan(Protocol):
     def share_accounts(self) -> ShareAccounts | None: ...
 
     @property
+    def ledger(self) -> LedgerStatements | None: ...
+
+    @property
     def contributions(self) -> ContributionRules | None: ...
 
     @property
@@ -244,6 +255,7 @@ class PackagePlan:
     grid: GridPricing | None = None
     source_accounts: SourceAccounts | None = None
     share_accounts: ShareAccounts | None = None
+    ledger: LedgerStatements | None = None
     contributions: ContributionRules | None = None
     cash_out: PlanFeature | None = None
     diversification: PlanFeature | None = None

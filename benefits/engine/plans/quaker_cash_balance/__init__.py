@@ -7,10 +7,10 @@ Service, vesting and retirement dates come from ``rules.core``; the plan's benef
 
 from __future__ import annotations
 
-from ..base import GridPricing, PackagePlan, PlanFeature
+from ..base import GridPricing, LedgerStatements, PackagePlan, PlanFeature
 from . import rules
 from .claims import CLAIM_RULES
-from .outputs import plan_outputs, price_grid
+from .outputs import plan_outputs, price_grid, statement
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
 
@@ -24,6 +24,7 @@ PLAN = PackagePlan(
     outputs=plan_outputs,
     claim_rules=CLAIM_RULES,
     grid=GridPricing(price_grid),
+    ledger=LedgerStatements(statement),
     cash_out=PlanFeature("cash_out", "§5.16"),
 )
 settings_classes = PLAN.settings_classes
