@@ -285,7 +285,7 @@ def _login_as(client, number: str):
 
 
 def test_cash_balance_statement_is_the_engines_ledger_and_its_pdf(client, demo):
-    from benefits.engine.plans.quaker_cash_balance.outputs import statement
+    from benefits.engine.plans.quaker_cash_balance.account import statement
     from benefits.portal.engine_bridge import engine_inputs
 
     participant = _login_as(client, "QCB-20002")

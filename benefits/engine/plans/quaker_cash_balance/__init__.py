@@ -2,15 +2,17 @@
 ``base.Plan``.
 
 Service, vesting and retirement dates come from ``rules.core``; the plan's benefit figures from
-``outputs.plan_outputs``.
+``contract.plan_outputs``.
 """
 
 from __future__ import annotations
 
 from ..base import GridPricing, LedgerStatements, PackagePlan, PlanFeature
 from . import rules
+from .account import statement
 from .claims import CLAIM_RULES
-from .outputs import plan_outputs, price_grid, statement
+from .contract import plan_outputs
+from .grid import price_grid
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
 
