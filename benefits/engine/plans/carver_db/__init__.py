@@ -1,7 +1,7 @@
 """The carver-db plan (Carver Federal Savings Bank Retirement Income Plan): ``PLAN`` is its ``base.Plan``.
 
 Service, vesting and retirement dates come from ``rules.core``; the plan's benefit figures from
-``outputs.plan_outputs``.
+``contract.plan_outputs``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 from ..base import GridPricing, PackagePlan, PlanFeature
 from . import rules
 from .claims import CLAIM_RULES
-from .outputs import plan_outputs, price_grid
+from .contract import plan_outputs
+from .grid import price_grid
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
 
