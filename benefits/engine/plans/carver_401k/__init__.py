@@ -1,7 +1,7 @@
 """The carver-401k plan (Carver Federal Savings Bank 401(k) Savings Plan): ``PLAN`` is its ``base.Plan``.
 
 Service, vesting and retirement dates come from ``rules.core``; the plan's benefit figures from
-``outputs.plan_outputs``.
+``contract.plan_outputs``.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 from ..base import ContributionRules, PackagePlan, PlanFeature, SourceAccounts
 from . import rules, statement
 from .claims import CLAIM_RULES
+from .contract import plan_outputs
 from .contributions import match_source, period_match, year_contributions
 from .hardship import HARDSHIP
 from .loans import LOANS
-from .outputs import plan_outputs
 from .rules import ServiceVestingSettings, core
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 

@@ -2,7 +2,7 @@
 ``base.Plan``.
 
 Service, vesting and retirement dates come from ``rules.core``; the plan's benefit figures from
-``outputs.plan_outputs``.
+``contract.plan_outputs``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from ..base import PackagePlan, PlanFeature
 from ..fairport_esop import SHARE_ACCOUNTS
 from . import rules
 from .claims import CLAIM_RULES
-from .outputs import plan_outputs
+from .contract import plan_outputs
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
 

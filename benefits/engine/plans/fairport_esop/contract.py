@@ -1,63 +1,27 @@
-"""Fairport ESOP results for the engine contract (shared/contracts/engine-cli.md).
-
-``plan_outputs(participant, as_of, assumptions, core)`` returns the contract keys as nested objects
-(``{"account": {"balance": ...}}``) plus ``traces``: for each top-level key, the list of trace steps
-behind it (plan sections in plain words). Keys and shape: docs/plan-notes/fairport-esop/benefits.md.
+"""Fairport ESOP results for the engine contract (docs/engine-cli.md). ``plan_outputs(participant, as_of,
+assumptions, core)`` returns the contract keys as nested objects (``{"account": {"balance": ...}}``)
+plus ``traces``: for each top-level key, the list of trace steps behind it (plan sections in plain
+words). Keys and shape: docs/plan-notes/fairport-esop/benefits.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from benefits.engine import statement_input as si
-from benefits.engine.money import ZERO, money_str, percent_str, to_decimal, to_money
+from benefits.engine.money import ZERO, money_str, percent_str, to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .distribution import small_balance_route
 from .diversification import diversification_status
 from .forfeiture import vested_balance
+from .inputs import _num, _vested_percent, statement_inputs
 from .rules import core as core_fn
 from .settings import DEFAULT_SETTINGS, NO_CONSENT_LIMIT, BenefitSettings
-from .statement import KINDS, LedgerEntry, Statement, statement
-
-
-class _InputError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _error(field: str, message: str) -> Exception:
-    try:
-        from benefits.engine.core import ParticipantError
-
-        return ParticipantError(field, message)
-    except ImportError:  # the shared core is optional for this module's own tests
-        return _InputError(field, message)
-
-
-def _num(plan_data: Mapping[str, Any], key: str, default: Decimal | None = None) -> Decimal:
-    if key not in plan_data or plan_data[key] is None:
-        if default is not None:
-            return default
-        raise _error(f"/plan_data/{key}", f"plan_data.{key} is required for the Fairport ESOP")
-    try:
-        return to_decimal(plan_data[key] if not isinstance(plan_data[key], float) else str(plan_data[key]))
-    except (InvalidOperation, TypeError) as exc:
-        raise _error(f"/plan_data/{key}", f"plan_data.{key} is not a number") from exc
-
-
-def _vested_percent(core: Any) -> Decimal:
-    vesting = getattr(core, "vesting", None)
-    if vesting is not None and getattr(vesting, "percent", None) is not None:
-        return to_decimal(vesting.percent)
-    pct = getattr(core, "vested_percent", None)
-    if pct is None:
-        raise _error("/plan_data", "the vested percent (core vesting result) is missing")
-    return to_decimal(pct)
+from .statement import KINDS, Statement, statement
 
 
 def plan_outputs(
@@ -142,42 +106,6 @@ def plan_outputs(
         out["statement"], traces["statement"] = statement_output(st, inputs), tb.build().as_list()
     out["traces"] = traces
     return out
-
-
-def statement_inputs(raw: Mapping[str, Any], as_of: date, default_elected: Decimal = ZERO) -> dict:
-    """``plan_data.statement`` as the keyword arguments of ``statement.statement`` (all but the vested
-    percent). Entries keep their signs: forfeitures and distributions are negative. Shared with the
-    Carver ESOP, whose statements use this ledger too."""
-    b = si.BASE
-    start, end = si.get_period(raw, as_of)
-    entries = []
-    for ptr, item in si.get_items(raw, "entries", b):
-        on = si.get_date(item, "date", ptr)
-        kind = si.get_choice(item, "kind", ptr, KINDS)
-        if item.get("shares") is None and item.get("cash") is None:
-            raise _error(ptr, "an entry gives shares or cash (or both)")
-        entries.append(
-            LedgerEntry(
-                on,
-                kind,
-                shares=si.get_decimal(item, "shares", ptr, ZERO),
-                cash=si.get_money(item, "cash", ptr, ZERO),
-            )
-        )
-    values = {}
-    for key in ("opening_share_value", "closing_share_value"):
-        values[key] = si.get_decimal(raw, key, b)
-        if values[key] < ZERO:
-            raise _error(f"{b}/{key}", f"{key} cannot be negative")
-    return {
-        "period_start": start,
-        "period_end": end,
-        "opening_shares": si.get_decimal(raw, "opening_shares", b),
-        "opening_cash": si.get_money(raw, "opening_cash", b),
-        **values,
-        "entries": entries,
-        "elected_dividends": si.get_money(raw, "elected_dividends", b, default_elected),
-    }
 
 
 def _line(line: Any) -> dict:

@@ -1,0 +1,32 @@
+"""Carver ESOP plan data read from ``plan_data`` with JSON-pointer errors."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from decimal import InvalidOperation
+from typing import Any
+
+from benefits.engine.money import to_decimal
+
+
+class _InputError(ValueError):
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _error(field: str, message: str) -> Exception:
+    try:
+        from benefits.engine.core import ParticipantError
+
+        return ParticipantError(field, message)
+    except ImportError:
+        return _InputError(field, message)
+
+
+def _dec(pd: Mapping[str, Any], key: str):
+    try:
+        v = pd[key]
+        return to_decimal(str(v) if isinstance(v, float) else v)
+    except (InvalidOperation, TypeError) as exc:
+        raise _error(f"/plan_data/{key}", f"plan_data.{key} is not a number") from exc
