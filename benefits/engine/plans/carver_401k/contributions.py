@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
+from benefits.engine.dates import quarter_of
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.parameters import UnknownParameter, parameter
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import quarter_of
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import BEFORE_TAX, DISCRETIONARY, MATCHING_2002, MATCHING_PRE2002, NONELECTIVE, SPECIAL
 

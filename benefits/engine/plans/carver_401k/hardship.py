@@ -13,6 +13,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
+from benefits.engine.dates import add_months
 from benefits.engine.money import ZERO, to_decimal, to_money
 from benefits.engine.plans.base import HardshipReason as PlanHardshipReason
 from benefits.engine.plans.base import HardshipRules
@@ -20,7 +21,6 @@ from benefits.engine.trace import Trace, TraceBuilder
 
 from .accounts import AccountVesting
 from .contributions import deferral_limit_402g
-from .dates import add_months, age_59_half
 from .draws import draw_in_order
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import (
@@ -34,6 +34,7 @@ from .sources import (
     SPECIAL,
     TOP_HEAVY,
 )
+from .withdrawals import age_59_half
 
 
 class HardshipReason(StrEnum):

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
 
+from benefits.engine.dates import add_months, quarter_end
 from benefits.engine.money import ZERO, to_decimal, to_money, to_money_down
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .accounts import AccountVesting
-from .dates import add_months, quarter_end
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import (
     BEFORE_TAX,

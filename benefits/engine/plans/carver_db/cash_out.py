@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import add_months, months_between_firsts
 from benefits.engine.money import to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import add_months, months_between_firsts
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
 ZERO = Decimal(0)

@@ -13,6 +13,7 @@ from typing import Any
 
 from benefits.engine.actuarial import Form
 from benefits.engine.core import CoreResult
+from benefits.engine.dates import complete_months, day_after, months_between_firsts
 from benefits.engine.money import to_money
 from benefits.engine.relative_value import (
     ComparisonRules,
@@ -26,11 +27,6 @@ from benefits.engine.types import Participant
 from .accrued import AccrualData, AccruedBenefit, accrued_at, falling_earnings_floor
 from .cash_out import CashOut, cash_out
 from .commencement import earliest_commencement_date, life_amount_at
-from .dates import (
-    complete_months,
-    day_after,
-    months_between_firsts,
-)
 from .death import SpouseBenefit, preretirement_spouse_benefit
 from .forms import CERTAIN_YEARS, SURVIVOR_SHARE, FormAmount, form_amounts, ss_commencement_date
 from .inputs import HUNDRED, ONE_DAY, ZERO, _credited_years, _pd_date, _pd_decimal, accrual_data, settings_of

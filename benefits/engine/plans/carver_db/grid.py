@@ -8,14 +8,11 @@ from datetime import date
 from decimal import Decimal
 
 from benefits.engine.core import CoreResult
+from benefits.engine.dates import add_months, first_of_month_on_or_after
+from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.types import Participant
 
 from .commencement import earliest_commencement_date, life_amount_at
-from .dates import (
-    add_months,
-    birthday,
-    first_of_month_on_or_after,
-)
 from .estimates import NrdBenefit, _annuitant_birth, _limit_415, benefit_at_nrd
 from .forms import form_amounts
 from .inputs import ONE_DAY, _pd_decimal, accrual_data, settings_of
