@@ -6,22 +6,13 @@ from collections.abc import Mapping
 from decimal import InvalidOperation
 from typing import Any
 
+from benefits.engine.core import ParticipantError
 from benefits.engine.money import to_decimal
 
 
-class _InputError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _error(field: str, message: str) -> Exception:
-    try:
-        from benefits.engine.core import ParticipantError
-
-        return ParticipantError(field, message)
-    except ImportError:
-        return _InputError(field, message)
+def _error(field: str, message: str) -> ParticipantError:
+    """A bad ``plan_data`` value: the JSON pointer and the rule."""
+    return ParticipantError(field, message)
 
 
 def _dec(pd: Mapping[str, Any], key: str):

@@ -10,24 +10,15 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from benefits.engine import statement_input as si
+from benefits.engine.core import ParticipantError
 from benefits.engine.money import ZERO, to_decimal
 
 from .statement import KINDS, LedgerEntry
 
 
-class _InputError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _error(field: str, message: str) -> Exception:
-    try:
-        from benefits.engine.core import ParticipantError
-
-        return ParticipantError(field, message)
-    except ImportError:  # the shared core is optional for this module's own tests
-        return _InputError(field, message)
+def _error(field: str, message: str) -> ParticipantError:
+    """A bad ``plan_data`` value: the JSON pointer and the rule."""
+    return ParticipantError(field, message)
 
 
 def _num(plan_data: Mapping[str, Any], key: str, default: Decimal | None = None) -> Decimal:
