@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TextIO
 
 USAGE = "usage: python -m benefits.engine calculate REQUEST.json|-"
 
 
-def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:
+def main(
+    argv: list[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     from .request import RequestError, calculate_request
 
     argv = sys.argv[1:] if argv is None else argv

@@ -49,9 +49,9 @@ class CoreResult:
     def years_of_vesting_service(self) -> int:
         return self.service.total_years
 
-    def contract(self) -> dict:
+    def contract(self) -> dict[str, Any]:
         """The contract keys every plan returns (engine-cli.md)."""
-        out: dict = {
+        out: dict[str, Any] = {
             "vesting": {
                 "years_of_vesting_service": self.service.total_years,
                 "vested_percent": percent_str(self.vesting.percent),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from typing import Any
+from typing import Any, overload
 
 from .core import ParticipantError
 from .dates import ONE_DAY, add_years, days_inclusive
@@ -16,6 +16,14 @@ from .types import Participant
 from .vesting import Schedule, TopHeavyStatus
 
 # ---------------------------------------------------------------------------- plan_data readers
+
+
+@overload
+def pd_int(p: Participant, key: str, default: int) -> int: ...
+
+
+@overload
+def pd_int(p: Participant, key: str, default: None = None) -> int | None: ...
 
 
 def pd_int(p: Participant, key: str, default: int | None = None) -> int | None:
@@ -176,7 +184,7 @@ def eligibility_year_completed(
     from .service import estimate_first_year_hours
 
     estimated = first_year_hours is None
-    fy = estimate_first_year_hours(hire, hours) if estimated else first_year_hours
+    fy = estimate_first_year_hours(hire, hours) if first_year_hours is None else first_year_hours
     window_end = add_years(hire, 1) - ONE_DAY
     if fy >= threshold and window_end <= as_of:
         return window_end, estimated

@@ -82,7 +82,7 @@ def get_choice(obj: Mapping[str, Any], key: str, ptr: str, allowed: Collection[s
     raw = _get(obj, key, ptr, _MISSING)
     if raw not in allowed:
         raise ParticipantError(f"{ptr}/{key}", f"{key} must be one of {', '.join(allowed)} (not {raw!r})")
-    return raw
+    return str(raw)
 
 
 def get_items(obj: Mapping[str, Any], key: str, ptr: str) -> list[tuple[str, Mapping[str, Any]]]:

@@ -14,6 +14,7 @@ import argparse
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -115,7 +116,7 @@ def _read_shared(path: Path) -> dict[str, dict[int, float]]:
 
 def build(shared: Path) -> None:
     DATA_DIR.mkdir(exist_ok=True)
-    catalog: dict[str, dict] = {}
+    catalog: dict[str, dict[str, Any]] = {}
     for key, (tid, name, note) in SOA_TABLES.items():
         _write(key, _pymort_q(tid))
         catalog[key] = {

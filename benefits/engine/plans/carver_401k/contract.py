@@ -31,7 +31,7 @@ from .statement import Kind, Transaction, account_statement
 from .withdrawals import withdrawal_at_59_half
 
 
-def _source_out(v: AccountVesting) -> dict:
+def _source_out(v: AccountVesting) -> dict[str, Any]:
     return {
         s.source: {
             "balance": money_str(s.balance),
@@ -47,11 +47,11 @@ def plan_outputs(
     as_of: date,
     assumptions: Mapping[str, Any] | None,
     core: Any,
-) -> dict:
+) -> dict[str, Any]:
     settings = _settings(core)
     assumptions = assumptions or {}
     pd = participant.plan_data or {}
-    traces: dict[str, list] = {}
+    traces: dict[str, list[Any]] = {}
     out: dict[str, Any] = {}
 
     # Accounts and vesting (§1.1, §4.1).
@@ -133,7 +133,7 @@ def plan_outputs(
     comp = dict(participant.compensation or {})
     employer = pd.get("employer_contributions") or {}
     term = termination(participant, as_of)
-    contributions: dict[str, dict] = {}
+    contributions: dict[str, dict[str, Any]] = {}
     for year in sorted(set(comp) | set(deferrals)):
         ec = employer.get(str(year)) or {}
         if not isinstance(ec, Mapping):
@@ -259,7 +259,7 @@ def statement_transactions(raw: Mapping[str, Any]) -> list[Transaction]:
 
 def _statement(
     participant: Any, as_of: date, core: Any, raw: Mapping[str, Any], settings: BenefitSettings
-) -> tuple[dict, list]:
+) -> tuple[dict[str, Any], list[Any]]:
     start, end = si.get_period(raw, as_of)
     transactions = statement_transactions(raw)
     opening = si.get_money_map(raw, "opening", si.BASE, ALL_SOURCES)

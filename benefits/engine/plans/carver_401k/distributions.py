@@ -191,7 +191,7 @@ def forms_offered(
         )
     if lump_ok:
         forms.append("lump_sum")
-    others = ("installments", "direct_rollover", "partial_lump_sum")
+    others: tuple[str, ...] = ("installments", "direct_rollover", "partial_lump_sum")
     if commencement_date < normal_retirement_date:
         others += ("defer_to_normal_retirement_date",)
     else:

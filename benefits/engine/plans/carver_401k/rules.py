@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
+from typing import Literal, cast
 
 from ...core import CoreResult, ParticipantError
 from ...dates import ONE_DAY, date_attaining_age, first_of_month_on_or_after
@@ -106,7 +106,9 @@ def scheduled_sources(benefit_settings: object | None) -> frozenset[str]:
         from .sources import scheduled_sources as from_benefits
     except ImportError:
         return DEFAULT_SCHEDULED
-    return from_benefits(benefit_settings if benefit_settings is not None else BenefitSettings())
+    return from_benefits(
+        cast(BenefitSettings, benefit_settings) if benefit_settings is not None else BenefitSettings()
+    )
 
 
 def _years_worked(p: Participant, as_of: date) -> dict[int, int]:

@@ -24,7 +24,7 @@ from .inputs import NRD_POINTER, ZERO
 from .results import calculate_benefits
 
 
-def _form_json(f: FormAmount) -> dict:
+def _form_json(f: FormAmount) -> dict[str, Any]:
     out: dict[str, Any] = {"monthly": money_str(f.monthly)}
     if f.survivor_monthly is not None:
         out["survivor_monthly"] = money_str(f.survivor_monthly)
@@ -35,7 +35,7 @@ def _form_json(f: FormAmount) -> dict:
     return out
 
 
-def _cash_out_json(co: CashOut) -> dict:
+def _cash_out_json(co: CashOut) -> dict[str, Any]:
     return {
         "required": co.required,
         "threshold": money_str(co.threshold),
@@ -45,11 +45,11 @@ def _cash_out_json(co: CashOut) -> dict:
 
 def plan_outputs(
     participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
-) -> dict:
+) -> dict[str, Any]:
     """The Carver DB keys of the contract result, with a ``traces`` map keyed by figure path."""
     result = calculate_benefits(participant, as_of, core, assumptions)
     nb = result.at_nrd
-    traces: dict[str, list] = {"accrued_benefit.monthly_at_nrd": nb.trace.as_list()}
+    traces: dict[str, list[Any]] = {"accrued_benefit.monthly_at_nrd": nb.trace.as_list()}
     out: dict[str, Any] = {
         "accrued_benefit": {
             "monthly_at_nrd": money_str(nb.annual / 12),

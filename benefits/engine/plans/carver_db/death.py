@@ -12,7 +12,7 @@ from benefits.engine.money import to_money
 from benefits.engine.trace import Trace, TraceBuilder
 from benefits.engine.types import EmploymentPeriod
 
-from .accrued import AccrualData, accrued_at, accrued_benefit
+from .accrued import AccrualData, AccruedBenefit, accrued_at, accrued_benefit
 from .commencement import EARLIEST_AGE, life_amount_at
 from .credited_service import credited_service
 from .earnings import final_earnings, window_end_exclusive
@@ -179,7 +179,7 @@ def _adjust_for_start(
     return annual
 
 
-def _uninterrupted_accrued(data: AccrualData, nrd: date, settings: BenefitSettings):
+def _uninterrupted_accrued(data: AccrualData, nrd: date, settings: BenefitSettings) -> AccruedBenefit:
     """§3.1 'assuming that his Credited Service remained uninterrupted and that his Earnings remained
     unchanged until his Normal Retirement Date' (GAP-8: the freeze still applies by default)."""
     fe = final_earnings(

@@ -221,6 +221,7 @@ def estimate(
         return Estimate(commencement_date, "spouse", ZERO, normal_form, {}, None, sb, None, sb.trace)
     term = data.termination_date
     rates = (assumptions or {}).get("treasury_30y_monthly")
+    co: CashOut | None
     if term is not None and commencement_date > term and rates is not None and nb.vested_percent > 0:
         # §13.7(G) applies at termination whatever the age: a small Value is paid at once.
         co = cash_out(

@@ -12,12 +12,21 @@ from benefits.engine.core import CoreResult
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
+from .accrued import AccrualData
 from .commencement import earliest_commencement_date
-from .estimates import CarverBenefits, Estimate, benefit_at_nrd, estimate
+from .estimates import CarverBenefits, Estimate, NrdBenefit, benefit_at_nrd, estimate
 from .inputs import ZERO, accrual_data, settings_of
 
 
-def _safe_estimate(p, as_of, d, core, assumptions, nb, data) -> Estimate:
+def _safe_estimate(
+    p: Participant,
+    as_of: date,
+    d: date,
+    core: CoreResult,
+    assumptions: Mapping[str, Any] | None,
+    nb: NrdBenefit,
+    data: AccrualData,
+) -> Estimate:
     """One estimate; a date the plan cannot price (e.g. beyond Table A) becomes an estimate error."""
     try:
         return estimate(p, as_of, d, core, assumptions, nrd_benefit=nb, data=data)

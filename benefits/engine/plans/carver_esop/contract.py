@@ -30,14 +30,14 @@ def plan_outputs(
     assumptions: Mapping[str, Any] | None,
     core: Any,
     settings: BenefitSettings | None = None,
-) -> dict:
+) -> dict[str, Any]:
     if settings is None:
         # The plan's calculate() puts the resolved settings groups on the core result.
         given = (getattr(core, "settings", None) or {}).get("benefits")
         settings = given if isinstance(given, BenefitSettings) else DEFAULT_SETTINGS
     pd = participant.plan_data or {}
     out: dict[str, Any] = {}
-    traces: dict[str, list] = {}
+    traces: dict[str, list[Any]] = {}
     if all(k in pd for k in ("shares", "share_value")):
         balance = to_money(
             _dec(pd, "shares") * _dec(pd, "share_value") + (_dec(pd, "cash") if "cash" in pd else 0)
@@ -109,7 +109,7 @@ def plan_outputs(
 
 def _statement(
     pd: Mapping[str, Any], as_of: date, raw: Mapping[str, Any], vested: Decimal
-) -> tuple[dict, list]:
+) -> tuple[dict[str, Any], list[Any]]:
     """The vesting rules are not known (SPEC GAP D2.1), so, as the web's statements do, the vested
     percent is ``vested_account_value`` as a share of the account it was given for: ``shares`` ×
     ``share_value`` + ``cash`` when given (the account on ``as_of``), otherwise the statement's closing

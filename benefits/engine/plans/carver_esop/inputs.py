@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from decimal import InvalidOperation
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from benefits.engine.core import ParticipantError
@@ -15,7 +15,7 @@ def _error(field: str, message: str) -> ParticipantError:
     return ParticipantError(field, message)
 
 
-def _dec(pd: Mapping[str, Any], key: str):
+def _dec(pd: Mapping[str, Any], key: str) -> Decimal:
     try:
         v = pd[key]
         return to_decimal(str(v) if isinstance(v, float) else v)

@@ -30,7 +30,7 @@ def plan_outputs(
     assumptions: Mapping[str, Any] | None,
     core: Any,
     settings: BenefitSettings | None = None,
-) -> dict:
+) -> dict[str, Any]:
     if settings is None:
         # The plan's calculate() puts the resolved settings groups on the core result.
         given = (getattr(core, "settings", None) or {}).get("benefits")
@@ -41,7 +41,7 @@ def plan_outputs(
     share_value = _num(pd, "share_value")
     elected = _num(pd, "elected_dividends", ZERO)
     pct = _vested_percent(core)
-    traces: dict[str, list] = {}
+    traces: dict[str, list[Any]] = {}
 
     # Account (F §8.3, §8.4, §9.1). Sources: the Stock Fund and Investment Fund Accounts.
     vb = vested_balance(shares, cash, share_value, pct, elected)
@@ -108,7 +108,7 @@ def plan_outputs(
     return out
 
 
-def _line(line: Any) -> dict:
+def _line(line: Any) -> dict[str, Any]:
     return {
         "shares": si.shares_str(line.shares),
         "cash": money_str(line.cash),
@@ -116,7 +116,7 @@ def _line(line: Any) -> dict:
     }
 
 
-def statement_output(st: Statement, inputs: Mapping[str, Any]) -> dict:
+def statement_output(st: Statement, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The statement as contract data: opening + movements' values + stock value change = closing.
     ``inputs`` are ``statement_inputs``'s (for the share values)."""
     return {
@@ -133,7 +133,7 @@ def statement_output(st: Statement, inputs: Mapping[str, Any]) -> dict:
     }
 
 
-def _source(balance: Decimal, pct: Decimal) -> dict:
+def _source(balance: Decimal, pct: Decimal) -> dict[str, Any]:
     return {
         "balance": money_str(balance),
         "vested_percent": percent_str(pct),
@@ -141,7 +141,9 @@ def _source(balance: Decimal, pct: Decimal) -> dict:
     }
 
 
-def _cash_out(participant: Any, as_of: date, vested: Decimal, settings: BenefitSettings) -> tuple[dict, list]:
+def _cash_out(
+    participant: Any, as_of: date, vested: Decimal, settings: BenefitSettings
+) -> tuple[dict[str, Any], list[Any]]:
     term = participant.termination_date
     if term is None or term > as_of:
         t = Trace().add(

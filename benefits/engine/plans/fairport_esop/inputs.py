@@ -42,7 +42,7 @@ def _vested_percent(core: Any) -> Decimal:
     return to_decimal(pct)
 
 
-def statement_inputs(raw: Mapping[str, Any], as_of: date, default_elected: Decimal = ZERO) -> dict:
+def statement_inputs(raw: Mapping[str, Any], as_of: date, default_elected: Decimal = ZERO) -> dict[str, Any]:
     """``plan_data.statement`` as the keyword arguments of ``statement.statement`` (all but the vested
     percent). Entries keep their signs: forfeitures and distributions are negative. Shared with the
     Carver ESOP, whose statements use this ledger too."""

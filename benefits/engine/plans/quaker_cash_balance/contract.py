@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from typing import Any
+from decimal import Decimal
+from typing import Any, cast
 
 from benefits.engine.core import CoreResult, ParticipantError
 from benefits.engine.money import money_str
@@ -21,9 +22,9 @@ from .market import MarketDataError
 from .results import benefits
 
 
-def _form_json(f: FormAmount) -> dict:
+def _form_json(f: FormAmount) -> dict[str, Any]:
     if f.monthly is None:
-        return {"lump_sum": money_str(f.lump_sum)}
+        return {"lump_sum": money_str(cast(Decimal, f.lump_sum))}
     out = {"monthly": money_str(f.monthly)}
     if f.survivor_monthly is not None:
         out["survivor_monthly"] = money_str(f.survivor_monthly)
@@ -32,7 +33,7 @@ def _form_json(f: FormAmount) -> dict:
 
 def plan_outputs(
     participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
-) -> dict:
+) -> dict[str, Any]:
     """The contract keys for one participant (engine-cli.md).
 
     Form objects hold exactly the contract's ``monthly`` or ``lump_sum``; every figure's trace is in
@@ -54,7 +55,7 @@ def plan_outputs(
             b = benefits(participant, as_of, assumptions, core, annuities=False)
         except MarketDataError as exc2:
             raise ParticipantError(exc2.field, exc2.message, absolute=True) from None
-    traces: dict[str, list] = {"account.balance": b.account.trace.as_list()}
+    traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()}
     estimates = []
     for i, e in enumerate(b.estimates):
         item: dict[str, Any] = {

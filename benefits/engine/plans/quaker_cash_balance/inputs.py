@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import cast
 
 from benefits.engine.core import CoreResult, ParticipantError
 from benefits.engine.dates import (
@@ -16,6 +17,7 @@ from benefits.engine.dates import (
 )
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.parameters import parameter
+from benefits.engine.service import ServiceHistory
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
@@ -65,7 +67,7 @@ def _pd_date(p: Participant, key: str) -> date | None:
 
 
 def _vested_at_separation(core: CoreResult, year: int) -> bool:
-    rows = [r for r in core.service.years if int(r.label) <= year]
+    rows = [r for r in cast(ServiceHistory, core.service).years if int(r.label) <= year]
     return bool(rows) and rows[-1].running_total >= 5
 
 
@@ -86,6 +88,7 @@ def account_inputs(p: Participant, core: CoreResult, market: MarketData) -> Acco
         nrd_1999 = _pd_date(p, "dec31_1999_benefit_nrd") or core.normal_retirement_date
         basis = applicable_basis(RESTATEMENT, market)
         opening, trace = beginning_balance(benefit_1999, birth_date=p.birth_date, nrd=nrd_1999, basis=basis)
+    account_open: date | None
     if opening is not None:
         account_open = RESTATEMENT
     else:
@@ -122,7 +125,9 @@ def account_inputs(p: Participant, core: CoreResult, market: MarketData) -> Acco
             if i + 1 < len(spans):
                 nxt = spans[i + 1].start
                 breaks = sum(
-                    1 for r in core.service.years if end.year <= int(r.label) < nxt.year and r.is_break
+                    1
+                    for r in cast(ServiceHistory, core.service).years
+                    if end.year <= int(r.label) < nxt.year and r.is_break
                 )
                 if breaks < 5:
                     restored = nxt

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 from benefits.engine.core import CoreResult
 from benefits.engine.dates import (
@@ -21,7 +21,7 @@ from benefits.engine.types import Participant
 from .account import participant_ledger
 from .annuity import applicable_basis, balance_to_life_annuity
 from .compensation import ActivePeriod
-from .death import SurvivorAnnuity, survivor_annuity, survivor_dates
+from .death import Recipient, SurvivorAnnuity, survivor_annuity, survivor_dates
 from .estimates import Account, AccruedBenefit, Estimate, QuakerBenefits, estimate
 from .forms import FormAmount
 from .inputs import AccountInputs, _core, _pd_date, _pd_money, _settings, account_inputs, vested_amount
@@ -46,7 +46,7 @@ def accrued_benefit(
     spans = tuple(ActivePeriod(x.start, x.end or last_dec31) for x in inputs.periods)
     frozen = AccountInputs(
         inputs.account_open, inputs.opening_balance, inputs.opening_trace,
-        tuple(x for x in spans if x.end >= x.start),
+        tuple(x for x in spans if cast(date, x.end) >= x.start),
         inputs.forfeitures, inputs.compensation, inputs.countable_override, inputs.loan_agent,
         inputs.separation,
     )  # fmt: skip
@@ -80,7 +80,8 @@ def survivor_benefit(
     if p.death_date is None or core.vesting.percent <= 0 or inputs.account_open is None:
         return None
     if p.is_married and p.spouse_birth_date and not p.plan_data.get("qpsa_waived"):
-        recipient, who = "spouse", p.spouse_birth_date
+        recipient: Recipient = "spouse"
+        who: date | None = p.spouse_birth_date
     else:
         who = _pd_date(p, "beneficiary_birth_date")
         if who is None:
@@ -92,7 +93,7 @@ def survivor_benefit(
     balance = vested_amount(ledger.balance_before(begin), core.vesting.percent)
     threshold, _ = cash_out_threshold(begin, _settings(core))
     return survivor_annuity(
-        balance, recipient=recipient, start=begin, survivor_birth_date=who, dates=dates,
+        balance, recipient=recipient, start=begin, survivor_birth_date=cast(date, who), dates=dates,
         basis=applicable_basis(begin, market), cash_out_threshold=threshold,
     )  # fmt: skip
 
@@ -210,7 +211,7 @@ def benefits(
         floor = None
         if annuities and _pd_money(p, "dec31_1999_benefit") is not None:
             floor = estimate(p, as_of, market, core, first_of_next_month(inputs.separation),
-                             ledger=ledger, inputs=inputs, with_relative_values=False).lump_sum.floor  # fmt: skip
+                             ledger=ledger, inputs=inputs, with_relative_values=False).lump_sum.floor  # type: ignore[union-attr]  # fmt: skip
         co = cash_out(
             separation=inputs.separation,
             vested_balance=vested_amount(at_sep, pct),
