@@ -1,8 +1,7 @@
 """``python -m benefits.engine calculate REQUEST.json`` (or ``-`` for standard input).
 
 Exit 0 with the JSON response; exit 2 with a one-line message on standard error naming the JSON
-pointer of the bad field when the request is malformed. See shared/contracts/engine-cli.md and
-docs/engine-cli.md.
+pointer of the bad field when the request is malformed. See docs/engine-cli.md.
 """
 
 from __future__ import annotations

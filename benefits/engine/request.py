@@ -1,4 +1,4 @@
-"""A calculation request (shared/contracts/engine-cli.md): parse, validate, run.
+"""A calculation request (docs/engine-cli.md): parse, validate, run.
 
 ``parse_request(obj)`` turns the decoded JSON into a ``Request`` or raises ``RequestError`` naming
 the JSON pointer of the bad field (the command line exits 2 on it). A participant whose own data

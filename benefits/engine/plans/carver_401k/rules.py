@@ -1,8 +1,8 @@
 """Carver Federal Savings Bank 401(k) Savings Plan: elapsed-time service, vesting by source, dates.
 
 Sources: plan text §1.21, §1.43–§1.45, §1.48, §1.66, §4.1, §4.3, §11.1, §12.5 and
-/work/shared/plans/carver-401k/SPEC.md §2.3–§2.6, §5.1–§5.6, §14 (GAP-8, GAP-20; assumptions A1,
-A2, A8).
+the SPEC readings in docs/plan-notes/carver-401k/service-vesting.md (SPEC §2.3–§2.6, §5.1–§5.6,
+§14: GAP-8, GAP-20; assumptions A1, A2, A8).
 """
 
 from __future__ import annotations
