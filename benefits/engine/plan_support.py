@@ -1,4 +1,5 @@
-"""Helpers the plan packages share: reading ``plan_data``, settings groups, the calculate runner.
+"""Helpers the plan packages share: reading ``plan_data`` (JSON-pointer errors), history checks,
+service dates.
 
 Plan-agnostic: plans pass in their own rules, sections and settings classes.
 """
