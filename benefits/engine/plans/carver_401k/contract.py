@@ -19,10 +19,11 @@ from benefits.engine.plan_support import termination
 from benefits.engine.trace import TraceBuilder
 
 from .accounts import AccountVesting, vest_accounts
-from .contributions import LimitUnavailable, match_for_periods, year_contributions
+from .contributions import match_for_periods, year_contributions
 from .distributions import cash_out, estimate_forms, forms_offered, lump_sum_window
 from .hardship import hardship_available
 from .inputs import _money, _money_map, _payroll, _percents, _quotes, _settings, _year_map
+from .limits import LimitUnavailable
 from .loans import maximum_new_loan
 from .rules import core as core_fn
 from .settings import BenefitSettings

@@ -20,8 +20,8 @@ from benefits.engine.plans.base import HardshipRules
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .accounts import AccountVesting
-from .contributions import deferral_limit_402g
 from .draws import draw_in_order
+from .limits import deferral_limit_402g
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import (
     BEFORE_TAX,
