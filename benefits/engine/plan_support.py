@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
+from decimal import Decimal
 from typing import Any, overload
 
 from .core import ParticipantError
@@ -55,6 +56,31 @@ def pd_date(p: Participant, key: str) -> date | None:
         return date.fromisoformat(raw)
     except (TypeError, ValueError):
         raise ParticipantError(f"/plan_data/{key}", f"{key} is not an ISO date") from None
+
+
+def pd_decimal(
+    p: Participant, key: str, default: Decimal | None = None, *, blank_is_missing: bool = False
+) -> Decimal | None:
+    """``plan_data[key]`` as an exact Decimal read through its text (``"12.50"``, 12, 12.5); missing
+    (or ``""`` when ``blank_is_missing``) gives ``default``."""
+    raw = p.plan_data.get(key)
+    if raw is None or (blank_is_missing and raw == ""):
+        return default
+    try:
+        return Decimal(str(raw))
+    except ArithmeticError:
+        raise ParticipantError(f"/plan_data/{key}", f"{key} must be a decimal string") from None
+
+
+def pd_text_date(p: Participant, key: str, *, rule: str = "must be an ISO date") -> date | None:
+    """``plan_data[key]`` as a date: a date, or its ISO text; the error message ends with ``rule``."""
+    raw = p.plan_data.get(key)
+    if raw is None or isinstance(raw, date):
+        return raw
+    try:
+        return date.fromisoformat(str(raw))
+    except ValueError:
+        raise ParticipantError(f"/plan_data/{key}", f"{key} {rule}") from None
 
 
 def pd_year_hours(p: Participant, key: str) -> dict[int, int]:

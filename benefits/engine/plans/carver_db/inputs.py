@@ -9,6 +9,7 @@ from decimal import Decimal
 from types import MappingProxyType
 
 from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.plan_support import pd_decimal, pd_text_date
 from benefits.engine.types import Participant
 
 from .accrued import AccrualData
@@ -32,23 +33,11 @@ NRD_POINTER = {
 
 
 def _pd_decimal(p: Participant, key: str, default: Decimal | None = ZERO) -> Decimal | None:
-    raw = p.plan_data.get(key)
-    if raw is None or raw == "":
-        return default
-    try:
-        return Decimal(str(raw))
-    except ArithmeticError:
-        raise ParticipantError(f"/plan_data/{key}", f"{key} must be a decimal string") from None
+    return pd_decimal(p, key, default, blank_is_missing=True)
 
 
 def _pd_date(p: Participant, key: str) -> date | None:
-    raw = p.plan_data.get(key)
-    if raw is None or isinstance(raw, date):
-        return raw
-    try:
-        return date.fromisoformat(str(raw))
-    except ValueError:
-        raise ParticipantError(f"/plan_data/{key}", f"{key} must be a date") from None
+    return pd_text_date(p, key, rule="must be a date")
 
 
 def settings_of(core: CoreResult | None) -> BenefitSettings:

@@ -17,6 +17,7 @@ from benefits.engine.dates import (
 )
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.parameters import parameter
+from benefits.engine.plan_support import pd_decimal, pd_text_date
 from benefits.engine.service import ServiceHistory
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
@@ -47,23 +48,11 @@ class AccountInputs:
 
 
 def _pd_money(p: Participant, key: str) -> Decimal | None:
-    raw = p.plan_data.get(key)
-    if raw is None:
-        return None
-    try:
-        return to_decimal(str(raw))
-    except Exception:  # noqa: BLE001 - any bad value is a field error
-        raise ParticipantError(f"/plan_data/{key}", f"{key} must be a decimal string") from None
+    return pd_decimal(p, key)
 
 
 def _pd_date(p: Participant, key: str) -> date | None:
-    raw = p.plan_data.get(key)
-    if raw is None or isinstance(raw, date):
-        return raw
-    try:
-        return date.fromisoformat(str(raw))
-    except ValueError:
-        raise ParticipantError(f"/plan_data/{key}", f"{key} must be an ISO date") from None
+    return pd_text_date(p, key, rule="must be an ISO date")
 
 
 def _vested_at_separation(core: CoreResult, year: int) -> bool:
