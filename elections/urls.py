@@ -1,6 +1,7 @@
 from django.urls import path
 
 from elections import views, views_committee
+from elections.benefit_elections.urls import urlpatterns as benefit_election_patterns
 
 app_name = "elections"
 
@@ -25,3 +26,5 @@ urlpatterns = [
     ),
     path("<int:claim_id>/decide/", views_committee.claim_decide, name="claim_decide"),
 ]
+
+urlpatterns += benefit_election_patterns
