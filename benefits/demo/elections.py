@@ -13,7 +13,8 @@ from benefits.models import MarketRate, PlanMembership
 # DEMO ONLY: months after the last hand-entered 30-year Treasury rate repeat it, so the Carver DB
 # relative values (the rate of the third month before the start date) exist for near start dates.
 DEMO_30Y_SOURCE = "DEMO ONLY: the last entered 30-year Treasury rate carried forward, not the published rate"
-ELECTION_LEAD_DAYS = 35  # the demo start date: the first of a month at least this far ahead (> 30 days)
+ELECTION_LEAD_DAYS = 35
+DEMO_CLAIM_STATEMENT = "I would like my pension to start."  # the demo start date: the first of a month at least this far ahead (> 30 days)
 
 
 def _first_of_month_on_or_after(d: date) -> date:
@@ -56,7 +57,7 @@ def load_demo_elections(*, as_of: date) -> None:
         membership=membership,
         claim_type=ClaimType.COMMENCEMENT,
         details={"commencement_date": asd, "form": "js50"},
-        statement="I would like my pension to start.",
+        statement=DEMO_CLAIM_STATEMENT,
         on=as_of,
     )
     claim_start_review(claim=claim, actor=committee, on=as_of)
