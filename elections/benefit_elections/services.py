@@ -489,7 +489,7 @@ def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=
     require_owner(draft.participant, user)
     with transaction.atomic():
         merged = {**draft.answers, **answers}
-        if step == "form" and draft.answers.get("form") != answers.get("form"):
+        if step == "form" and draft.answers.get("form") != answers.get("form") and "beneficiaries" not in answers:
             merged.pop("beneficiaries", None)  # a new form: its beneficiaries are asked again
         draft.answers = merged
         draft.save(update_fields=["answers", "updated_at"])

@@ -59,7 +59,9 @@ def test_a_plans_own_period_replaces_180():
     w = Window(ASD - timedelta(days=90), ASD, rules.period_days, rules.period_source)
     w.check_election(ASD - timedelta(days=90), waive_30_days=False)
     with pytest.raises(WindowError, match="§7.5"):
-        Window(ASD - timedelta(days=91), ASD, 90, "Plan §7.5").check_election(ASD - timedelta(days=50), waive_30_days=False)
+        Window(ASD - timedelta(days=91), ASD, 90, "Plan §7.5").check_election(
+            ASD - timedelta(days=50), waive_30_days=False
+        )
 
 
 def test_signing_before_the_explanation_is_refused():
@@ -99,7 +101,9 @@ def test_waiver_needs_the_asd_after_the_seven_day_period():
 
 def test_a_plan_without_the_waiver_refuses_short_notice():
     with pytest.raises(WindowError) as exc:
-        window(ASD - timedelta(days=20)).check_election(ASD - timedelta(days=20), waive_30_days=True, waiver_allowed=False)
+        window(ASD - timedelta(days=20)).check_election(
+            ASD - timedelta(days=20), waive_30_days=True, waiver_allowed=False
+        )
     assert exc.value.field == "asd"
 
 
@@ -181,16 +185,25 @@ def test_consent_to_another_election_does_not_count():
 def test_signed_outside_the_period():
     assert "signed_on" in problems(replace(GOOD, signed_on=ASD + DAY))
     assert problems(replace(GOOD, signed_on=ASD)) == {}
-    assert "signed_on" in problems(replace(GOOD, signed_on=SIGNED - DAY))  # before the election it consents to
+    assert "signed_on" in problems(
+        replace(GOOD, signed_on=SIGNED - DAY)
+    )  # before the election it consents to
     assert problems(replace(GOOD, signed_on=SIGNED)) == {}
 
 
 def test_signed_before_the_period_opens():
     early = Window(ASD - timedelta(days=89), ASD, 90, "Plan §7.5")
     facts = replace(GOOD, signed_on=ASD - timedelta(days=91))
-    assert "signed_on" in consent_problems(facts, spouse_now="Jordan Morgan", election_signed_on=ASD - timedelta(days=95), window=early)
+    assert "signed_on" in consent_problems(
+        facts, spouse_now="Jordan Morgan", election_signed_on=ASD - timedelta(days=95), window=early
+    )
     facts = replace(GOOD, signed_on=ASD - timedelta(days=90))
-    assert consent_problems(facts, spouse_now="Jordan Morgan", election_signed_on=ASD - timedelta(days=95), window=early) == {}
+    assert (
+        consent_problems(
+            facts, spouse_now="Jordan Morgan", election_signed_on=ASD - timedelta(days=95), window=early
+        )
+        == {}
+    )
 
 
 def test_unverified_consent_does_not_count():
@@ -201,7 +214,17 @@ def test_no_witness_or_unnamed_witness():
     # §417(a)(2)(A)(iii): witnessed by a plan representative or a notary public.
     assert "witness" in problems(replace(GOOD, witness=""))
     assert "witness" in problems(replace(GOOD, witness_name=" "))
-    assert problems(replace(GOOD, witness="plan_representative", notary_commission_number="", notary_commission_expires=None)) == {}
+    assert (
+        problems(
+            replace(
+                GOOD,
+                witness="plan_representative",
+                notary_commission_number="",
+                notary_commission_expires=None,
+            )
+        )
+        == {}
+    )
 
 
 def test_notary_needs_a_current_commission():
@@ -212,7 +235,13 @@ def test_notary_needs_a_current_commission():
 
 
 def test_remote_witnessing_needs_all_three_conditions():
-    remote = replace(GOOD, witnessing="remote", remote_live_audio_video=True, remote_identity_shown=True, remote_same_day_transmission=True)
+    remote = replace(
+        GOOD,
+        witnessing="remote",
+        remote_live_audio_video=True,
+        remote_identity_shown=True,
+        remote_same_day_transmission=True,
+    )
     assert problems(remote) == {}
     for missing in ("remote_live_audio_video", "remote_identity_shown", "remote_same_day_transmission"):
         assert "witnessing" in problems(replace(remote, **{missing: False}))
@@ -223,8 +252,14 @@ def test_no_upload():
 
 
 def test_exception_needs_a_certification():
-    exception = replace(GOOD, kind="exception", exception="cannot_locate", certification="", certified_by_staff=False)
+    exception = replace(
+        GOOD, kind="exception", exception="cannot_locate", certification="", certified_by_staff=False
+    )
     assert "certification" in problems(exception, spouse="")
-    certified = replace(exception, certification="Searched: two letters returned, no forwarding address.", certified_by_staff=True)
+    certified = replace(
+        exception,
+        certification="Searched: two letters returned, no forwarding address.",
+        certified_by_staff=True,
+    )
     assert problems(certified, spouse="") == {}
     assert "exception" in problems(replace(certified, exception=""), spouse="")
