@@ -872,6 +872,8 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
     as described could not be valid."""
     election = consent.election
     require_owner(election.participant, user)
+    if election.state not in (Election.State.AWAITING_CONSENT,):
+        raise ElectionInvalid({"election": "This election is no longer waiting for a consent."})
     if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
         raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
     with transaction.atomic():
