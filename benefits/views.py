@@ -336,6 +336,10 @@ def modeler_run(request, participant_id: int, run_id: int):
     context["run"] = run
     if run.status == ModelerRun.Status.DONE:
         context.update(_grid_context(run.result, run.membership.participant))
+        if request.user.is_participant_role:
+            from elections.benefit_elections.presenters import electable_dates
+
+            context["elect_dates"] = electable_dates(run.membership, run.result)
     return render(request, "benefits/modeler_run.html", context)
 
 

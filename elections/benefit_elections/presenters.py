@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
 from elections.benefit_elections import services
@@ -38,11 +38,7 @@ def present_content(content: dict) -> dict:
         if pct and r.get("is_qjsa"):
             value_words = "100% (the comparison form)" if c.get("comparison_form") == r["form"] else f"{pct}%"
         elif pct:
-            value_words = f"{pct}%" + (
-                " — approximately equal in value to the joint and survivor annuity"
-                if r.get("approximately_equal")
-                else ""
-            )
+            value_words = f"{pct}%"
         else:
             value_words = ""
         forms.append(
@@ -56,6 +52,13 @@ def present_content(content: dict) -> dict:
             }
         )
     c["forms_view"] = forms
+    basis = dict(c.get("relative_value_basis") or {})
+    if "PROVISIONAL" in basis.get("mortality", ""):
+        basis["mortality"] = (
+            basis["mortality"].split(" - PROVISIONAL")[0]
+            + " (provisional: computed by the IRS's published method)"
+        )
+    c["relative_value_basis"] = basis
     w = c.get("window") or {}
     c["dates"] = {
         k: words(w.get(k))
@@ -229,3 +232,18 @@ def in_pay_rows(participant) -> list[Election]:
     for e in rows:
         e.money = {k: money(v) for k, v in e.figures.items() if k != "relative_value_percent"}
     return rows
+
+
+def electable_dates(membership, result: dict) -> list[tuple[str, str]]:
+    """The modeler's dates a participant can elect for now: inside the plan's election period and more
+    than 7 days away (Treas. Reg. §1.417(e)-1(b)(3)(ii)(D)); none for a plan outside §417."""
+    rules = services.election_rules(membership.plan.key)
+    if not rules.qjsa_applies:
+        return []
+    today = services.today()
+    out = []
+    for e in result.get("estimates") or []:
+        d = date.fromisoformat(e["commencement_date"])
+        if e.get("forms") and today + timedelta(days=7) < d <= today + timedelta(days=rules.period_days):
+            out.append((d.isoformat(), words(d)))
+    return out

@@ -489,7 +489,11 @@ def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=
     require_owner(draft.participant, user)
     with transaction.atomic():
         merged = {**draft.answers, **answers}
-        if step == "form" and draft.answers.get("form") != answers.get("form") and "beneficiaries" not in answers:
+        if (
+            step == "form"
+            and draft.answers.get("form") != answers.get("form")
+            and "beneficiaries" not in answers
+        ):
             merged.pop("beneficiaries", None)  # a new form: its beneficiaries are asked again
         draft.answers = merged
         draft.save(update_fields=["answers", "updated_at"])
@@ -718,8 +722,12 @@ def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:
 
 
 def consent_form_payload(election: Election) -> dict:
+    """The consent form's content: the specific form and beneficiaries it consents to (Q&A-31)."""
+    from elections.benefit_elections.presenters import money, words
+
     p = election.participant
     rules = election_rules(election.membership.plan.key)
+    qjsa = next((r for r in election.notice.content.get("forms", []) if r.get("is_qjsa")), {})
     return {
         "election_id": election.pk,
         "version": election.version,
@@ -728,14 +736,14 @@ def consent_form_payload(election: Election) -> dict:
         "participant_number": p.participant_number,
         "spouse": election.spouse_name,
         "form": election.form_label,
-        "figures": election.figures,
-        "asd": election.asd.isoformat(),
+        "figures": {k: money(v) for k, v in election.figures.items() if k != "relative_value_percent"},
+        "asd": words(election.asd),
         "qjsa_label": election.notice.content.get("qjsa_label", ""),
-        "qjsa_figures": next((r for r in election.notice.content.get("forms", []) if r.get("is_qjsa")), {}),
+        "qjsa_figures": {k: money(qjsa.get(k)) for k in ("monthly", "survivor_monthly")},
         "beneficiaries": election.beneficiaries,
         "contingent_annuitant": election.contingent_annuitant,
         "reasons": election.consent_reasons,
-        "period_opens": (election.asd - timedelta(days=rules.period_days)).isoformat(),
+        "period_opens": words(election.asd - timedelta(days=rules.period_days)),
         "period_source": rules.period_source,
         "consent_source": rules.consent_source,
     }

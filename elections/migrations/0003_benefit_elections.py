@@ -7,203 +7,618 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0005_account_transaction'),
-        ('elections', '0002_information_due_on'),
+        ("benefits", "0005_account_transaction"),
+        ("elections", "0002_information_due_on"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='claim',
-            name='state',
-            field=django_fsm.FSMField(choices=[('received', 'Received'), ('under_review', 'Under review'), ('info_requested', 'Information requested'), ('approved', 'Approved'), ('denied', 'Denied'), ('appealed', 'Appeal received'), ('appeal_under_review', 'Appeal under review'), ('appeal_info_requested', 'Information requested on appeal'), ('approved_on_review', 'Approved on review'), ('denied_on_review', 'Denied on review (final)'), ('election_required', 'Approved: election required'), ('in_pay', 'In pay'), ('paid', 'Paid')], default='received', max_length=50, protected=True),
+            model_name="claim",
+            name="state",
+            field=django_fsm.FSMField(
+                choices=[
+                    ("received", "Received"),
+                    ("under_review", "Under review"),
+                    ("info_requested", "Information requested"),
+                    ("approved", "Approved"),
+                    ("denied", "Denied"),
+                    ("appealed", "Appeal received"),
+                    ("appeal_under_review", "Appeal under review"),
+                    ("appeal_info_requested", "Information requested on appeal"),
+                    ("approved_on_review", "Approved on review"),
+                    ("denied_on_review", "Denied on review (final)"),
+                    ("election_required", "Approved: election required"),
+                    ("in_pay", "In pay"),
+                    ("paid", "Paid"),
+                ],
+                default="received",
+                max_length=50,
+                protected=True,
+            ),
         ),
         migrations.CreateModel(
-            name='Notice',
+            name="Notice",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('qjsa_explanation', 'Explanation of your payment options (§417(a)(3))'), ('qpsa_explanation', 'Explanation of the survivor benefit before retirement'), ('rollover_402f', 'Your rollover options (§402(f) notice)')], max_length=30)),
-                ('asd', models.DateField()),
-                ('version', models.PositiveSmallIntegerField(default=1)),
-                ('content', models.JSONField(default=dict)),
-                ('engine_version', models.CharField(blank=True, max_length=20)),
-                ('engine_fingerprint', models.CharField(blank=True, max_length=64)),
-                ('issued_on', models.DateField()),
-                ('issued_at', models.DateTimeField(auto_now_add=True)),
-                ('delivery', models.CharField(default='portal', max_length=40)),
-                ('emailed_at', models.DateTimeField(blank=True, null=True)),
-                ('document', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='benefits.generateddocument')),
-                ('issued_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='notices', to='benefits.planmembership')),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='notices', to='benefits.participant')),
-                ('plan', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='notices', to='benefits.plan')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("qjsa_explanation", "Explanation of your payment options (§417(a)(3))"),
+                            ("qpsa_explanation", "Explanation of the survivor benefit before retirement"),
+                            ("rollover_402f", "Your rollover options (§402(f) notice)"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("asd", models.DateField()),
+                ("version", models.PositiveSmallIntegerField(default=1)),
+                ("content", models.JSONField(default=dict)),
+                ("engine_version", models.CharField(blank=True, max_length=20)),
+                ("engine_fingerprint", models.CharField(blank=True, max_length=64)),
+                ("issued_on", models.DateField()),
+                ("issued_at", models.DateTimeField(auto_now_add=True)),
+                ("delivery", models.CharField(default="portal", max_length=40)),
+                ("emailed_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "document",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="benefits.generateddocument",
+                    ),
+                ),
+                (
+                    "issued_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="notices",
+                        to="benefits.planmembership",
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="notices",
+                        to="benefits.participant",
+                    ),
+                ),
+                (
+                    "plan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="notices",
+                        to="benefits.plan",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-issued_at', '-pk'],
+                "ordering": ["-issued_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='ElectionDraft',
+            name="ElectionDraft",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('asd', models.DateField()),
-                ('answers', models.JSONField(default=dict)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('claim', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='elections.claim')),
-                ('created_by', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='benefits.planmembership')),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='election_drafts', to='benefits.participant')),
-                ('notice', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='elections.notice')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("asd", models.DateField()),
+                ("answers", models.JSONField(default=dict)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "claim",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="elections.claim",
+                    ),
+                ),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="benefits.planmembership",
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="election_drafts",
+                        to="benefits.participant",
+                    ),
+                ),
+                (
+                    "notice",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT, related_name="+", to="elections.notice"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-updated_at'],
+                "ordering": ["-updated_at"],
             },
         ),
         migrations.CreateModel(
-            name='Election',
+            name="Election",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('asd', models.DateField()),
-                ('version', models.PositiveSmallIntegerField()),
-                ('form', models.CharField(max_length=20)),
-                ('form_label', models.CharField(max_length=100)),
-                ('figures', models.JSONField(default=dict)),
-                ('spouse_name', models.CharField(blank=True, max_length=200)),
-                ('married', models.BooleanField(default=False)),
-                ('contingent_annuitant', models.JSONField(blank=True, default=dict)),
-                ('beneficiaries', models.JSONField(blank=True, default=list)),
-                ('payment_method', models.CharField(choices=[('direct_deposit', 'Direct deposit to my bank account'), ('direct_rollover', 'Direct rollover to an IRA or another plan')], max_length=20)),
-                ('payment', models.JSONField(default=dict)),
-                ('withholding', models.JSONField(default=dict)),
-                ('waive_30_days', models.BooleanField(default=False)),
-                ('needs_consent', models.BooleanField(default=False)),
-                ('consent_reasons', models.JSONField(blank=True, default=list)),
-                ('signed_on', models.DateField()),
-                ('signed_at', models.DateTimeField()),
-                ('signed_ip', models.GenericIPAddressField(blank=True, null=True)),
-                ('state', models.CharField(choices=[('awaiting_consent', "Waiting for your spouse's verified consent"), ('waiting_period', 'Signed: waiting for the 30-day period to end'), ('effective', 'In effect'), ('revoked', 'Revoked'), ('superseded', 'Replaced by a later election')], max_length=20)),
-                ('effective_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('claim', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='elections', to='elections.claim')),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='elections', to='benefits.planmembership')),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='elections', to='benefits.participant')),
-                ('signed_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('superseded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='supersedes', to='elections.election')),
-                ('notice', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='elections', to='elections.notice')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("asd", models.DateField()),
+                ("version", models.PositiveSmallIntegerField()),
+                ("form", models.CharField(max_length=20)),
+                ("form_label", models.CharField(max_length=100)),
+                ("figures", models.JSONField(default=dict)),
+                ("spouse_name", models.CharField(blank=True, max_length=200)),
+                ("married", models.BooleanField(default=False)),
+                ("contingent_annuitant", models.JSONField(blank=True, default=dict)),
+                ("beneficiaries", models.JSONField(blank=True, default=list)),
+                (
+                    "payment_method",
+                    models.CharField(
+                        choices=[
+                            ("direct_deposit", "Direct deposit to my bank account"),
+                            ("direct_rollover", "Direct rollover to an IRA or another plan"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("payment", models.JSONField(default=dict)),
+                ("withholding", models.JSONField(default=dict)),
+                ("waive_30_days", models.BooleanField(default=False)),
+                ("needs_consent", models.BooleanField(default=False)),
+                ("consent_reasons", models.JSONField(blank=True, default=list)),
+                ("signed_on", models.DateField()),
+                ("signed_at", models.DateTimeField()),
+                ("signed_ip", models.GenericIPAddressField(blank=True, null=True)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("awaiting_consent", "Waiting for your spouse's verified consent"),
+                            ("waiting_period", "Signed: waiting for the 30-day period to end"),
+                            ("effective", "In effect"),
+                            ("revoked", "Revoked"),
+                            ("superseded", "Replaced by a later election"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("effective_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "claim",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="elections",
+                        to="elections.claim",
+                    ),
+                ),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="elections",
+                        to="benefits.planmembership",
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="elections",
+                        to="benefits.participant",
+                    ),
+                ),
+                (
+                    "signed_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "superseded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="supersedes",
+                        to="elections.election",
+                    ),
+                ),
+                (
+                    "notice",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="elections",
+                        to="elections.notice",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-signed_at', '-pk'],
+                "ordering": ["-signed_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='NoticeBatch',
+            name="NoticeBatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('rule', models.CharField(choices=[('asd_within', 'Annuity starting date in the next N days'), ('awaiting_election', 'Approved claims awaiting an election'), ('reaching_35', 'Participants reaching age 35 (QPSA explanation)')], max_length=30)),
-                ('within_days', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('as_of', models.DateField()),
-                ('state', models.CharField(choices=[('pending', 'Waiting to start'), ('running', 'Running'), ('done', 'Finished')], default='pending', max_length=10)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('plan', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='notice_batches', to='benefits.plan')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "rule",
+                    models.CharField(
+                        choices=[
+                            ("asd_within", "Annuity starting date in the next N days"),
+                            ("awaiting_election", "Approved claims awaiting an election"),
+                            ("reaching_35", "Participants reaching age 35 (QPSA explanation)"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("within_days", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("as_of", models.DateField()),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting to start"),
+                            ("running", "Running"),
+                            ("done", "Finished"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "plan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="notice_batches",
+                        to="benefits.plan",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.AddField(
-            model_name='notice',
-            name='batch',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='elections.noticebatch'),
+            model_name="notice",
+            name="batch",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="elections.noticebatch",
+            ),
         ),
         migrations.CreateModel(
-            name='NoticeBatchItem',
+            name="NoticeBatchItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('qjsa_explanation', 'Explanation of your payment options (§417(a)(3))'), ('qpsa_explanation', 'Explanation of the survivor benefit before retirement'), ('rollover_402f', 'Your rollover options (§402(f) notice)')], max_length=30)),
-                ('asd', models.DateField()),
-                ('state', models.CharField(choices=[('pending', 'Waiting'), ('issued', 'Issued'), ('already_issued', 'Already issued'), ('failed', 'Failed')], default='pending', max_length=20)),
-                ('failure_reason', models.TextField(blank=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('batch', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='items', to='elections.noticebatch')),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='benefits.planmembership')),
-                ('notice', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='elections.notice')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("qjsa_explanation", "Explanation of your payment options (§417(a)(3))"),
+                            ("qpsa_explanation", "Explanation of the survivor benefit before retirement"),
+                            ("rollover_402f", "Your rollover options (§402(f) notice)"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("asd", models.DateField()),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting"),
+                            ("issued", "Issued"),
+                            ("already_issued", "Already issued"),
+                            ("failed", "Failed"),
+                        ],
+                        default="pending",
+                        max_length=20,
+                    ),
+                ),
+                ("failure_reason", models.TextField(blank=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "batch",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="items",
+                        to="elections.noticebatch",
+                    ),
+                ),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="benefits.planmembership",
+                    ),
+                ),
+                (
+                    "notice",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="elections.notice",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['pk'],
+                "ordering": ["pk"],
             },
         ),
         migrations.CreateModel(
-            name='SpousalConsent',
+            name="SpousalConsent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('consent', "Spouse's written consent"), ('exception', 'Consent not required (certified exception)')], default='consent', max_length=10)),
-                ('state', models.CharField(choices=[('awaiting_form', 'Waiting for the signed form'), ('awaiting_verification', 'Waiting for the administrator to verify'), ('verified', 'Verified'), ('rejected', 'Not accepted')], default='awaiting_form', max_length=25)),
-                ('spouse_name', models.CharField(blank=True, max_length=200)),
-                ('signed_on', models.DateField(blank=True, null=True)),
-                ('witness', models.CharField(blank=True, choices=[('notary', 'A notary public'), ('plan_representative', 'A plan representative')], max_length=25)),
-                ('witness_name', models.CharField(blank=True, max_length=200)),
-                ('notary_commission_number', models.CharField(blank=True, max_length=60)),
-                ('notary_commission_state', models.CharField(blank=True, max_length=2)),
-                ('notary_commission_expires', models.DateField(blank=True, null=True)),
-                ('witnessing', models.CharField(blank=True, choices=[('in_person', 'In person'), ('remote', 'Remotely, by live audio-video')], max_length=10)),
-                ('remote_live_audio_video', models.BooleanField(default=False)),
-                ('remote_identity_shown', models.BooleanField(default=False)),
-                ('remote_same_day_transmission', models.BooleanField(default=False)),
-                ('upload_name', models.CharField(blank=True, max_length=200)),
-                ('upload_content_type', models.CharField(blank=True, max_length=40)),
-                ('upload_sha256', models.CharField(blank=True, max_length=64)),
-                ('upload_file', models.CharField(blank=True, max_length=300)),
-                ('uploaded_at', models.DateTimeField(blank=True, null=True)),
-                ('exception', models.CharField(blank=True, choices=[('no_spouse', 'There is no spouse'), ('cannot_locate', 'The spouse cannot be located'), ('legal_separation', 'Legally separated (court order)'), ('abandonment', 'Abandoned (court order)')], max_length=20)),
-                ('certification', models.TextField(blank=True)),
-                ('verified_at', models.DateTimeField(blank=True, null=True)),
-                ('rejected_reason', models.TextField(blank=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('election', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='consents', to='elections.election')),
-                ('form_document', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='benefits.generateddocument')),
-                ('uploaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('verified_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("consent", "Spouse's written consent"),
+                            ("exception", "Consent not required (certified exception)"),
+                        ],
+                        default="consent",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("awaiting_form", "Waiting for the signed form"),
+                            ("awaiting_verification", "Waiting for the administrator to verify"),
+                            ("verified", "Verified"),
+                            ("rejected", "Not accepted"),
+                        ],
+                        default="awaiting_form",
+                        max_length=25,
+                    ),
+                ),
+                ("spouse_name", models.CharField(blank=True, max_length=200)),
+                ("signed_on", models.DateField(blank=True, null=True)),
+                (
+                    "witness",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("notary", "A notary public"),
+                            ("plan_representative", "A plan representative"),
+                        ],
+                        max_length=25,
+                    ),
+                ),
+                ("witness_name", models.CharField(blank=True, max_length=200)),
+                ("notary_commission_number", models.CharField(blank=True, max_length=60)),
+                ("notary_commission_state", models.CharField(blank=True, max_length=2)),
+                ("notary_commission_expires", models.DateField(blank=True, null=True)),
+                (
+                    "witnessing",
+                    models.CharField(
+                        blank=True,
+                        choices=[("in_person", "In person"), ("remote", "Remotely, by live audio-video")],
+                        max_length=10,
+                    ),
+                ),
+                ("remote_live_audio_video", models.BooleanField(default=False)),
+                ("remote_identity_shown", models.BooleanField(default=False)),
+                ("remote_same_day_transmission", models.BooleanField(default=False)),
+                ("upload_name", models.CharField(blank=True, max_length=200)),
+                ("upload_content_type", models.CharField(blank=True, max_length=40)),
+                ("upload_sha256", models.CharField(blank=True, max_length=64)),
+                ("upload_file", models.CharField(blank=True, max_length=300)),
+                ("uploaded_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "exception",
+                    models.CharField(
+                        blank=True,
+                        choices=[
+                            ("no_spouse", "There is no spouse"),
+                            ("cannot_locate", "The spouse cannot be located"),
+                            ("legal_separation", "Legally separated (court order)"),
+                            ("abandonment", "Abandoned (court order)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("certification", models.TextField(blank=True)),
+                ("verified_at", models.DateTimeField(blank=True, null=True)),
+                ("rejected_reason", models.TextField(blank=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "election",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="consents",
+                        to="elections.election",
+                    ),
+                ),
+                (
+                    "form_document",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="benefits.generateddocument",
+                    ),
+                ),
+                (
+                    "uploaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "verified_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='BeneficiaryDesignation',
+            name="BeneficiaryDesignation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveSmallIntegerField()),
-                ('beneficiaries', models.JSONField(default=list)),
-                ('needs_consent', models.BooleanField(default=False)),
-                ('signed_at', models.DateTimeField()),
-                ('superseded_at', models.DateTimeField(blank=True, null=True)),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='designations', to='benefits.planmembership')),
-                ('participant', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='designations', to='benefits.participant')),
-                ('signed_by', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('election', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='elections.election')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("version", models.PositiveSmallIntegerField()),
+                ("beneficiaries", models.JSONField(default=list)),
+                ("needs_consent", models.BooleanField(default=False)),
+                ("signed_at", models.DateTimeField()),
+                ("superseded_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="designations",
+                        to="benefits.planmembership",
+                    ),
+                ),
+                (
+                    "participant",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="designations",
+                        to="benefits.participant",
+                    ),
+                ),
+                (
+                    "signed_by",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "election",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="elections.election",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-signed_at', '-pk'],
-                'constraints': [models.UniqueConstraint(fields=('membership', 'version'), name='designation_version_once')],
+                "ordering": ["-signed_at", "-pk"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("membership", "version"), name="designation_version_once")
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='election',
-            constraint=models.UniqueConstraint(fields=('membership', 'asd', 'version'), name='election_version_once'),
+            model_name="election",
+            constraint=models.UniqueConstraint(
+                fields=("membership", "asd", "version"), name="election_version_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='notice',
-            constraint=models.UniqueConstraint(fields=('participant', 'plan', 'kind', 'asd', 'version'), name='notice_exactly_once'),
+            model_name="notice",
+            constraint=models.UniqueConstraint(
+                fields=("participant", "plan", "kind", "asd", "version"), name="notice_exactly_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='noticebatchitem',
-            constraint=models.UniqueConstraint(fields=('batch', 'membership', 'kind'), name='batch_item_once'),
+            model_name="noticebatchitem",
+            constraint=models.UniqueConstraint(
+                fields=("batch", "membership", "kind"), name="batch_item_once"
+            ),
         ),
     ]

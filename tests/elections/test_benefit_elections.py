@@ -50,6 +50,11 @@ def claim(pat):
     return Claim.objects.get(membership__participant__user=pat, state=ClaimState.ELECTION_REQUIRED)
 
 
+def first_of_month_after(day: date, days: int) -> date:
+    d = day + timedelta(days=days)
+    return d if d.day == 1 else date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+
+
 def asd_of(claim) -> date:
     return date.fromisoformat(claim.details["commencement_date"])
 
@@ -397,3 +402,23 @@ def test_only_the_participant_elects(claim, admin, other_participant):
 
 def test_password_is_checked_against_the_account(pat):
     assert pat.check_password(DEMO_PASSWORD) and not pat.check_password(PASSWORD)
+
+
+def test_from_the_modelers_date_the_explanation_is_given_first(client, pat):
+    from django.urls import reverse
+
+    from elections.benefit_elections.presenters import electable_dates
+
+    m = membership(pat, "carver-db")
+    asd, late = first_of_month_after(services.today(), 40), first_of_month_after(services.today(), 100)
+    result = membership_calculate(m, as_of=services.today(), commencement_dates=[asd, late])
+    offered = [d for d, _ in electable_dates(m, result)]
+    assert asd.isoformat() in offered and late.isoformat() not in offered  # beyond the plan's 90 days (§7.5)
+    client.force_login(pat)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        response = client.post(reverse("elections:election_start", args=[m.pk]), {"asd": asd.isoformat()})
+    assert response.status_code == 302 and "/form/" in response["Location"]
+    notice = Notice.objects.get(membership=m, asd=asd)
+    assert notice.issued_by == pat and notice.issued_on == services.today()
+    page = client.get(response["Location"]).content.decode()
+    assert "Single life annuity" in page and "$" in page

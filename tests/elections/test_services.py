@@ -152,7 +152,9 @@ def test_start_review_then_deny_then_appeal_then_approve_on_review(claim, pat, c
         "approve_on_review",
         "handed_to_election",
     ]
-    assert AuditEvent.objects.filter(event_type__startswith="claim.", extra_data__claim_id=claim.pk).count() == len(actions)
+    assert AuditEvent.objects.filter(
+        event_type__startswith="claim.", extra_data__claim_id=claim.pk
+    ).count() == len(actions)
 
 
 def test_cannot_decide_before_review_starts(claim, committee):
