@@ -7,6 +7,7 @@ Celery work (PDF rendering, the batch) with ``transaction.on_commit``.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -262,6 +263,10 @@ def batch_candidates(
             except CalculationError:
                 continue
             asd = _first_of_month_on_or_after(date.fromisoformat(nrd)) if nrd else None
+            if asd and asd <= on and m.participant.termination_date is not None:
+                # Past normal retirement and gone, nothing in pay: payments are due now (Code §401(a)(14));
+                # the earliest start the 30-day explanation rule allows.
+                asd = _first_of_month_on_or_after(on + timedelta(days=30))
         if asd and on < asd <= horizon:
             out.append((m, kind, asd))
     return out
@@ -355,10 +360,13 @@ def batch_run(batch_id: int, *, item_hook=None) -> NoticeBatch:
         state=NoticeBatch.State.RUNNING, started_at=batch.started_at or timezone.now(), finished_at=None
     )
     batch_select(batch)
+    pause = float(getattr(settings, "NOTICE_BATCH_ITEM_PAUSE_SECONDS", 0) or 0)
     for item_id in batch.items.filter(state=NoticeBatchItem.State.PENDING).values_list("pk", flat=True):
         item = batch_item_run(item_id)
         if item_hook is not None:
             item_hook(item)
+        if pause:  # an operator's throttle (e.g. to spread mail delivery); 0 by default
+            time.sleep(pause)
     with transaction.atomic():
         NoticeBatch.objects.filter(pk=batch.pk).update(
             state=NoticeBatch.State.DONE, finished_at=timezone.now()
