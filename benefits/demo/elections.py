@@ -37,9 +37,9 @@ def _carry_rates_forward(as_of: date) -> None:
 
 def load_demo_elections(*, as_of: date) -> None:
     from accounts.models import User
-    from elections.decisions import claim_decide, claim_start_review
+    from elections.claims.decisions import claim_decide, claim_start_review
+    from elections.claims.services import claim_file
     from elections.models import Claim, ClaimState, ClaimType
-    from elections.services import claim_file
 
     _carry_rates_forward(as_of)
     pat = User.objects.filter(email="pat@demo.test").first()

@@ -17,8 +17,8 @@ def _first_payment_words(election) -> str:
 
 
 def claim_election_effective(election, *, actor, on: date, request=None) -> None:
+    from elections.claims.workflow import locked_claim, move, record_event
     from elections.models import Claim
-    from elections.workflow import locked_claim, move, record_event
 
     claim = locked_claim(Claim.objects.get(pk=election.claim_id))
     method = "pay_single_sum" if election.is_single_sum else "start_payments"
@@ -37,8 +37,8 @@ def claim_election_effective(election, *, actor, on: date, request=None) -> None
 
 
 def claim_election_revoked(election, *, actor, on: date, request=None) -> None:
+    from elections.claims.workflow import locked_claim, move, record_event
     from elections.models import Claim
-    from elections.workflow import locked_claim, move, record_event
 
     claim = locked_claim(Claim.objects.get(pk=election.claim_id))
     from_state = move(claim, "reopen_election", on=on)

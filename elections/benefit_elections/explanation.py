@@ -17,10 +17,10 @@ import json
 from datetime import date
 from decimal import Decimal
 
-from benefits.calculations import CalculationError, membership_calculate, membership_request
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.elections import Window, election_rules
-from benefits.portal.labels import FORM_LABELS, form_label
+from benefits.engine_adapter import CalculationError, membership_calculate, membership_request
+from benefits.presenters.labels import FORM_LABELS, form_label
 
 APPROX_LOW, APPROX_HIGH = Decimal("95"), Decimal("105")  # Treas. Reg. §1.417(a)(3)-1(c)(2)(iii)(C)
 

@@ -21,10 +21,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from benefits.audit import audit_record
-from benefits.documents import document_request
+from benefits.audit import AuditEventType, audit_record
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
 from benefits.models import Plan, PlanMembership
+from benefits.services.documents import document_request
 from elections.benefit_elections import explanation
 from elections.benefit_elections.models import (
     BatchRule,
@@ -86,7 +86,7 @@ def staff_viewed(*, viewer, participant, what: str, request=None, **extra) -> No
         return
     with transaction.atomic():
         audit_record(
-            event_type="election.viewed_by_staff",
+            event_type=AuditEventType.ELECTION_VIEWED_BY_STAFF,
             summary=f"{viewer.email} viewed {what} of {participant.participant_number}",
             actor=viewer,
             participant=participant,
@@ -162,7 +162,7 @@ def notice_issue(
             notice.document = document
             notice.save(update_fields=["document"])
             audit_record(
-                event_type="notice.issued",
+                event_type=AuditEventType.NOTICE_ISSUED,
                 summary=f"{NoticeKind(kind).label} issued to {participant.participant_number} for {asd}",
                 actor=actor,
                 participant=participant,
@@ -202,7 +202,7 @@ def batch_candidates(
     plan: Plan, rule: str, *, on: date, within_days: int | None
 ) -> list[tuple[PlanMembership, str, date]]:
     """Who the rule chooses: (membership, notice kind, date) for each person."""
-    from benefits.calculations import CalculationError, membership_calculate
+    from benefits.engine_adapter import CalculationError, membership_calculate
     from elections.models import Claim, ClaimState, ClaimType
 
     rules = election_rules(plan.key)
@@ -292,7 +292,7 @@ def batch_create(
             created_by=actor if getattr(actor, "is_authenticated", False) else None,
         )
         audit_record(
-            event_type="notice_batch.created",
+            event_type=AuditEventType.NOTICE_BATCH_CREATED,
             summary=f"Notice batch {batch.pk} for {plan.key}: {batch.get_rule_display()}",
             actor=actor,
             request=request,
@@ -372,7 +372,7 @@ def batch_run(batch_id: int, *, item_hook=None) -> NoticeBatch:
             state=NoticeBatch.State.DONE, finished_at=timezone.now()
         )
         audit_record(
-            event_type="notice_batch.finished",
+            event_type=AuditEventType.NOTICE_BATCH_FINISHED,
             summary=f"Notice batch {batch.pk} finished",
             batch_id=batch.pk,
             counts=batch_counts(batch),
@@ -399,7 +399,7 @@ def batch_retry_failed(*, batch: NoticeBatch, actor, request=None) -> int:
         )
         NoticeBatch.objects.filter(pk=batch.pk).update(state=NoticeBatch.State.PENDING)
         audit_record(
-            event_type="notice_batch.retried",
+            event_type=AuditEventType.NOTICE_BATCH_RETRIED,
             summary=f"Notice batch {batch.pk}: {n} failed item(s) retried",
             actor=actor,
             request=request,
@@ -416,7 +416,7 @@ def batch_resume(*, batch: NoticeBatch, actor, request=None) -> None:
     require_administrator(actor)
     with transaction.atomic():
         audit_record(
-            event_type="notice_batch.resumed",
+            event_type=AuditEventType.NOTICE_BATCH_RESUMED,
             summary=f"Notice batch {batch.pk} resumed",
             actor=actor,
             request=request,
@@ -468,7 +468,7 @@ def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, requ
             created_by=user,
         )
         audit_record(
-            event_type="election.started",
+            event_type=AuditEventType.ELECTION_STARTED,
             summary=f"Election started for payments from {asd}",
             actor=user,
             participant=membership.participant,
@@ -506,7 +506,7 @@ def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=
         draft.answers = merged
         draft.save(update_fields=["answers", "updated_at"])
         audit_record(
-            event_type="election.step_saved",
+            event_type=AuditEventType.ELECTION_STEP_SAVED,
             summary=f"Election step '{step}' saved",
             actor=user,
             participant=draft.participant,
@@ -694,7 +694,7 @@ def election_sign(
             old.state, old.superseded_by = Election.State.SUPERSEDED, election
             old.save(update_fields=["state", "superseded_by"])
         audit_record(
-            event_type="election.signed",
+            event_type=AuditEventType.ELECTION_SIGNED,
             summary=f"Election {election.pk} signed: {election.form_label} from {election.asd} (v{version})",
             actor=user,
             participant=participant,
@@ -813,7 +813,7 @@ def election_try_effective(election: Election, *, actor=None, on: date | None = 
         election.state, election.effective_at = Election.State.EFFECTIVE, timezone.now()
         election.save(update_fields=["state", "effective_at"])
         audit_record(
-            event_type="election.effective",
+            event_type=AuditEventType.ELECTION_EFFECTIVE,
             summary=f"Election {election.pk} in effect: {election.form_label} from {election.asd}",
             actor=actor,
             participant=election.participant,
@@ -846,7 +846,7 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
         election.state, election.revoked_at = Election.State.REVOKED, timezone.now()
         election.save(update_fields=["state", "revoked_at"])
         audit_record(
-            event_type="election.revoked",
+            event_type=AuditEventType.ELECTION_REVOKED,
             summary=f"Election {election.pk} revoked",
             actor=user,
             participant=election.participant,
@@ -911,7 +911,7 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
         consent.state, consent.rejected_reason = SpousalConsent.State.AWAITING_VERIFICATION, ""
         consent.save()
         audit_record(
-            event_type="consent.uploaded",
+            event_type=AuditEventType.CONSENT_UPLOADED,
             summary=f"Spousal consent for election {election.pk} uploaded",
             actor=user,
             participant=election.participant,
@@ -943,7 +943,7 @@ def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | N
         )
         consent.save(update_fields=["state", "verified_by", "verified_at"])
         audit_record(
-            event_type="consent.verified",
+            event_type=AuditEventType.CONSENT_VERIFIED,
             summary=f"Spousal consent {consent.pk} for election {consent.election_id} verified",
             actor=actor,
             participant=consent.election.participant,
@@ -966,7 +966,7 @@ def consent_reject(*, consent: SpousalConsent, actor, reason: str, request=None)
         consent.state, consent.rejected_reason = SpousalConsent.State.REJECTED, reason.strip()
         consent.save(update_fields=["state", "rejected_reason"])
         audit_record(
-            event_type="consent.rejected",
+            event_type=AuditEventType.CONSENT_REJECTED,
             summary=f"Spousal consent {consent.pk} not accepted",
             actor=actor,
             participant=consent.election.participant,
@@ -1005,7 +1005,7 @@ def consent_exception_certify(
             verified_at=timezone.now(),
         )
         audit_record(
-            event_type="consent.exception_certified",
+            event_type=AuditEventType.CONSENT_EXCEPTION_CERTIFIED,
             summary=f"Consent exception certified for election {election.pk}: {consent.get_exception_display()}",
             actor=actor,
             participant=election.participant,

@@ -15,10 +15,10 @@ from django.views.decorators.http import require_POST
 from accounts.roles import role_required
 from benefits.models import Plan, PlanMembership
 from benefits.selectors import participant_get_for_viewer
-from elections import uploads
 from elections.benefit_elections import forms, presenters, selectors, services
 from elections.benefit_elections.explanation import ExplanationUnavailable
 from elections.benefit_elections.models import NoticeBatch
+from elections.claims import uploads
 
 participant_only = role_required("participant")
 administrator_only = role_required("administrator")

@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 from django.test import TestCase
 
-from benefits.calculations import membership_calculate
+from benefits.engine_adapter import membership_calculate
 from benefits.models import AuditEvent, GeneratedDocument
 from elections.benefit_elections import services
 from elections.benefit_elections.explanation import ExplanationUnavailable
@@ -27,8 +27,8 @@ from elections.benefit_elections.models import (
     NoticeBatchItem,
     SpousalConsent,
 )
+from elections.claims.uploads import check_upload
 from elections.models import Claim, ClaimState
-from elections.uploads import check_upload
 from tests.conftest import PASSWORD
 from tests.elections.conftest import AS_OF, membership
 
@@ -109,7 +109,7 @@ def test_explanation_states_rights_dates_qosa_and_deferral(claim):
     assert document.status == "done" and len(document.sha256) == 64
     from pypdf import PdfReader
 
-    from benefits.documents import document_path
+    from benefits.services.documents import document_path
 
     text = "".join(p.extract_text() for p in PdfReader(document_path(document)).pages)
     life = next(r for r in c["forms"] if r["form"] == "life")
