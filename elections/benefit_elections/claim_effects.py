@@ -18,9 +18,21 @@ def _first_payment_words(election) -> str:
 
 def claim_election_effective(election, *, actor, on: date, request=None) -> None:
     from elections.claims.workflow import locked_claim, move, record_event
-    from elections.models import Claim
+    from elections.models import Claim, ClaimState
 
     claim = locked_claim(Claim.objects.get(pk=election.claim_id))
+    if claim.state in (ClaimState.IN_PAY, ClaimState.PAID):
+        # A new election replaced the one in effect (before the start date): back, then on again.
+        from_state = move(claim, "reopen_election", on=on)
+        record_event(
+            claim,
+            actor=actor,
+            action="election_revoked",
+            from_state=from_state,
+            note="Replaced by a new election.",
+            request=request,
+            election_id=election.pk,
+        )
     method = "pay_single_sum" if election.is_single_sum else "start_payments"
     from_state = move(claim, method, on=on)
     claim.next_step = _first_payment_words(election)

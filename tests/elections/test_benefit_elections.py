@@ -422,3 +422,12 @@ def test_from_the_modelers_date_the_explanation_is_given_first(client, pat):
     assert notice.issued_by == pat and notice.issued_on == services.today()
     page = client.get(response["Location"]).content.decode()
     assert "Single life annuity" in page and "$" in page
+
+
+def test_a_new_election_replaces_the_one_in_pay(claim, pat):
+    first = elect(claim, pat, form="js50")
+    second = elect(claim, pat, form="js100")
+    first.refresh_from_db()
+    claim.refresh_from_db()
+    assert first.state == Election.State.SUPERSEDED and second.state == Election.State.EFFECTIVE
+    assert claim.state == ClaimState.IN_PAY and "100% joint and survivor" in claim.next_step
