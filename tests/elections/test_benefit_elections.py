@@ -431,3 +431,27 @@ def test_a_new_election_replaces_the_one_in_pay(claim, pat):
     claim.refresh_from_db()
     assert first.state == Election.State.SUPERSEDED and second.state == Election.State.EFFECTIVE
     assert claim.state == ClaimState.IN_PAY and "100% joint and survivor" in claim.next_step
+
+
+def test_qpsa_explanation_and_rollover_notice_through_the_same_machinery(pat):
+    from benefits.models import PlanMembership
+
+    m = membership(pat, "carver-db")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        qpsa = services.notice_issue(
+            membership=m, kind="qpsa_explanation", asd=date(1997, 1, 1), on=AS_OF
+        ).notice
+    accrued = membership_calculate(m, as_of=AS_OF)["accrued_benefit"]
+    assert qpsa.content["vested_monthly_at_nrd"] == accrued["vested_monthly_at_nrd"]
+    assert GeneratedDocument.objects.get(pk=qpsa.document_id).status == "done"
+
+    cash_balance = PlanMembership.objects.filter(plan__key="quaker-cash-balance").first()
+    asd = date(2027, 1, 1)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        notice = services.notice_issue(
+            membership=cash_balance, kind="rollover_402f", asd=asd, on=AS_OF
+        ).notice
+    engine = membership_calculate(cash_balance, as_of=AS_OF, commencement_dates=[asd])
+    assert notice.content["amount"] == engine["estimates"][0]["forms"]["lump_sum"]["lump_sum"]
+    assert notice.content["mandatory_withholding_percent"] == "20"  # Code §3405(c)
+    assert GeneratedDocument.objects.get(pk=notice.document_id).status == "done"
