@@ -58,11 +58,13 @@ def election_rules(plan_key: str) -> ElectionRules:
     """The plan's rules from its package (the statute's defaults where the package states none)."""
     from benefits.engine.plans import PLANS
 
-    name = PLANS.get(plan_key)
-    if name is None:
+    if plan_key not in PLANS:
         return DEFAULT_RULES
-    try:
-        module = importlib.import_module(f"benefits.engine.plans.{name}.elections")
+    rules = getattr(PLANS[plan_key], "election_rules", None)  # a plan object may carry them itself
+    if isinstance(rules, ElectionRules):
+        return rules
+    try:  # each package is named for its key: carver-db → carver_db
+        module = importlib.import_module(f"benefits.engine.plans.{plan_key.replace('-', '_')}.elections")
     except ModuleNotFoundError:
         return DEFAULT_RULES
     return module.ELECTION_RULES

@@ -15,6 +15,7 @@ from benefits.demo.loader import ADMIN_TOTP_SECRET
 from elections.benefit_elections.models import Election, Notice
 from elections.models import Claim, ClaimState
 from tests.browser.conftest import assert_accessible, login, screenshot
+from tests.browser.test_accessibility_sweep import OVERFLOW_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,6 +37,15 @@ def _login_admin(page) -> None:
         time.sleep(30 - time.time() % 30 + 0.5)
     _last_window.append(int(time.time() // 30))
     login(page, "admin@demo.test", totp_secret=ADMIN_TOTP_SECRET)
+
+
+def fits_a_phone(page, name: str) -> None:
+    """At phone width nothing sticks out of the screen (tables scroll in their own box), axe passes."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate(OVERFLOW_JS) == [], name
+    assert_accessible(page)
+    screenshot(page, f"{name}-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
 
 
 def choose(page, label: str) -> None:
@@ -66,6 +76,7 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     ).first.get_attribute("max")
     assert_accessible(page)
     screenshot(page, "elections-batch")
+    fits_a_phone(page, "elections-batch")
     _logout(page)
 
     # Pat reads the explanation from the claim and elects a single life annuity.
@@ -77,6 +88,7 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     page.wait_for_load_state("networkidle")
     assert_accessible(page)
     screenshot(page, "elections-step-form")
+    fits_a_phone(page, "elections-step-form")
     page.get_by_role("link", name="Read the explanation again").click()
     page.wait_for_load_state("networkidle")
     life = next(r for r in notice.content["forms"] if r["form"] == "life")
@@ -84,6 +96,7 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     assert page.get_by_text("approximately equal in value").first.is_visible()
     assert_accessible(page)
     screenshot(page, "elections-explanation")
+    fits_a_phone(page, "elections-explanation")
     page.go_back()
     choose(page, "Single life annuity")
     page.get_by_role("button", name="Continue").click()
@@ -123,6 +136,7 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     page.wait_for_load_state("networkidle")
     assert page.get_by_text("The plan administrator will verify it").is_visible()
     screenshot(page, "elections-consent-uploaded")
+    fits_a_phone(page, "elections-election")
     election.refresh_from_db()
     claim.refresh_from_db()
     assert election.state == Election.State.AWAITING_CONSENT and claim.state == ClaimState.ELECTION_REQUIRED
@@ -158,3 +172,4 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     assert page.get_by_text("Signed spousal consent for election").is_visible()
     assert_accessible(page)
     screenshot(page, "elections-documents")
+    fits_a_phone(page, "elections-documents")
