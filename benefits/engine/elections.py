@@ -19,13 +19,12 @@ The law (regulation.md §D.2, §D.3):
   court order).
 
 Each plan's own rules (its period, which forms a married participant may choose without consent,
-whether its single sum needs consent) are an ``ElectionRules`` in the plan package's ``elections``
-module, read through ``election_rules(plan_key)``.
+whether its single sum needs consent) are an ``ElectionRules``: the plan's ``election_rules``
+capability (defined in its package's ``elections`` module), read through ``election_rules(plan_key)``.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
@@ -55,19 +54,12 @@ DEFAULT_RULES = ElectionRules()
 
 
 def election_rules(plan_key: str) -> ElectionRules:
-    """The plan's rules from its package (the statute's defaults where the package states none)."""
+    """The plan's rules (its ``election_rules`` capability); the statute's defaults where it has none."""
     from benefits.engine.plans import PLANS
 
-    if plan_key not in PLANS:
-        return DEFAULT_RULES
-    rules = getattr(PLANS[plan_key], "election_rules", None)  # a plan object may carry them itself
-    if isinstance(rules, ElectionRules):
-        return rules
-    try:  # each package is named for its key: carver-db → carver_db
-        module = importlib.import_module(f"benefits.engine.plans.{plan_key.replace('-', '_')}.elections")
-    except ModuleNotFoundError:
-        return DEFAULT_RULES
-    return module.ELECTION_RULES
+    plan = PLANS.get(plan_key)
+    rules = plan.election_rules if plan is not None else None
+    return rules if rules is not None else DEFAULT_RULES
 
 
 # ------------------------------------------------------------------------------------ windows
