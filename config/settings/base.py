@@ -203,6 +203,8 @@ JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
 JOBS_RESEND_AFTER = env.int("JOBS_RESEND_AFTER", default=30)  # a pending job is sent again after this long
 JOBS_STALL_GRACE = env.int("JOBS_STALL_GRACE", default=30)  # a running job unknown to every worker is put back
 STATEMENT_BATCH_CHUNK_SIZE = env.int("STATEMENT_BATCH_CHUNK_SIZE", default=25)
+# Seconds between the notices of a batch (a throttle for mail delivery; 0: as fast as the worker goes).
+NOTICE_BATCH_ITEM_PAUSE_SECONDS = env.float("NOTICE_BATCH_ITEM_PAUSE_SECONDS", default=0)
 # Beat: deadlines live in the database (never as far-future ETA tasks, which Redis may redeliver).
 CELERY_BEAT_SCHEDULE = {
     "refresh-claim-due-dates": {"task": "elections.refresh_claim_due_dates", "schedule": 60 * 60 * 24},
