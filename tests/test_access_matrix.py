@@ -171,9 +171,9 @@ ARGS = {
     "benefits:quote_estimate": lambda d: [d.pid, d.quote_id, 0],
     "benefits:quote_pdf": lambda d: [d.pid, d.quote_id],
     "benefits:admin_plan_detail": lambda d: ["carver-db"],
-    "benefits:staff_job_retry": lambda d: [d.failed_job_id],
-    "benefits:statement_batch": lambda d: [d.batch_id],
-    "benefits:statement_batch_retry": lambda d: [d.batch_id],
+    "benefits:staff_job_retry": lambda d: [_failed_job(d)],
+    "benefits:statement_batch": lambda d: [_batch(d)],
+    "benefits:statement_batch_retry": lambda d: [_batch(d)],
     "benefits:admin_plan_confirm": lambda d: ["carver-db"],
     "benefits:admin_plan_update_reading": lambda d: ["fairport-esop", "pre_plan_vesting_cap_years"],
     "elections:claim_new": lambda d: [d.membership_id, "commencement"],
@@ -206,6 +206,25 @@ ARGS = {
     "elections:consent_reject": lambda d: [d.consent_id],
     "elections:consent_exception": lambda d: [d.election_id],
 }
+
+def _failed_job(d) -> int:
+    """A job that failed (staff may retry it), made inside the test's own transaction."""
+    from benefits.jobs.kinds import DOCUMENT_RENDER
+    from benefits.jobs.models import Job
+    from benefits.jobs.services import job_create
+
+    job = job_create(DOCUMENT_RENDER, target_id=d.document_id)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error="The database was unavailable.")
+    return job.pk
+
+
+def _batch(d) -> int:
+    """A statement batch of carver-db (queued, not run), made inside the test's own transaction."""
+    from benefits.batches.services import batch_start
+    from benefits.models import Plan
+
+    return batch_start(plan=Plan.objects.get(key="carver-db"), year=d.today.year - 1).pk
+
 
 # A valid submission for each write, so the allowed user's answer is the real one (not a form error).
 DATA = {
@@ -266,10 +285,6 @@ def _first_of_month_after(day, days: int):
 
 def _build(today) -> SimpleNamespace:
     """Demo data plus pat's modeler run, quote and its PDF, and claims in each state an action needs."""
-    from benefits.batches.services import batch_start
-    from benefits.jobs.kinds import DOCUMENT_RENDER
-    from benefits.jobs.models import Job
-    from benefits.jobs.services import job_create
     from benefits.services import modeler as portal_services
     from elections.claims import services as claims
     from elections.claims.uploads import check_upload
@@ -308,11 +323,6 @@ def _build(today) -> SimpleNamespace:
     document.refresh_from_db()
     assert document.status == GeneratedDocument.Status.DONE, document.error
     d.run_id, d.quote_id, d.document_id = run.pk, quote.pk, document.pk
-    # A job that failed (staff may retry it) and a statement batch (queued, not run).
-    failed = job_create(DOCUMENT_RENDER, target_id=document.pk)
-    Job.objects.filter(pk=failed.pk).update(status=Job.Status.FAILED, error="The database was unavailable.")
-    d.failed_job_id = failed.pk
-    d.batch_id = batch_start(plan=db.plan, year=today.year - 1).pk
 
     d.received = file(today).pk
     under_review = file(today, [check_upload(SimpleUploadedFile("evidence.pdf", PDF))])
