@@ -1,0 +1,124 @@
+"""Queries bounded by design: a page costs the same number of queries whatever the number of plans,
+years of service and pay rows behind it (issue 17).
+
+The rows an engine request reads are fetched once per page (``selectors.with_engine_rows``), the market
+data once (``engine_adapter.market_assumptions``), the stored results of every plan in one query and
+the missing ones stored in one insert (``engine_adapter.memberships_calculate``). These tests hold the
+bounds with ``django_assert_max_num_queries`` and show that adding plans and decades of history does
+not change the count. They measure queries, not time (timings are benchmarks: ``make bench``).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import User
+from benefits.models import Compensation, HoursOfService, Participant, Plan, PlanMembership
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DASHBOARD_MAX = 12  # issue 17: a 3-plan participant's dashboard in at most 12 queries
+VESTING_MAX = 12
+STATEMENT_MAX = 16  # the ESOP's period statement also reads the plan's share valuations (at most 3)
+# A staff member's read-only view also checks their MFA enrolment and records the audited view (BEGIN,
+# INSERT, COMMIT): a fixed 4 more.
+STAFF_EXTRA = 4
+
+
+@pytest.fixture
+def demo(settings, tmp_path):
+    settings.PRIVATE_STORAGE_ROOT = tmp_path
+    call_command("load_demo", verbosity=0)
+    return User.objects.get(email="pat@demo.test")
+
+
+def _count(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(ctx.captured_queries)
+
+
+def _warm(client, url: str) -> int:
+    """The count once the engine's results are stored (the first visit also stores them)."""
+    client.get(url)
+    return _count(client, url)
+
+
+def test_dashboard_of_a_three_plan_participant(client, demo, django_assert_max_num_queries):
+    assert demo.participant.memberships.count() == 3
+    client.force_login(demo)
+    url = reverse("benefits:dashboard")
+    with django_assert_max_num_queries(DASHBOARD_MAX):  # first visit: results calculated and stored
+        assert client.get(url).status_code == 200
+    with django_assert_max_num_queries(DASHBOARD_MAX - 1):  # afterwards: read in one query
+        assert client.get(url).status_code == 200
+
+
+def test_plan_pages_of_a_three_plan_participant(client, demo, django_assert_max_num_queries):
+    client.force_login(demo)
+    pid = demo.participant.pk
+    for m in demo.participant.memberships.select_related("plan"):
+        for name, bound in (("benefits:plan_vesting", VESTING_MAX), ("benefits:plan_statement", STATEMENT_MAX)):
+            url = reverse(name, args=[pid, m.plan.key])
+            for _visit in ("first", "again"):
+                with django_assert_max_num_queries(bound):
+                    assert client.get(url).status_code == 200, url
+
+
+def _add_history(membership: PlanMembership, years: range) -> None:
+    HoursOfService.objects.bulk_create(
+        [HoursOfService(membership=membership, period_year=y, hours=2080) for y in years], ignore_conflicts=True
+    )
+    Compensation.objects.bulk_create(
+        [Compensation(membership=membership, year=y, amount=Decimal("50000.00")) for y in years],
+        ignore_conflicts=True,
+    )
+
+
+def test_counts_do_not_grow_with_plans_or_years(client, demo):
+    """One plan and a short history, then five plans and decades of hours and pay: the same count."""
+    participant = Participant.objects.filter(hire_date__gte=date(2015, 1, 1)).exclude(user=demo).first()
+    assert participant is not None
+    staff = User.objects.get(email="committee@demo.test")
+    client.force_login(staff)
+    first = participant.memberships.select_related("plan").first()
+    participant.memberships.exclude(pk=first.pk).delete()
+    urls = {
+        "dashboard": reverse("benefits:participant_dashboard", args=[participant.pk]),
+        "vesting": reverse("benefits:plan_vesting", args=[participant.pk, first.plan.key]),
+        "statement": reverse("benefits:plan_statement", args=[participant.pk, first.plan.key]),
+    }
+    before = {name: _warm(client, url) for name, url in urls.items()}
+
+    for plan in Plan.objects.exclude(pk=first.plan_id):
+        PlanMembership.objects.create(participant=participant, plan=plan, entry_date=participant.hire_date)
+    for m in participant.memberships.all():
+        _add_history(m, range(1975, 2026))
+    assert participant.memberships.count() == Plan.objects.count() >= 5
+    after = {name: _warm(client, url) for name, url in urls.items()}
+    assert after == before
+    assert after["dashboard"] <= DASHBOARD_MAX + STAFF_EXTRA
+
+
+def test_every_demo_page_within_its_bound(client, demo):
+    """Every demo membership (account, DB and cash balance plans; short and long histories; errors)."""
+    client.force_login(User.objects.get(email="committee@demo.test"))
+    dashboards, plan_pages = [], []
+    for participant in Participant.objects.all():
+        dashboards.append(_warm(client, reverse("benefits:participant_dashboard", args=[participant.pk])))
+        for m in participant.memberships.select_related("plan"):
+            args = [participant.pk, m.plan.key]
+            plan_pages.append(("vesting", _warm(client, reverse("benefits:plan_vesting", args=args))))
+            plan_pages.append(("statement", _warm(client, reverse("benefits:plan_statement", args=args))))
+    assert len(set(dashboards)) == 1, dashboards  # one count for 1, 2 or 3 plans
+    assert max(dashboards) <= DASHBOARD_MAX + STAFF_EXTRA
+    assert max(n for page, n in plan_pages if page == "vesting") <= VESTING_MAX + STAFF_EXTRA
+    assert max(n for page, n in plan_pages if page == "statement") <= STATEMENT_MAX + STAFF_EXTRA
