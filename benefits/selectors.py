@@ -170,12 +170,17 @@ def membership_get_for_viewer(*, user, participant_id: int, plan_key: str) -> Pl
         raise Http404 from exc
 
 
-def run_get_for_viewer(*, user, participant_id: int, run_id: int) -> ModelerRun:
+def run_get_for_viewer(*, user, participant_id: int, run_id: int, with_result: bool = True) -> ModelerRun:
+    """A modeler run the user may see; ``with_result=False`` leaves its (large) result to be read only
+    if used (the result page serves a finished grid from the cache)."""
     participant = participant_get_for_viewer(user=user, participant_id=participant_id)
+    qs = ModelerRun.objects.select_related(
+        "membership__plan", "membership__plan__employer", "membership__participant"
+    )
+    if not with_result:
+        qs = qs.defer("result")
     try:
-        return ModelerRun.objects.select_related("membership__plan", "membership__participant").get(
-            pk=run_id, membership__participant=participant
-        )
+        return qs.get(pk=run_id, membership__participant=participant)
     except ModelerRun.DoesNotExist as exc:
         raise Http404 from exc
 

@@ -104,7 +104,11 @@ def document_download(request, document_id: int):
 # Each page takes the participant id: a participant may open only their own (404 otherwise);
 # plan staff open any read-only, and each view is audited by ``_viewing_context``.
 
+import functools  # noqa: E402
+import hashlib  # noqa: E402
+import logging  # noqa: E402
 from datetime import date  # noqa: E402
+from pathlib import Path  # noqa: E402
 from urllib.parse import urlencode  # noqa: E402
 
 from django.contrib import messages  # noqa: E402
@@ -118,7 +122,7 @@ from benefits.models import ModelerRun  # noqa: E402
 from benefits.presenters.account_statements import PeriodError  # noqa: E402
 from benefits.presenters.chart import line_chart  # noqa: E402
 from benefits.presenters.labels import field_words, form_label  # noqa: E402
-from benefits.presenters.modeler import grid  # noqa: E402
+from benefits.presenters.modeler import estimate_href, grid  # noqa: E402
 from benefits.presenters.statements import account_periods, statement_payload  # noqa: E402
 from benefits.presenters.traces import presented, trace_steps  # noqa: E402
 from benefits.presenters.vesting import vesting_page  # noqa: E402
@@ -298,17 +302,67 @@ def _modeler_blocked(membership, today: date) -> str | None:
     return None
 
 
-def _grid_context(result: dict, participant) -> dict:
-    g = grid(result, participant.birth_date)
+def _grid_context(result: dict, participant, estimate_url_name: str, owner_id: int) -> dict:
+    href = estimate_href(reverse(estimate_url_name, args=[participant.pk, owner_id, 0]))
+    g = grid(result, participant.birth_date, href)
     normal = next((r["normal_form"] for r in g["rows"] if r["normal_form"]), "")
     series = [k for k in (normal, "life", "js100", "lump_sum") if k]
     series = list(dict.fromkeys(series))
     return {"grid": g, "chart": line_chart(g, series)}
 
 
+logger = logging.getLogger(__name__)
+
+
+@functools.cache
+def _grid_fingerprint() -> str:
+    """What the grid's HTML depends on besides the stored result: its template and presenters. A
+    deploy that changes any of them renders the fragments afresh."""
+    from django.template.loader import get_template
+
+    import benefits.presenters.chart as chart_module
+    import benefits.presenters.labels as labels_module
+    import benefits.presenters.modeler as modeler_module
+
+    digest = hashlib.sha256(get_template("benefits/_grid.html").template.source.encode())
+    for module in (chart_module, labels_module, modeler_module):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+GRID_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def _grid_html(owner, participant, estimate_url_name: str, *, with_notes: bool = False) -> str:
+    """The finished grid of a modeler run or quote, rendered once and then served from the cache: the
+    stored result never changes, so neither does its HTML (a 181-date grid is a thousand cells). If
+    the cache is down, the grid is rendered as usual."""
+    from django.core.cache import cache
+    from django.template.loader import render_to_string
+    from django.utils.safestring import mark_safe
+
+    key = f"grid:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}"
+    try:
+        html = cache.get(key)
+    except Exception:  # a cache outage must not take the page down
+        logger.warning("grid cache unavailable; rendering %s", key, exc_info=True)
+        html = None
+    if html is None:
+        context = {"participant": participant, "result_notes": owner.result.get("notes") if with_notes else ()}
+        context.update(_grid_context(owner.result, participant, estimate_url_name, owner.pk))
+        html = render_to_string("benefits/_grid.html", context)
+        try:
+            cache.set(key, str(html), GRID_CACHE_SECONDS)
+        except Exception:
+            logger.warning("grid cache unavailable; %s not stored", key, exc_info=True)
+    return mark_safe(html)  # noqa: S308 - our own template's output
+
+
 @login_required
 def modeler_run(request, participant_id: int, run_id: int):
-    run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    run = selectors.run_get_for_viewer(
+        user=request.user, participant_id=participant_id, run_id=run_id, with_result=False
+    )
     finished = run.status in (ModelerRun.Status.DONE, ModelerRun.Status.FAILED)
     if request.headers.get("HX-Request"):
         # The progress poll: once the run is finished, reload the page to show the results.
@@ -324,7 +378,9 @@ def modeler_run(request, participant_id: int, run_id: int):
     context = _plan_context(request, run.membership, f"modeler run {run.pk}")
     context["run"] = run
     if run.status == ModelerRun.Status.DONE:
-        context.update(_grid_context(run.result, run.membership.participant))
+        context["grid_html"] = _grid_html(
+            run, run.membership.participant, "benefits:modeler_estimate", with_notes=True
+        )
     return render(request, "benefits/modeler_run.html", context)
 
 
@@ -385,7 +441,7 @@ def quote_detail(request, participant_id: int, quote_id: int):
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk}")
     context["quote"] = quote
-    context.update(_grid_context(quote.result, quote.participant))
+    context["grid_html"] = _grid_html(quote, quote.participant, "benefits:quote_estimate")
     return render(request, "benefits/quote.html", context)
 
 
