@@ -19,31 +19,22 @@ each page is printed beside it (the tests in ``tests/benefits/test_query_bounds.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 import types
 from datetime import date
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")
-
-import django  # noqa: E402
-
-django.setup()
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from django.contrib.auth.decorators import login_required  # noqa: E402
-from django.core.management import call_command  # noqa: E402
-from django.db import connection  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import CaptureQueriesContext, override_settings, setup_test_environment  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import path, reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
+from djangobench import connection, demo_database  # noqa: E402  (sets Django up)
 
 SAMPLES = 3
 
@@ -136,23 +127,13 @@ def main() -> None:
     parser.add_argument("--dates", type=int, default=181)
     args = parser.parse_args()
 
-    if connection.vendor != "postgresql":
-        sys.exit("bench_pages needs PostgreSQL: set DATABASE_URL")
-    setup_test_environment()
-    connection.settings_dict.setdefault("TEST", {})["NAME"] = connection.settings_dict["NAME"] + "_bench"
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    storage = tempfile.mkdtemp(prefix="bench-pages-")
-    try:
-        with override_settings(ROOT_URLCONF=_urlconf(), PRIVATE_STORAGE_ROOT=storage, DEBUG=False):
-            run_pages(args)
-    finally:
-        connection.creation.destroy_test_db(connection.settings_dict["NAME"], verbosity=0)
+    with demo_database("pages", ROOT_URLCONF=_urlconf()):
+        run_pages(args)
 
 
 def run_pages(args) -> None:
     from accounts.models import User
 
-    call_command("load_demo", verbosity=0)
     pat = User.objects.get(email="pat@demo.test")
     staff = User.objects.get(email="committee@demo.test")
     participant = pat.participant
