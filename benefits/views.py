@@ -41,7 +41,15 @@ def _render_dashboard(request, participant):
     context["summaries"] = plan_summaries(memberships, as_of=services.today())
     context["as_of"] = services.today()
     context["waiting"] = _waiting_items(request.user, participant)
+    context["in_pay"] = _benefits_in_pay(participant)
     return render(request, "benefits/dashboard.html", context)
+
+
+def _benefits_in_pay(participant) -> list:
+    """Elections in effect (elections app's scoped selector), with their money written for people."""
+    from elections.benefit_elections.presenters import in_pay_rows
+
+    return in_pay_rows(participant)
 
 
 def _waiting_items(user, participant) -> list[dict]:
@@ -333,7 +341,7 @@ def _grid_fingerprint() -> str:
 GRID_CACHE_SECONDS = 7 * 24 * 3600
 
 
-def _grid_html(owner, participant, estimate_url_name: str, *, with_notes: bool = False) -> str:
+def _grid_html(owner, participant, estimate_url_name: str, *, with_notes: bool = False) -> tuple[str, list]:
     """The finished grid of a modeler run or quote, rendered once and then served from the cache: the
     stored result never changes, so neither does its HTML (a 181-date grid is a thousand cells). If
     the cache is down, the grid is rendered as usual."""
@@ -343,19 +351,26 @@ def _grid_html(owner, participant, estimate_url_name: str, *, with_notes: bool =
 
     key = f"grid:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}"
     try:
-        html = cache.get(key)
+        cached = cache.get(key)
     except Exception:  # a cache outage must not take the page down
         logger.warning("grid cache unavailable; rendering %s", key, exc_info=True)
-        html = None
-    if html is None:
+        cached = None
+    if cached is None:
         context = {"participant": participant, "result_notes": owner.result.get("notes") if with_notes else ()}
         context.update(_grid_context(owner.result, participant, estimate_url_name, owner.pk))
-        html = render_to_string("benefits/_grid.html", context)
+        # Each estimate's date and whether it has forms: what the page's election offer needs, so a
+        # cached grid never reads the (large) result.
+        estimates = [
+            {"commencement_date": e["commencement_date"], "forms": bool(e.get("forms"))}
+            for e in owner.result.get("estimates") or []
+        ]
+        cached = (str(render_to_string("benefits/_grid.html", context)), estimates)
         try:
-            cache.set(key, str(html), GRID_CACHE_SECONDS)
+            cache.set(key, cached, GRID_CACHE_SECONDS)
         except Exception:
             logger.warning("grid cache unavailable; %s not stored", key, exc_info=True)
-    return mark_safe(html)  # noqa: S308 - our own template's output
+    html, estimates = cached
+    return mark_safe(html), estimates  # noqa: S308 - our own template's output
 
 
 @login_required
@@ -378,9 +393,14 @@ def modeler_run(request, participant_id: int, run_id: int):
     context = _plan_context(request, run.membership, f"modeler run {run.pk}")
     context["run"] = run
     if run.status == ModelerRun.Status.DONE:
-        context["grid_html"] = _grid_html(
+        html, estimates = _grid_html(
             run, run.membership.participant, "benefits:modeler_estimate", with_notes=True
         )
+        context["grid_html"] = html
+        if request.user.is_participant_role:
+            from elections.benefit_elections.presenters import electable_dates
+
+            context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
     return render(request, "benefits/modeler_run.html", context)
 
 
@@ -441,7 +461,7 @@ def quote_detail(request, participant_id: int, quote_id: int):
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk}")
     context["quote"] = quote
-    context["grid_html"] = _grid_html(quote, quote.participant, "benefits:quote_estimate")
+    context["grid_html"], _estimates = _grid_html(quote, quote.participant, "benefits:quote_estimate")
     return render(request, "benefits/quote.html", context)
 
 
