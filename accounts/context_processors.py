@@ -24,6 +24,8 @@ def navigation(request) -> dict:
         items.append(("Claims queue", reverse("elections:committee_queue")))
     if user.is_administrator:
         items.append(("Plans", reverse("benefits:admin_plans")))
+        items.append(("Data imports", reverse("benefits:imports_home")))
+        items.append(("Market rates", reverse("benefits:market_rates")))
         items.append(("Audit log", reverse("benefits:audit_log")))
     items.append(("Security", reverse("mfa_index")))
     return {"nav_items": items}
