@@ -149,6 +149,7 @@ def import_check(batch_id: int, *, progress: bool = True) -> ImportBatch:
 def import_request_apply(*, batch: ImportBatch, actor, valid_rows_only: bool, request=None) -> ImportBatch:
     """Apply now, or (large files) mark the batch as being imported and hand it to a Celery task."""
     _require_admin(actor)
+    batch = ImportBatch.objects.get(pk=batch.pk)
     if batch.status != ImportBatch.Status.PREVIEWED:
         raise ImportRefused("This file has already been imported, or is being imported.")
     if batch.error_count and not valid_rows_only:
@@ -406,11 +407,13 @@ def import_rollback(*, batch: ImportBatch, actor, request=None) -> ImportBatch:
         created = [(ch.model, ch.object_id) for ch in changes if ch.action == ImportChange.Action.CREATED]
         created_set = set(created)
         if created and not conflicts:
-            collector = Collector(using="default")
-            collector.collect([current[m][i] for m, i in created if i in current[m]])
-            dependants = [(_label(type(o)), o.pk) for objs in collector.data.values() for o in objs]
-            for qs in collector.fast_deletes:
-                dependants += [(_label(qs.model), pk) for pk in qs.values_list("pk", flat=True)]
+            dependants: list[tuple[str, int]] = []
+            for label in {m for m, _ in created}:
+                collector = Collector(using="default")
+                collector.collect([current[label][i] for m, i in created if m == label and i in current[label]])
+                dependants += [(_label(type(o)), o.pk) for objs in collector.data.values() for o in objs]
+                for qs in collector.fast_deletes:
+                    dependants += [(_label(qs.model), pk) for pk in qs.values_list("pk", flat=True)]
             extra = [d for d in dependants if d not in created_set and d[0] != "benefits.calculationresult"]
             if extra:
                 conflicts.append(f"{len(extra)} row(s) added since depend on rows this import added")

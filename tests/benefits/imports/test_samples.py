@@ -1,0 +1,62 @@
+"""Every sample in docs/import imports, re-imports with no change, and is refused whole with one bad row."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.benefits.imports.conftest import DOCS, SAMPLE_ORDER, run, snapshot
+
+pytestmark = pytest.mark.django_db
+
+# One row each sample kind refuses, appended to the sample: a rule of that kind broken.
+BAD_ROW = {
+    "participants": "CFS-69999,Carver Federal Savings Bank,Bad,Row,1980-01-01,900-69-9999,1979-01-01,,single,,,,,",
+    "hours": "CFS-60001,carver-401k,2018,9000",
+    "compensation": "CFS-60001,carver-401k,2018,-1.00",
+    "contributions": "CFS-60001,carver-401k,no_such_source,2025-11-14,deferral,10.00,",
+    "valuations": "CFS-60001,carver-401k,before_tax,2025-13-31,10.00,",
+    "esop": "FSB-60001,fairport-esop,stock_fund,2026-12-31,0,16.00,",
+    "loans": "CFS-60001,carver-401k,before_tax,2025-12-31,borrowed,100.00,",
+    "market_rates": "prime_rate,2024-07,26.00,WSJ",
+}
+
+
+def test_every_kind_has_a_sample_and_a_bad_row():
+    from benefits.imports.kinds import KINDS
+
+    assert set(KINDS) == set(SAMPLE_ORDER) == set(BAD_ROW)
+    for name in KINDS:
+        assert (DOCS / f"{name}.csv").is_file()
+        assert f"`{name}`" in (DOCS / "README.md").read_text()
+
+
+def test_samples_import_then_reimport_unchanged(plans):
+    for name in SAMPLE_ORDER:
+        content = (DOCS / f"{name}.csv").read_bytes()
+        rows = len(content.decode().strip().splitlines()) - 1
+        batch, checked = run(name, content, file_name=f"{name}.csv")
+        assert checked.errors == [], (name, checked.errors)
+        assert batch.status == "applied"
+        assert (checked.created, checked.updated, checked.unchanged) == (rows, 0, 0), name
+        before = snapshot()
+        again, checked = run(name, content, file_name=f"{name}.csv")
+        assert (checked.created, checked.updated, checked.unchanged) == (0, 0, rows), name
+        assert again.changes.count() == 0
+        assert snapshot() == before, name
+
+
+def test_each_sample_is_refused_whole_with_one_bad_row(plans):
+    for name in SAMPLE_ORDER:
+        content = (DOCS / f"{name}.csv").read_bytes()
+        bad = content.rstrip(b"\n") + b"\n" + BAD_ROW[name].encode() + b"\n"
+        before = snapshot()
+        batch, checked = run(name, bad, file_name=f"{name}.csv")
+        assert batch.status == "previewed", name
+        assert len(checked.errors) >= 1 and all(e.row == len(bad.decode().strip().splitlines()) for e in checked.errors), (
+            name,
+            checked.errors,
+        )
+        assert snapshot() == before, name
+        # The good rows then load, so the next sample has its participants.
+        batch, checked = run(name, content, file_name=f"{name}.csv")
+        assert batch.status == "applied" and not checked.errors
