@@ -22,7 +22,7 @@ SERIES: dict[str, Series] = {
         Series("treasury_30y", "30-year Treasury yield (monthly average)", "Federal Reserve H.15"),
         Series(
             "treasury_10y_november",
-            "10-year Treasury yield for November",
+            "10-year Treasury yield (November average)",
             "Federal Reserve H.15",
             november_only=True,
         ),
