@@ -56,8 +56,13 @@ def run(rows: int) -> None:
     Participant.objects.bulk_create(
         (
             Participant(
-                employer=employer, participant_number=f"B-{i:06d}", first_name="Bench", last_name=f"P{i}",
-                birth_date=date(1970, 1, 1), ssn_last4=f"{i % 10000:04d}", ssn_hash=f"{i:064d}",
+                employer=employer,
+                participant_number=f"B-{i:06d}",
+                first_name="Bench",
+                last_name=f"P{i}",
+                birth_date=date(1970, 1, 1),
+                ssn_last4=f"{i % 10000:04d}",
+                ssn_hash=f"{i:064d}",
                 hire_date=date(2000, 1, 3),
             )
             for i in range(people)
@@ -75,7 +80,9 @@ def run(rows: int) -> None:
 
     first, second = hours_file(2080), hours_file(1990)
     backend = connection.vendor
-    print(f"{rows:,} rows of hours ({people:,} participants × {YEARS} years), {len(first) / 1e6:.1f} MB, {backend}")
+    print(
+        f"{rows:,} rows of hours ({people:,} participants × {YEARS} years), {len(first) / 1e6:.1f} MB, {backend}"
+    )
     print(f"{'step':<34}{'seconds':>9}{'rows/s':>10}  counts (new, changed, unchanged, errors)")
 
     def timed(label, fn):
@@ -87,12 +94,24 @@ def run(rows: int) -> None:
         return checked
 
     timed("preview (check only)", lambda: check_file(KINDS["hours"], "hours.csv", first))
-    timed("import, every row new", lambda: import_run(kind="hours", file_name="h.csv", content=first,
-                                                     dry_run=False, valid_rows_only=False)[1])
-    timed("same file again (no change)", lambda: import_run(kind="hours", file_name="h.csv", content=first,
-                                                           dry_run=False, valid_rows_only=False)[1])
-    timed("import, every row changed", lambda: import_run(kind="hours", file_name="h2.csv", content=second,
-                                                         dry_run=False, valid_rows_only=False)[1])
+    timed(
+        "import, every row new",
+        lambda: import_run(
+            kind="hours", file_name="h.csv", content=first, dry_run=False, valid_rows_only=False
+        )[1],
+    )
+    timed(
+        "same file again (no change)",
+        lambda: import_run(
+            kind="hours", file_name="h.csv", content=first, dry_run=False, valid_rows_only=False
+        )[1],
+    )
+    timed(
+        "import, every row changed",
+        lambda: import_run(
+            kind="hours", file_name="h2.csv", content=second, dry_run=False, valid_rows_only=False
+        )[1],
+    )
     assert HoursOfService.objects.count() == rows
 
 

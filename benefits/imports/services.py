@@ -19,6 +19,7 @@ from django.db.models.deletion import Collector
 from django.utils import timezone
 
 from benefits.audit import audit_record
+from benefits.imports import bulk
 from benefits.imports.checking import Checked, Progress, check_file
 from benefits.imports.kinds import KINDS, get_kind
 from benefits.imports.kinds.base import Target
@@ -345,7 +346,7 @@ def _write(batch: ImportBatch, checked: Checked, report: Progress | None) -> lis
                         after=_image(t.instance, names),
                     )
                 )
-            model.objects.bulk_update([t.instance for t in ts], sorted(fields), batch_size=WRITE_BATCH)
+            bulk.bulk_update(model, [t.instance for t in ts], sorted(fields))
             done += len(ts)
             if report:
                 report(total + done, total * 2)
@@ -410,7 +411,9 @@ def import_rollback(*, batch: ImportBatch, actor, request=None) -> ImportBatch:
             dependants: list[tuple[str, int]] = []
             for label in {m for m, _ in created}:
                 collector = Collector(using="default")
-                collector.collect([current[label][i] for m, i in created if m == label and i in current[label]])
+                collector.collect(
+                    [current[label][i] for m, i in created if m == label and i in current[label]]
+                )
                 dependants += [(_label(type(o)), o.pk) for objs in collector.data.values() for o in objs]
                 for qs in collector.fast_deletes:
                     dependants += [(_label(qs.model), pk) for pk in qs.values_list("pk", flat=True)]

@@ -24,9 +24,13 @@ class Command(BaseCommand):
         parser.add_argument("file", help="The CSV (UTF-8) or XLSX file.")
         parser.add_argument("--dry-run", action="store_true", help="Check and count only; change nothing.")
         parser.add_argument(
-            "--valid-rows-only", action="store_true", help="Import the valid rows and leave out rows with errors."
+            "--valid-rows-only",
+            action="store_true",
+            help="Import the valid rows and leave out rows with errors.",
         )
-        parser.add_argument("--json", action="store_true", help="End with one line of JSON: counts and errors.")
+        parser.add_argument(
+            "--json", action="store_true", help="End with one line of JSON: counts and errors."
+        )
 
     def handle(self, *args, **opts):
         from benefits.imports.services import ImportRefused, import_run

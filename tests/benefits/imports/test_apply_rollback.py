@@ -19,11 +19,20 @@ def test_preview_counts_and_diffs_without_writing(member):
     from benefits.imports.kinds import KINDS
 
     before = snapshot()
-    checked = check_file(KINDS["hours"], "h.csv", csv_bytes(H, "FSB-77001,fairport-esop,2021,2080",
-                                                            "FSB-77001,fairport-esop,2022,1500",
-                                                            "FSB-77001,fairport-esop,2023,2080"))
+    checked = check_file(
+        KINDS["hours"],
+        "h.csv",
+        csv_bytes(
+            H,
+            "FSB-77001,fairport-esop,2021,2080",
+            "FSB-77001,fairport-esop,2022,1500",
+            "FSB-77001,fairport-esop,2023,2080",
+        ),
+    )
     assert (checked.created, checked.updated, checked.unchanged) == (1, 1, 1)
-    assert checked.diffs() == [{"row": 3, "key": "FSB-77001 fairport-esop 2022", "changes": {"hours": ["2080", "1500"]}}]
+    assert checked.diffs() == [
+        {"row": 3, "key": "FSB-77001 fairport-esop 2022", "changes": {"hours": ["2080", "1500"]}}
+    ]
     assert snapshot() == before
 
 
@@ -34,7 +43,9 @@ def test_apply_records_who_when_hash_counts_and_audits(member, admin_user):
     from benefits.models import AuditEvent
 
     content = csv_bytes(H, "FSB-77001,fairport-esop,2022,1500", "FSB-77001,fairport-esop,2023,2080")
-    batch = services.import_create(kind="hours", file_name="hours-2023.csv", content=content, actor=admin_user)
+    batch = services.import_create(
+        kind="hours", file_name="hours-2023.csv", content=content, actor=admin_user
+    )
     services.import_check(batch.pk)
     batch = services.import_request_apply(batch=batch, actor=admin_user, valid_rows_only=False)
     assert batch.status == "applied" and batch.applied_by == admin_user and batch.applied_at is not None
@@ -48,19 +59,16 @@ def test_apply_records_who_when_hash_counts_and_audits(member, admin_user):
 
 def test_a_failure_while_writing_leaves_nothing(member, monkeypatch):
     """Atomicity beyond validation: a database error part-way through rolls the whole import back."""
-    from benefits.models import HoursOfService
-
-    real = HoursOfService.objects.bulk_update
+    from benefits.imports import bulk
 
     def boom(*args, **kwargs):
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(type(HoursOfService.objects), "bulk_update", boom, raising=False)
+    monkeypatch.setattr(bulk, "bulk_update", boom)  # the new row is written first, then this fails
     before = snapshot()
     with pytest.raises(RuntimeError):
         run("hours", csv_bytes(H, "FSB-77001,fairport-esop,2023,2080", "FSB-77001,fairport-esop,2022,100"))
     assert snapshot() == before
-    assert real  # the original is restored by monkeypatch
 
 
 def test_rollback_restores_exactly_what_changed(member, admin_user):
@@ -68,7 +76,9 @@ def test_rollback_restores_exactly_what_changed(member, admin_user):
     from benefits.models import AuditEvent, HoursOfService
 
     before = snapshot()
-    batch, _ = run("hours", csv_bytes(H, "FSB-77001,fairport-esop,2022,1500", "FSB-77001,fairport-esop,2023,2080"))
+    batch, _ = run(
+        "hours", csv_bytes(H, "FSB-77001,fairport-esop,2022,1500", "FSB-77001,fairport-esop,2023,2080")
+    )
     assert HoursOfService.objects.get(membership=member, period_year=2022).hours == 1500
     services.import_rollback(batch=batch, actor=admin_user)
     assert snapshot() == before
@@ -125,8 +135,10 @@ def test_participant_update_clears_the_spouse_when_single_and_keeps_columns_left
 
     run("participants", (DOCS / "participants.csv").read_bytes())
     header = "participant_number,employer,first_name,last_name,birth_date,ssn,hire_date,marital_status"
-    batch, checked = run("participants", csv_bytes(
-        header, "CFS-60001,Carver Federal Savings Bank,Renee,Okafor,1979-08-22,,2019-03-04,single"))
+    batch, checked = run(
+        "participants",
+        csv_bytes(header, "CFS-60001,Carver Federal Savings Bank,Renee,Okafor,1979-08-22,,2019-03-04,single"),
+    )
     assert not checked.errors and (checked.created, checked.updated) == (0, 1)
     p = Participant.objects.get(participant_number="CFS-60001")
     assert (p.marital_status, p.spouse_name, p.spouse_birth_date) == ("single", "", None)
@@ -143,14 +155,21 @@ def test_loans_set_outstanding_and_highest_balance(plans, time_machine):
     run("loans", (DOCS / "loans.csv").read_bytes())
     m = PlanMembership.objects.get(participant__participant_number="CFS-60001", plan__key="carver-401k")
     # 6,000.00 lent 2025-03-03, 740.12 and 751.25 repaid: 4,508.63 outstanding; the highest was 6,000.00.
-    assert m.plan_data["loans"] == {"outstanding_balance": "4508.63", "highest_balance_last_12_months": "6000.00"}
+    assert m.plan_data["loans"] == {
+        "outstanding_balance": "4508.63",
+        "highest_balance_last_12_months": "6000.00",
+    }
 
 
 def test_loan_balances_windows():
     from benefits.imports.kinds.loans import loan_balances
 
     d = date
-    moves = [(d(2024, 1, 10), Decimal("5000.00")), (d(2024, 6, 1), Decimal("-1000.00")), (d(2025, 2, 1), Decimal("-500.00"))]
+    moves = [
+        (d(2024, 1, 10), Decimal("5000.00")),
+        (d(2024, 6, 1), Decimal("-1000.00")),
+        (d(2025, 2, 1), Decimal("-500.00")),
+    ]
     # Twelve months before 2025-03-01 is 2024-03-01: 5,000.00 was carried into the window.
     assert loan_balances(moves, d(2025, 3, 1)) == (Decimal("3500.00"), Decimal("5000.00"))
     # Twelve months before 2025-07-01 is 2024-07-01: 4,000.00 was carried in, 3,500.00 is owed now.
@@ -168,7 +187,11 @@ def test_esop_release_adds_shares_once_and_sets_share_value(plans):
     m = PlanMembership.objects.get(participant__participant_number="FSB-60001")
     assert m.plan_data == {"shares": "301.0000", "share_value": "16.0250"}  # 148.25 + 152.75; latest value
     t = AccountTransaction.objects.get(membership=m, date=date(2025, 12, 31))
-    assert (t.kind, t.shares, t.amount) == ("employer", Decimal("152.7500"), Decimal("2447.82"))  # 152.75 × 16.025
+    assert (t.kind, t.shares, t.amount) == (
+        "employer",
+        Decimal("152.7500"),
+        Decimal("2447.82"),
+    )  # 152.75 × 16.025
 
 
 def test_import_invalidates_and_recomputes_stored_results(member, django_capture_on_commit_callbacks):
@@ -181,8 +204,15 @@ def test_import_invalidates_and_recomputes_stored_results(member, django_capture
     assert result["vesting"]["years_of_vesting_service"] == 2 and result["vesting"]["vested_percent"] == "20"
     old = CalculationResult.objects.get(membership=member)
     with django_capture_on_commit_callbacks(execute=True):
-        run("hours", csv_bytes(H, "FSB-77001,fairport-esop,2023,2080", "FSB-77001,fairport-esop,2024,999",
-                               "FSB-77001,fairport-esop,2025,1000"))
+        run(
+            "hours",
+            csv_bytes(
+                H,
+                "FSB-77001,fairport-esop,2023,2080",
+                "FSB-77001,fairport-esop,2024,999",
+                "FSB-77001,fairport-esop,2025,1000",
+            ),
+        )
     assert not CalculationResult.objects.filter(pk=old.pk).exists()
     assert CalculationResult.objects.filter(membership=member).exists()  # recomputed by the task
     result = membership_calculate(member, as_of=as_of)

@@ -32,7 +32,12 @@ def test_applied_is_0_and_json_is_the_last_line(member, tmp_path, capsys):
     f.write_text(H + "FSB-77001,fairport-esop,2023,2080\nFSB-77001,fairport-esop,2022,2080\n")
     code, out, _ = _call(capsys, "hours", str(f), "--json")
     assert code == 0
-    assert json.loads(out.strip().splitlines()[-1]) == {"created": 1, "updated": 0, "unchanged": 1, "errors": []}
+    assert json.loads(out.strip().splitlines()[-1]) == {
+        "created": 1,
+        "updated": 0,
+        "unchanged": 1,
+        "errors": [],
+    }
 
 
 def test_errors_are_1_and_nothing_is_applied(member, tmp_path, capsys):
@@ -42,7 +47,9 @@ def test_errors_are_1_and_nothing_is_applied(member, tmp_path, capsys):
     code, out, _ = _call(capsys, "hours", str(f), "--json")
     assert code == 1 and snapshot() == before
     last = json.loads(out.strip().splitlines()[-1])
-    assert last["errors"] == [{"row": 3, "column": "hours", "message": "hours must be between 0 and 8,784 (got 9,000)."}]
+    assert last["errors"] == [
+        {"row": 3, "column": "hours", "message": "hours must be between 0 and 8,784 (got 9,000)."}
+    ]
     assert (last["created"], last["updated"], last["unchanged"]) == (1, 0, 0)
 
 
@@ -84,6 +91,11 @@ def test_the_command_runs_as_a_process(tmp_path):
     import sys
 
     env = {**os.environ}
-    result = subprocess.run([sys.executable, "manage.py", "import_data"], capture_output=True, env=env, timeout=120,  # noqa: S603
-                            cwd=DOCS.parents[1])
+    result = subprocess.run(
+        [sys.executable, "manage.py", "import_data"],
+        capture_output=True,
+        env=env,
+        timeout=120,  # noqa: S603
+        cwd=DOCS.parents[1],
+    )
     assert result.returncode == 2

@@ -16,19 +16,26 @@ PAY = "participant_number,plan,year,amount\n"
 
 
 def _upload(client, kind: str, text: str, name: str):
-    resp = client.post(reverse("benefits:imports_upload"), {"kind": kind, "file": SimpleUploadedFile(name, text.encode())})
+    resp = client.post(
+        reverse("benefits:imports_upload"), {"kind": kind, "file": SimpleUploadedFile(name, text.encode())}
+    )
     assert resp.status_code == 302, resp.content[:500]
     return resp["Location"]
 
 
-def test_upload_preview_fix_import_and_vesting_changes(member, admin_user, staff_client, django_capture_on_commit_callbacks):
+def test_upload_preview_fix_import_and_vesting_changes(
+    member, admin_user, staff_client, django_capture_on_commit_callbacks
+):
     client = staff_client(admin_user)
     vesting_url = reverse("benefits:plan_vesting", args=[member.participant.pk, "fairport-esop"])
     page = client.get(vesting_url).content.decode()
     assert "20%" in page  # Fairport §9.1: 2 Vesting Years
 
     # A year of hours with a typo (20800 hours) and an unknown participant: refused with both errors.
-    bad = HOURS + "FSB-77001,fairport-esop,2023,2080\nFSB-77001,fairport-esop,2024,20800\nFSB-79999,fairport-esop,2024,2080\n"
+    bad = (
+        HOURS
+        + "FSB-77001,fairport-esop,2023,2080\nFSB-77001,fairport-esop,2024,20800\nFSB-79999,fairport-esop,2024,2080\n"
+    )
     detail = _upload(client, "hours", bad, "hours-2024.csv")
     page = client.get(detail).content.decode()
     assert "hours must be between 0 and 8,784 (got 20,800)." in page
@@ -62,7 +69,9 @@ def test_market_rates_page_flags_a_missing_series(plans, admin_user, staff_clien
     from benefits.models import MarketRate
 
     client = staff_client(admin_user)
-    MarketRate.objects.create(series="prime_rate", period=date(2026, 3, 1), percent="7.5", source="WSJ (test)")
+    MarketRate.objects.create(
+        series="prime_rate", period=date(2026, 3, 1), percent="7.5", source="WSJ (test)"
+    )
     page = client.get(reverse("benefits:market_rates") + "?on=2026-03-15").content.decode()
     # Quaker §4.4(c): Plan Year 2026 credits interest at November 2025's 10-year yield, which is missing.
     assert "needs the 10-year Treasury yield (November average) for November 2025" in page
@@ -73,8 +82,9 @@ def test_market_rates_page_flags_a_missing_series(plans, admin_user, staff_clien
     assert "needs the Prime rate for April 2026" in page
 
 
-def test_a_large_file_runs_in_the_background_with_progress(member, admin_user, staff_client, django_capture_on_commit_callbacks,
-                                                          settings):
+def test_a_large_file_runs_in_the_background_with_progress(
+    member, admin_user, staff_client, django_capture_on_commit_callbacks, settings
+):
     from benefits.imports import services
 
     settings.CELERY_TASK_ALWAYS_EAGER = True

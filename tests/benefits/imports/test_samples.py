@@ -52,7 +52,9 @@ def test_each_sample_is_refused_whole_with_one_bad_row(plans):
         before = snapshot()
         batch, checked = run(name, bad, file_name=f"{name}.csv")
         assert batch.status == "previewed", name
-        assert len(checked.errors) >= 1 and all(e.row == len(bad.decode().strip().splitlines()) for e in checked.errors), (
+        assert len(checked.errors) >= 1 and all(
+            e.row == len(bad.decode().strip().splitlines()) for e in checked.errors
+        ), (
             name,
             checked.errors,
         )
