@@ -62,3 +62,52 @@ def test_each_sample_is_refused_whole_with_one_bad_row(plans):
         # The good rows then load, so the next sample has its participants.
         batch, checked = run(name, content, file_name=f"{name}.csv")
         assert batch.status == "applied" and not checked.errors
+
+
+def test_each_kind_stores_its_rows_as_the_models_expect(plans):
+    """One row of each sample, read back: signs, dates, shares and sources as the statements use them."""
+    from datetime import date
+    from decimal import Decimal
+
+    from benefits.models import (
+        AccountBalance,
+        AccountTransaction,
+        Compensation,
+        HoursOfService,
+        MarketRate,
+        Participant,
+    )
+
+    for name in SAMPLE_ORDER:
+        run(name, (DOCS / f"{name}.csv").read_bytes())
+    p = Participant.objects.get(participant_number="CFS-60001")
+    assert (p.first_name, p.marital_status, p.spouse_name, p.spouse_birth_date) == (
+        "Renee",
+        "married",
+        "Samuel Okafor",
+        date(1977, 2, 11),
+    )
+    assert p.ssn_last4 == "0001" and "900" not in p.ssn_hash  # only a keyed hash of the SSN is kept
+    assert list(p.memberships.values_list("plan__key", "entry_date")) == [("carver-401k", date(2019, 7, 1))]
+    assert HoursOfService.objects.get(membership__participant=p, period_year=2024).hours == 2088
+    assert Compensation.objects.get(membership__participant=p, year=2025).amount == Decimal("75589.13")
+    deferral = AccountTransaction.objects.get(
+        membership__participant=p, date=date(2025, 10, 15), kind="deferral"
+    )
+    assert (deferral.source, deferral.amount, deferral.memo) == (
+        "before_tax",
+        Decimal("314.95"),
+        "payroll 2025-20",
+    )
+    loan = AccountTransaction.objects.get(membership__participant=p, kind="loan_issued")
+    assert loan.amount == Decimal("-6000.00")  # money out of the source (AccountTransaction's signs)
+    stock = AccountBalance.objects.get(
+        membership__participant__participant_number="FSB-60001", source="stock_fund"
+    )
+    assert (stock.as_of, stock.balance, stock.shares) == (
+        date(2025, 12, 31),
+        Decimal("9815.40"),
+        Decimal("612.5000"),
+    )
+    rate = MarketRate.objects.get(series="treasury_10y_november", period=date(1998, 11, 1))
+    assert rate.percent == Decimal("4.83") and rate.source.startswith("Federal Reserve H.15")
