@@ -207,11 +207,12 @@ def import_apply(
                 "again, or choose to import only the valid rows."
             )
         else:
+            touched = [t for r in checked.rows for t in r.targets if t.instance is None or t.changes]
+            touched += [t for t in checked.derived if t.changes]
             changes = _write(batch, checked, report)
             ImportChange.objects.bulk_create(changes, batch_size=WRITE_BATCH)
-            affected = kind.memberships_affected(
-                [t for r in checked.rows for t in r.targets] + checked.derived
-            )
+            # Only rows the import wrote make stored results stale: a file re-imported unchanged touches none.
+            affected = kind.memberships_affected(touched) if touched else set()
             _invalidate(affected)
             batch.status = ImportBatch.Status.APPLIED
             batch.applied_at = timezone.now()
@@ -472,6 +473,8 @@ def _affected_by_changes(changes: list[ImportChange], current) -> set[int] | Non
 
 def _invalidate(membership_ids: set[int] | None) -> None:
     """Stored results of these memberships no longer match their data: drop them (recomputed later)."""
+    if membership_ids is not None and not membership_ids:
+        return
     results = CalculationResult.objects.all()
     if membership_ids is not None:
         results = results.filter(membership_id__in=membership_ids)

@@ -218,3 +218,17 @@ def test_import_invalidates_and_recomputes_stored_results(member, django_capture
     result = membership_calculate(member, as_of=as_of)
     # 2024's 999 hours are not a Vesting Year ("at least 1,000 Hours of Service"): 2021, 2022, 2023, 2025.
     assert result["vesting"]["years_of_vesting_service"] == 4 and result["vesting"]["vested_percent"] == "60"
+
+
+def test_reimport_keeps_stored_results(member, django_capture_on_commit_callbacks):
+    """Importing the same file again changes nothing, not even the stored results."""
+    from benefits.calculations import membership_calculate
+    from benefits.models import CalculationResult
+
+    content = csv_bytes(H, "FSB-77001,fairport-esop,2023,2080")
+    run("hours", content)
+    membership_calculate(member, as_of=date(2026, 1, 15))
+    kept = set(CalculationResult.objects.values_list("pk", flat=True))
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        run("hours", content)
+    assert callbacks == [] and set(CalculationResult.objects.values_list("pk", flat=True)) == kept
