@@ -18,7 +18,7 @@ from django.db import models, transaction
 from django.db.models.deletion import Collector
 from django.utils import timezone
 
-from benefits.audit import audit_record
+from benefits.audit import AuditEventType, audit_record
 from benefits.imports import bulk
 from benefits.imports.checking import Checked, Progress, check_file
 from benefits.imports.kinds import KINDS, get_kind
@@ -97,7 +97,7 @@ def import_create(
             valid_rows_only=valid_rows_only,
         )
         audit_record(
-            event_type="import.uploaded",
+            event_type=AuditEventType.IMPORT_UPLOADED,
             summary=f"Uploaded {batch.file_name} ({KINDS[kind].label}) for import {batch.pk}",
             actor=actor,
             request=request,
@@ -219,7 +219,7 @@ def import_apply(
             batch.applied_by = actor if getattr(actor, "is_authenticated", False) else None
             batch.save()
             audit_record(
-                event_type="import.applied",
+                event_type=AuditEventType.IMPORT_APPLIED,
                 summary=(
                     f"Imported {batch.file_name} ({kind.label}): {batch.created} new, {batch.updated} changed, "
                     f"{batch.unchanged} unchanged"
@@ -257,7 +257,7 @@ def import_mark_failed(batch_id: int, message: str) -> None:
         batch.failure = message[:2000]
         batch.save(update_fields=["status", "failure"])
         audit_record(
-            event_type="import.failed",
+            event_type=AuditEventType.IMPORT_FAILED,
             summary=f"Import {batch.pk} of {batch.file_name} failed",
             import_id=batch.pk,
             message=message[:500],
@@ -439,7 +439,7 @@ def import_rollback(*, batch: ImportBatch, actor, request=None) -> ImportBatch:
         batch.rolled_back_by = actor if getattr(actor, "is_authenticated", False) else None
         batch.save()
         audit_record(
-            event_type="import.rolled_back",
+            event_type=AuditEventType.IMPORT_ROLLED_BACK,
             summary=f"Rolled back import {batch.pk} ({batch.file_name}): {len(changes)} row(s) restored",
             actor=actor,
             request=request,
@@ -492,7 +492,7 @@ def _enqueue_recalculation(membership_ids: set[int] | None) -> None:
 
 def results_recalculate(membership_ids: list[int] | None) -> dict[str, int]:
     """Compute and store today's result for each membership (what the dashboard asks for first)."""
-    from benefits.calculations import CalculationError, membership_calculate
+    from benefits.engine_adapter import CalculationError, membership_calculate
     from benefits.models import PlanMembership
 
     today = timezone.localdate()

@@ -196,7 +196,7 @@ def test_esop_release_adds_shares_once_and_sets_share_value(plans):
 
 def test_import_invalidates_and_recomputes_stored_results(member, django_capture_on_commit_callbacks):
     """Fairport §9.1: 2 Vesting Years give 20%; three more years of ≥1,000 hours (§2) give 5 → 80%."""
-    from benefits.calculations import membership_calculate
+    from benefits.engine_adapter import membership_calculate
     from benefits.models import CalculationResult
 
     as_of = date(2026, 1, 15)
@@ -222,7 +222,7 @@ def test_import_invalidates_and_recomputes_stored_results(member, django_capture
 
 def test_reimport_keeps_stored_results(member, django_capture_on_commit_callbacks):
     """Importing the same file again changes nothing, not even the stored results."""
-    from benefits.calculations import membership_calculate
+    from benefits.engine_adapter import membership_calculate
     from benefits.models import CalculationResult
 
     content = csv_bytes(H, "FSB-77001,fairport-esop,2023,2080")
