@@ -44,6 +44,3 @@ def modeler_run_task(self, run_id: int) -> None:
         logger.exception("Modeler run %s failed", run_id)
         modeler_run_fail(run_id, f"{type(exc).__name__}: {exc}")
 
-
-# The import area's tasks, registered with the worker (autodiscovery looks at benefits.tasks only).
-from benefits.imports.tasks import import_apply_task, import_check_task, recalculate_task  # noqa: E402, F401
