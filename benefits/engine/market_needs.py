@@ -6,6 +6,7 @@ meets a figure that cannot be computed. Each need cites the plan section that as
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -25,7 +26,7 @@ def _month_before(on: date, months: int) -> date:
     return add_months(date(on.year, on.month, 1), -months)
 
 
-def market_needs(plan_key: str, on: date, settings: dict | None = None) -> tuple[Need, ...]:
+def market_needs(plan_key: str, on: date, settings: Mapping[str, object] | None = None) -> tuple[Need, ...]:
     settings = settings or {}
     needs: list[Need] = []
     lookback: date | None = None
