@@ -111,3 +111,13 @@ def test_each_kind_stores_its_rows_as_the_models_expect(plans):
     )
     rate = MarketRate.objects.get(series="treasury_10y_november", period=date(1998, 11, 1))
     assert rate.percent == Decimal("4.83") and rate.source.startswith("Federal Reserve H.15")
+
+
+def test_imported_segment_rates_reach_the_engine(plans):
+    """The three §417(e)(3) segment rates of a month go to the engine as assumptions.segment_rates."""
+    from benefits.engine_adapter import plan_assumptions
+
+    run("market_rates", (DOCS / "market_rates.csv").read_bytes())
+    assumptions = plan_assumptions(plans["carver-db"])
+    assert assumptions["segment_rates"] == {"2025-11": ["4.1600", "5.2800", "6.0200"]}
+    assert assumptions["treasury_10y_november"]["1998"] == "4.8300"
