@@ -51,6 +51,12 @@ def test_admin_uploads_a_year_of_hours_and_pay_and_vesting_changes(page, demo):
     page.goto(vesting)
     expect(page.locator("[data-figure=vested-percent]")).to_have_text("80% vested")
 
+    page.goto(reverse("benefits:imports_home"))
+    page.get_by_role("button", name="Hours of Service (hours)").click()  # the columns of one kind
+    expect(page.get_by_text("Whole Hours of Service credited in that period")).to_be_visible()
+    assert_accessible(page)
+    screenshot(page, "import-home")
+
     # Payroll's 2026 file: a typo (9800 hours) and a participant who is not in the plan.
     _upload(
         page,
