@@ -36,8 +36,9 @@ class CalculationError(Exception):
         self.field = field
 
 
+SEGMENT_SERIES = ("417e_segment_1", "417e_segment_2", "417e_segment_3")
 # The market series the contract reads, in one query (``market_assumptions``).
-_MARKET_SERIES = ("treasury_10y_november", "treasury_30y")
+_MARKET_SERIES = ("treasury_10y_november", "treasury_30y", *SEGMENT_SERIES)
 
 
 def market_assumptions() -> dict:
@@ -61,6 +62,15 @@ def market_assumptions() -> dict:
         assumptions["applicable_interest_rate"] = monthly  # quaker-cash-balance §1.2(e)
         assumptions["treasury_30y_monthly"] = monthly  # carver-db small-benefit cash-out basis
         assumptions["applicable_interest_rate_default"] = str(monthly_30y[-1].percent)
+    # §417(e)(3) segment rates by month, [first, second, third], where all three are loaded (used when a
+    # plan reading chooses segment rates for relative values).
+    segments: dict[str, dict[int, str]] = {}
+    for series in SEGMENT_SERIES:
+        for r in by_series[series]:
+            segments.setdefault(f"{r.period:%Y-%m}", {})[SEGMENT_SERIES.index(series)] = str(r.percent)
+    complete = {month: [by[0], by[1], by[2]] for month, by in segments.items() if len(by) == 3}
+    if complete:
+        assumptions["segment_rates"] = complete
     return assumptions
 
 

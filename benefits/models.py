@@ -91,7 +91,7 @@ class Participant(models.Model):
         indexes = [
             # The staff list pages through participants in name order, and a search by number is
             # case-insensitive: both through an index, flat in the number of participants. Name
-            # searches use a trigram index (PostgreSQL; migration 0006).
+            # searches use a trigram index (PostgreSQL; migration 0007).
             models.Index(fields=["last_name", "first_name", "id"], name="participant_name_order"),
             models.Index(Upper("participant_number"), name="participant_number_upper"),
         ]
@@ -441,3 +441,7 @@ class AccountTransaction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date} {self.source} {self.get_kind_display()}: {self.amount}"
+
+
+# Areas of this app keep their models in their own package; Django finds them through this module.
+from benefits.imports.models import ImportBatch, ImportChange  # noqa: E402, F401

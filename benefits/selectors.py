@@ -80,7 +80,7 @@ def memberships_for_participant(participant: Participant) -> QuerySet[PlanMember
 def participants_for_staff(*, user, query: str = "") -> QuerySet[Participant]:
     """Participants in name order, matching ``query`` (name part or participant number), lazily: the
     caller takes one page (``participants_page``). Each filter and the order are served by an index
-    (migration 0006), so a page costs the same at 27 or 100,000 participants."""
+    (migration 0007), so a page costs the same at 27 or 100,000 participants."""
     if not user.is_authenticated or not user.is_plan_staff:
         raise Http404
     qs = Participant.objects.select_related("employer").prefetch_related("memberships__plan")

@@ -183,7 +183,7 @@ def test_staff_list_is_paginated_with_the_same_queries_at_any_size(client, demo)
 
 
 def test_staff_search_is_served_by_indexes(demo):
-    """The search's filters use the indexes of migration 0006 (with sequential scans off, so the plan
+    """The search's filters use the indexes of migration 0007 (with sequential scans off, so the plan
     shows which index can serve the query rather than what is cheapest on a small table)."""
     if connection.vendor != "postgresql":
         pytest.skip("trigram indexes are PostgreSQL's")

@@ -32,7 +32,7 @@ def drop_trigram_indexes(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('benefits', '0005_account_transaction'),
+        ('benefits', '0006_imports'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
