@@ -27,6 +27,8 @@ def navigation(request) -> dict:
         items.append(("Plans", reverse("benefits:admin_plans")))
         items.append(("Notices", reverse("elections:notice_batches")))
         items.append(("Consents", reverse("elections:consent_queue")))
+        items.append(("Data imports", reverse("benefits:imports_home")))
+        items.append(("Market rates", reverse("benefits:market_rates")))
         items.append(("Audit log", reverse("benefits:audit_log")))
         items.append(("Annual statements", reverse("benefits:statement_batches")))
     if user.is_plan_staff:

@@ -36,6 +36,11 @@ class AuditEventType(models.TextChoices):
     STATEMENT_BATCH_STATEMENT_ISSUED = "statement_batch.statement_issued", "Annual statement issued"
     STATEMENT_BATCH_STATEMENT_FAILED = "statement_batch.statement_failed", "Annual statement failed"
     STATEMENT_BATCH_FINISHED = "statement_batch.finished", "Annual statement batch finished"
+    # benefits: data imports (benefits/imports/)
+    IMPORT_UPLOADED = "import.uploaded", "Data file uploaded for import"
+    IMPORT_APPLIED = "import.applied", "Data file imported"
+    IMPORT_FAILED = "import.failed", "Data import failed"
+    IMPORT_ROLLED_BACK = "import.rolled_back", "Data import rolled back"
     # elections: claims (``claim.<action>``; the action is also the claim timeline's ``ClaimEvent.action``)
     CLAIM_FILED = "claim.filed", "Claim filed"
     CLAIM_START_REVIEW = "claim.start_review", "Claim review started"

@@ -3,6 +3,7 @@ from django.urls import path
 from benefits import views, views_staff
 from benefits.batches import views as batch_views
 from benefits.jobs import views as job_views
+from benefits.imports import urls as imports_urls
 
 app_name = "benefits"
 
@@ -61,4 +62,5 @@ urlpatterns = [
     path("staff/statement-batches/", batch_views.batch_list, name="statement_batches"),
     path("staff/statement-batches/<int:batch_id>/", batch_views.batch_detail, name="statement_batch"),
     path("staff/statement-batches/<int:batch_id>/retry/", batch_views.batch_retry, name="statement_batch_retry"),
+    *imports_urls.urlpatterns,
 ]

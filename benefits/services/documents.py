@@ -18,7 +18,6 @@ from django.utils import timezone
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
 from benefits.models import GeneratedDocument, Participant
-from benefits.pdf_static import static_fetcher
 
 
 def document_request(
@@ -69,15 +68,13 @@ class DocumentRenderError(Exception):
 
 def render_pdf_bytes(template_name: str, context: dict) -> bytes:
     """Render a Django template to PDF bytes (PDF/A-3u, fonts embedded)."""
-    from weasyprint import HTML
     from weasyprint.urls import FatalURLFetchingError
 
+    from benefits.pdf_render import write_pdf  # fonts, fetcher and stylesheet made once per process
+
     html = render_to_string(template_name, context)
-    fetcher = static_fetcher()
     try:
-        return HTML(string=html, base_url="file://" + settings.STATIC_URL, url_fetcher=fetcher).write_pdf(
-            pdf_variant="pdf/a-3u"
-        )
+        return write_pdf(html)
     except FatalURLFetchingError as exc:  # a BaseException in WeasyPrint: make it an ordinary error
         raise DocumentRenderError(str(exc)) from None
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('benefits', '0005_account_transaction'),
+        ('benefits', '0007_participant_search_indexes'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
