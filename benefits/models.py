@@ -446,8 +446,7 @@ class AccountTransaction(models.Model):
         return f"{self.date} {self.source} {self.get_kind_display()}: {self.amount}"
 
 
-# Areas of this app with their own models (imported here so Django sees them).
-from benefits.batches.models import StatementBatch, StatementBatchItem  # noqa: E402, F401
-from benefits.jobs.models import Job  # noqa: E402, F401
 # Areas of this app keep their models in their own package; Django finds them through this module.
+from benefits.batches.models import StatementBatch, StatementBatchItem  # noqa: E402, F401
 from benefits.imports.models import ImportBatch, ImportChange  # noqa: E402, F401
+from benefits.jobs.models import Job  # noqa: E402, F401

@@ -2,8 +2,8 @@ from django.urls import path
 
 from benefits import views, views_staff
 from benefits.batches import views as batch_views
-from benefits.jobs import views as job_views
 from benefits.imports import urls as imports_urls
+from benefits.jobs import views as job_views
 
 app_name = "benefits"
 
