@@ -8,9 +8,16 @@ from benefits.models import AuditEvent, Participant
 
 
 def client_ip(request) -> str | None:
+    """The client's address: behind ``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies, the address the nearest
+    trusted proxy saw (X-Forwarded-For), never the proxy's own; otherwise REMOTE_ADDR."""
     if request is None:
         return None
-    return request.META.get("REMOTE_ADDR") or None
+    from allauth.account.adapter import get_adapter
+
+    try:
+        return get_adapter(request).get_client_ip(request) or None
+    except Exception:  # noqa: BLE001 - a forged or short X-Forwarded-For: fall back to the socket's peer
+        return request.META.get("REMOTE_ADDR") or None
 
 
 def audit_record(

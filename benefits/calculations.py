@@ -15,7 +15,7 @@ from datetime import date
 from django.db import IntegrityError, transaction
 
 from benefits.engine import ENGINE_VERSION
-from benefits.engine.request import calculate_request
+from benefits.engine.request import RequestError, calculate_request
 from benefits.models import CalculationResult, MarketRate, Plan, PlanMembership
 
 
@@ -108,7 +108,10 @@ def membership_calculate(
     if stored is not None:
         result = stored.result
     else:
-        result = calculate_request(request)["results"][0]
+        try:
+            result = calculate_request(request)["results"][0]
+        except RequestError as exc:  # a stored value outside its plausible range: named, never a 500
+            raise CalculationError(exc.pointer.removeprefix("/participants/0"), str(exc)) from None
         try:
             with transaction.atomic():
                 CalculationResult.objects.create(

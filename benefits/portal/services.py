@@ -15,7 +15,7 @@ from django.utils import timezone
 from benefits.audit import audit_record
 from benefits.documents import document_request
 from benefits.engine import ENGINE_VERSION
-from benefits.engine.request import calculate_request
+from benefits.engine.request import RequestError, calculate_request
 from benefits.models import GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
 
 from .labels import field_words
@@ -70,8 +70,10 @@ def modeler_run_execute(run_id: int) -> ModelerRun:
     for offset in range(0, len(dates), CHUNK):
         part = dates[offset : offset + CHUNK]
         req = modeler_request(run.membership, as_of=run.as_of, inputs=run.inputs, dates=part)
-        response = calculate_request(req)
-        chunk = response["results"][0]
+        try:
+            chunk = calculate_request(req)["results"][0]
+        except RequestError as exc:  # an input outside its plausible range fails the run, named
+            chunk = {"error": {"field": exc.pointer, "message": str(exc)}}
         if "error" in chunk:
             error = chunk["error"]
             run.status = ModelerRun.Status.FAILED
