@@ -6,8 +6,8 @@ import hmac
 from datetime import date
 
 from django.conf import settings
-from django.core.exceptions import PermissionDenied
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from benefits.audit import audit_record, client_ip

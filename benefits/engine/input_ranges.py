@@ -45,9 +45,7 @@ def check_as_of(as_of: date, pointer: str = "/as_of") -> None:
     if not EARLIEST_DATE <= as_of <= LATEST_DATE:
         from .request import RequestError  # the request's own field: the whole request is refused
 
-        raise RequestError(
-            pointer, f"as_of must lie between {_fmt(EARLIEST_DATE)} and {_fmt(LATEST_DATE)}"
-        )
+        raise RequestError(pointer, f"as_of must lie between {_fmt(EARLIEST_DATE)} and {_fmt(LATEST_DATE)}")
 
 
 def check_year(year: int, pointer: str) -> None:
@@ -92,12 +90,15 @@ def check_participant_dates(
         )
     if hire_date < add_years(birth_date, MIN_AGE_AT_PLAN_DATES):
         raise ImpossibleInput(
-            "/hire_date", f"hire_date must be on or after the participant's {MIN_AGE_AT_PLAN_DATES}th birthday"
+            "/hire_date",
+            f"hire_date must be on or after the participant's {MIN_AGE_AT_PLAN_DATES}th birthday",
         )
     if hire_date > LATEST_DATE:
         raise ImpossibleInput("/hire_date", f"hire_date must be on or before {_fmt(LATEST_DATE)}")
     if termination_date is not None and not hire_date <= termination_date <= LATEST_DATE:
-        raise ImpossibleInput("/termination_date", "termination_date must lie between hire_date and 2199-12-31")
+        raise ImpossibleInput(
+            "/termination_date", "termination_date must lie between hire_date and 2199-12-31"
+        )
     if death_date is not None and not birth_date < death_date <= as_of:
         raise ImpossibleInput("/death_date", "death_date must lie after birth_date and on or before as_of")
     if disability_date is not None and not birth_date < disability_date <= LATEST_DATE:

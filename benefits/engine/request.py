@@ -18,12 +18,11 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
-from . import ENGINE_VERSION
-from . import input_ranges
+from . import ENGINE_VERSION, input_ranges
 from .core import ParticipantError
 from .plans import UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override

@@ -15,7 +15,6 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-
 # A reading is a count, an age, a year, a percent, a rate or a dollar threshold: none is negative
 # and none reaches these bounds, so a value outside them is a typing slip, never a plan's choice.
 READING_INT_MAX = 100_000

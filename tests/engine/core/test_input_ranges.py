@@ -71,7 +71,10 @@ def test_undecodable_requests_exit_2_with_one_line(name, data, pointer):
         # Born 1958: a hire before the 15th birthday is impossible.
         ({"hire_date": "1972-01-01"}, "/participants/0/hire_date"),
         ({"commencement_dates": ["2200-01-01"]}, "/participants/0/commencement_dates/0"),
-        ({"marital_status": "married", "spouse_birth_date": "2200-01-01"}, "/participants/0/spouse_birth_date"),
+        (
+            {"marital_status": "married", "spouse_birth_date": "2200-01-01"},
+            "/participants/0/spouse_birth_date",
+        ),
     ],
 )
 def test_impossible_values_refuse_the_request(changes, pointer):
@@ -96,7 +99,9 @@ def test_window_edges_are_accepted():
 
 def test_spouse_born_2200_never_gives_a_negative_joint_and_survivor():
     """The issue's reproduction: a spouse born in 2200 made the 50% J&S -$2,439.88 a month."""
-    req = _request(marital_status="married", spouse_birth_date="2200-01-01", commencement_dates=["2027-01-01"])
+    req = _request(
+        marital_status="married", spouse_birth_date="2200-01-01", commencement_dates=["2027-01-01"]
+    )
     proc = _cli(json.dumps(req).encode())
     _assert_refused(proc, "/participants/0/spouse_birth_date")
     assert b"-2439.88" not in proc.stdout
@@ -114,7 +119,9 @@ def test_a_negative_amount_in_an_estimate_is_found():
     start=st.dates(min_value=date(2023, 5, 1), max_value=date(2060, 12, 1)).map(lambda d: d.replace(day=1)),
 )
 def test_no_spouse_birth_date_or_start_gives_a_negative_benefit(spouse, start):
-    req = _request(marital_status="married", spouse_birth_date=spouse.isoformat(), commencement_dates=[start.isoformat()])
+    req = _request(
+        marital_status="married", spouse_birth_date=spouse.isoformat(), commencement_dates=[start.isoformat()]
+    )
     try:
         result = calculate_request(req)["results"][0]
     except RequestError as exc:
