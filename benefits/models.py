@@ -221,15 +221,16 @@ class AuditEvent(models.Model):
 
     event_time = models.DateTimeField(db_index=True)
     event_type = models.CharField(max_length=60, db_index=True)
+    # PROTECT: who acted, and on whom, outlives any account; users are deactivated, never deleted.
     acting_user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         related_name="audit_events",
     )
     participant = models.ForeignKey(
-        Participant, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
+        Participant, null=True, blank=True, on_delete=models.PROTECT, related_name="audit_events"
     )
     summary = models.CharField(max_length=300)
     extra_data = models.JSONField(default=dict, blank=True)

@@ -15,7 +15,7 @@ from benefits.models import Plan
 
 @staff_required
 def staff_participants(request):
-    query = request.GET.get("q", "").strip()
+    query = "".join(ch for ch in request.GET.get("q", "") if ch.isprintable())[:100].strip()
     participants = selectors.participants_for_staff(user=request.user, query=query)
     return render(
         request,
