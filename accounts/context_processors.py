@@ -25,5 +25,6 @@ def navigation(request) -> dict:
     if user.is_administrator:
         items.append(("Plans", reverse("benefits:admin_plans")))
         items.append(("Audit log", reverse("benefits:audit_log")))
+        items.append(("Users and roles", reverse("accounts:users")))
     items.append(("Security", reverse("mfa_index")))
     return {"nav_items": items}

@@ -43,8 +43,10 @@ class NoStoreMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         user = getattr(request, "user", None)
-        if not request.path.startswith("/static/") and (
-            (user is not None and user.is_authenticated) or request.path.startswith("/accounts/")
+        if (
+            not request.path.startswith("/static/")
+            and "no-store" not in response.get("Cache-Control", "")
+            and ((user is not None and user.is_authenticated) or request.path.startswith("/accounts/"))
         ):
             patch_cache_control(response, private=True, no_store=True, no_cache=True, max_age=0)
         return response

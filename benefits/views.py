@@ -402,6 +402,8 @@ def quote_save(request, participant_id: int, run_id: int):
     from accounts import submissions
 
     run = portal_selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    if request.user.is_plan_staff:
+        raise PermissionDenied("Plan staff have a read-only view of the modeler.")
     purpose = f"quote:{run.pk}"
     repeated = submissions.repeat_redirect(request, purpose)
     if repeated is not None:
