@@ -189,3 +189,31 @@ def test_users_who_acted_are_deactivated_not_deleted(admin, admin_client):
     assert not actor.is_active
     event = AuditEvent.objects.get(event_type="account.deactivated")
     assert event.acting_user == admin and event.extra_data["old"] is True and event.extra_data["new"] is False
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("birth_date", "1800-01-01"), ("birth_date", "2200-01-01"), ("spouse_birth_date", "2200-01-01")],
+)
+def test_participant_dates_edited_in_the_admin_keep_their_window(participant_user, field, value):
+    """The Django admin validates models with full_clean: the engine's windows hold there too."""
+    from datetime import date
+
+    from django.core.exceptions import ValidationError
+
+    participant = participant_user.participant
+    setattr(participant, field, date.fromisoformat(value))
+    with pytest.raises(ValidationError) as exc:
+        participant.full_clean()
+    assert field in exc.value.message_dict
+
+
+def test_hours_past_a_leap_year_are_refused_by_the_database(participant_user):
+    from django.db import IntegrityError, transaction
+
+    from benefits.models import HoursOfService
+
+    membership = participant_user.participant.memberships.first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        HoursOfService.objects.create(membership=membership, period_year=2020, hours=8785)
+    HoursOfService.objects.create(membership=membership, period_year=2020, hours=8784)
