@@ -216,3 +216,37 @@ def test_loan_and_hardship_forms_take_hostile_amounts(demo, clients, django_db_b
             transaction.set_rollback(True)
 
     check()
+
+
+def test_identity_link_and_staff_search_take_hostile_input(demo, clients, django_db_blocker):  # noqa: F811
+    """The two forms outside the matrix's writes: linking a record (by an unlinked login) and the
+    staff participant search (NUL bytes answered 500 on PostgreSQL)."""
+    from django.db import transaction
+
+    from benefits.models import Participant
+
+    staff = clients["committee"]
+    with django_db_blocker.unblock():
+        unlinked = User.objects.create_user(email="unlinked@sweep.test", password="demo-pass-2026")
+        linker = Client()
+        linker.force_login(unlinked)
+
+    @settings(
+        max_examples=EXAMPLES * 2,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        database=None,
+    )
+    @given(number=hostile, born=hostile, last4=hostile, query=hostile)
+    def check(number, born, last4, query):
+        with django_db_blocker.unblock(), transaction.atomic():
+            linked = Participant.objects.filter(user__isnull=False).count()
+            response = linker.post(
+                "/account/link/", {"participant_number": number, "birth_date": born, "ssn_last4": last4}
+            )
+            assert response.status_code < 500, (number, born, last4)
+            assert Participant.objects.filter(user__isnull=False).count() == linked
+            assert staff.get("/benefits/staff/participants/", {"q": query}).status_code == 200, query
+            transaction.set_rollback(True)
+
+    check()
