@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from benefits.audit import audit_record, client_ip
+from benefits.audit import AuditEventType, audit_record, client_ip
 from benefits.models import Participant
 
 GENERIC_FAILURE = (
@@ -83,7 +83,7 @@ def participant_link_identity(
             candidate.user = user
             candidate.save(update_fields=["user"])
             audit_record(
-                event_type="identity.linked",
+                event_type=AuditEventType.IDENTITY_LINKED,
                 summary=f"{user.email} linked to participant {candidate.participant_number}",
                 actor=user,
                 participant=candidate,
@@ -91,7 +91,7 @@ def participant_link_identity(
             )
             return candidate
         audit_record(
-            event_type="identity.link_failed",
+            event_type=AuditEventType.IDENTITY_LINK_FAILED,
             summary=f"{user.email} failed an identity check",
             actor=user,
             request=request,
@@ -147,7 +147,7 @@ def user_change_role(*, actor, user, role: str, request) -> object:
         user.role = role
         user.save(update_fields=["role"])
         audit_record(
-            event_type="account.role_changed",
+            event_type=AuditEventType.ACCOUNT_ROLE_CHANGED,
             summary=f"{user.email}: role {old} → {role}",
             actor=actor,
             request=request,
@@ -174,7 +174,7 @@ def user_set_active(*, actor, user, active: bool, request) -> object:
         user.is_active = active
         user.save(update_fields=["is_active"])
         audit_record(
-            event_type="account.activated" if active else "account.deactivated",
+            event_type=AuditEventType.ACCOUNT_ACTIVATED if active else AuditEventType.ACCOUNT_DEACTIVATED,
             summary=f"{user.email} {'reactivated' if active else 'deactivated'}",
             actor=actor,
             request=request,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from benefits.audit import audit_record
+from benefits.audit import AuditEventType, audit_record
 
 
 def _participant_of(obj):
@@ -25,7 +25,7 @@ class AuditedAdminMixin:
             if obj is not None:
                 with transaction.atomic():
                     audit_record(
-                        event_type="admin.viewed",
+                        event_type=AuditEventType.ADMIN_VIEWED,
                         summary=f"{request.user.email} opened {obj._meta.verbose_name} {obj.pk} in the Django admin",
                         actor=request.user,
                         participant=_participant_of(obj),
@@ -46,7 +46,7 @@ class AuditedAdminMixin:
         with transaction.atomic():
             super().save_model(request, obj, form, change)
             audit_record(
-                event_type="admin.changed" if change else "admin.added",
+                event_type=AuditEventType.ADMIN_CHANGED if change else AuditEventType.ADMIN_ADDED,
                 summary=f"{request.user.email} {'changed' if change else 'added'} {obj._meta.verbose_name} "
                 f"{obj.pk} in the Django admin",
                 actor=request.user,
@@ -67,7 +67,7 @@ class AuditedAdminMixin:
             }
             if any(touched.values()):
                 audit_record(
-                    event_type="admin.changed",
+                    event_type=AuditEventType.ADMIN_CHANGED,
                     summary=f"{request.user.email} changed {formset.model._meta.verbose_name_plural} of "
                     f"{form.instance._meta.verbose_name} {form.instance.pk} in the Django admin",
                     actor=request.user,

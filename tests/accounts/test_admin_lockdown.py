@@ -15,7 +15,6 @@ from django.test import Client
 from accounts import services
 from accounts.mfa_secrets import PREFIX, MFAAdapter, seal_authenticator_data, unseal
 from accounts.models import User
-from benefits.audit import audit_record
 from benefits.models import AuditEvent, Plan
 from tests.conftest import PASSWORD, TOTP_SECRET, enroll_totp, login_with_totp, totp_now
 from tests.factories import UserFactory
@@ -178,12 +177,17 @@ def test_what_staff_open_in_the_django_admin_is_audited(admin, admin_client, par
 def test_users_who_acted_are_deactivated_not_deleted(admin, admin_client):
     """The reproduction: deleting a user in the Django admin blanked acting_user on their audit events."""
     actor = UserFactory(role=User.Role.PARTICIPANT)
-    audit_record(event_type="test.acted", summary="acted", actor=actor)
+    AuditEvent.objects.create(
+        event_time="2026-11-21T12:00:00Z",
+        event_type="identity.link_failed",
+        summary="acted",
+        acting_user=actor,
+    )
     assert admin_client.get(f"/django-admin/accounts/user/{actor.pk}/delete/").status_code == 403
     admin_client.post(f"/django-admin/accounts/user/{actor.pk}/delete/", {"post": "yes"})
     with pytest.raises(ProtectedError):
         actor.delete()
-    assert AuditEvent.objects.get(event_type="test.acted").acting_user_id == actor.pk
+    assert AuditEvent.objects.get(event_type="identity.link_failed").acting_user_id == actor.pk
     admin_client.post(f"/account/users/{actor.pk}/access/", {"active": "0"})
     actor.refresh_from_db()
     assert not actor.is_active

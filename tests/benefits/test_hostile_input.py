@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from benefits.models import AuditEvent, ModelerRun, PlanMembership, SavedQuote
-from benefits.portal import services as portal_services
+from benefits.services import modeler as portal_services
 from benefits.services import today
 from tests.conftest import login_with_totp, token
 

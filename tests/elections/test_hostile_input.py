@@ -15,7 +15,7 @@ from django.urls import reverse
 from accounts import submissions
 from accounts.models import SubmissionToken
 from benefits.models import AuditEvent, MarketRate
-from elections import checks, deadlines, services
+from elections.claims import checks, deadlines, services
 from elections.models import Claim, ClaimEvent, ClaimState
 from tests.conftest import login_with_totp, token
 from tests.elections.conftest import file_db_claim, membership, start_date

@@ -9,7 +9,7 @@ from django.core import mail
 from django.urls import reverse
 from pypdf import PdfReader
 
-from elections import services
+from elections.claims import services
 from elections.models import Claim, ClaimDocument, ClaimState
 from tests.conftest import login_with_totp, token
 from tests.elections.conftest import AS_OF, file_db_claim, membership, start_date
@@ -187,7 +187,7 @@ def test_uploads_are_checked_by_content_not_by_name(pat_client, pat):
 
 
 def test_uploads_are_size_limited(pat_client, pat, settings):
-    from elections import uploads
+    from elections.claims import uploads
 
     m = membership(pat, "carver-db")
     big = PDF + b"0" * (uploads.MAX_UPLOAD_BYTES + 1)
@@ -234,7 +234,7 @@ def test_committee_queue_is_sorted_by_due_date_with_flags(committee_client, pat)
 
 
 def _pdf_text(notice) -> str:
-    from benefits.documents import document_path
+    from benefits.services.documents import document_path
 
     notice.document.refresh_from_db()
     assert notice.document.status == "done", notice.document.error
