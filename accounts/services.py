@@ -173,14 +173,21 @@ def user_set_active(*, actor, user, active: bool, request) -> object:
             return user
         user.is_active = active
         user.save(update_fields=["is_active"])
-        audit_record(
-            event_type=AuditEventType.ACCOUNT_ACTIVATED if active else AuditEventType.ACCOUNT_DEACTIVATED,
-            summary=f"{user.email} {'reactivated' if active else 'deactivated'}",
-            actor=actor,
-            request=request,
-            user_id=user.pk,
-            email=user.email,
-            old=not active,
-            new=active,
-        )
+        details = {"actor": actor, "request": request, "user_id": user.pk, "email": user.email}
+        if active:
+            audit_record(
+                event_type=AuditEventType.ACCOUNT_ACTIVATED,
+                summary=f"{user.email} reactivated",
+                old=False,
+                new=True,
+                **details,
+            )
+        else:
+            audit_record(
+                event_type=AuditEventType.ACCOUNT_DEACTIVATED,
+                summary=f"{user.email} deactivated",
+                old=True,
+                new=False,
+                **details,
+            )
     return user

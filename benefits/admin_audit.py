@@ -45,17 +45,20 @@ class AuditedAdminMixin:
                 }
         with transaction.atomic():
             super().save_model(request, obj, form, change)
-            audit_record(
-                event_type=AuditEventType.ADMIN_CHANGED if change else AuditEventType.ADMIN_ADDED,
-                summary=f"{request.user.email} {'changed' if change else 'added'} {obj._meta.verbose_name} "
+            details = {
+                "summary": f"{request.user.email} {'changed' if change else 'added'} {obj._meta.verbose_name} "
                 f"{obj.pk} in the Django admin",
-                actor=request.user,
-                participant=_participant_of(obj),
-                request=request,
-                model=obj._meta.label,
-                object_id=str(obj.pk),
-                changes=changes,
-            )
+                "actor": request.user,
+                "participant": _participant_of(obj),
+                "request": request,
+                "model": obj._meta.label,
+                "object_id": str(obj.pk),
+                "changes": changes,
+            }
+            if change:
+                audit_record(event_type=AuditEventType.ADMIN_CHANGED, **details)
+            else:
+                audit_record(event_type=AuditEventType.ADMIN_ADDED, **details)
 
     def save_formset(self, request, form, formset, change):
         with transaction.atomic():
