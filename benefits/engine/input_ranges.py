@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from .core import ParticipantError
 from .dates import add_years, age_on
@@ -120,7 +121,7 @@ def check_participant_dates(
             )
 
 
-def negative_benefit(result: Mapping) -> str | None:
+def negative_benefit(result: Mapping[str, Any]) -> str | None:
     """The pointer of a negative amount among a result's benefit estimates, or None.
 
     A benefit is never negative; if inputs the checks above let through still produce one, the

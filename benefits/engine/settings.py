@@ -52,7 +52,7 @@ def setting(
     return dataclasses.field(default=default, metadata=meta)
 
 
-def describe(cls: type) -> list[dict]:
+def describe(cls: type) -> list[dict[str, Any]]:
     """One row per setting of a settings class: name, default, documentation (for the web app)."""
     hints = typing.get_type_hints(cls)
     rows = []
@@ -68,7 +68,7 @@ def describe(cls: type) -> list[dict]:
     return rows
 
 
-def unconfirmed(settings: object) -> tuple[str, ...]:
+def unconfirmed(settings: Any) -> tuple[str, ...]:
     """Names of REQUIRED settings still ``None`` (not confirmed by an administrator)."""
     return tuple(
         f.name
@@ -157,15 +157,16 @@ def _convert(name: str, tp: Any, raw: Any) -> Any:
         return value
     if tp is date:
         if isinstance(raw, date):
-            value = raw
+            day = raw
         else:
             try:
-                value = date.fromisoformat(raw)
+                day = date.fromisoformat(raw)
             except (TypeError, ValueError):
                 raise SettingError(name, f"{name} must be an ISO date") from None
-        if not READING_DATE_MIN <= value <= READING_DATE_MAX:
+        if not READING_DATE_MIN <= day <= READING_DATE_MAX:
             raise SettingError(
-                name, f"{name} must lie between {READING_DATE_MIN.isoformat()} and {READING_DATE_MAX.isoformat()}"
+                name,
+                f"{name} must lie between {READING_DATE_MIN.isoformat()} and {READING_DATE_MAX.isoformat()}",
             )
-        return value
+        return day
     return raw
