@@ -221,3 +221,17 @@ def test_hours_past_a_leap_year_are_refused_by_the_database(participant_user):
     with pytest.raises(IntegrityError), transaction.atomic():
         HoursOfService.objects.create(membership=membership, period_year=2020, hours=8785)
     HoursOfService.objects.create(membership=membership, period_year=2020, hours=8784)
+
+
+def test_no_claim_election_consent_or_document_model_is_in_the_django_admin():
+    """Claims, elections, consents and documents are read and changed only on their audited pages: a
+    model of the elections app (other than the beneficiary verification) or a generated document
+    registered in the Django admin would go around them."""
+    from django.contrib import admin
+
+    from benefits.models import GeneratedDocument
+
+    registered = {m._meta.label for m in admin.site._registry}
+    elections = {label for label in registered if label.startswith("elections.")}
+    assert elections <= {"elections.BeneficiaryLink"}, elections
+    assert GeneratedDocument._meta.label not in registered
