@@ -7,6 +7,8 @@ audited; a user who has acted is deactivated, never deleted."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from allauth.mfa.models import Authenticator
 from django.db.models import ProtectedError
@@ -32,7 +34,11 @@ def admin(db):
 @pytest.fixture
 def admin_client(admin):
     c = Client()
-    assert login_with_totp(c, admin).status_code == 302
+    resp = login_with_totp(c, admin)
+    if resp.status_code != 302:  # a code read at the edge of its 30-second window: use the next one
+        time.sleep(31 - time.time() % 30)
+        resp = c.post("/accounts/2fa/authenticate/", {"code": totp_now(TOTP_SECRET)})
+    assert resp.status_code == 302
     return c
 
 
