@@ -15,7 +15,7 @@ Project additions to the contract (docs/engine-cli.md):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -216,7 +216,11 @@ def _settings(plan_module: Plan, raw: object) -> dict[str, Any]:
     return resolved
 
 
-def parse_request(obj: object) -> Request:
+def parse_header(obj: object, *, participants: bool = True) -> Request:
+    """The request without its participants (plan, as_of, assumptions, settings, options).
+
+    ``participants=False`` is the JSON Lines form (``calculate --jsonl``): the participants follow one
+    a line instead of in the object."""
     if not isinstance(obj, Mapping):
         raise RequestError("", "the request must be a JSON object")
     plan = obj.get("plan")
@@ -232,11 +236,13 @@ def parse_request(obj: object) -> Request:
     assumptions = obj.get("assumptions") or {}
     if not isinstance(assumptions, Mapping):
         raise RequestError("/assumptions", "assumptions must be an object")
-    if "participants" not in obj:
-        raise RequestError("/participants", "participants is required")
-    raw_participants = obj["participants"]
-    if not isinstance(raw_participants, list):
-        raise RequestError("/participants", "participants must be a list")
+    if participants:
+        if "participants" not in obj:
+            raise RequestError("/participants", "participants is required")
+        if not isinstance(obj["participants"], list):
+            raise RequestError("/participants", "participants must be a list")
+    elif "participants" in obj:
+        raise RequestError("/participants", "in JSON Lines the participants follow one a line, not in the first line")
     options = obj.get("options") or {}
     if not isinstance(options, Mapping):
         raise RequestError("/options", "options must be an object")
@@ -244,17 +250,28 @@ def parse_request(obj: object) -> Request:
     if not isinstance(detail, bool):
         raise RequestError("/options/detail", "detail must be true or false")
     settings = _settings(module, obj.get("settings"))
-    parsed: list[Participant | tuple[str, ParticipantError]] = []
-    for i, raw in enumerate(raw_participants):
-        try:
-            parsed.append(parse_participant(raw, i, as_of))
-        except input_ranges.ImpossibleInput as exc:
-            raise RequestError(f"/participants/{i}{exc.field}", str(exc)) from None
-        except ParticipantError as exc:
-            parsed.append((str(raw.get("id")), exc))
-    return Request(
-        plan, cast(date, as_of), MappingProxyType(dict(assumptions)), tuple(parsed), settings, detail
-    )
+    return Request(plan, cast(date, as_of), MappingProxyType(dict(assumptions)), (), settings, detail)
+
+
+ParsedParticipant = Participant | tuple[str, ParticipantError]
+
+
+def parse_one(raw: object, index: int, as_of: date | None = None) -> ParsedParticipant:
+    """One participant, or its id and the error that stops it (RequestError if the request is malformed:
+    with ``as_of``, a value outside its plausible window, ``input_ranges``)."""
+    try:
+        return parse_participant(raw, index, as_of)
+    except input_ranges.ImpossibleInput as exc:
+        raise RequestError(f"/participants/{index}{exc.field}", str(exc)) from None
+    except ParticipantError as exc:
+        return (str(raw.get("id")) if isinstance(raw, Mapping) else "", exc)
+
+
+def parse_request(obj: object) -> Request:
+    header = parse_header(obj)
+    raw_participants = cast(Mapping[str, Any], obj)["participants"]
+    parsed = tuple(parse_one(raw, i, header.as_of) for i, raw in enumerate(raw_participants))
+    return dataclasses.replace(header, participants=parsed)
 
 
 def _error_result(pid: str, index: int, exc: Exception) -> dict[str, Any]:
@@ -264,43 +281,46 @@ def _error_result(pid: str, index: int, exc: Exception) -> dict[str, Any]:
     return {"id": pid, "error": {"field": field, "message": str(exc)}}
 
 
+def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[str, Any]:
+    """The contract result of one parsed participant (an error result if it cannot be calculated)."""
+    if isinstance(item, tuple):
+        return _error_result(item[0], index, item[1])
+    module = get_plan(request.plan)
+    try:
+        if request.detail:
+            result = module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
+        else:
+            result = module.calculate(item, request.as_of, request.assumptions, request.settings)
+        negative = input_ranges.negative_benefit(result)
+        if negative:  # a benefit is never negative: that participant gets an error, never the number
+            return _error_result(
+                item.id, index, ParticipantError(negative, "cannot calculate: a benefit came out negative")
+            )
+        return result
+    except ParticipantError as exc:
+        return _error_result(item.id, index, exc)
+    except Exception as exc:  # noqa: BLE001
+        # Whatever stops one participant (data the plan cannot use, a table that does not
+        # reach the date) is reported on that participant; the others still compute.
+        return _error_result(
+            item.id, index, ParticipantError("", f"cannot calculate: {type(exc).__name__}: {exc}")
+        )
+
+
+def response_header(request: Request) -> dict[str, Any]:
+    """The response's keys before ``results`` (the command line writes the results as they come)."""
+    return {"plan": request.plan, "as_of": request.as_of.isoformat(), "engine_version": ENGINE_VERSION}
+
+
+def iter_results(request: Request) -> Iterator[dict[str, Any]]:
+    """Each participant's result as soon as it is computed."""
+    for i, item in enumerate(request.participants):
+        yield result_for(request, item, i)
+
+
 def run(request: Request) -> dict[str, Any]:
     """The contract response for a parsed request."""
-    module = get_plan(request.plan)
-    calculate = module.calculate
-    results = []
-    for i, item in enumerate(request.participants):
-        if isinstance(item, tuple):
-            results.append(_error_result(item[0], i, item[1]))
-            continue
-        try:
-            if request.detail:
-                results.append(
-                    module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
-                )
-            else:
-                results.append(calculate(item, request.as_of, request.assumptions, request.settings))
-            negative = input_ranges.negative_benefit(results[-1])
-            if negative:
-                results[-1] = _error_result(
-                    item.id, i, ParticipantError(negative, "cannot calculate: a benefit came out negative")
-                )
-        except ParticipantError as exc:
-            results.append(_error_result(item.id, i, exc))
-        except Exception as exc:  # noqa: BLE001
-            # Whatever stops one participant (data the plan cannot use, a table that does not
-            # reach the date) is reported on that participant; the others still compute.
-            results.append(
-                _error_result(
-                    item.id, i, ParticipantError("", f"cannot calculate: {type(exc).__name__}: {exc}")
-                )
-            )
-    return {
-        "plan": request.plan,
-        "as_of": request.as_of.isoformat(),
-        "engine_version": ENGINE_VERSION,
-        "results": results,
-    }
+    return response_header(request) | {"results": list(iter_results(request))}
 
 
 def calculate_request(obj: object) -> dict[str, Any]:
