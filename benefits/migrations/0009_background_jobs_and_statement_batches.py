@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('benefits', '0007_participant_search_indexes'),
+        ('benefits', '0008_audit_keeps_actor_and_hours_window'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
