@@ -158,12 +158,26 @@ class Client:
             raise Fail("no CSRF token on the page")
         return match[1]
 
+    def hidden(self, html: str, action: str | None) -> dict:
+        """The CSRF token and the one-time submission token of the form posting to ``action``."""
+        form = html
+        if action:
+            match = re.search(r'<form[^>]*action="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S)
+            form = match[1] if match else html
+        fields = {"csrfmiddlewaretoken": self.csrf(form if "csrfmiddlewaretoken" in form else html)}
+        token = re.search(r'name="submission_token" value="([^"]+)"', form) or re.search(
+            r'value="([^"]+)" name="submission_token"', form
+        )
+        if token:
+            fields["submission_token"] = token[1]
+        return fields
+
     def post_form(self, path: str, fields: dict) -> tuple[str, str]:
         _, html = self.page(path)
-        return self.page(path, {"csrfmiddlewaretoken": self.csrf(html), **fields})
+        return self.page(path, {**self.hidden(html, None), **fields})
 
     def post_from(self, page_html: str, action: str, fields: dict | None = None) -> tuple[str, str]:
-        return self.page(action, {"csrfmiddlewaretoken": self.csrf(page_html), **(fields or {})})
+        return self.page(action, {**self.hidden(page_html, action), **(fields or {})})
 
 
 def login(client: Client, email: str, totp_secret: str | None) -> str:
@@ -236,6 +250,7 @@ def smoke_environment(work: Path, database_url: str, redis_url: str) -> dict:
         REDIS_URL=redis_url,
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         SSN_HASH_KEY=secrets.token_urlsafe(32),
+        MFA_ENCRYPTION_KEY=secrets.token_urlsafe(32),
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DJANGO_SECURE_SSL_REDIRECT="false",
         DJANGO_STATIC_ROOT=str(work / "static"),

@@ -127,6 +127,7 @@ def _production(*code: str, **env: str):
         DJANGO_SETTINGS_MODULE="config.settings.production",
         DJANGO_SECRET_KEY=GOOD_KEY,
         SSN_HASH_KEY="another-key",
+        MFA_ENCRYPTION_KEY="a-third-random-key-that-encrypts-mfa-secrets",
         **env,
     )
 

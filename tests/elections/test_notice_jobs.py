@@ -8,7 +8,7 @@ from django.urls import reverse
 from benefits.jobs.models import Job
 from benefits.models import GeneratedDocument
 from elections.models import Claim
-from tests.conftest import login_with_totp
+from tests.conftest import login_with_totp, token
 from tests.elections.conftest import file_db_claim
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +37,7 @@ def test_a_denial_whose_notice_failed_is_not_delivered_until_staff_retry_it(
         committee.post(
             reverse("elections:claim_decide", args=[claim.pk]),
             {
+                "submission_token": token(),
                 "outcome": "denied",
                 "reasons": "Not yet eligible.",
                 "provisions": "§4.3",
