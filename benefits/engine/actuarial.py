@@ -40,6 +40,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from benefits.engine.dates import age
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.mortality import MortalityTable, applicable_417e_table
 from benefits.engine.trace import Trace
@@ -189,10 +190,8 @@ class AgeMethod(StrEnum):
 
 def attained_age(birth: date, on: date, method: AgeMethod = AgeMethod.EXACT_MONTHS) -> float:
     """Age on ``on`` for a person born on ``birth``, measured the plan's way (``method``)."""
-    if on < birth:
-        raise ValueError("the date is before the birth date")
-    months = (on.year - birth.year) * 12 + (on.month - birth.month) - (1 if on.day < birth.day else 0)
-    years, extra = divmod(months, 12)
+    completed = age(birth, on)  # the engine's one calendar age (Feb 29 → Feb 28 in a common year)
+    years, extra = completed.years, completed.months
     if method is AgeMethod.EXACT_MONTHS:
         return years + extra / 12
     if method is AgeMethod.LAST_BIRTHDAY:

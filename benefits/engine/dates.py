@@ -41,7 +41,7 @@ def date_attaining_age(birth_date: date, age: int) -> date:
 
 
 def age_on(birth_date: date, on: date) -> int:
-    """Completed years of age on ``on`` (the birthday itself counts as attained)."""
+    """Completed years of age on ``on`` (the birthday itself counts as attained; same as ``age``)."""
     years = on.year - birth_date.year
     return years if date_attaining_age(birth_date, years) <= on else years - 1
 
@@ -76,3 +76,55 @@ def days_inclusive(start: date, end: date) -> int:
 
 def year_end(year: int) -> date:
     return date(year, 12, 31)
+
+
+# ------------------------------------------------------------------------------------------- ages
+
+
+class Age(tuple):
+    """An age by the calendar: completed years, completed months after the last birthday, and days
+    after the last monthly anniversary (the birthday rules above: Feb 29 → Feb 28 in a common year;
+    a 31st → the month's last day). Never days ÷ 365.25."""
+
+    __slots__ = ()
+
+    def __new__(cls, years: int, months: int, days: int) -> Age:
+        return super().__new__(cls, (years, months, days))
+
+    @property
+    def years(self) -> int:
+        return self[0]
+
+    @property
+    def months(self) -> int:
+        return self[1]
+
+    @property
+    def days(self) -> int:
+        return self[2]
+
+    @property
+    def total_months(self) -> int:
+        return self[0] * 12 + self[1]
+
+    def in_years(self) -> float:
+        """Completed years and months as a fraction of years (49 years 3 months → 49.25): the age an
+        actuarial factor is read at when a plan counts years and months."""
+        return self.total_months / 12
+
+    def words(self) -> str:
+        return f"{self[0]}y {self[1]}m"
+
+
+def age(birth_date: date, on: date) -> Age:
+    """The ONE age function of the engine: completed years, months and days on ``on``."""
+    if on < birth_date:
+        raise ValueError(f"the date {on.isoformat()} is before the birth date {birth_date.isoformat()}")
+    months = months_between(birth_date, on)
+    anniversary = add_months(birth_date, months)
+    return Age(months // 12, months % 12, (on - anniversary).days)
+
+
+def age_in_years_months(birth_date: date, on: date) -> float:
+    """Completed years and months on ``on`` as years (see ``Age.in_years``)."""
+    return age(birth_date, on).in_years()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import age_in_years_months
 from benefits.engine.money import to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
@@ -98,7 +99,7 @@ def cash_out(
         )
         return CashOut(None, None, threshold, tb.build())
     i = float(Decimal(str(rate)) / 100)
-    age = (distribution_date - birth_date).days / 365.25
+    age = age_in_years_months(birth_date, distribution_date)  # completed years and months
     months = max(0, months_between_firsts(distribution_date, nrd))
     factor = deferred_annuity_factor(
         age_years=age, months_to_start=months, annual_rate=i, when=distribution_date

@@ -45,11 +45,10 @@ def birthday(birth: date, age: int) -> date:
 
 
 def completed_age(birth: date, on: date) -> int:
-    """Age in completed years on a date."""
-    age = on.year - birth.year
-    if (on.month, on.day) < (birth.month, birth.day):
-        age -= 1
-    return age
+    """Age in completed years on a date (the engine's calendar age: Feb 29 → Feb 28)."""
+    from benefits.engine.dates import age
+
+    return age(birth, on).years
 
 
 def full_years_between(a: date, b: date) -> int:

@@ -233,12 +233,13 @@ def _section_415_compensation(p: Participant) -> Mapping[int, Decimal]:
 
 
 def _limit_415(p: Participant, core: CoreResult, data: AccrualData, retirement_date: date) -> Limit415 | None:
-    """§6.1 with the limitation year's dollar amount (the latest published one for future years)."""
+    """§6.1 with the limitation year's dollar amount; for a future year the latest published one,
+    recorded in the trace as an estimate. A year before the table (1983) raises: never a later value."""
     from benefits.engine.parameters import parameter
 
     dollar = parameter("irs_415b_dollar_limit")
     year_end = date(retirement_date.year, 12, 31)
-    amount = dollar.at_or_none(year_end) or dollar.entries[-1].value
+    amount = dollar.latest_published(year_end).value
     if amount is None:
         return None
     comp = _section_415_compensation(p)

@@ -19,7 +19,7 @@ from decimal import Decimal
 from functools import cache, lru_cache
 
 from benefits.engine.actuarial import Basis, FlatRate, life_annuity
-from benefits.engine.dates import months_between
+from benefits.engine.dates import age_in_years_months, months_between
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.mortality import MortalityTable, applicable_417e_table, blend, get_table
 from benefits.engine.trace import Trace
@@ -48,7 +48,7 @@ def mortality_table(key: str) -> MortalityTable:
 
 def age_at(birth_date: date, on: date) -> float:
     """Exact age in completed years and months (GAP-5 reading), as a fraction of years."""
-    return months_between(birth_date, on) / 12.0
+    return age_in_years_months(birth_date, on)
 
 
 def age_words(birth_date: date, on: date) -> str:
