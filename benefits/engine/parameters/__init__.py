@@ -23,12 +23,12 @@ e.g. the first day of the plan year for §401(a)(17), the last day of the limita
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from datetime import date
-from decimal import Decimal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 
@@ -233,9 +233,7 @@ def cash_out_limit(distribution_date: date, plan_year_start: date) -> ParameterE
     """
     if plan_year_start > distribution_date:
         raise ValueError("the plan year containing the distribution cannot start after it")
-    key = (
-        distribution_date if distribution_date >= CASH_OUT_DISTRIBUTION_KEYED_FROM else plan_year_start
-    )
+    key = distribution_date if distribution_date >= CASH_OUT_DISTRIBUTION_KEYED_FROM else plan_year_start
     return parameter("irs_411a11_cash_out_limit").entry_at(key)
 
 
