@@ -39,7 +39,7 @@ from benefits.engine.actuarial import (
     temporary_life_annuity,
 )
 from benefits.engine.money import to_decimal
-from benefits.engine.mortality import LAST_417E_YEAR, MortalityTable, applicable_417e_table
+from benefits.engine.mortality import LAST_417E_YEAR, MortalityTable, applicable_417e_table, latest_417e_table
 from benefits.engine.trace import Trace
 
 REGULATION = "Treas. Reg. §1.417(a)(3)-1(c)(2)"
@@ -142,7 +142,7 @@ def _percent(raw: object) -> Decimal | None:
 def _table_for(asd: date) -> tuple[MortalityTable, str]:
     """The §417(e)(3) table in force on the ASD; after the last published year, the latest one."""
     if asd.year > LAST_417E_YEAR:
-        table = applicable_417e_table(LAST_417E_YEAR)
+        table = latest_417e_table(asd.year)
         return table, f"{table.name} (latest table published, used for a {asd.year} ASD)"
     table = applicable_417e_table(asd)
     return table, table.name
@@ -173,16 +173,30 @@ def comparison_basis(
             return None, f"relative values omitted: {exc}"
     use_segments = rules.interest == "segment_rates" and asd.year >= 2008
     if use_segments:
-        raw = (a.get(rules.segment_rates_key) or {}).get(month)
-        rates = [_percent(x) for x in raw] if isinstance(raw, list | tuple) and len(raw) == 3 else None
-        if rates is None or any(r is None for r in rates):
-            return None, (
-                f"relative values omitted: the §417(e)(3) segment rates for {month} "
-                f"(assumptions.{rules.segment_rates_key}.{month}) are missing"
-            )
-        r1, r2, r3 = (float(r / HUNDRED) for r in rates)  # type: ignore[operator]
+        # The statute's rates for the date: PPA transition blend for 2008-2011, segment rates after.
+        from benefits.engine.minimum_present_value import (
+            PHASE_IN,
+            MissingMarketData,
+            phase_in_rates,
+            segment_rates,
+            treasury_rate,
+        )
+
+        try:
+            seg = segment_rates({"segment_rates": a.get(rules.segment_rates_key)}, month)
+            if asd.year in PHASE_IN:
+                seg = phase_in_rates(
+                    asd.year, seg, treasury_rate({"treasury_30y_monthly": a.get(rules.rate_key)}, month)
+                )
+        except MissingMarketData as exc:
+            return None, f"relative values omitted: {exc.message}"
+        r1, r2, r3 = (float(r / HUNDRED) for r in seg)
         interest = SegmentRates(r1, r2, r3)
-        words = f"segment rates {rates[0]}% / {rates[1]}% / {rates[2]}% for {month}"
+        words = f"segment rates {seg[0]:f}% / {seg[1]:f}% / {seg[2]:f}% for {month}" + (
+            f" ({asd.year} PPA transition blend with the 30-year Treasury rate)"
+            if asd.year in PHASE_IN
+            else ""
+        )
         source = f"assumptions.{rules.segment_rates_key}"
     else:
         given = a.get(rules.rate_key) or {}

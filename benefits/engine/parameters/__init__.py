@@ -171,8 +171,15 @@ class ParameterRead:
     projected: bool = False
     section: str = ""
 
+    @property
+    def value_free(self) -> bool:
+        """A choice without a number (a mortality table): the description names it in full."""
+        return self.entry.value is None
+
     def words(self) -> str:
-        what = self.description.split(":")[0].split(" (")[0].rstrip(".")
+        what = (
+            self.description if self.value_free else self.description.split(":")[0].split(" (")[0].rstrip(".")
+        )
         if self.projected:
             return (
                 f"{what}: no value is published yet for {self.on.isoformat()}; the latest published "
