@@ -24,6 +24,7 @@ from typing import Any
 
 from . import ENGINE_VERSION
 from .core import ParticipantError
+from .parameters import recorded_reads
 from .plans import UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
 from .types import EmploymentPeriod, Participant
@@ -230,22 +231,23 @@ def _error_result(pid: str, index: int, exc: Exception) -> dict:
     return {"id": pid, "error": {"field": field, "message": str(exc)}}
 
 
+def _calculate(module, item: Participant, request: Request) -> dict:
+    if request.detail:
+        return module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
+    return module.calculate(item, request.as_of, request.assumptions, request.settings)
+
+
 def run(request: Request) -> dict:
     """The contract response for a parsed request."""
     module = get_plan(request.plan)
-    calculate = module.calculate
     results = []
     for i, item in enumerate(request.participants):
         if isinstance(item, tuple):
             results.append(_error_result(item[0], i, item[1]))
             continue
         try:
-            if request.detail:
-                results.append(
-                    module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
-                )
-            else:
-                results.append(calculate(item, request.as_of, request.assumptions, request.settings))
+            with recorded_reads():  # every regulatory value a figure reads goes into its trace
+                results.append(_calculate(module, item, request))
         except ParticipantError as exc:
             results.append(_error_result(item.id, i, exc))
         except Exception as exc:  # noqa: BLE001
