@@ -106,7 +106,8 @@ class Parameter:
                 self.name, on, f"no value before its first one ({self.first_date.isoformat()})"
             )
         if found.value is None:
-            raise ParameterNotInForce(self.name, on)
+            why = "no confirmed value" if found.source.startswith("NOT CONFIRMED") else "no value in force"
+            raise ParameterNotInForce(self.name, on, why)
         return found
 
     def entry_at(self, on: date) -> ParameterEntry:

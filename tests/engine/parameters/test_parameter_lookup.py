@@ -230,3 +230,19 @@ def test_409o_increment_equals_415b_every_year():
     inc, dollar = parameter("irs_409o_esop_distribution_increment"), parameter("irs_415b_dollar_limit")
     for year in range(2014, 2027):
         assert inc.for_year(year) == dollar.for_year(year)
+
+
+@pytest.mark.parametrize(
+    ("name", "year"),
+    [
+        ("irs_416i_key_employee_compensation_threshold", 2003),
+        ("irs_416i_key_employee_compensation_threshold", 2012),
+        ("irs_409o_esop_distribution_threshold", 2018),
+    ],
+)
+def test_a_year_no_published_source_confirms_has_no_value(name, year):
+    # Issue 12: values "from memory" are confirmed or removed; a removed year is an error, not the
+    # year before's value.
+    with pytest.raises(ParameterNotInForce, match="no confirmed value"):
+        parameter(name).for_year(year)
+    assert not any("memory" in e.source for e in parameter(name).entries)
