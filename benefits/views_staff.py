@@ -8,7 +8,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required, staff_required
-from benefits import readings, selectors, services
+from benefits import selectors, services
 from benefits.engine.settings import SettingError
 from benefits.models import Plan
 
@@ -27,13 +27,15 @@ def staff_participants(request):
 @role_required("administrator")
 def admin_plans(request):
     plans = selectors.plans_for_admin(user=request.user)
-    return render(request, "benefits/admin_plans.html", {"plans": [services.plan_overview(p) for p in plans]})
+    return render(
+        request, "benefits/admin_plans.html", {"plans": [selectors.plan_overview(p) for p in plans]}
+    )
 
 
 @role_required("administrator")
 def admin_plan_detail(request, key: str):
     plan = get_object_or_404(selectors.plans_for_admin(user=request.user), key=key)
-    return render(request, "benefits/admin_plan_detail.html", {"overview": services.plan_overview(plan)})
+    return render(request, "benefits/admin_plan_detail.html", {"overview": selectors.plan_overview(plan)})
 
 
 @require_POST
@@ -55,10 +57,10 @@ def admin_plan_update_reading(request, key: str, name: str):
     plan = get_object_or_404(Plan, key=key)
     try:
         if request.POST.get("action") == "reset":
-            readings.plan_reset_reading(plan=plan, name=name, actor=request.user, request=request)
+            services.plan_reset_reading(plan=plan, name=name, actor=request.user, request=request)
             messages.success(request, f"{name} is back to the engine's default. Confirm the readings again.")
         else:
-            readings.plan_update_reading(
+            services.plan_update_reading(
                 plan=plan, name=name, raw=request.POST.get("value", ""), actor=request.user, request=request
             )
             messages.success(request, f"{name} changed. Confirm the plan's readings again before publishing.")
