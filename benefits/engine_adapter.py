@@ -55,7 +55,23 @@ def plan_assumptions(plan: Plan) -> dict:
         assumptions["applicable_interest_rate"] = monthly  # quaker-cash-balance §1.2(e)
         assumptions["treasury_30y_monthly"] = monthly  # carver-db small-benefit cash-out basis
         assumptions["applicable_interest_rate_default"] = str(monthly_30y[-1].percent)
+    # §417(e)(3) minimum present value segment rates, one series per segment; a month is given to
+    # the engine only when all three are kept (docs/engine-cli.md: segment_rates).
+    segments: dict[str, dict[int, str]] = {}
+    for r in MarketRate.objects.filter(series__in=SEGMENT_SERIES).order_by("period"):
+        segments.setdefault(f"{r.period:%Y-%m}", {})[SEGMENT_SERIES.index(r.series)] = str(r.percent)
+    complete = {month: [by[0], by[1], by[2]] for month, by in segments.items() if len(by) == 3}
+    if complete:
+        assumptions["segment_rates"] = complete
     return assumptions
+
+
+SEGMENT_SERIES = ("417e_segment_1", "417e_segment_2", "417e_segment_3")
+
+
+def result_is_current(engine_version: str) -> bool:
+    """Whether a stored figure was made by this engine (its code and data: ``ENGINE_VERSION``)."""
+    return engine_version == ENGINE_VERSION
 
 
 def participant_payload(membership: PlanMembership, *, commencement_dates: Iterable[date] = ()) -> dict:

@@ -112,7 +112,7 @@ from django.core.exceptions import PermissionDenied  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 from django.views.decorators.http import require_POST  # noqa: E402
 
-from benefits.engine_adapter import CalculationError, membership_calculate  # noqa: E402
+from benefits.engine_adapter import CalculationError, membership_calculate, result_is_current  # noqa: E402
 from benefits.forms import ModelerForm  # noqa: E402
 from benefits.models import ModelerRun  # noqa: E402
 from benefits.presenters.account_statements import PeriodError  # noqa: E402
@@ -323,7 +323,9 @@ def modeler_run(request, participant_id: int, run_id: int):
         )
     context = _plan_context(request, run.membership, f"modeler run {run.pk}")
     context["run"] = run
-    if run.status == ModelerRun.Status.DONE:
+    # A model made by an earlier engine is never shown: its figures may no longer be right.
+    context["stale"] = run.status == ModelerRun.Status.DONE and not result_is_current(run.engine_version)
+    if run.status == ModelerRun.Status.DONE and not context["stale"]:
         context.update(_grid_context(run.result, run.membership.participant))
     return render(request, "benefits/modeler_run.html", context)
 
@@ -360,7 +362,7 @@ def _estimate_context(result: dict, index: int) -> dict:
 @login_required
 def modeler_estimate(request, participant_id: int, run_id: int, index: int):
     run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
-    if run.status != ModelerRun.Status.DONE:
+    if run.status != ModelerRun.Status.DONE or not result_is_current(run.engine_version):
         return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run_id)
     context = _plan_context(request, run.membership, f"modeler run {run.pk} estimate {index}")
     context.update(_estimate_context(run.result, index))
