@@ -272,6 +272,13 @@ def _choices(cls: type, name: str) -> tuple[str, ...]:
     return ()
 
 
+def plan_statutory_overrides(plan: Plan) -> tuple:
+    """Where the statute overrides the plan's own (pre-2006) words, as the engine applies it."""
+    from benefits.engine.overrides import statutory_overrides
+
+    return statutory_overrides(plan.key)
+
+
 def plan_readings(plan: Plan) -> list[Reading]:
     rows = []
     for group, cls in settings_classes(plan.key).items():
