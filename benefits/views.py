@@ -118,6 +118,7 @@ from benefits.models import ModelerRun  # noqa: E402
 from benefits.presenters.account_statements import PeriodError  # noqa: E402
 from benefits.presenters.chart import line_chart  # noqa: E402
 from benefits.presenters.labels import field_words, form_label  # noqa: E402
+from benefits.presenters.missing import missing_sentences  # noqa: E402
 from benefits.presenters.modeler import grid  # noqa: E402
 from benefits.presenters.statements import account_periods, statement_payload  # noqa: E402
 from benefits.presenters.traces import presented, trace_steps  # noqa: E402
@@ -327,6 +328,7 @@ def modeler_run(request, participant_id: int, run_id: int):
     context["stale"] = run.status == ModelerRun.Status.DONE and not result_is_current(run.engine_version)
     if run.status == ModelerRun.Status.DONE and not context["stale"]:
         context.update(_grid_context(run.result, run.membership.participant))
+        context["missing"] = missing_sentences(run.result)
     return render(request, "benefits/modeler_run.html", context)
 
 
@@ -356,7 +358,22 @@ def _estimate_context(result: dict, index: int) -> dict:
         if key in e
     ]
     error_steps = presented(trace_steps(result, f"estimates[{index}]")) if e.get("error") else []
-    return {"estimate": e, "forms": forms, "extra": extra, "error_steps": error_steps, "index": index}
+    mine = {
+        **result,
+        "missing": [
+            {**m, "blocks": [b for b in m.get("blocks", []) if b.startswith(f"/estimates/{index}/")]}
+            for m in result.get("missing") or []
+        ],
+    }
+    mine["missing"] = [m for m in mine["missing"] if m["blocks"]]
+    return {
+        "estimate": e,
+        "forms": forms,
+        "extra": extra,
+        "error_steps": error_steps,
+        "index": index,
+        "missing": missing_sentences(mine),
+    }
 
 
 @login_required
