@@ -96,13 +96,36 @@ class MissingLog:
         return merge(self.items)
 
 
+# The benefit figures each plan's contract result carries beyond vesting and dates (engine-cli.md):
+# what a missing input blocks when it stops the plan's figures as a whole.
+BENEFIT_KEYS = {
+    "carver_db": ("accrued_benefit", "earliest_commencement_date", "estimates", "cash_out"),
+    "quaker_cash_balance": ("account", "accrued_benefit", "estimates", "cash_out"),
+    "carver_401k": ("account", "contributions", "statement", "loan", "hardship", "withdrawal", "cash_out"),
+    "fairport_esop": ("account", "statement", "diversification", "cash_out"),
+    "carver_esop": ("account", "cash_out"),
+}
+
+
+def whole_plan_blocked(package: str, exc: BaseException) -> dict[str, Any] | None:
+    """The ``missing`` entry when a missing input stops every benefit figure of a plan (the result
+    keeps vesting and dates), or None when ``exc`` is not a missing input."""
+    found = describe(exc)
+    if found is None:
+        return None
+    name = next((part for part in package.split(".") if part in BENEFIT_KEYS), package)
+    blocks = [f"/{k}" for k in BENEFIT_KEYS.get(name, ("benefits",))]
+    return {"field": found[0], "message": found[1], "blocks": blocks}
+
+
 def merge(items: Iterable[Missing]) -> list[dict[str, Any]]:
-    """One entry per (field, message), its blocked figures in order, without repeats."""
-    merged: dict[tuple[str, str], list[str]] = {}
+    """One entry per missing input (``field``, with the first message), its blocked figures in order,
+    without repeats."""
+    merged: dict[str, tuple[str, list[str]]] = {}
     for m in items:
-        blocks = merged.setdefault((m.field, m.message), [])
+        _, blocks = merged.setdefault(m.field, (m.message, []))
         blocks.extend(b for b in m.blocks if b not in blocks)
-    return [{"field": f, "message": msg, "blocks": b} for (f, msg), b in merged.items()]
+    return [{"field": f, "message": msg, "blocks": b} for f, (msg, b) in merged.items()]
 
 
 __all__ = ["Missing", "MissingInput", "MissingLog", "describe", "merge"]

@@ -197,7 +197,17 @@ def run_calculate(
     core = compute_core(core_fn, participant, as_of, settings)
     result = {"id": participant.id}
     result.update(core.contract())
-    result.update(outputs_fn(participant, as_of, assumptions, core))
+    try:
+        result.update(outputs_fn(participant, as_of, assumptions, core))
+    except Exception as exc:
+        # A missing input (a market rate, a limit or table the engine lacks for the date) blocks the
+        # benefit figures, not the participant: vesting and dates stay (issue 12, partial results).
+        from .missing import whole_plan_blocked
+
+        entry = whole_plan_blocked(getattr(outputs_fn, "__module__", ""), exc)
+        if entry is None:
+            raise
+        result["missing"] = [entry]
     if detail:
         from .request import history_dict
 

@@ -48,6 +48,18 @@ HUNDRED = Decimal(100)
 InterestSource = Literal["plan_rate", "segment_rates"]
 
 
+class MissingNote(str):
+    """A note that relative values were omitted, carrying the JSON pointer of the missing input
+    (``field``) for the result's ``missing`` list; it reads as the plain note everywhere else."""
+
+    field: str
+
+    def __new__(cls, text: str, field: str) -> MissingNote:
+        note = super().__new__(cls, text)
+        note.field = field
+        return note
+
+
 @dataclass(frozen=True)
 class ComparisonRules:
     """A plan's data for the relative-value comparison (no plan logic lives in this module).
@@ -170,7 +182,7 @@ def comparison_basis(
         try:
             table, mortality = _table_for(asd)
         except LookupError as exc:
-            return None, f"relative values omitted: {exc}"
+            return None, MissingNote(f"relative values omitted: {exc}", "/engine/mortality/417e")
     use_segments = rules.interest == "segment_rates" and asd.year >= 2008
     if use_segments:
         # The statute's rates for the date: PPA transition blend for 2008-2011, segment rates after.
@@ -189,7 +201,7 @@ def comparison_basis(
                     asd.year, seg, treasury_rate({"treasury_30y_monthly": a.get(rules.rate_key)}, month)
                 )
         except MissingMarketData as exc:
-            return None, f"relative values omitted: {exc.message}"
+            return None, MissingNote(f"relative values omitted: {exc.message}", exc.field)
         r1, r2, r3 = (float(r / HUNDRED) for r in seg)
         interest = SegmentRates(r1, r2, r3)
         words = f"segment rates {seg[0]:f}% / {seg[1]:f}% / {seg[2]:f}% for {month}" + (
@@ -208,9 +220,10 @@ def comparison_basis(
             source = f"assumptions.{rules.rate_default_key}"
             words = f"{rate}% (flat rate given for {month}: {source})"
         if rate is None:
-            return None, (
+            return None, MissingNote(
                 f"relative values omitted: the 30-year Treasury rate for {month} "
-                f"(assumptions.{rules.rate_key}.{month}) is missing"
+                f"(assumptions.{rules.rate_key}.{month}) is missing",
+                f"/assumptions/{rules.rate_key}/{month}",
             )
         interest = FlatRate(float(rate / HUNDRED))
     basis = Basis(table, interest, label=f"{mortality}, {words}")

@@ -237,6 +237,17 @@ def _calculate(module, item: Participant, request: Request) -> dict:
     return module.calculate(item, request.as_of, request.assumptions, request.settings)
 
 
+_REQUEST_LEVEL = ("/assumptions", "/settings", "/engine")
+
+
+def _absolute_missing(result: dict, index: int) -> dict:
+    """Point each ``missing`` field at the request: a participant's own field gets its prefix."""
+    for entry in result.get("missing") or ():
+        if not entry["field"].startswith(_REQUEST_LEVEL) and not entry["field"].startswith("/participants/"):
+            entry["field"] = f"/participants/{index}{entry['field']}"
+    return result
+
+
 def run(request: Request) -> dict:
     """The contract response for a parsed request."""
     module = get_plan(request.plan)
@@ -247,7 +258,7 @@ def run(request: Request) -> dict:
             continue
         try:
             with recorded_reads():  # every regulatory value a figure reads goes into its trace
-                results.append(_calculate(module, item, request))
+                results.append(_absolute_missing(_calculate(module, item, request), i))
         except ParticipantError as exc:
             results.append(_error_result(item.id, i, exc))
         except Exception as exc:  # noqa: BLE001

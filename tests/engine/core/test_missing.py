@@ -55,3 +55,29 @@ def test_other_errors_are_not_swallowed():
     with pytest.raises(ZeroDivisionError):
         MissingLog().attempt("/x", lambda: 1 / 0)
     assert describe(ValueError("bad birth date")) is None
+
+
+def test_a_plan_whose_figures_all_need_a_missing_input_keeps_vesting_and_dates():
+    # Quaker: the balance needs the November 10-year Treasury yields (§4.4(c)); without them vesting
+    # and the retirement dates are still computed and every benefit figure is named as blocked.
+    from benefits.engine.request import calculate_request
+
+    request = {
+        "plan": "quaker-cash-balance",
+        "as_of": "2012-06-30",
+        "participants": [
+            {
+                "id": "Q1",
+                "birth_date": "1960-05-01",
+                "hire_date": "2001-03-01",
+                "hours": {str(y): 2080 for y in range(2001, 2012)},
+                "compensation": {str(y): "50000" for y in range(2001, 2012)},
+            }
+        ],
+    }
+    (r,) = calculate_request(request)["results"]
+    assert "error" not in r, r
+    assert r["vesting"]["vested_percent"] == "100" and r["normal_retirement_date"]
+    (m,) = r["missing"]
+    assert m["field"].startswith("/assumptions/treasury_10y_november/")
+    assert "/account" in m["blocks"] and "/estimates" in m["blocks"]

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
@@ -53,11 +53,13 @@ def cash_out_event(termination: date | None, distribution: date) -> date:
     preceding the Participant's Termination of Employment, retirement or death, whichever applies").
 
     Reading (GAP-12): a distribution within 12 months of the termination is the termination's
-    cash-out; a later one (or one while employed) is a retirement, on the day before payments start.
+    cash-out; a later one (or one while employed) is a retirement on its Retirement Date (the first
+    of a month, so the look-back is the third calendar month before the payment month, as for the
+    §7.4(E) relative values).
     """
     if termination is not None and distribution <= add_months(termination, 12):
         return termination
-    return distribution - timedelta(days=1)
+    return distribution
 
 
 def lookback_month(event_date: date) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from benefits.engine.actuarial import Form
 from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.missing import Missing, MissingInput, MissingLog
 from benefits.engine.money import money_str, to_money
 from benefits.engine.relative_value import (
     ComparisonRules,
@@ -116,7 +117,8 @@ def accrual_data(p: Participant, as_of: date, core: CoreResult) -> AccrualData:
     """What §3.1 needs, read once from the participant record and the service core."""
     ssa = _pd_decimal(p, "social_security_amount", None)
     if ssa is None:
-        raise ParticipantError(
+        # Blocks the benefit figures only: vesting and dates stay (engine-cli.md, ``missing``).
+        raise MissingInput(
             "/plan_data/social_security_amount",
             "the frozen Social Security Amount (§1.1(II)) is needed to compute the Accrued Benefit",
         )
@@ -626,6 +628,7 @@ def plan_outputs(
         ),
     }
     estimates = []
+    log = MissingLog()
     for i, e in enumerate(result.estimates):
         item: dict[str, Any] = {
             "commencement_date": e.commencement_date.isoformat(),
@@ -647,8 +650,14 @@ def plan_outputs(
                 traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         elif rv is not None and rv.note:
             item["notes"] = [rv.note]
+            if getattr(rv.note, "field", ""):
+                log.items.append(
+                    Missing(rv.note.field, str(rv.note), (f"/estimates/{i}/relative_value_basis",))
+                )
         if e.cash_out is not None:
             item["cash_out"] = _cash_out_json(e.cash_out)
+            if e.cash_out.missing is not None:
+                log.items.append(Missing(*e.cash_out.missing, (f"/estimates/{i}/cash_out",)))
             traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list()
             if e.cash_out.required:
                 item["forms"] = {"lump_sum": {"lump_sum": money_str(e.cash_out.value or ZERO)}}
@@ -674,5 +683,7 @@ def plan_outputs(
         }
     if result.notes:
         out["notes"] = list(result.notes)
+    if log.items:
+        out["missing"] = log.as_json()
     out["traces"] = traces
     return out

@@ -22,7 +22,13 @@ from benefits.engine.plans.carver_db.settings import BenefitSettings
 from benefits.engine.types import Participant
 
 AS_OF = date(2026, 11, 21)
-RATES = {"treasury_30y_monthly": {"2026-12": "4.70", "2027-01": "4.65"}}
+# From the 2008 plan year the comparison basis is the §417(e)(3) basis for the date (issue 12): the
+# segment rates of the look-back month; given here flat at the Treasury rates, so every figure below
+# is the one a single 4.70% / 4.65% rate gives (the factors are identical).
+RATES = {
+    "treasury_30y_monthly": {"2026-12": "4.70", "2027-01": "4.65"},
+    "segment_rates": {"2026-12": ["4.70", "4.70", "4.70"], "2027-01": ["4.65", "4.65", "4.65"]},
+}
 
 
 def _pat(**kw) -> Participant:
@@ -159,14 +165,15 @@ def test_unmarried_participant_compares_with_the_life_no_death_benefit_s7_2():
 
 
 def test_missing_rate_omits_relative_values_and_names_the_input():
-    r = carver_db.calculate(_pat(), AS_OF, {"treasury_30y_monthly": {"2026-12": "4.70"}})
+    r = carver_db.calculate(_pat(), AS_OF, {"segment_rates": {"2026-12": ["4.70", "4.70", "4.70"]}})
     first, second = r["estimates"]
     assert "relative_value" in first["forms"]["js50"]
     assert "relative_value" not in second["forms"]["js50"] and "relative_value_basis" not in second
     assert second["notes"] == [
-        "relative values omitted: the 30-year Treasury rate for 2027-01 "
-        "(assumptions.treasury_30y_monthly.2027-01) is missing"
+        "relative values omitted: the §417(e)(3) segment rates for 2027-01 are needed and were not supplied"
     ]
+    blocked = {m["field"]: m["blocks"] for m in r["missing"]}
+    assert "/estimates/1/relative_value_basis" in blocked["/assumptions/segment_rates/2027-01"]
 
 
 def test_segment_rates_setting():
@@ -180,7 +187,10 @@ def test_segment_rates_setting():
     assert est["forms"]["js50"]["relative_value"]["percent"] == "100.0"
     assert "segment rates" in est["relative_value_basis"]["source"]
     r = carver_db.calculate(
-        p, AS_OF, RATES, {"benefits": BenefitSettings(relative_value_interest="segment_rates")}
+        p,
+        AS_OF,
+        {"treasury_30y_monthly": RATES["treasury_30y_monthly"]},
+        {"benefits": BenefitSettings(relative_value_interest="segment_rates")},
     )
     assert "segment rates for 2026-12" in r["estimates"][0]["notes"][0]  # missing: omitted, named
 
