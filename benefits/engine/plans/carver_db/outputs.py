@@ -341,13 +341,15 @@ def estimate(
             return Estimate(commencement_date, "cash_out", ZERO, normal_form, {}, co, None, None, tb.build())
     earliest = earliest_commencement_date(p.birth_date, term, p.hire_date)
     if commencement_date < earliest and commencement_date < nrd:
-        if co is not None and co.required is None:
-            # The small-benefit test could not be valued: say what it needs, keep it on the estimate.
+        if co is not None:
+            # The small-benefit test was made (above the threshold, or not yet valued): keep it on
+            # the estimate, and say why no annuity can start yet.
             tb.include(co.trace)
             message = (
-                f"Payments cannot start before {earliest.isoformat()} unless the benefit is small enough "
-                "to be cashed out, which cannot be checked yet"
+                f"Payments cannot start before {earliest.isoformat()}: age 55 and after leaving employment"
             )
+            if co.required is None:
+                message += "; whether the benefit is small enough to be cashed out cannot be checked yet"
             tb.step(message, section="§4.3, §13.7(G)", result=None)
             return Estimate(
                 commencement_date, "none", ZERO, normal_form, {}, co, None, None, tb.build(), message
