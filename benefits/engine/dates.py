@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import calendar
 from datetime import date, timedelta
+from typing import NamedTuple
 
 ONE_DAY = timedelta(days=1)
 
@@ -81,31 +82,18 @@ def year_end(year: int) -> date:
 # ------------------------------------------------------------------------------------------- ages
 
 
-class Age(tuple):
+class Age(NamedTuple):
     """An age by the calendar: completed years, completed months after the last birthday, and days
     after the last monthly anniversary (the birthday rules above: Feb 29 → Feb 28 in a common year;
-    a 31st → the month's last day). Never days ÷ 365.25."""
+    a 31st → the month's last day). Never days ÷ 365.25. Compares as (years, months, days)."""
 
-    __slots__ = ()
-
-    def __new__(cls, years: int, months: int, days: int) -> Age:
-        return super().__new__(cls, (years, months, days))
-
-    @property
-    def years(self) -> int:
-        return self[0]
-
-    @property
-    def months(self) -> int:
-        return self[1]
-
-    @property
-    def days(self) -> int:
-        return self[2]
+    years: int
+    months: int
+    days: int
 
     @property
     def total_months(self) -> int:
-        return self[0] * 12 + self[1]
+        return self.years * 12 + self.months
 
     def in_years(self) -> float:
         """Completed years and months as a fraction of years (49 years 3 months → 49.25): the age an
@@ -113,7 +101,7 @@ class Age(tuple):
         return self.total_months / 12
 
     def words(self) -> str:
-        return f"{self[0]}y {self[1]}m"
+        return f"{self.years}y {self.months}m"
 
 
 def age(birth_date: date, on: date) -> Age:

@@ -170,6 +170,7 @@ def statutory_basis(
         table = latest_417e_table(start.year)
     year = start.year
     interest: Interest
+    rates: tuple[Decimal, ...]
     if year < PPA_FIRST_YEAR:
         t = treasury_rate(assumptions, lookback_month)
         regime, rates = "treasury_30y", (t,)

@@ -28,6 +28,7 @@ from benefits.engine.actuarial import (
     FlatRate,
     Form,
     FormKind,
+    Interest,
     RelativeValue,
     RelativeValueGroup,
     SegmentRates,
@@ -58,6 +59,9 @@ class MissingNote(str):
         note = super().__new__(cls, text)
         note.field = field
         return note
+
+    def __reduce__(self) -> tuple[type[MissingNote], tuple[str, str]]:  # copy and pickle keep the field
+        return (MissingNote, (str(self), self.field))
 
 
 @dataclass(frozen=True)
@@ -184,6 +188,7 @@ def comparison_basis(
         except LookupError as exc:
             return None, MissingNote(f"relative values omitted: {exc}", "/engine/mortality/417e")
     use_segments = rules.interest == "segment_rates" and asd.year >= 2008
+    interest: Interest
     if use_segments:
         # The statute's rates for the date: PPA transition blend for 2008-2011, segment rates after.
         from benefits.engine.minimum_present_value import (
