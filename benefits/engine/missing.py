@@ -99,22 +99,21 @@ class MissingLog:
 # The benefit figures each plan's contract result carries beyond vesting and dates (engine-cli.md):
 # what a missing input blocks when it stops the plan's figures as a whole.
 BENEFIT_KEYS = {
-    "carver_db": ("accrued_benefit", "earliest_commencement_date", "estimates", "cash_out"),
-    "quaker_cash_balance": ("account", "accrued_benefit", "estimates", "cash_out"),
-    "carver_401k": ("account", "contributions", "statement", "loan", "hardship", "withdrawal", "cash_out"),
-    "fairport_esop": ("account", "statement", "diversification", "cash_out"),
-    "carver_esop": ("account", "cash_out"),
+    "carver-db": ("accrued_benefit", "earliest_commencement_date", "estimates", "cash_out"),
+    "quaker-cash-balance": ("account", "accrued_benefit", "estimates", "cash_out"),
+    "carver-401k": ("account", "contributions", "statement", "loan", "hardship", "withdrawal", "cash_out"),
+    "fairport-esop": ("account", "statement", "diversification", "cash_out"),
+    "carver-esop": ("account", "cash_out"),
 }
 
 
-def whole_plan_blocked(package: str, exc: BaseException) -> dict[str, Any] | None:
+def whole_plan_blocked(plan_key: str, exc: BaseException) -> dict[str, Any] | None:
     """The ``missing`` entry when a missing input stops every benefit figure of a plan (the result
     keeps vesting and dates), or None when ``exc`` is not a missing input."""
     found = describe(exc)
     if found is None:
         return None
-    name = next((part for part in package.split(".") if part in BENEFIT_KEYS), package)
-    blocks = [f"/{k}" for k in BENEFIT_KEYS.get(name, ("benefits",))]
+    blocks = [f"/{k}" for k in BENEFIT_KEYS.get(plan_key, ("benefits",))]
     return {"field": found[0], "message": found[1], "blocks": blocks}
 
 

@@ -26,14 +26,14 @@ class StatutoryOverride:
 
 def statutory_overrides(plan_key: str) -> tuple[StatutoryOverride, ...]:
     """The statutory overrides of a plan's words (empty when the plan has none)."""
-    from benefits.engine.plans import PLANS, UnknownPlan
+    from benefits.engine.plans import get_plan
 
+    outputs = getattr(get_plan(plan_key), "outputs", None)  # get_plan raises UnknownPlan
+    if outputs is None:
+        return ()
+    package = outputs.__module__.rsplit(".", 1)[0]
     try:
-        package = PLANS[plan_key]
-    except KeyError:
-        raise UnknownPlan(plan_key) from None
-    try:
-        module = importlib.import_module(f"benefits.engine.plans.{package}.overrides")
+        module = importlib.import_module(f"{package}.overrides")
     except ModuleNotFoundError:
         return ()
     return tuple(getattr(module, "STATUTORY_OVERRIDES", ()))

@@ -116,7 +116,7 @@ class ComparisonBasis:
     source: str
     lookback_month: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "form": self.form,
             "interest": self.interest,
@@ -322,12 +322,12 @@ def relative_values(
     return RelativeValues(basis, MappingProxyType(values), MappingProxyType(traces), groups)
 
 
-def relative_value_json(rv: RelativeValue) -> dict:
+def relative_value_json(rv: RelativeValue) -> dict[str, Any]:
     """The contract-style object for one form: ``{"percent": "97.3", "approximately_equal": true}``."""
     return {"percent": f"{rv.percent:f}", "approximately_equal": rv.approximately_equal}
 
 
-def groups_json(groups: Sequence[RelativeValueGroup]) -> list[dict]:
+def groups_json(groups: Sequence[RelativeValueGroup]) -> list[dict[str, Any]]:
     return [
         {
             "forms": list(g.members),

@@ -10,8 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any, TypeVar
 
 from benefits.engine.parameters import ParameterRead, current_reads
+
+T = TypeVar("T")
 
 
 def _plain(value: object) -> object:
@@ -33,7 +36,7 @@ class Step:
     inputs: tuple[tuple[str, object], ...] = ()
     result: object = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "rule": self.rule,
             "section": self.section,
@@ -53,7 +56,7 @@ class Trace:
     def extend(self, other: Trace) -> Trace:
         return Trace(self.steps + other.steps)
 
-    def as_list(self) -> list[dict]:
+    def as_list(self) -> list[dict[str, Any]]:
         return [s.as_dict() for s in self.steps]
 
 
@@ -85,7 +88,7 @@ class TraceBuilder:
         reads = current_reads()
         self._reads_from = len(reads) if reads is not None else None
 
-    def step(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> object:
+    def step(self, rule: str, *, section: str = "", result: T = None, **inputs: object) -> T:  # type: ignore[assignment]
         self._steps.append(Step(rule, section, tuple(inputs.items()), result))
         return result
 

@@ -19,6 +19,7 @@ import argparse
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 DATA_DIR = Path(__file__).parent / "data"
 SOURCES_DIR = Path(__file__).parent / "sources"
@@ -105,7 +106,7 @@ def _write(key: str, qx: dict[int, float]) -> None:
             w.writerow([age, repr(round(qx[age], 7))])
 
 
-def _read_shared(path: Path) -> dict[str, dict[int, float]]:
+def _read_source(path: Path) -> dict[str, dict[int, float]]:
     with path.open() as fh:
         rows = list(csv.reader(fh))
     header = [h.strip() for h in rows[0]]
@@ -119,9 +120,9 @@ def _read_shared(path: Path) -> dict[str, dict[int, float]]:
     return cols
 
 
-def build(shared: Path = SOURCES_DIR) -> None:
+def build(sources: Path = SOURCES_DIR) -> None:
     DATA_DIR.mkdir(exist_ok=True)
-    catalog: dict[str, dict] = {}
+    catalog: dict[str, dict[str, Any]] = {}
     for key, (tid, name, note) in SOA_TABLES.items():
         _write(key, _pymort_q(tid))
         catalog[key] = {
@@ -141,7 +142,7 @@ def build(shared: Path = SOURCES_DIR) -> None:
             "provisional": False,
         }
 
-    published = _read_shared(shared / "irs-417e-applicable-mortality-published-2008-2024.csv")
+    published = _read_source(sources / "irs-417e-applicable-mortality-published-2008-2024.csv")
     for year_s, col in published.items():
         year = int(year_s)
         key = f"irs_417e_{year}"
@@ -158,7 +159,7 @@ def build(shared: Path = SOURCES_DIR) -> None:
             ),
             "provisional": False,
         }
-    recomputed = _read_shared(shared / "irs-417e-applicable-mortality-2025-2027-recomputed.csv")
+    recomputed = _read_source(sources / "irs-417e-applicable-mortality-2025-2027-recomputed.csv")
     for col_name, col in recomputed.items():
         if not col_name.endswith("_calc"):
             continue

@@ -25,14 +25,13 @@ from decimal import Decimal
 from typing import Any
 
 from benefits.engine.actuarial import life_annuity
-from benefits.engine.dates import age_in_years_months
+from benefits.engine.dates import add_months, age_in_years_months, months_between_firsts
 from benefits.engine.minimum_present_value import BasisNotAvailable, statutory_basis
 from benefits.engine.missing import describe
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.parameters import cash_out_limit
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import add_months, months_between_firsts
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
 ZERO = Decimal(0)
