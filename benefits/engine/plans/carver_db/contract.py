@@ -84,10 +84,9 @@ def plan_outputs(
                 traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         elif rv is not None and rv.note:
             item["notes"] = [rv.note]
-            if getattr(rv.note, "field", ""):
-                log.items.append(
-                    Missing(rv.note.field, str(rv.note), (f"/estimates/{i}/relative_value_basis",))
-                )
+            pointer: str = getattr(rv.note, "field", "")
+            if pointer:
+                log.items.append(Missing(pointer, str(rv.note), (f"/estimates/{i}/relative_value_basis",)))
         if e.cash_out is not None:
             item["cash_out"] = _cash_out_json(e.cash_out)
             if e.cash_out.missing is not None:
