@@ -1,5 +1,6 @@
 from django.urls import path
 
+from elections.benefit_elections.urls import urlpatterns as benefit_election_patterns
 from elections.claims import views, views_committee
 
 app_name = "elections"
@@ -25,3 +26,6 @@ urlpatterns = [
     ),
     path("<int:claim_id>/decide/", views_committee.claim_decide, name="claim_decide"),
 ]
+
+# Benefit elections, consent and notices share the "elections" namespace (their own area's urls.py).
+urlpatterns += benefit_election_patterns

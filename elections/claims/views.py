@@ -430,6 +430,8 @@ def _detail_rows(claim) -> list[tuple[str, str]]:
     amounts = claim.engine_check.get("form_amounts") or {}
     if amounts:
         rows["Amount of that form (engine)"] = ", ".join(
-            f"{k.replace('_', ' ')} ${Decimal(v):,.2f}" for k, v in amounts.items() if k != "note"
+            f"{k.replace('_', ' ')} ${Decimal(v):,.2f}"
+            for k, v in amounts.items()
+            if k != "note" and not isinstance(v, dict)
         )
     return list(rows.items())
