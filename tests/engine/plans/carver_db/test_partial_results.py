@@ -31,13 +31,17 @@ def _run(assumptions: dict, participant: dict | None = None) -> dict:
 
 
 def test_all_inputs_given():
-    r = _run({"treasury_30y_monthly": {"2000-09": "5.83"}, "segment_rates": {"2043-12": ["5", "5", "5"]}})
+    market = {
+        "treasury_30y_monthly": {"2000-09": "5.83", "2043-12": "5"},
+        "segment_rates": {"2043-12": ["5", "5", "5"]},
+    }
+    r = _run(market)
     assert "missing" not in r
     assert r["estimates"][0]["cash_out"]["required"] is True  # a 23-year-old's small benefit: cashed out
 
 
 def test_missing_treasury_rate_blocks_only_the_2001_cash_out_test():
-    r = _run({"segment_rates": {"2043-12": ["5", "5", "5"]}})
+    r = _run({"treasury_30y_monthly": {"2043-12": "5"}, "segment_rates": {"2043-12": ["5", "5", "5"]}})
     assert r["missing"] == [
         {
             "field": "/assumptions/treasury_30y_monthly/2000-09",
@@ -52,11 +56,10 @@ def test_missing_treasury_rate_blocks_only_the_2001_cash_out_test():
 def test_missing_segment_rates_block_only_the_later_figures():
     r = _run({"treasury_30y_monthly": {"2000-09": "5.83"}})
     fields = {m["field"]: m["blocks"] for m in r["missing"]}
-    # the 2044 estimate's relative values and cash-out test (both on the 2044 statutory basis)
-    assert fields["/assumptions/segment_rates/2043-12"] == [
-        "/estimates/1/relative_value_basis",
-        "/estimates/1/cash_out",
-    ]
+    # the 2044 cash-out test is on the 2044 statutory basis (segment rates); the relative values on
+    # the plan's rate (the default reading) need the 30-year Treasury rate of the same month
+    assert fields["/assumptions/segment_rates/2043-12"] == ["/estimates/1/cash_out"]
+    assert fields["/assumptions/treasury_30y_monthly/2043-12"] == ["/estimates/1/relative_value_basis"]
     assert r["estimates"][0]["cash_out"]["required"] is True
 
 

@@ -166,15 +166,18 @@ def test_unmarried_participant_compares_with_the_life_no_death_benefit_s7_2():
 
 
 def test_missing_rate_omits_relative_values_and_names_the_input():
-    r = carver_db.calculate(_pat(), AS_OF, {"segment_rates": {"2026-12": ["4.70", "4.70", "4.70"]}})
+    r = carver_db.calculate(
+        _pat(), AS_OF, {"treasury_30y_monthly": {"2026-12": "4.70"}, "segment_rates": RATES["segment_rates"]}
+    )
     first, second = r["estimates"]
     assert "relative_value" in first["forms"]["js50"]
     assert "relative_value" not in second["forms"]["js50"] and "relative_value_basis" not in second
     assert second["notes"] == [
-        "relative values omitted: the §417(e)(3) segment rates for 2027-01 are needed and were not supplied"
+        "relative values omitted: the 30-year Treasury rate for 2027-01 "
+        "(assumptions.treasury_30y_monthly.2027-01) is missing"
     ]
     blocked = {m["field"]: m["blocks"] for m in r["missing"]}
-    assert "/estimates/1/relative_value_basis" in blocked["/assumptions/segment_rates/2027-01"]
+    assert blocked["/assumptions/treasury_30y_monthly/2027-01"] == ["/estimates/1/relative_value_basis"]
 
 
 def test_segment_rates_setting():
