@@ -38,6 +38,9 @@ class CalculationError(Exception):
         self.field = field
 
 
+SEGMENT_SERIES = ("417e_segment_1", "417e_segment_2", "417e_segment_3")
+
+
 def plan_assumptions(plan: Plan) -> dict:
     """Market data as administrators keep it (``MarketRate``), in the engine contract's assumption names.
 
@@ -64,9 +67,6 @@ def plan_assumptions(plan: Plan) -> dict:
     if complete:
         assumptions["segment_rates"] = complete
     return assumptions
-
-
-SEGMENT_SERIES = ("417e_segment_1", "417e_segment_2", "417e_segment_3")
 
 
 def result_is_current(engine_version: str) -> bool:
