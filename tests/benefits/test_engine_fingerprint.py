@@ -34,6 +34,7 @@ def _membership(user) -> PlanMembership:
 
 def test_a_stored_result_from_an_older_engine_is_recomputed(demo, monkeypatch):
     membership = _membership(demo)
+    CalculationResult.objects.filter(membership=membership).delete()  # only this test's rows below
     as_of = date(2026, 6, 30)
     first = adapter.membership_calculate(membership, as_of=as_of)
     stored = CalculationResult.objects.get(membership=membership)
