@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 
 
 class Employer(models.Model):
@@ -87,6 +88,13 @@ class Participant(models.Model):
 
     class Meta:
         ordering = ["last_name", "first_name"]
+        indexes = [
+            # The staff list pages through participants in name order, and a search by number is
+            # case-insensitive: both through an index, flat in the number of participants. Name
+            # searches use a trigram index (PostgreSQL; migration 0007).
+            models.Index(fields=["last_name", "first_name", "id"], name="participant_name_order"),
+            models.Index(Upper("participant_number"), name="participant_number_upper"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(termination_date__isnull=True) | Q(termination_date__gte=models.F("hire_date")),

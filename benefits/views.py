@@ -112,7 +112,11 @@ def document_download(request, document_id: int):
 # Each page takes the participant id: a participant may open only their own (404 otherwise);
 # plan staff open any read-only, and each view is audited by ``_viewing_context``.
 
+import functools  # noqa: E402
+import hashlib  # noqa: E402
+import logging  # noqa: E402
 from datetime import date  # noqa: E402
+from pathlib import Path  # noqa: E402
 from urllib.parse import urlencode  # noqa: E402
 
 from django.contrib import messages  # noqa: E402
@@ -127,7 +131,7 @@ from benefits.presenters.account_statements import PeriodError  # noqa: E402
 from benefits.presenters.chart import line_chart  # noqa: E402
 from benefits.presenters.labels import field_words, form_label  # noqa: E402
 from benefits.presenters.missing import missing_sentences  # noqa: E402
-from benefits.presenters.modeler import grid  # noqa: E402
+from benefits.presenters.modeler import estimate_href, grid  # noqa: E402
 from benefits.presenters.statements import account_periods, statement_payload  # noqa: E402
 from benefits.presenters.traces import presented, trace_steps  # noqa: E402
 from benefits.presenters.vesting import vesting_page  # noqa: E402
@@ -307,17 +311,74 @@ def _modeler_blocked(membership, today: date) -> str | None:
     return None
 
 
-def _grid_context(result: dict, participant) -> dict:
-    g = grid(result, participant.birth_date)
+def _grid_context(result: dict, participant, estimate_url_name: str, owner_id: int) -> dict:
+    href = estimate_href(reverse(estimate_url_name, args=[participant.pk, owner_id, 0]))
+    g = grid(result, participant.birth_date, href)
     normal = next((r["normal_form"] for r in g["rows"] if r["normal_form"]), "")
     series = [k for k in (normal, "life", "js100", "lump_sum") if k]
     series = list(dict.fromkeys(series))
     return {"grid": g, "chart": line_chart(g, series)}
 
 
+logger = logging.getLogger(__name__)
+
+
+@functools.cache
+def _grid_fingerprint() -> str:
+    """What the grid's HTML depends on besides the stored result: its template and presenters. A
+    deploy that changes any of them renders the fragments afresh."""
+    from django.template.loader import get_template
+
+    import benefits.presenters.chart as chart_module
+    import benefits.presenters.labels as labels_module
+    import benefits.presenters.modeler as modeler_module
+
+    digest = hashlib.sha256(get_template("benefits/_grid.html").template.source.encode())
+    for module in (chart_module, labels_module, modeler_module):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+GRID_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def _grid_html(owner, participant, estimate_url_name: str, *, with_notes: bool = False) -> tuple[str, list]:
+    """The finished grid of a modeler run or quote, rendered once and then served from the cache: the
+    stored result never changes, so neither does its HTML (a 181-date grid is a thousand cells). If
+    the cache is down, the grid is rendered as usual."""
+    from django.core.cache import cache
+    from django.template.loader import render_to_string
+    from django.utils.safestring import mark_safe
+
+    key = f"grid:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}"
+    try:
+        cached = cache.get(key)
+    except Exception:  # a cache outage must not take the page down
+        logger.warning("grid cache unavailable; rendering %s", key, exc_info=True)
+        cached = None
+    if cached is None:
+        context = {"participant": participant, "result_notes": owner.result.get("notes") if with_notes else ()}
+        context.update(_grid_context(owner.result, participant, estimate_url_name, owner.pk))
+        # Each estimate's date and whether it has forms: what the page's election offer needs, so a
+        # cached grid never reads the (large) result.
+        estimates = [
+            {"commencement_date": e["commencement_date"], "forms": bool(e.get("forms"))}
+            for e in owner.result.get("estimates") or []
+        ]
+        cached = (str(render_to_string("benefits/_grid.html", context)), estimates)
+        try:
+            cache.set(key, cached, GRID_CACHE_SECONDS)
+        except Exception:
+            logger.warning("grid cache unavailable; %s not stored", key, exc_info=True)
+    html, estimates = cached
+    return mark_safe(html), estimates  # noqa: S308 - our own template's output
+
+
 @login_required
 def modeler_run(request, participant_id: int, run_id: int):
-    run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    run = selectors.run_get_for_viewer(
+        user=request.user, participant_id=participant_id, run_id=run_id, with_result=False
+    )
     finished = run.status in (ModelerRun.Status.DONE, ModelerRun.Status.FAILED)
     if request.headers.get("HX-Request"):
         # The progress poll: once the run is finished, reload the page to show the results.
@@ -335,12 +396,15 @@ def modeler_run(request, participant_id: int, run_id: int):
     # A model made by an earlier engine is never shown: its figures may no longer be right.
     context["stale"] = run.status == ModelerRun.Status.DONE and not result_is_current(run.engine_version)
     if run.status == ModelerRun.Status.DONE and not context["stale"]:
-        context.update(_grid_context(run.result, run.membership.participant))
+        html, estimates = _grid_html(
+            run, run.membership.participant, "benefits:modeler_estimate", with_notes=True
+        )
+        context["grid_html"] = html
         context["missing"] = missing_sentences(run.result)
         if request.user.is_participant_role:
             from elections.benefit_elections.presenters import electable_dates
 
-            context["elect_dates"] = electable_dates(run.membership, run.result)
+            context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
     return render(request, "benefits/modeler_run.html", context)
 
 
@@ -416,7 +480,7 @@ def quote_detail(request, participant_id: int, quote_id: int):
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk}")
     context["quote"] = quote
-    context.update(_grid_context(quote.result, quote.participant))
+    context["grid_html"], _estimates = _grid_html(quote, quote.participant, "benefits:quote_estimate")
     return render(request, "benefits/quote.html", context)
 
 

@@ -15,12 +15,16 @@ from benefits.models import Plan
 
 @staff_required
 def staff_participants(request):
-    query = request.GET.get("q", "").strip()
-    participants = selectors.participants_for_staff(user=request.user, query=query)
+    query = request.GET.get("q", "").strip()[:100]
+    try:
+        number = int(request.GET.get("page", "1"))
+    except ValueError:
+        number = 1
+    page = selectors.participants_page(user=request.user, query=query, page=min(max(number, 1), 100_000))
     return render(
         request,
         "benefits/staff_participants.html",
-        {"participants": participants, "query": query},
+        {"participants": page.rows, "page": page, "query": query},
     )
 
 

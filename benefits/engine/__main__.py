@@ -2,6 +2,10 @@
 
 Exit 0 with the JSON response; exit 2 with a one-line message on standard error naming the JSON
 pointer of the bad field when the request is malformed. See docs/engine-cli.md.
+
+``calculate --jsonl CENSUS.jsonl`` (or ``-``) reads JSON Lines (the request without participants, then
+one participant a line) and writes one result a line, in memory that does not grow with the census.
+Either way each result is written as soon as it is computed (``benefits.engine.streaming``).
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ import json
 import sys
 from typing import TextIO
 
-USAGE = "usage: python -m benefits.engine calculate REQUEST.json|-"
+USAGE = "usage: python -m benefits.engine calculate REQUEST.json|-\n       python -m benefits.engine calculate --jsonl CENSUS.jsonl|-"
 
 
 def main(
@@ -19,10 +23,21 @@ def main(
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
 ) -> int:
-    from .request import RequestError, calculate_request
+    from .request import RequestError, parse_request
+    from .streaming import calculate_jsonl, write_response
 
     argv = sys.argv[1:] if argv is None else argv
     stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    if len(argv) == 3 and argv[:2] == ["calculate", "--jsonl"]:
+        try:
+            calculate_jsonl(argv[2], stdin, stdout)
+        except OSError as exc:
+            print(f"cannot read {argv[2]}: {exc.strerror}", file=stderr)
+            return 2
+        except RequestError as exc:
+            print(exc.one_line(), file=stderr)
+            return 2
+        return 0
     if len(argv) != 2 or argv[0] != "calculate":
         print(USAGE, file=stderr)
         return 2
@@ -43,12 +58,11 @@ def main(
         )
         return 2
     try:
-        response = calculate_request(obj)
+        request = parse_request(obj)
     except RequestError as exc:
         print(exc.one_line(), file=stderr)
         return 2
-    json.dump(response, stdout, ensure_ascii=False)
-    stdout.write("\n")
+    write_response(request, stdout)  # each result written as soon as it is computed
     return 0
 
 

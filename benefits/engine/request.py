@@ -15,7 +15,7 @@ Project additions to the contract (docs/engine-cli.md):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
@@ -188,7 +188,11 @@ def _settings(plan_module: Plan, raw: object) -> dict[str, Any]:
     return resolved
 
 
-def parse_request(obj: object) -> Request:
+def parse_header(obj: object, *, participants: bool = True) -> Request:
+    """The request without its participants (plan, as_of, assumptions, settings, options).
+
+    ``participants=False`` is the JSON Lines form (``calculate --jsonl``): the participants follow one
+    a line instead of in the object."""
     if not isinstance(obj, Mapping):
         raise RequestError("", "the request must be a JSON object")
     plan = obj.get("plan")
@@ -203,11 +207,13 @@ def parse_request(obj: object) -> Request:
     assumptions = obj.get("assumptions") or {}
     if not isinstance(assumptions, Mapping):
         raise RequestError("/assumptions", "assumptions must be an object")
-    if "participants" not in obj:
-        raise RequestError("/participants", "participants is required")
-    raw_participants = obj["participants"]
-    if not isinstance(raw_participants, list):
-        raise RequestError("/participants", "participants must be a list")
+    if participants:
+        if "participants" not in obj:
+            raise RequestError("/participants", "participants is required")
+        if not isinstance(obj["participants"], list):
+            raise RequestError("/participants", "participants must be a list")
+    elif "participants" in obj:
+        raise RequestError("/participants", "in JSON Lines the participants follow one a line, not in the first line")
     options = obj.get("options") or {}
     if not isinstance(options, Mapping):
         raise RequestError("/options", "options must be an object")
@@ -215,15 +221,25 @@ def parse_request(obj: object) -> Request:
     if not isinstance(detail, bool):
         raise RequestError("/options/detail", "detail must be true or false")
     settings = _settings(module, obj.get("settings"))
-    parsed: list[Participant | tuple[str, ParticipantError]] = []
-    for i, raw in enumerate(raw_participants):
-        try:
-            parsed.append(parse_participant(raw, i))
-        except ParticipantError as exc:
-            parsed.append((str(raw.get("id")), exc))
-    return Request(
-        plan, cast(date, as_of), MappingProxyType(dict(assumptions)), tuple(parsed), settings, detail
-    )
+    return Request(plan, cast(date, as_of), MappingProxyType(dict(assumptions)), (), settings, detail)
+
+
+ParsedParticipant = Participant | tuple[str, ParticipantError]
+
+
+def parse_one(raw: object, index: int) -> ParsedParticipant:
+    """One participant, or its id and the error that stops it (RequestError if the request is malformed)."""
+    try:
+        return parse_participant(raw, index)
+    except ParticipantError as exc:
+        return (str(raw.get("id")) if isinstance(raw, Mapping) else "", exc)
+
+
+def parse_request(obj: object) -> Request:
+    header = parse_header(obj)
+    raw_participants = cast(Mapping[str, Any], obj)["participants"]
+    parsed = tuple(parse_one(raw, i) for i, raw in enumerate(raw_participants))
+    return dataclasses.replace(header, participants=parsed)
 
 
 def _error_result(pid: str, index: int, exc: Exception) -> dict[str, Any]:
@@ -231,12 +247,6 @@ def _error_result(pid: str, index: int, exc: Exception) -> dict[str, Any]:
     if not getattr(exc, "absolute", False):
         field = f"/participants/{index}{field}"
     return {"id": pid, "error": {"field": field, "message": str(exc)}}
-
-
-def _calculate(module: Plan, item: Participant, request: Request) -> dict[str, Any]:
-    if request.detail:
-        return module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
-    return module.calculate(item, request.as_of, request.assumptions, request.settings)
 
 
 _REQUEST_LEVEL = ("/assumptions", "/settings", "/engine")
@@ -250,33 +260,44 @@ def _absolute_missing(result: dict[str, Any], index: int) -> dict[str, Any]:
     return result
 
 
+def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[str, Any]:
+    """The contract result of one parsed participant (an error result if it cannot be calculated)."""
+    if isinstance(item, tuple):
+        return _error_result(item[0], index, item[1])
+    module = get_plan(request.plan)
+    try:
+        with recorded_reads():  # every regulatory value a figure reads goes into its trace
+            if request.detail:
+                result = module.calculate(
+                    item, request.as_of, request.assumptions, request.settings, detail=True
+                )
+            else:
+                result = module.calculate(item, request.as_of, request.assumptions, request.settings)
+        return _absolute_missing(result, index)
+    except ParticipantError as exc:
+        return _error_result(item.id, index, exc)
+    except Exception as exc:  # noqa: BLE001
+        # Whatever stops one participant (data the plan cannot use, a table that does not
+        # reach the date) is reported on that participant; the others still compute.
+        return _error_result(
+            item.id, index, ParticipantError("", f"cannot calculate: {type(exc).__name__}: {exc}")
+        )
+
+
+def response_header(request: Request) -> dict[str, Any]:
+    """The response's keys before ``results`` (the command line writes the results as they come)."""
+    return {"plan": request.plan, "as_of": request.as_of.isoformat(), "engine_version": ENGINE_VERSION}
+
+
+def iter_results(request: Request) -> Iterator[dict[str, Any]]:
+    """Each participant's result as soon as it is computed."""
+    for i, item in enumerate(request.participants):
+        yield result_for(request, item, i)
+
+
 def run(request: Request) -> dict[str, Any]:
     """The contract response for a parsed request."""
-    module = get_plan(request.plan)
-    results: list[dict[str, Any]] = []
-    for i, item in enumerate(request.participants):
-        if isinstance(item, tuple):
-            results.append(_error_result(item[0], i, item[1]))
-            continue
-        try:
-            with recorded_reads():  # every regulatory value a figure reads goes into its trace
-                results.append(_absolute_missing(_calculate(module, item, request), i))
-        except ParticipantError as exc:
-            results.append(_error_result(item.id, i, exc))
-        except Exception as exc:  # noqa: BLE001
-            # Whatever stops one participant (data the plan cannot use, a table that does not
-            # reach the date) is reported on that participant; the others still compute.
-            results.append(
-                _error_result(
-                    item.id, i, ParticipantError("", f"cannot calculate: {type(exc).__name__}: {exc}")
-                )
-            )
-    return {
-        "plan": request.plan,
-        "as_of": request.as_of.isoformat(),
-        "engine_version": ENGINE_VERSION,
-        "results": results,
-    }
+    return response_header(request) | {"results": list(iter_results(request))}
 
 
 def calculate_request(obj: object) -> dict[str, Any]:
