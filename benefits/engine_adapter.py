@@ -172,14 +172,15 @@ def membership_calculate(
     )
     digest = _digest(request)
     memo = membership.__dict__.setdefault("_calculations", {})
-    if digest not in memo:
+    key = (ENGINE_VERSION, digest)  # an engine change is a different result, even in memory
+    if key not in memo:
         stored = CalculationResult.objects.filter(
             membership=membership, engine_version=ENGINE_VERSION, request_sha256=digest
         ).first()
         if stored is not None:
-            memo[digest] = stored.result
+            memo[key] = stored.result
         else:
-            memo[digest] = calculate_request(request)["results"][0]
+            memo[key] = calculate_request(request)["results"][0]
             # One statement; if another request stored the same result first, the conflict is ignored.
             CalculationResult.objects.bulk_create(
                 [
@@ -189,12 +190,12 @@ def membership_calculate(
                         engine_version=ENGINE_VERSION,
                         request_sha256=digest,
                         request=request,
-                        result=memo[digest],
+                        result=memo[key],
                     )
                 ],
                 ignore_conflicts=True,
             )
-    return _checked(memo[digest])
+    return _checked(memo[key])
 
 
 def memberships_calculate(memberships: Iterable[PlanMembership], *, as_of: date) -> list[dict | CalculationError]:

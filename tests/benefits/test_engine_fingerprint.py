@@ -42,6 +42,7 @@ def test_a_stored_result_from_an_older_engine_is_recomputed(demo, monkeypatch):
     # Tamper with the stored figures: the same engine serves them (they are its cache) ...
     stored.result = {**stored.result, "vesting": {**stored.result["vesting"], "vested_percent": "1"}}
     stored.save(update_fields=["result"])
+    membership = _membership(demo)  # a fresh object: no figures remembered in memory
     assert adapter.membership_calculate(membership, as_of=as_of)["vesting"]["vested_percent"] == "1"
     # ... but once the engine's code or data change, the old row is never served: recomputed.
     monkeypatch.setattr(adapter, "ENGINE_VERSION", "0.1.0+000000000000")
