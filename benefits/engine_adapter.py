@@ -23,7 +23,7 @@ from decimal import Decimal
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.plans import Plan as EnginePlan
 from benefits.engine.plans import get_plan, settings_classes
-from benefits.engine.request import calculate_request, parse_request
+from benefits.engine.request import RequestError, calculate_request, parse_request
 from benefits.engine.settings import describe, override
 from benefits.models import CalculationResult, MarketRate, Plan, PlanMembership
 
@@ -147,8 +147,14 @@ def membership_request(
 
 
 def request_calculate(request: dict) -> dict:
-    """The engine's result for a request of one participant built here (the modeler's what-ifs)."""
-    return calculate_request(request)["results"][0]
+    """The engine's result for a request of one participant built here (the modeler's what-ifs).
+
+    A value outside its plausible window (the engine refuses the whole request) comes back as that
+    participant's error, with the field's pointer, like any other data the plan cannot use."""
+    try:
+        return calculate_request(request)["results"][0]
+    except RequestError as exc:
+        return {"error": {"field": exc.pointer, "message": str(exc)}}
 
 
 def _digest(request: dict) -> str:
@@ -180,7 +186,10 @@ def membership_calculate(
         if stored is not None:
             memo[key] = stored.result
         else:
-            memo[key] = calculate_request(request)["results"][0]
+            try:
+                memo[key] = calculate_request(request)["results"][0]
+            except RequestError as exc:  # a stored value outside its plausible range: named, never a 500
+                raise CalculationError(exc.pointer.removeprefix("/participants/0"), str(exc)) from None
             # One statement; if another request stored the same result first, the conflict is ignored.
             CalculationResult.objects.bulk_create(
                 [

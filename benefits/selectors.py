@@ -84,6 +84,8 @@ def participants_for_staff(*, user, query: str = "") -> QuerySet[Participant]:
     if not user.is_authenticated or not user.is_plan_staff:
         raise Http404
     qs = Participant.objects.select_related("employer").prefetch_related("memberships__plan")
+    # PostgreSQL refuses NUL in text and nobody's name holds control characters: drop them, and bound it.
+    query = "".join(ch for ch in query if ch.isprintable())[:100].strip()
     if query:
         qs = qs.filter(
             Q(last_name__icontains=query)

@@ -115,6 +115,7 @@ def document_download(request, document_id: int):
 import functools  # noqa: E402
 import hashlib  # noqa: E402
 import logging  # noqa: E402
+import uuid  # noqa: E402
 from datetime import date  # noqa: E402
 from pathlib import Path  # noqa: E402
 from urllib.parse import urlencode  # noqa: E402
@@ -262,6 +263,12 @@ def plan_modeler(request, participant_id: int, plan_key: str):
     blocked = _modeler_blocked(membership, today)
     if request.method == "POST" and request.user.is_plan_staff:
         raise PermissionDenied("Plan staff have a read-only view of the modeler.")
+    from accounts import submissions
+
+    purpose = f"modeler:{membership.pk}"
+    repeated = submissions.repeat_redirect(request, purpose) if blocked is None else None
+    if repeated is not None:
+        return repeated
     if request.method == "POST" and blocked is None:
         form = ModelerForm(request.POST, membership=membership, as_of=today)
         if form.is_valid():
@@ -272,10 +279,24 @@ def plan_modeler(request, participant_id: int, plan_key: str):
                     None, f"The plan cannot be calculated: {field_words(exc.field)} is missing or unusable."
                 )
             else:
-                run = services.modeler_run_create(
-                    membership=membership, actor=request.user, inputs=inputs, as_of=today, request=request
-                )
-                return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run.pk)
+
+                def create_run():
+                    run = services.modeler_run_create(
+                        membership=membership, actor=request.user, inputs=inputs, as_of=today, request=request
+                    )
+                    return run, reverse("benefits:modeler_run", args=[participant_id, run.pk])
+
+                try:
+                    outcome = submissions.submit_once(
+                        user=request.user,
+                        raw_token=form.cleaned_data["submission_token"],
+                        purpose=purpose,
+                        action=create_run,
+                    )
+                except submissions.SubmissionRefused as exc:
+                    form.add_error(None, str(exc))
+                else:
+                    return redirect(outcome.url)
         status = 400
     else:
         form = ModelerForm(membership=membership, as_of=today)
@@ -393,6 +414,7 @@ def modeler_run(request, participant_id: int, run_id: int):
         )
     context = _plan_context(request, run.membership, f"modeler run {run.pk}")
     context["run"] = run
+    context["submission_token"] = uuid.uuid4().hex  # the quote form's one-time token
     # A model made by an earlier engine is never shown: its figures may no longer be right.
     context["stale"] = run.status == ModelerRun.Status.DONE and not result_is_current(run.engine_version)
     if run.status == ModelerRun.Status.DONE and not context["stale"]:
@@ -467,10 +489,34 @@ def modeler_estimate(request, participant_id: int, run_id: int, index: int):
 @login_required
 @require_POST
 def quote_save(request, participant_id: int, run_id: int):
+    from accounts import submissions
+
     run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
-    quote = services.quote_save(run=run, actor=request.user, request=request)
-    messages.success(request, "Quote saved. You can print it as a PDF.")
-    return redirect("benefits:quote_detail", participant_id=participant_id, quote_id=quote.pk)
+    if request.user.is_plan_staff:
+        raise PermissionDenied("Plan staff have a read-only view of the modeler.")
+    purpose = f"quote:{run.pk}"
+    repeated = submissions.repeat_redirect(request, purpose)
+    if repeated is not None:
+        return repeated
+    back = reverse("benefits:modeler_run", args=[participant_id, run.pk])
+    if run.status != ModelerRun.Status.DONE:
+        messages.error(request, "This model is not finished yet: save it as a quote once its results show.")
+        return redirect(back)
+
+    def save():
+        quote = services.quote_save(run=run, actor=request.user, request=request)
+        return quote, reverse("benefits:quote_detail", args=[participant_id, quote.pk])
+
+    try:
+        outcome = submissions.submit_once(
+            user=request.user, raw_token=request.POST.get("submission_token"), purpose=purpose, action=save
+        )
+    except submissions.SubmissionRefused as exc:
+        messages.error(request, str(exc))
+        return redirect(back)
+    if not outcome.repeated:
+        messages.success(request, "Quote saved. You can print it as a PDF.")
+    return redirect(outcome.url)
 
 
 @login_required

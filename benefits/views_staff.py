@@ -15,7 +15,8 @@ from benefits.models import Plan
 
 @staff_required
 def staff_participants(request):
-    query = request.GET.get("q", "").strip()[:100]
+    # PostgreSQL refuses NUL in text and nobody's name holds control characters: drop them.
+    query = "".join(ch for ch in request.GET.get("q", "") if ch.isprintable())[:100].strip()
     try:
         number = int(request.GET.get("page", "1"))
     except ValueError:

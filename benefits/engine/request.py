@@ -18,11 +18,11 @@ import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, cast
 
-from . import ENGINE_VERSION
+from . import ENGINE_VERSION, input_ranges
 from .core import CoreResult, ParticipantError
 from .parameters import recorded_reads
 from .plans import Plan, UnknownPlan, get_plan, plan_keys
@@ -47,7 +47,8 @@ class RequestError(ValueError):
         self.pointer = pointer
 
     def one_line(self) -> str:
-        return f"malformed request at {self.pointer or '/'}: {self}".replace("\n", " ")
+        line = f"malformed request at {self.pointer or '/'}: {self}".replace("\n", " ").replace("\r", " ")
+        return line if len(line) <= 400 else line[:397] + "..."
 
 
 @dataclass(frozen=True)
@@ -70,11 +71,11 @@ def _date(value: object, pointer: str, *, nullable: bool = True) -> date | None:
             return None
         raise RequestError(pointer, "a date is required")
     if not isinstance(value, str):
-        raise RequestError(pointer, f"not a date: {value!r}")
+        raise RequestError(pointer, f"not a date: {str(value)[:40]!r}")
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise RequestError(pointer, f"not a date: {value!r}") from None
+        raise RequestError(pointer, f"not a date: {value[:40]!r}") from None
 
 
 def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
@@ -90,38 +91,52 @@ def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
     return tuple(out)
 
 
-def _year_map(raw: object, pointer: str, convert: Callable[[Any], Any]) -> MappingProxyType[int, Any]:
+def _year_map(raw: object, pointer: str, convert: Callable[[Any, str], Any]) -> MappingProxyType[int, Any]:
     if raw is None:
         return MappingProxyType({})
     if not isinstance(raw, Mapping):
         raise ParticipantError(pointer, "must be an object keyed by year")
     out: dict[int, Any] = {}
     for k, v in raw.items():
+        item = f"{pointer}/{_esc(k)}"
         try:
-            year = int(k)
+            year = int(k) if isinstance(k, str) and len(k) <= 4 else int("x")
         except (TypeError, ValueError):
-            raise ParticipantError(f"{pointer}/{_esc(k)}", "key must be a year") from None
+            raise ParticipantError(item, "key must be a year") from None
+        input_ranges.check_year(year, item)
         try:
-            out[year] = convert(v)
-        except (TypeError, ValueError, InvalidOperation):
-            raise ParticipantError(f"{pointer}/{_esc(k)}", f"bad value {v!r}") from None
+            out[year] = convert(v, item)
+        except ParticipantError:
+            raise
+        except (TypeError, ValueError, ArithmeticError):
+            raise ParticipantError(item, f"bad value {str(v)[:40]!r}") from None
     return MappingProxyType(out)
 
 
-def _hours(v: object) -> int:
-    if isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or int(v) != v:
+def _hours(v: object, pointer: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int | float) or v != v or v in (float("inf"), float("-inf")):
         raise ValueError
+    if int(v) != v:
+        raise ParticipantError(pointer, "hours must be a whole number")
+    input_ranges.check_hours(int(v), pointer)
     return int(v)
 
 
-def _money(v: object) -> Decimal:
-    if isinstance(v, bool | float):
+def _money(v: object, pointer: str) -> Decimal:
+    if isinstance(v, bool | float) or not isinstance(v, str | int):
         raise TypeError
-    return Decimal(str(v))
+    if isinstance(v, str) and len(v) > 40:
+        raise ValueError
+    value = Decimal(str(v)) if not isinstance(v, int) or abs(v) < 10**30 else Decimal("Infinity")
+    input_ranges.check_money(value, pointer, limit=input_ranges.MAX_YEARLY_PAY, what="pay")
+    return value
 
 
-def parse_participant(raw: object, index: int) -> Participant:
-    """One participant; date format errors raise RequestError, other bad data ParticipantError."""
+def parse_participant(raw: object, index: int, as_of: date | None = None) -> Participant:
+    """One participant; date format errors raise RequestError, other bad data ParticipantError.
+
+    With ``as_of``, every date, hour and amount is also checked against its plausible window
+    (``input_ranges``)."""
     base = f"/participants/{index}"
     if not isinstance(raw, Mapping):
         raise RequestError(base, "each participant must be an object")
@@ -150,6 +165,20 @@ def parse_participant(raw: object, index: int) -> Participant:
     plan_data = raw.get("plan_data") or {}
     if not isinstance(plan_data, Mapping):
         raise ParticipantError("/plan_data", "must be an object")
+    if as_of is not None:
+        input_ranges.check_participant_dates(
+            as_of=as_of,
+            birth_date=dates["birth_date"],
+            hire_date=hire,
+            termination_date=dates["termination_date"],
+            death_date=dates["death_date"],
+            disability_date=dates["disability_date"],
+            spouse_birth_date=dates["spouse_birth_date"],
+            commencement_dates=commencement,
+        )
+        for i, period in enumerate(periods):
+            if period.end is not None and period.end < period.start:
+                raise ParticipantError(f"/employment_periods/{i}/end", "end is before start")
     return Participant(
         id=str(pid),
         birth_date=dates["birth_date"],
@@ -204,6 +233,7 @@ def parse_header(obj: object, *, participants: bool = True) -> Request:
         msg = f"unknown plan {plan!r}: one of {', '.join(plan_keys())}"
         raise RequestError("/plan", msg) from None
     as_of = _date(obj.get("as_of"), "/as_of", nullable=False)
+    input_ranges.check_as_of(cast(date, as_of))
     assumptions = obj.get("assumptions") or {}
     if not isinstance(assumptions, Mapping):
         raise RequestError("/assumptions", "assumptions must be an object")
@@ -227,10 +257,13 @@ def parse_header(obj: object, *, participants: bool = True) -> Request:
 ParsedParticipant = Participant | tuple[str, ParticipantError]
 
 
-def parse_one(raw: object, index: int) -> ParsedParticipant:
-    """One participant, or its id and the error that stops it (RequestError if the request is malformed)."""
+def parse_one(raw: object, index: int, as_of: date | None = None) -> ParsedParticipant:
+    """One participant, or its id and the error that stops it (RequestError if the request is malformed:
+    with ``as_of``, a value outside its plausible window, ``input_ranges``)."""
     try:
-        return parse_participant(raw, index)
+        return parse_participant(raw, index, as_of)
+    except input_ranges.ImpossibleInput as exc:
+        raise RequestError(f"/participants/{index}{exc.field}", str(exc)) from None
     except ParticipantError as exc:
         return (str(raw.get("id")) if isinstance(raw, Mapping) else "", exc)
 
@@ -238,7 +271,7 @@ def parse_one(raw: object, index: int) -> ParsedParticipant:
 def parse_request(obj: object) -> Request:
     header = parse_header(obj)
     raw_participants = cast(Mapping[str, Any], obj)["participants"]
-    parsed = tuple(parse_one(raw, i) for i, raw in enumerate(raw_participants))
+    parsed = tuple(parse_one(raw, i, header.as_of) for i, raw in enumerate(raw_participants))
     return dataclasses.replace(header, participants=parsed)
 
 
@@ -273,6 +306,11 @@ def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[st
                 )
             else:
                 result = module.calculate(item, request.as_of, request.assumptions, request.settings)
+        negative = input_ranges.negative_benefit(result)
+        if negative:  # a benefit is never negative: that participant gets an error, never the number
+            return _error_result(
+                item.id, index, ParticipantError(negative, "cannot calculate: a benefit came out negative")
+            )
         return _absolute_missing(result, index)
     except ParticipantError as exc:
         return _error_result(item.id, index, exc)

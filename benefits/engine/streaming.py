@@ -66,10 +66,10 @@ def _header(fh: IO[str]) -> Request:
 
 def check_jsonl(fh: IO[str]) -> int:
     """Parse every line without calculating (RequestError on the first malformed one); the count."""
-    _header(fh)
+    request = _header(fh)
     count = 0
     for index, lineno, line in _participant_lines(fh):
-        parse_one(_decode(line, f"/participants/{index}", lineno), index)
+        parse_one(_decode(line, f"/participants/{index}", lineno), index, request.as_of)
         count += 1
     return count
 
@@ -79,7 +79,7 @@ def write_jsonl(fh: IO[str], out: TextIO) -> int:
     request = _header(fh)
     count = 0
     for index, lineno, line in _participant_lines(fh):
-        item = parse_one(_decode(line, f"/participants/{index}", lineno), index)
+        item = parse_one(_decode(line, f"/participants/{index}", lineno), index, request.as_of)
         out.write(json.dumps(result_for(request, item, index), ensure_ascii=False))
         out.write("\n")
         count += 1

@@ -11,6 +11,7 @@ from config.settings.base import BASE_DIR  # noqa: E402
 DEBUG = False
 SECRET_KEY = "test-secret-key-not-for-production"  # noqa: S105
 SSN_HASH_KEY = "test-ssn-hash-key"
+MFA_ENCRYPTION_KEY = "test-mfa-encryption-key-not-for-production"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
 CELERY_TASK_ALWAYS_EAGER = True
