@@ -22,12 +22,12 @@ from .accounts import AccountVesting, vest_accounts
 from .contributions import match_for_periods, year_contributions
 from .distributions import cash_out, estimate_forms, forms_offered, lump_sum_window
 from .hardship import hardship_available
-from .inputs import _money, _money_map, _payroll, _percents, _quotes, _settings, _year_map
+from .inputs import Carver401kInputs, _percents, _quotes, _settings
 from .limits import LimitUnavailable
 from .loans import maximum_new_loan
 from .rules import core as core_fn
 from .settings import BenefitSettings
-from .sources import ALL_SOURCES, BEFORE_TAX, ROLLOVER
+from .sources import ALL_SOURCES, ROLLOVER
 from .statement import Kind, Transaction, account_statement
 from .withdrawals import withdrawal_at_59_half
 
@@ -51,21 +51,19 @@ def plan_outputs(
 ) -> dict[str, Any]:
     settings = _settings(core)
     assumptions = assumptions or {}
-    pd = participant.plan_data or {}
+    given = Carver401kInputs.parse(participant)
     traces: dict[str, list[Any]] = {}
     out: dict[str, Any] = {}
 
     # Accounts and vesting (§1.1, §4.1).
-    balances = _money_map(pd.get("balances"), "/plan_data/balances", ALL_SOURCES)
-    withdrawn = _money_map(pd.get("withdrawn"), "/plan_data/withdrawn", ALL_SOURCES)
-    loaned_out = _money_map(pd.get("loaned_out"), "/plan_data/loaned_out", ALL_SOURCES)
+    balances = given.balances
     overall, by_pct = _percents(core, settings)
     vesting = vest_accounts(
         balances,
         overall,
         percent_by_source=by_pct,
-        withdrawn=withdrawn,
-        loaned_out=loaned_out,
+        withdrawn=given.withdrawn,
+        loaned_out=given.loaned_out,
         settings=settings,
     )
     out["account"] = {
@@ -76,18 +74,11 @@ def plan_outputs(
     traces["account"] = vesting.trace.as_list()
 
     # Loans (§8.1, §8.2, §8.4(f)).
-    loans = pd.get("loans") or {}
-    if not isinstance(loans, Mapping):
-        raise ParticipantError("/plan_data/loans", "must be an object")
-    outstanding = _money(loans.get("outstanding_balance", "0"), "/plan_data/loans/outstanding_balance")
-    highest = _money(
-        loans.get("highest_balance_last_12_months", "0"), "/plan_data/loans/highest_balance_last_12_months"
-    )
     lm = maximum_new_loan(
         vesting,
-        highest_balance_last_12_months=highest,
-        outstanding_balance=outstanding,
-        in_installment_or_annuity_pay=bool(pd.get("in_pay_status", False)),
+        highest_balance_last_12_months=given.highest_loan_last_12_months,
+        outstanding_balance=given.outstanding_loan,
+        in_installment_or_annuity_pay=given.in_pay_status,
         settings=settings,
     )
     out["loan"] = {
@@ -98,18 +89,11 @@ def plan_outputs(
     traces["loan"] = lm.trace.as_list()
 
     # Hardship (§7.4).
-    deferrals = _year_map(pd.get("deferrals"), "/plan_data/deferrals")
-    if "before_tax_contributions" in pd:
-        made = _money(pd["before_tax_contributions"], "/plan_data/before_tax_contributions")
-    elif deferrals:
-        made = sum(deferrals.values(), ZERO)
-    else:
-        made = balances.get(BEFORE_TAX, ZERO)
-    prior_hs = _money(pd.get("prior_hardship_before_tax", "0"), "/plan_data/prior_hardship_before_tax")
+    deferrals = given.deferrals
     ha = hardship_available(
         vesting,
-        before_tax_contributions_made=made,
-        prior_hardship_from_before_tax=prior_hs,
+        before_tax_contributions_made=given.before_tax_contributions,
+        prior_hardship_from_before_tax=given.prior_hardship_before_tax,
         settings=settings,
     )
     out["hardship"] = {"maximum_available": money_str(ha.total)}
@@ -132,13 +116,10 @@ def plan_outputs(
 
     # Contributions by year (§3.1, §3.4, §3.6, §3.13).
     comp = dict(participant.compensation or {})
-    employer = pd.get("employer_contributions") or {}
     term = termination(participant, as_of)
     contributions: dict[str, dict[str, Any]] = {}
     for year in sorted(set(comp) | set(deferrals)):
-        ec = employer.get(str(year)) or {}
-        if not isinstance(ec, Mapping):
-            raise ParticipantError(f"/plan_data/employer_contributions/{year}", "must be an object")
+        ec = given.employer_contributions[year]
         employed_last_day = term is None or term >= date(year, 12, 31)
         try:
             yc = year_contributions(
@@ -155,7 +136,7 @@ def plan_outputs(
             raise ParticipantError(f"/plan_data/employer_contributions/{year}", str(exc)) from None
         amounts = dict(yc.amounts)
         year_trace = yc.trace.as_list()
-        periods = _payroll(pd, year)
+        periods = given.payroll[year]
         if periods:
             mr = match_for_periods(periods, settings=settings)
             amounts[mr.source] = amounts["matching"] = mr.match
@@ -220,7 +201,7 @@ def plan_outputs(
         out["estimates"] = estimates
 
     # Account statement for a period (GAP-35; project-added ``plan_data.statement``).
-    raw_statement = si.section(pd)
+    raw_statement = given.statement
     if raw_statement is not None:
         out["statement"], traces["statement"] = _statement(participant, as_of, core, raw_statement, settings)
 

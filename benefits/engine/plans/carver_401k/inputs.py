@@ -5,17 +5,19 @@ payroll), the benefit settings in force and the vesting percentages from the ser
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from benefits.engine import statement_input as si
 from benefits.engine.core import ParticipantError
 from benefits.engine.money import ZERO, to_decimal, to_money
 
 from .contributions import PayPeriod
 from .distributions import AnnuityQuote
 from .settings import DEFAULT_SETTINGS, BenefitSettings
-from .sources import scheduled_sources
+from .sources import ALL_SOURCES, BEFORE_TAX, scheduled_sources
 
 
 def _money(raw: Any, ptr: str) -> Decimal:
@@ -105,3 +107,71 @@ def _quotes(assumptions: Mapping[str, Any], on: date) -> dict[str, AnnuityQuote]
                 f"/assumptions/annuity_quotes/{form}", "must be a decimal string"
             ) from None
     return out
+
+
+@dataclass(frozen=True)
+class Carver401kInputs:
+    """The participant's ``plan_data``, parsed once per calculation (in the order the contract has
+    always read it, so the first bad value is the one reported)."""
+
+    balances: Mapping[str, Decimal]
+    withdrawn: Mapping[str, Decimal]
+    loaned_out: Mapping[str, Decimal]
+    outstanding_loan: Decimal
+    highest_loan_last_12_months: Decimal
+    in_pay_status: bool
+    deferrals: Mapping[int, Decimal]
+    # §7.4: ``before_tax_contributions`` when given, else the deferrals by year, else the balance
+    before_tax_contributions: Decimal
+    prior_hardship_before_tax: Decimal
+    # by contribution year (each year of compensation or deferrals): the employer's contributions
+    # made (``plan_data.employer_contributions``) and the payroll periods (``plan_data.payroll``)
+    employer_contributions: Mapping[int, Mapping[str, Any]]
+    payroll: Mapping[int, tuple[PayPeriod, ...]]
+    statement: Mapping[str, Any] | None  # ``plan_data.statement``; None when no statement is asked for
+
+    @classmethod
+    def parse(cls, participant: Any) -> Carver401kInputs:
+        pd = participant.plan_data or {}
+        balances = _money_map(pd.get("balances"), "/plan_data/balances", ALL_SOURCES)
+        withdrawn = _money_map(pd.get("withdrawn"), "/plan_data/withdrawn", ALL_SOURCES)
+        loaned_out = _money_map(pd.get("loaned_out"), "/plan_data/loaned_out", ALL_SOURCES)
+        loans = pd.get("loans") or {}
+        if not isinstance(loans, Mapping):
+            raise ParticipantError("/plan_data/loans", "must be an object")
+        outstanding = _money(loans.get("outstanding_balance", "0"), "/plan_data/loans/outstanding_balance")
+        highest = _money(
+            loans.get("highest_balance_last_12_months", "0"),
+            "/plan_data/loans/highest_balance_last_12_months",
+        )
+        deferrals = _year_map(pd.get("deferrals"), "/plan_data/deferrals")
+        if "before_tax_contributions" in pd:
+            made = _money(pd["before_tax_contributions"], "/plan_data/before_tax_contributions")
+        elif deferrals:
+            made = sum(deferrals.values(), ZERO)
+        else:
+            made = balances.get(BEFORE_TAX, ZERO)
+        prior_hs = _money(pd.get("prior_hardship_before_tax", "0"), "/plan_data/prior_hardship_before_tax")
+        employer = pd.get("employer_contributions") or {}
+        by_year: dict[int, Mapping[str, Any]] = {}
+        payroll: dict[int, tuple[PayPeriod, ...]] = {}
+        for year in sorted(set(participant.compensation or {}) | set(deferrals)):
+            ec = employer.get(str(year)) or {}
+            if not isinstance(ec, Mapping):
+                raise ParticipantError(f"/plan_data/employer_contributions/{year}", "must be an object")
+            by_year[year] = ec
+            payroll[year] = tuple(_payroll(pd, year))
+        return cls(
+            balances=balances,
+            withdrawn=withdrawn,
+            loaned_out=loaned_out,
+            outstanding_loan=outstanding,
+            highest_loan_last_12_months=highest,
+            in_pay_status=bool(pd.get("in_pay_status", False)),
+            deferrals=deferrals,
+            before_tax_contributions=made,
+            prior_hardship_before_tax=prior_hs,
+            employer_contributions=by_year,
+            payroll=payroll,
+            statement=si.section(pd),
+        )

@@ -12,13 +12,13 @@ from decimal import Decimal
 from typing import Any
 
 from benefits.engine import statement_input as si
-from benefits.engine.money import ZERO, money_str, percent_str, to_money
+from benefits.engine.money import money_str, percent_str, to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .distribution import small_balance_route
 from .diversification import diversification_status
 from .forfeiture import vested_balance
-from .inputs import _num, _vested_percent, statement_inputs
+from .inputs import FairportInputs, _vested_percent
 from .rules import core as core_fn
 from .settings import DEFAULT_SETTINGS, NO_CONSENT_LIMIT, BenefitSettings
 from .statement import KINDS, Statement, statement
@@ -33,14 +33,11 @@ def plan_outputs(
 ) -> dict[str, Any]:
     if settings is None:
         # The plan's calculate() puts the resolved settings groups on the core result.
-        given = (getattr(core, "settings", None) or {}).get("benefits")
-        settings = given if isinstance(given, BenefitSettings) else DEFAULT_SETTINGS
-    pd = participant.plan_data or {}
-    shares = _num(pd, "shares")
-    cash = _num(pd, "cash", ZERO)
-    share_value = _num(pd, "share_value")
-    elected = _num(pd, "elected_dividends", ZERO)
-    pct = _vested_percent(core)
+        chosen = (getattr(core, "settings", None) or {}).get("benefits")
+        settings = chosen if isinstance(chosen, BenefitSettings) else DEFAULT_SETTINGS
+    given = FairportInputs.parse(participant, as_of, core)
+    shares, cash, share_value = given.shares, given.cash, given.share_value
+    elected, pct = given.elected_dividends, given.vested_percent
     traces: dict[str, list[Any]] = {}
 
     # Account (F §8.3, §8.4, §9.1). Sources: the Stock Fund and Investment Fund Accounts.
@@ -67,13 +64,13 @@ def plan_outputs(
     traces["account"] = vb.trace.as_list()
 
     # Diversification (F §6.4).
-    if "years_of_participation" in pd:
+    if given.years_of_participation is not None:
         ds = diversification_status(
             birth_date=participant.birth_date,
             as_of=as_of,
-            years_of_participation=int(_num(pd, "years_of_participation")),
-            shares_allocated_since_inception=_num(pd, "shares_allocated_since_inception", shares),
-            shares_diversified=_num(pd, "shares_diversified", ZERO),
+            years_of_participation=given.years_of_participation,
+            shares_allocated_since_inception=given.shares_allocated_since_inception,
+            shares_diversified=given.shares_diversified,
             account_shares=shares,
             account_cash=cash,
             share_value=share_value,
@@ -89,9 +86,8 @@ def plan_outputs(
     out["cash_out"], traces["cash_out"] = _cash_out(participant, as_of, vb.vested_balance, settings)
 
     # Account statement for a period (F §8.6; project-added ``plan_data.statement``).
-    raw_statement = si.section(pd)
-    if raw_statement is not None:
-        inputs = statement_inputs(raw_statement, as_of, default_elected=elected)
+    inputs = given.statement
+    if inputs is not None:
         at_end = si.core_at(core, participant, as_of, inputs["period_end"], core_fn)
         end_pct = _vested_percent(at_end)
         st = statement(**inputs, vested_percent=end_pct)

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -40,6 +41,55 @@ def _vested_percent(core: Any) -> Decimal:
     if pct is None:
         raise _error("/plan_data", "the vested percent (core vesting result) is missing")
     return to_decimal(pct)
+
+
+@dataclass(frozen=True)
+class FairportInputs:
+    """The participant's ``plan_data`` and vested percent, parsed once per calculation (in the order
+    the contract has always read them, so the first bad value is the one reported)."""
+
+    shares: Decimal
+    cash: Decimal
+    share_value: Decimal
+    elected_dividends: Decimal
+    vested_percent: Decimal
+    # §6.4 diversification: None when ``plan_data.years_of_participation`` is not given.
+    years_of_participation: int | None
+    shares_allocated_since_inception: Decimal
+    shares_diversified: Decimal
+    # ``plan_data.statement`` as ``statement_inputs`` gives it, or None when no statement is asked for.
+    statement: Mapping[str, Any] | None
+
+    @classmethod
+    def parse(cls, participant: Any, as_of: date, core: Any) -> FairportInputs:
+        pd = participant.plan_data or {}
+        shares = _num(pd, "shares")
+        cash = _num(pd, "cash", ZERO)
+        share_value = _num(pd, "share_value")
+        elected = _num(pd, "elected_dividends", ZERO)
+        pct = _vested_percent(core)
+        years: int | None = None
+        allocated, diversified = shares, ZERO
+        if "years_of_participation" in pd:
+            years = int(_num(pd, "years_of_participation"))
+            allocated = _num(pd, "shares_allocated_since_inception", shares)
+            diversified = _num(pd, "shares_diversified", ZERO)
+        raw_statement = si.section(pd)
+        return cls(
+            shares=shares,
+            cash=cash,
+            share_value=share_value,
+            elected_dividends=elected,
+            vested_percent=pct,
+            years_of_participation=years,
+            shares_allocated_since_inception=allocated,
+            shares_diversified=diversified,
+            statement=(
+                None
+                if raw_statement is None
+                else statement_inputs(raw_statement, as_of, default_elected=elected)
+            ),
+        )
 
 
 def statement_inputs(raw: Mapping[str, Any], as_of: date, default_elected: Decimal = ZERO) -> dict[str, Any]:
