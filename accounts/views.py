@@ -18,7 +18,7 @@ def home(request):
         return redirect("accounts:link_identity")
     if user.is_administrator:
         return redirect("benefits:admin_plans")
-    return redirect("benefits:staff_participants")
+    return redirect("elections:committee_queue")  # the committee's day starts with its claims
 
 
 @role_required("participant")

@@ -20,6 +20,8 @@ from benefits.audit import audit_record
 from benefits.engine.plans import settings_classes
 from benefits.engine.settings import SettingError, describe, override
 from benefits.models import Plan
+from benefits.portal.plain import people_date, plain_text
+from benefits.portal.reading_words import reading_label, value_label
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,46 @@ class Reading:
     def value_text(self) -> str:
         return _text(self.value)
 
+    # What people read (the engine's names and analysts' labels stay in the code).
+    @property
+    def label(self) -> str:
+        return reading_label(self.name)
+
+    @property
+    def explanation(self) -> str:
+        return plain_text(self.help)
+
+    @property
+    def other_reading(self) -> str:
+        text = self.alternative
+        head, sep, rest = text.partition(":")
+        if sep and head.strip() in (*self.choices, "true", "false"):
+            text = f"{value_label(head.strip())}:{rest}"
+        return plain_text(text)
+
+    @property
+    def value_words(self) -> str:
+        return _words(self.value)
+
+    @property
+    def default_words(self) -> str:
+        return _words(self.default)
+
+    @property
+    def input_hint(self) -> str:
+        """What to type, in words (the engine's type, never shown as a Python type)."""
+        t = self.type_name.replace(" ", "")
+        blank = " Leave blank to clear it." if "None" in t else ""
+        if t.startswith("datetime.date"):
+            return "A date, for example 2000-12-31." + blank
+        if t.startswith(("Decimal", "decimal")):
+            return "A number, for example 5000 or 0.08." + blank
+        if t.startswith("int"):
+            return "A whole number." + blank
+        if t.startswith("tuple"):
+            return "A list in brackets, for example [1999, 2000], or [] for none."
+        return "A value." + blank
+
     @property
     def default_text(self) -> str:
         return _text(self.default)
@@ -59,6 +101,20 @@ def _text(value: object) -> str:
         return str(value)
     if isinstance(value, tuple | list):
         return json.dumps([_plain(v) for v in value])
+    return str(value)
+
+
+def _words(value: object) -> str:
+    if value is None:
+        return "not set"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, date):
+        return people_date(value)
+    if isinstance(value, tuple | list):
+        return ", ".join(_words(v) for v in value) if value else "none"
+    if isinstance(value, str):
+        return value_label(value)
     return str(value)
 
 

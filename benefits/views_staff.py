@@ -69,5 +69,25 @@ def admin_plan_update_reading(request, key: str, name: str):
 
 @role_required("administrator")
 def audit_log(request):
-    events = selectors.audit_events_for_admin(user=request.user)
-    return render(request, "benefits/audit_log.html", {"events": events})
+    from benefits.portal import audit_log as log
+
+    filters, errors = log.Filters.from_query(request.GET)
+    events = log.audit_events_filtered(user=request.user, filters=filters if not errors else log.Filters())
+    if request.GET.get("format") == "csv" and not errors:
+        return log.csv_response(events)
+    page = log.page_of(events, request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "benefits/audit_log.html",
+        {
+            "page": page,
+            "rows": [log.present(e) for e in page.object_list],
+            "filters": {k: request.GET.get(k, "") for k in ("who", "what", "plan", "start", "end")},
+            "errors": errors,
+            "event_choices": log.event_choices(),
+            "plans": Plan.objects.order_by("name"),
+            "query": query.urlencode(),
+        },
+    )

@@ -274,14 +274,13 @@ def claim_decide(
 
 def _check_content(claim, *, outcome, reasons, provisions, perfecting_material, review) -> None:
     """2560.503-1(g) and (j): a denial states its reasons, the provisions relied on and (initially) what
-    would perfect the claim; an approval still says why."""
+    would perfect the claim. An approval needs no reasons (the regulation asks them of a denial); a
+    note of why is kept when the member gives one."""
     errors = {}
     if outcome not in (Outcome.APPROVED, Outcome.DENIED):
         errors["outcome"] = "Decision: choose approve or deny."
-    if not reasons:
-        errors["reasons"] = (
-            "Reasons: state the specific reasons for the decision (29 CFR 2560.503-1(g)(1)(i))."
-        )
+    if outcome == Outcome.DENIED and not reasons:
+        errors["reasons"] = "Reasons: state the specific reasons for the denial (29 CFR 2560.503-1(g)(1)(i))."
     if outcome == Outcome.DENIED and not provisions:
         errors["provisions"] = (
             "Plan provisions: cite the provisions the denial rests on (2560.503-1(g)(1)(ii))."

@@ -190,7 +190,12 @@ class DecisionForm(UswdsMixin, forms.Form):
         label="Decision", choices=[("", "- Select -"), *ClaimDetermination.Outcome.choices]
     )
     reasons = forms.CharField(
-        label="Specific reasons", widget=forms.Textarea(attrs={"rows": 4}), max_length=5000
+        label="Reasons",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=5000,
+        help_text="Required for a denial: the specific reasons, in words the claimant can follow. "
+        "Optional for an approval.",
     )
     provisions = forms.CharField(
         label="Plan provisions relied on",

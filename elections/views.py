@@ -176,6 +176,48 @@ def claim_detail(request, claim_id: int):
     return render_claim_detail(request, claim)
 
 
+def _participant_facts(claim) -> list[tuple[str, str]]:
+    """What the committee checks before deciding: marital status and whether spousal consent is on file."""
+    p = claim.participant
+    married = p.marital_status == "married"
+    facts = [
+        (
+            "Marital status",
+            p.get_marital_status_display()
+            if hasattr(p, "get_marital_status_display")
+            else p.marital_status.capitalize(),
+        )
+    ]
+    if married:
+        spouse = p.spouse_name or "name not on file"
+        born = (
+            f", born {p.spouse_birth_date:%B} {p.spouse_birth_date.day}, {p.spouse_birth_date.year}"
+            if (p.spouse_birth_date)
+            else ""
+        )
+        facts.append(("Spouse", f"{spouse}{born}"))
+        form = (claim.details or {}).get("form", "")
+        needs = bool(form) and not str(form).startswith("js")
+        consent = getattr(claim, "spousal_consent_status", None)
+        facts.append(
+            (
+                "Spousal consent",
+                consent
+                or (
+                    "Needed: the chosen form is not a joint and survivor annuity, so the spouse must consent "
+                    "in writing before payment starts."
+                    if needs
+                    else "Not needed for the form requested (a joint and survivor annuity)."
+                    if form
+                    else "Decided at the election, if a form other than the joint and survivor annuity is chosen."
+                ),
+            )
+        )
+    else:
+        facts.append(("Spousal consent", "Not needed: the participant is not married."))
+    return facts
+
+
 def render_claim_detail(request, claim, status: int = 200, **bound):
     today = services.today()
     is_claimant = claim.filed_by_id == request.user.pk
@@ -227,6 +269,12 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         "info_form": bound.get("info_form") or forms.InformationRequestForm(),
         "refusal": bound.get("refusal"),
     }
+    if is_committee:
+        from elections.committee_work import committee_members
+
+        context["members"] = committee_members()
+        context["internal_notes"] = claim.internal_notes.select_related("author")
+        context["participant_facts"] = _participant_facts(claim)
     if is_committee and not is_claimant:
         from benefits.services import participant_view_as_staff
 
@@ -423,7 +471,22 @@ def _detail_rows(claim) -> list[tuple[str, str]]:
             rows[label] = str(value)
     amounts = claim.engine_check.get("form_amounts") or {}
     if amounts:
-        rows["Amount of that form (engine)"] = ", ".join(
-            f"{k.replace('_', ' ')} ${Decimal(v):,.2f}" for k, v in amounts.items() if k != "note"
-        )
+        rows["Amount of that form (the plan's calculation)"] = ", ".join(_amounts_words(amounts))
     return list(rows.items())
+
+
+def _amounts_words(amounts: dict, prefix: str = "") -> list[str]:
+    """Each amount of a form as "monthly $1,234.56" (nested amounts, such as a later step, flattened)."""
+    out = []
+    for key, value in amounts.items():
+        if key in ("note", "trace"):
+            continue
+        words = f"{prefix}{key.replace('_', ' ')}"
+        if isinstance(value, dict):
+            out += _amounts_words(value, prefix=f"{words}, ")
+        elif isinstance(value, str | int | float | Decimal) and not isinstance(value, bool):
+            try:
+                out.append(f"{words} ${Decimal(str(value)):,.2f}")
+            except ArithmeticError:
+                out.append(f"{words} {value}")
+    return out

@@ -121,6 +121,8 @@ MATRIX: tuple[Row, ...] = (
     Row("elections:claim_resume",                     "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
     Row("elections:claim_request_information",        "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
     Row("elections:claim_decide",                     "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
+    Row("elections:claim_assign",                     "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
+    Row("elections:claim_add_note",                   "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
 )
 # fmt: on
 
@@ -157,6 +159,8 @@ ARGS = {
     "elections:claim_resume": lambda d: [d.info_requested],
     "elections:claim_request_information": lambda d: [d.under_review],
     "elections:claim_decide": lambda d: [d.under_review],
+    "elections:claim_assign": lambda d: [d.under_review],
+    "elections:claim_add_note": lambda d: [d.under_review],
 }
 
 # A valid submission for each write, so the allowed user's answer is the real one (not a form error).
@@ -172,6 +176,8 @@ DATA = {
         "what": "Proof of age, to fix the start date.",
         "respond_by": (d.today + timedelta(days=60)).isoformat(),
     },
+    "elections:claim_assign": lambda d: {"assignee": str(User.objects.get(email="committee@demo.test").pk)},
+    "elections:claim_add_note": lambda d: {"text": "Checked the service record against payroll."},
     "elections:claim_decide": lambda d: {
         "outcome": "denied",
         "reasons": "The requested date is before the earliest retirement date.",
