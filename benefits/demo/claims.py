@@ -4,7 +4,7 @@ Each claim is made with the real services (filed, reviewed, asked about, extende
 on dates in the past, so the queue shows its due-soon and overdue flags and each claim has a timeline
 and notices exactly as if people had done it. People other than pat get a claimant login that cannot
 sign in (an unusable password): in real life they filed on paper and the office entered the claim.
-Idempotent: nothing is added when the demo already has claims.
+Idempotent: nothing is added once the demo's claims are there.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from django.db import transaction
 from accounts.models import User
 from benefits.models import Participant, PlanMembership
 
+STATEMENT = "I have stopped working and would like my pension to start."
 DECIDE_REASONS = "The requested start date is before the earliest retirement date the plan allows."
 
 
@@ -101,7 +102,7 @@ def _file(membership: PlanMembership, on: date):
                 membership=membership,
                 claim_type="commencement",
                 details={"commencement_date": start, "form": form},
-                statement="I have stopped working and would like my pension to start.",
+                statement=STATEMENT,
                 on=on,
             )
         except ClaimInvalid:
@@ -110,11 +111,11 @@ def _file(membership: PlanMembership, on: date):
 
 
 def load_demo_claims(*, as_of: date) -> int:
-    """Claims in every state for the demo (none added if any exist). Returns how many were made."""
+    """Claims in every state for the demo (none added if they are there). Returns how many were made."""
     from elections import services
     from elections.models import Claim
 
-    if Claim.objects.exists():
+    if Claim.objects.filter(statement=STATEMENT).exists():
         return 0
     committee = User.objects.get(email="committee@demo.test")
     second = User.objects.filter(email="committee2@demo.test").first()
@@ -172,7 +173,7 @@ def load_demo_claims(*, as_of: date) -> int:
 
             claim_note_add(claim=claim, actor=committee, text=story.note)
     # Someone's work: the first claims under review go to the first committee member.
-    for claim in Claim.objects.filter(state="under_review").order_by("pk")[:2]:
+    for claim in Claim.objects.filter(state="under_review", statement=STATEMENT).order_by("pk")[:2]:
         Claim.objects.filter(pk=claim.pk).update(assigned_to=committee)
     return made
 

@@ -257,9 +257,11 @@ def load_demo(*, as_of: date) -> dict[str, int]:
         )
     load_demo_prime_rates(as_of=as_of)
     load_demo_market_months(as_of=as_of)
+    from django.conf import settings
+
     from benefits.demo.claims import load_demo_claims
 
-    claims = load_demo_claims(as_of=as_of)
+    claims = load_demo_claims(as_of=as_of) if settings.DEMO_PLAN_YEAR_CLAIMS else 0
     return {"plans": len(plans), "participants": len(PEOPLE), "users": len(users), "claims": claims}
 
 

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from accounts.models import User
 from benefits.calculations import membership_calculate
 from benefits.documents import document_path
+from benefits.engine import ENGINE_VERSION
 from benefits.models import AuditEvent, GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
 from benefits.services import today
 
@@ -48,6 +49,12 @@ def _pdf_text(document) -> str:
     assert document.status == GeneratedDocument.Status.DONE, document.error
     reader = PdfReader(io.BytesIO(document_path(document).read_bytes()))
     return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def _pdf_creator(document) -> str:
+    """The PDF's metadata: where the engine's version is kept (people read the page, not this)."""
+    reader = PdfReader(io.BytesIO(document_path(document).read_bytes()))
+    return str((reader.metadata or {}).get("/Creator", ""))
 
 
 def _urls(pid: int, plan: str = "carver-db") -> list[str]:
@@ -123,7 +130,8 @@ def test_statement_pages_and_pdfs_hold_the_engines_numbers(pat_client, demo):
         assert response.status_code == 302
         document = GeneratedDocument.objects.filter(kind="statement").latest("pk")
         text = _pdf_text(document)
-        assert membership.plan.name in text and "engine version" in text
+        assert membership.plan.name in text and f"engine {ENGINE_VERSION}" not in text
+        assert f"calculation engine {ENGINE_VERSION}" in _pdf_creator(document)
         if key == "carver-db":
             result = membership_calculate(membership, as_of=today())
             figure = result["accrued_benefit"]["monthly_at_nrd"]
@@ -180,7 +188,8 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
     text = _pdf_text(quote.document)
     js50 = expected["estimates"][1]["forms"]["js50"]
     assert js50["monthly"] in text and js50["survivor_monthly"] in text
-    assert quote.engine_version in text
+    assert f"engine {quote.engine_version}" not in text  # people read plain words (issue 14)
+    assert quote.engine_version in _pdf_creator(quote.document)
     assert AuditEvent.objects.filter(event_type="quote.saved").exists()
 
 
