@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from benefits.models import AuditEvent, Plan
@@ -152,7 +153,7 @@ def test_audit_log_shows_human_names_old_and_new_values_and_filters(admin_client
     assert "Plan reading changed" in by_plan and "Claim denied</td>" not in by_plan
     by_who = client.get(reverse("benefits:audit_log"), {"who": admin.email[:5]}).content.decode()
     assert "Claim denied</td>" not in by_who
-    start = (date.today() - timedelta(days=3)).isoformat()
+    start = (timezone.localdate() - timedelta(days=3)).isoformat()
     recent = client.get(reverse("benefits:audit_log"), {"start": start}).content.decode()
     assert "Claim denied</td>" not in recent
     bad = client.get(reverse("benefits:audit_log"), {"start": "April 1"}).content.decode()
@@ -162,7 +163,7 @@ def test_audit_log_shows_human_names_old_and_new_values_and_filters(admin_client
 def test_audit_log_pages_and_exports_every_matching_event_as_csv(admin_client):
     client, admin = admin_client
     AuditEvent.objects.all().delete()
-    for n in range(PAGE_SIZE + 5):
+    for _ in range(PAGE_SIZE + 5):
         _event("quote.saved", who=admin)
     first = client.get(reverse("benefits:audit_log")).content.decode()
     assert f"{PAGE_SIZE + 5} events; page 1 of 2" in first and "Older events" in first
