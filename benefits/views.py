@@ -331,35 +331,79 @@ def modeler_run(request, participant_id: int, run_id: int):
     return render(request, "benefits/modeler_run.html", context)
 
 
-def _estimate_context(result: dict, index: int) -> dict:
+EXTRA_TRACES = (("cash_out", "Cash-out test"), ("preretirement_spouse_benefit", "Spouse's benefit"))
+
+
+def _estimate_context(result: dict, index: int, *, trace: str = "", name: str | None = None) -> dict:
+    """One start date's forms with their amounts explained. A form's calculation is shown only when
+    asked for (``trace`` names the form), so the page never repeats every trace."""
     from django.http import Http404
 
+    from benefits.portal.forms_explained import after_death, level_income_change, level_income_words
     from benefits.portal.labels import form_label
 
     estimates = result.get("estimates") or []
     if not 0 <= index < len(estimates):
         raise Http404
     e = estimates[index]
+    changes_on = level_income_change(result, index)
     forms = []
     for key, f in (e.get("forms") or {}).items():
+        rv = f.get("relative_value")
         forms.append(
             {
                 "key": key,
                 "label": form_label(key),
                 "f": f,
-                "steps": presented(trace_steps(result, f"estimates[{index}].forms.{key}")),
+                "after_death": after_death(key, f),
+                "level_income": level_income_words(f, changes_on) if key == "ss_level" else "",
+                "relative_value": str(rv.get("percent", ""))
+                if isinstance(rv, dict)
+                else (str(rv) if rv else ""),
+                "steps": presented(trace_steps(result, f"estimates[{index}].forms.{key}"), name=name)
+                if trace == key
+                else [],
             }
         )
     extra = [
-        (label, presented(trace_steps(result, f"estimates[{index}].{key}")))
-        for key, label in (
-            ("cash_out", "Cash-out test"),
-            ("preretirement_spouse_benefit", "Spouse's benefit"),
-        )
+        {
+            "key": key,
+            "label": label,
+            "steps": presented(trace_steps(result, f"estimates[{index}].{key}"), name=name)
+            if trace == key
+            else [],
+        }
+        for key, label in EXTRA_TRACES
         if key in e
     ]
-    error_steps = presented(trace_steps(result, f"estimates[{index}]")) if e.get("error") else []
-    return {"estimate": e, "forms": forms, "extra": extra, "error_steps": error_steps, "index": index}
+    error_steps = presented(trace_steps(result, f"estimates[{index}]"), name=name) if e.get("error") else []
+    return {
+        "estimate": e,
+        "forms": forms,
+        "extra": extra,
+        "error_steps": error_steps,
+        "index": index,
+        "trace": trace,
+        "has_relative_value": any(f["relative_value"] for f in forms),
+    }
+
+
+def _render_estimate(request, context: dict):
+    """The whole page, or (for htmx) only the calculation asked for."""
+    trace = context["trace"]
+    if trace and request.headers.get("HX-Request"):
+        chosen = next((x for x in [*context["forms"], *context["extra"]] if x["key"] == trace), None)
+        if chosen is None:
+            from django.http import Http404
+
+            raise Http404
+        return render(request, "benefits/_trace_list.html", {"steps": chosen["steps"], "trace_note": True})
+    return render(request, "benefits/estimate_detail.html", context)
+
+
+def _viewer_name(request, participant) -> str | None:
+    """Staff read the participant's name in a calculation; the participant reads "you"."""
+    return participant.first_name if request.user.is_plan_staff else None
 
 
 @login_required
@@ -368,10 +412,10 @@ def modeler_estimate(request, participant_id: int, run_id: int, index: int):
     if run.status != ModelerRun.Status.DONE:
         return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run_id)
     context = _plan_context(request, run.membership, f"modeler run {run.pk} estimate {index}")
-    context.update(_estimate_context(run.result, index))
+    name = _viewer_name(request, run.membership.participant)
+    context.update(_estimate_context(run.result, index, trace=request.GET.get("trace", ""), name=name))
     context["back_url"] = reverse("benefits:modeler_run", args=[participant_id, run.pk])
-    context["engine_version"] = run.engine_version
-    return render(request, "benefits/estimate_detail.html", context)
+    return _render_estimate(request, context)
 
 
 @login_required
@@ -400,10 +444,10 @@ def quote_estimate(request, participant_id: int, quote_id: int, index: int):
         user=request.user, participant_id=participant_id, quote_id=quote_id
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk} estimate {index}")
-    context.update(_estimate_context(quote.result, index))
+    name = _viewer_name(request, quote.participant)
+    context.update(_estimate_context(quote.result, index, trace=request.GET.get("trace", ""), name=name))
     context["back_url"] = reverse("benefits:quote_detail", args=[participant_id, quote.pk])
-    context["engine_version"] = quote.engine_version
-    return render(request, "benefits/estimate_detail.html", context)
+    return _render_estimate(request, context)
 
 
 @login_required

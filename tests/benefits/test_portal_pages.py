@@ -176,8 +176,16 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
                 assert _money(form["survivor_monthly"]) in html
     assert run.result["estimates"] == expected["estimates"]
     # How was this calculated: the trace of a figure, with its plan section
-    detail = pat_client.get(reverse("benefits:modeler_estimate", args=[pid, run.pk, 0])).content.decode()
-    assert "Early Commencement Adjustment Factor" in detail and "§4.4(B)" in detail
+    # (issue 14): collapsed by default, one calculation at a time on demand, htmx or a plain link.
+    url = reverse("benefits:modeler_estimate", args=[pid, run.pk, 0])
+    detail = pat_client.get(url).content.decode()
+    assert "Early Commencement Adjustment Factor" not in detail and detail.count('hx-get="?trace=') >= 2
+    one = pat_client.get(url, {"trace": "js50"}).content.decode()
+    assert "Early Commencement Adjustment Factor" in one and "§4.4(B)" in one
+    assert one.count("Early Commencement Adjustment Factor") < 3  # only the form asked for
+    fragment = pat_client.get(url, {"trace": "js50"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in fragment and "§4.4(B)" in fragment and "six decimal places" in fragment
+    assert pat_client.get(url, {"trace": "nonsense"}, HTTP_HX_REQUEST="true").status_code == 404
     # Save and print
     response = pat_client.post(reverse("benefits:quote_save", args=[pid, run.pk]))
     quote = SavedQuote.objects.get()
@@ -363,3 +371,29 @@ def test_a_cliff_schedule_shows_the_zero_row_where_an_unvested_participant_stand
     assert "0%" in row and "You are here" in row
     five = body[body.index("5 or more") : body.index("</tr>", body.index("5 or more"))]
     assert "100%" in five and "Not yet" in five
+
+
+def test_each_form_says_who_is_paid_after_death_and_the_level_income_option_when_it_drops(pat_client, demo):
+    """Issue 14 item 3. Pat (born March 14, 1962) starting February 1, 2027: the level income option
+    pays more until Social Security is assumed to start, the first of the month on or after the 65th
+    birthday (Carver DB §8.3(A)(2), the plan reading's default age 65): April 1, 2027."""
+    from benefits.portal.forms_explained import after_death
+
+    pid = _pid(demo)
+    run = _run(pat_client, pid, {"mode": "dates", "dates": "2027-02-01"})
+    expected = membership_calculate(run.membership, as_of=run.as_of, commencement_dates=[date(2027, 2, 1)])
+    level = expected["estimates"][0]["forms"]["ss_level"]
+    page = pat_client.get(reverse("benefits:modeler_estimate", args=[pid, run.pk, 0])).content.decode()
+    assert (
+        f"You receive {_money(level['monthly'])} a month until Social Security is assumed to start, then "
+        f"{_money(level['monthly_after_social_security'])} a month from April 1, 2027"
+    ) in page
+    js50 = expected["estimates"][0]["forms"]["js50"]
+    assert f"your spouse receives 50% of your payment ({_money(js50['survivor_monthly'])} a month)" in page
+    assert "If you die within 10 years of the start, your beneficiary receives" in page
+    assert "Payments stop at your death; nothing is paid to anyone after." in page
+    # Relative values sit beside the amounts when the month's market data is there (the demo's is).
+    assert "Relative value: <strong>" in page
+    assert after_death("js66", {"survivor_monthly": "10.00"}).startswith(
+        "After your death your spouse receives 66⅔%"
+    )
