@@ -301,10 +301,10 @@ def _modeler_blocked(membership, today: date) -> str | None:
     return None
 
 
-def _grid_context(result: dict, participant) -> dict:
-    g = grid(result, participant.birth_date)
-    normal = next((r["normal_form"] for r in g["rows"] if r["normal_form"]), "")
-    series = [k for k in (normal, "life", "js100", "lump_sum") if k]
+def _grid_context(result: dict, participant, chosen: str = "") -> dict:
+    g = grid(result, participant.birth_date, chosen=chosen)
+    normal = g["normal"]
+    series = [k for k in (normal, g["chosen"], "life", "js100", "lump_sum") if k]
     series = list(dict.fromkeys(series))
     return {"grid": g, "chart": line_chart(g, series)}
 
@@ -327,7 +327,7 @@ def modeler_run(request, participant_id: int, run_id: int):
     context = _plan_context(request, run.membership, f"modeler run {run.pk}")
     context["run"] = run
     if run.status == ModelerRun.Status.DONE:
-        context.update(_grid_context(run.result, run.membership.participant))
+        context.update(_grid_context(run.result, run.membership.participant, request.GET.get("form", "")))
     return render(request, "benefits/modeler_run.html", context)
 
 
@@ -434,7 +434,7 @@ def quote_detail(request, participant_id: int, quote_id: int):
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk}")
     context["quote"] = quote
-    context.update(_grid_context(quote.result, quote.participant))
+    context.update(_grid_context(quote.result, quote.participant, request.GET.get("form", "")))
     return render(request, "benefits/quote.html", context)
 
 

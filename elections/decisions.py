@@ -104,7 +104,9 @@ def claim_request_information(
         method = "request_appeal_information" if claim.in_review_stage else "request_information"
         claim.set_clock(claim.clock().toll(start=on))
         from_state = move(claim, method, on=on)
-        claim.next_step = f"Send the information requested by {respond_by:%B %-d, %Y}."
+        # The next-step box says what is asked, not only that something is (issue 14).
+        asked = what if len(what) <= 200 else what[:197].rstrip() + "…"
+        claim.next_step = f"Send by {respond_by:%B %-d, %Y}: {asked}"
         claim.information_due_on = respond_by
         claim.save(update_fields=["next_step", "information_due_on"])
         notices.information_request(

@@ -85,7 +85,23 @@ def claim_new(request, membership_id: int, claim_type: str):
     form = forms.ClaimForm(
         request.POST or None, request.FILES or None, claim_type=claim_type, forms_offered=offered
     )
-    if request.method == "POST" and form.is_valid():
+    preview = None
+    if request.method == "POST" and form.is_valid() and "preview" in request.POST:
+        # The amount for the chosen date and form, from the same check filing makes; nothing is filed.
+        try:
+            preview = _preview(
+                checks.check_claim(
+                    membership=membership,
+                    claim_type=claim_type,
+                    details=form.details(),
+                    filed_on=services.today(),
+                    beneficiary=beneficiary,
+                ),
+                form.cleaned_data,
+            )
+        except checks.ClaimInvalid as exc:
+            _errors_to_form(form, exc.errors)
+    elif request.method == "POST" and form.is_valid():
         try:
             claim = services.claim_file(
                 filer=request.user,
@@ -112,8 +128,34 @@ def claim_new(request, membership_id: int, claim_type: str):
         "rules": deadlines.plan_rules(membership.plan.key),
         "evidence": forms.ClaimForm.evidence_list() if claim_type == ClaimType.HARDSHIP else None,
         "figures": _figures(membership, claim_type),
+        "preview": preview,
+        "can_preview": "form" in form.fields,
     }
     return render(request, "elections/claim_new.html", context, status=400 if form.errors else 200)
+
+
+def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
+    """What the claimant would be paid for the date and form chosen, in words."""
+    rows: list[tuple[str, str]] = []
+    start = cleaned.get("commencement_date")
+    if start:
+        rows.append(("Payments start", f"{start:%B} {start.day}, {start.year}"))
+    form_key = cleaned.get("form")
+    if form_key:
+        rows.append(("Form of payment", forms.FORM_LABELS.get(form_key, form_key)))
+    amounts = check.get("form_amounts") or {}
+    words = {
+        "monthly": "Each month",
+        "survivor_monthly": "Your spouse each month after your death",
+        "monthly_after_social_security": "Each month once Social Security starts",
+        "lump_sum": "Paid once",
+    }
+    for key, label in words.items():
+        if amounts.get(key):
+            rows.append((label, f"${Decimal(str(amounts[key])):,.2f}"))
+    if check.get("vested_balance"):
+        rows.append(("Vested balance", f"${Decimal(str(check['vested_balance'])):,.2f}"))
+    return rows
 
 
 def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
@@ -142,12 +184,16 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
     if claim_type == ClaimType.WITHDRAWAL_59HALF and result.get("withdrawal"):
         out.append(("Most you can withdraw (§7.3)", checks.money(result["withdrawal"]["maximum"])))
     if result.get("earliest_retirement_date") and claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
-        out.append(
-            (
-                "Earliest retirement date",
-                f"{date.fromisoformat(result['earliest_retirement_date']):%B %-d, %Y}",
-            )
+        earliest = date.fromisoformat(result["earliest_retirement_date"])
+        # A date already past is no use to anyone, least of all an active employee: offer the first
+        # date a claim filed today can ask for (the plan's filing lead time).
+        first_open = deadlines.earliest_commencement_for_filing(
+            today, deadlines.plan_rules(membership.plan.key)
         )
+        if earliest < first_open:
+            out.append(("Earliest date you can ask for today", f"{first_open:%B %-d, %Y}"))
+        else:
+            out.append(("Earliest retirement date", f"{earliest:%B %-d, %Y}"))
     if result.get("normal_retirement_date") and claim_type == ClaimType.COMMENCEMENT:
         out.append(
             ("Normal retirement date", f"{date.fromisoformat(result['normal_retirement_date']):%B %-d, %Y}")
@@ -174,6 +220,31 @@ def claim_detail(request, claim_id: int):
         raise PermissionDenied("Claims are decided by the plan committee; administrators do not see them.")
     claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
     return render_claim_detail(request, claim)
+
+
+def _next_step_for_committee(claim) -> str:
+    """The next step in words for the committee: who must act now, never "you may appeal"."""
+    s = ClaimState
+
+    def when(d) -> str:
+        return f"{d:%B} {d.day}, {d.year}"
+
+    if claim.state == s.RECEIVED:
+        return "Start the review."
+    if claim.state in (s.UNDER_REVIEW, s.APPEAL_UNDER_REVIEW):
+        return "Decide the claim, ask the claimant for information, or take an extension."
+    if claim.state in (s.INFO_REQUESTED, s.APPEAL_INFO_REQUESTED):
+        due = f" (asked to answer by {when(claim.information_due_on)})" if claim.information_due_on else ""
+        return f"Waiting for the claimant's answer{due}; the clock is stopped."
+    if claim.state == s.DENIED and claim.appeal_by:
+        return f"Denied. The claimant may appeal until {when(claim.appeal_by)}."
+    if claim.state == s.APPEALED:
+        return "Start the review of the appeal (by a member who did not decide the claim)."
+    if claim.state == s.ELECTION_REQUIRED:
+        return "Approved. The claimant makes the election next; nothing is paid before it is complete."
+    if claim.state == s.DENIED_ON_REVIEW:
+        return "Denied on review: the plan's decision is final; the claimant may bring a civil action."
+    return ""
 
 
 def _participant_facts(claim) -> list[tuple[str, str]]:
@@ -269,6 +340,9 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         "info_form": bound.get("info_form") or forms.InformationRequestForm(),
         "refusal": bound.get("refusal"),
     }
+    context["next_step_text"] = (
+        _next_step_for_committee(claim) if is_committee and not is_claimant else claim.next_step
+    )
     if is_committee:
         from elections.committee_work import committee_members
 

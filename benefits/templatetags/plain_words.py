@@ -40,3 +40,12 @@ def reading(name: str) -> str:
 @register.filter
 def choice(value: object) -> str:
     return value_label(str(value))
+
+
+@register.filter
+def at(sequence, index: int):
+    """``sequence[index]`` (a column's heading beside a row's value), or "" past the end."""
+    try:
+        return sequence[int(index)]
+    except (IndexError, TypeError, ValueError):
+        return ""

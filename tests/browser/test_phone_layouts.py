@@ -1,0 +1,96 @@
+"""At 390 px the figures a person came for stay in view without scrolling sideways (issue 14 item 4):
+the claims list's status and next deadline, the modeler's normal form and chosen form, a statement's
+closing balance; on a desktop the modeler table scrolls with its start-date column fixed."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.browser.conftest import login, screenshot
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = 390
+
+
+@pytest.fixture
+def data(db, settings, tmp_path):
+    from benefits.services import today
+    from tests.test_access_matrix import _build
+
+    settings.PRIVATE_STORAGE_ROOT = tmp_path
+    return _build(today())
+
+
+def _in_view(page, selector: str) -> list[str]:
+    """Elements matching ``selector`` that are not wholly inside the viewport's width (or are hidden)."""
+    return page.evaluate(
+        """(sel) => {
+          const vw = document.documentElement.clientWidth;
+          const bad = [];
+          for (const el of document.querySelectorAll(sel)) {
+            const r = el.getBoundingClientRect();
+            const s = getComputedStyle(el);
+            if (s.display === 'none' || s.visibility === 'hidden' || r.width < 1 || r.left < 0 || r.right > vw + 1) {
+              bad.push(el.textContent.trim().slice(0, 40) + ` (${Math.round(r.left)}–${Math.round(r.right)})`);
+            }
+          }
+          return bad;
+        }""",
+        selector,
+    )
+
+
+def test_claims_list_keeps_status_and_next_deadline_in_view(page, data):
+    page.set_viewport_size({"width": PHONE, "height": 800})
+    login(page, "pat@demo.test")
+    page.goto(reverse("elections:claims_home"))
+    assert page.locator("td.app-claim-status").count() >= 4
+    assert _in_view(page, "td.app-claim-status") == []
+    assert _in_view(page, "td.app-claim-due") == []
+    assert "Next deadline" in page.locator("td.app-claim-due").first.evaluate(
+        "el => getComputedStyle(el, '::before').content"
+    )
+    screenshot(page, "phone-claims-390")
+
+
+def test_modeler_keeps_the_normal_form_and_the_chosen_form_beside_the_start_date(page, data):
+    page.set_viewport_size({"width": PHONE, "height": 800})
+    login(page, "pat@demo.test")
+    page.goto(reverse("benefits:modeler_run", args=[data.pid, data.run_id]) + "?form=life")
+    normal = page.locator("th.app-col-normal")
+    chosen = page.locator("th.app-col-chosen")
+    assert normal.count() == 1 and chosen.count() == 1
+    assert chosen.get_attribute("data-form") == "life"
+    assert _in_view(page, "th.app-col-normal, th.app-col-chosen, .app-grid-table .app-sticky-col") == []
+    # Chart labels stay legible: at least 10 px on screen.
+    sizes = page.evaluate(
+        "() => [...document.querySelectorAll('.app-chart__label')].map(t => t.getBoundingClientRect().height)"
+    )
+    assert sizes and min(sizes) >= 10, sizes
+    screenshot(page, "phone-modeler-390")
+
+
+def test_desktop_modeler_table_scrolls_with_the_start_date_fixed(page, data):
+    page.set_viewport_size({"width": 1024, "height": 800})
+    login(page, "pat@demo.test")
+    page.goto(reverse("benefits:modeler_run", args=[data.pid, data.run_id]))
+    wrap = page.locator(".app-grid-wrap")
+    fits = wrap.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    if not fits:
+        before = page.locator("tbody .app-sticky-col").first.bounding_box()["x"]
+        wrap.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
+        after = page.locator("tbody .app-sticky-col").first.bounding_box()["x"]
+        assert abs(after - before) < 1, (before, after)
+    screenshot(page, "desktop-modeler-1024")
+
+
+def test_statement_keeps_the_closing_balance_in_view(page, data):
+    page.set_viewport_size({"width": PHONE, "height": 800})
+    login(page, "pat@demo.test")
+    page.goto(reverse("benefits:plan_statement", args=[data.pid, "carver-401k"]))
+    closing = 'td[data-label="Closing balance"]'
+    assert page.locator(closing).count() >= 1
+    assert _in_view(page, closing) == []
+    screenshot(page, "phone-statement-401k-390")
