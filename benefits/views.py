@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from benefits import selectors, services
 from benefits.portal.dashboard import plan_summaries
+from benefits.portal.dashboard import totals as plan_totals
 
 
 def _viewing_context(request, participant, page: str) -> dict:
@@ -39,6 +40,7 @@ def _render_dashboard(request, participant):
     memberships = selectors.memberships_for_participant(participant)
     context["memberships"] = memberships
     context["summaries"] = plan_summaries(memberships, as_of=services.today())
+    context["totals"] = plan_totals(context["summaries"])
     context["as_of"] = services.today()
     context["waiting"] = _waiting_items(request.user, participant)
     return render(request, "benefits/dashboard.html", context)

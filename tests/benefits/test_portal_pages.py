@@ -115,7 +115,12 @@ def test_vesting_page_shows_service_year_by_year(pat_client, demo):
     membership = PlanMembership.objects.get(participant=demo.participant, plan__key="carver-db")
     result = membership_calculate(membership, as_of=today(), detail=True)
     html = pat_client.get(reverse("benefits:plan_vesting", args=[_pid(demo), "carver-db"])).content.decode()
-    assert f"{result['vesting']['vested_percent']}% vested" in html
+    percent = result["vesting"]["vested_percent"]
+    if percent == "100":  # issue 14: the fact first, the year-by-year table folded below it
+        assert html.index("You are fully vested") < html.index("app-service-details")
+        assert '<details class="app-details app-service-details">' in html
+    else:
+        assert f"{percent}% vested" in html
     assert "five-year cliff schedule" in html.lower()
     for row in result["service_history"]["rows"]:
         assert f'<th scope="row">{row["label"]}</th>' in html
@@ -397,3 +402,25 @@ def test_each_form_says_who_is_paid_after_death_and_the_level_income_option_when
     assert after_death("js66", {"survivor_monthly": "10.00"}).startswith(
         "After your death your spouse receives 66⅔%"
     )
+
+
+def test_dashboard_totals_across_plans_and_says_why_service_differs(pat_client, demo):
+    """Issue 14 item 8: pat is in three plans; balances add up in dollars today and the pension stays
+    a monthly amount, and differing years of service are explained."""
+    from decimal import Decimal
+
+    html = pat_client.get(reverse("benefits:dashboard")).content.decode()
+    balances = []
+    pension = None
+    for key in PLANS:
+        m = PlanMembership.objects.get(participant=demo.participant, plan__key=key)
+        r = membership_calculate(m, as_of=today())
+        if key == "carver-db":
+            pension = Decimal(
+                r["accrued_benefit"].get("vested_monthly_at_nrd") or r["accrued_benefit"]["monthly_at_nrd"]
+            )
+        else:
+            balances.append(Decimal(r["account"]["vested_balance"]))
+    assert f"${sum(balances):,.2f}" in html and "across 2 plans" in html
+    assert f"${pension:,.2f} a month" in html
+    assert "Why your years of service differ from plan to plan" in html
