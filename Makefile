@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint install serve migrate services
+.PHONY: demo test bench lint migrations-check ci install serve migrate services
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -35,3 +35,9 @@ bench: install
 
 lint: install
 	$(VENV)/bin/ruff check .
+
+migrations-check: install services
+	$(PY) manage.py makemigrations --check --dry-run --settings=config.settings.test
+
+ci:
+	.ci/run

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
-from benefits.audit import audit_record, client_ip
+from benefits.audit import AuditEventType, audit_record, client_ip
 from benefits.models import Participant
 
 GENERIC_FAILURE = (
@@ -80,7 +80,7 @@ def participant_link_identity(
             candidate.user = user
             candidate.save(update_fields=["user"])
             audit_record(
-                event_type="identity.linked",
+                event_type=AuditEventType.IDENTITY_LINKED,
                 summary=f"{user.email} linked to participant {candidate.participant_number}",
                 actor=user,
                 participant=candidate,
@@ -88,7 +88,7 @@ def participant_link_identity(
             )
             return candidate
         audit_record(
-            event_type="identity.link_failed",
+            event_type=AuditEventType.IDENTITY_LINK_FAILED,
             summary=f"{user.email} failed an identity check",
             actor=user,
             request=request,

@@ -1,10 +1,58 @@
-"""Audit events: every write service records one inside its own transaction."""
+"""Audit events: every write service records one inside its own transaction.
+
+``AuditEventType`` is the one list of event types. The stored value (``AuditEvent.event_type``) is the
+member's value, unchanged from before the list existed; the model field keeps no ``choices`` so that a
+new type needs no migration. Add a member here for a new kind of write, then pass it to ``audit_record``,
+which refuses any other string.
+"""
 
 from __future__ import annotations
 
+from django.db import models
 from django.utils import timezone
 
 from benefits.models import AuditEvent, Participant
+
+
+class AuditEventType(models.TextChoices):
+    # accounts
+    IDENTITY_LINKED = "identity.linked", "Identity linked to a participant record"
+    IDENTITY_LINK_FAILED = "identity.link_failed", "Identity check failed"
+    # benefits: plans and their readings
+    PLAN_READING_CHANGED = "plan.reading_changed", "Plan reading changed"
+    PLAN_SETTINGS_CONFIRMED = "plan.settings_confirmed", "Plan readings confirmed"
+    # benefits: participants' pages, modeler, documents
+    PARTICIPANT_VIEWED_BY_STAFF = "participant.viewed_by_staff", "Participant page viewed by plan staff"
+    MODELER_RUN_REQUESTED = "modeler.run_requested", "Retirement model requested"
+    QUOTE_SAVED = "quote.saved", "Retirement quote saved"
+    DOCUMENT_REQUESTED = "document.requested", "Document requested"
+    DOCUMENT_RENDERED = "document.rendered", "Document rendered"
+    DOCUMENT_FAILED = "document.failed", "Document could not be rendered"
+    # elections: claims (``claim.<action>``; the action is also the claim timeline's ``ClaimEvent.action``)
+    CLAIM_FILED = "claim.filed", "Claim filed"
+    CLAIM_START_REVIEW = "claim.start_review", "Claim review started"
+    CLAIM_START_APPEAL_REVIEW = "claim.start_appeal_review", "Appeal review started"
+    CLAIM_EXTENDED = "claim.extended", "Claim decision period extended"
+    CLAIM_INFORMATION_REQUESTED = "claim.information_requested", "Information requested from the claimant"
+    CLAIM_INFORMATION_ANSWERED = "claim.information_answered", "Claimant answered the information request"
+    CLAIM_INFORMATION_NOT_ANSWERED = (
+        "claim.information_not_answered",
+        "Information request not answered in time",
+    )
+    CLAIM_DOCUMENTS_REQUESTED = "claim.documents_requested", "Claimant asked for the claim documents"
+    CLAIM_DOCUMENTS_ADDED = "claim.documents_added", "Documents added to a claim"
+    CLAIM_VOTE_RECORDED = "claim.vote_recorded", "Committee vote recorded"
+    CLAIM_APPROVE = "claim.approve", "Claim approved"
+    CLAIM_DENY = "claim.deny", "Claim denied"
+    CLAIM_APPEALED = "claim.appealed", "Claim appealed"
+    CLAIM_APPEALED_DEEMED_DENIAL = "claim.appealed_deemed_denial", "Deemed denial appealed"
+    CLAIM_APPROVE_ON_REVIEW = "claim.approve_on_review", "Claim approved on review"
+    CLAIM_DENY_ON_REVIEW = "claim.deny_on_review", "Claim denied on review"
+    CLAIM_HANDED_TO_ELECTION = "claim.handed_to_election", "Approved claim handed to the benefit election"
+    CLAIM_DOCUMENT_VIEWED = "claim.document_viewed", "Claim document viewed"
+    CLAIM_NOTICE_VIEWED = "claim.notice_viewed", "Claim notice viewed"
+    CLAIM_ASSIGNED = "claim.assigned", "Claim assigned to a committee member"
+    CLAIM_NOTE_ADDED = "claim.note_added", "Internal note added to a claim"
 
 
 def client_ip(request) -> str | None:
@@ -15,18 +63,22 @@ def client_ip(request) -> str | None:
 
 def audit_record(
     *,
-    event_type: str,
+    event_type: AuditEventType,
     summary: str,
     actor=None,
     participant: Participant | None = None,
     request=None,
     **extra_data: object,
 ) -> AuditEvent:
-    """Write one audit event. Call it inside the transaction of the change it records."""
+    """Write one audit event. Call it inside the transaction of the change it records.
+
+    ``event_type`` must be an ``AuditEventType``: a string outside the list raises ``ValueError``.
+    """
+    event_type = AuditEventType(event_type)
     acting_user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
     return AuditEvent.objects.create(
         event_time=timezone.now(),
-        event_type=event_type,
+        event_type=event_type.value,
         acting_user=acting_user,
         participant=participant,
         summary=summary[:300],

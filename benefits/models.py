@@ -28,7 +28,7 @@ class Plan(models.Model):
         SAVINGS_401K = "401k", "401(k) savings"
         ESOP = "esop", "Employee stock ownership"
 
-    # The engine's plan key (shared/contracts/engine-cli.md), e.g. "carver-db".
+    # The engine's plan key (docs/engine-cli.md), e.g. "carver-db".
     key = models.SlugField(max_length=40, unique=True)
     name = models.CharField(max_length=200)
     kind = models.CharField(max_length=30, choices=Kind.choices)
@@ -283,7 +283,7 @@ class GeneratedDocument(models.Model):
 class CalculationResult(models.Model):
     """An engine result for one membership on one date, stored with the engine version and its request.
 
-    The request is the engine contract's JSON (shared/contracts/engine-cli.md), so any stored number
+    The request is the engine contract's JSON (docs/engine-cli.md), so any stored number
     can be reproduced from the command line with the same engine version.
     """
 

@@ -1,5 +1,8 @@
 """Scoped reads: every read of participant data goes through a function that takes the requesting user.
 
+Presenters never query the ORM: they get their rows from here (the account ledger functions below take a
+membership already scoped by one of the ``*_for_viewer`` functions).
+
 A participant sees only their own record; committee members and administrators may view any
 participant read-only (the view records an audit event). Anything else answers 404, so a participant
 cannot even learn that another participant's record exists.
@@ -7,10 +10,24 @@ cannot even learn that another participant's record exists.
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from benefits.models import AuditEvent, Participant, Plan, PlanMembership
+from benefits.engine_adapter import Reading, plan_readings
+from benefits.models import (
+    AccountBalance,
+    AccountTransaction,
+    AuditEvent,
+    GeneratedDocument,
+    ModelerRun,
+    Participant,
+    Plan,
+    PlanMembership,
+    SavedQuote,
+)
 
 
 def participant_for_user(user) -> Participant | None:
@@ -48,8 +65,6 @@ def participants_for_staff(*, user, query: str = "") -> QuerySet[Participant]:
         raise Http404
     qs = Participant.objects.select_related("employer").prefetch_related("memberships__plan")
     if query:
-        from django.db.models import Q
-
         qs = qs.filter(
             Q(last_name__icontains=query)
             | Q(first_name__icontains=query)
@@ -72,8 +87,6 @@ def audit_events_for_admin(*, user, limit: int = 200) -> QuerySet[AuditEvent]:
 
 def document_get_for_viewer(*, user, document_id: int):
     """A generated document the user may download: their own, or any for committee/administrators."""
-    from benefits.models import GeneratedDocument
-
     if not user.is_authenticated:
         raise Http404
     qs = GeneratedDocument.objects.select_related("participant")
@@ -85,3 +98,102 @@ def document_get_for_viewer(*, user, document_id: int):
         return qs.get(pk=document_id)
     except GeneratedDocument.DoesNotExist as exc:
         raise Http404 from exc
+
+
+@dataclass(frozen=True)
+class PlanOverview:
+    plan: Plan
+    participant_count: int
+    readings: list[Reading]
+
+    @property
+    def needs_confirmation(self) -> bool:
+        return self.plan.settings_confirmed_at is None
+
+    @property
+    def unset_required(self) -> list[Reading]:
+        return [r for r in self.readings if r.unconfirmed]
+
+
+def plan_overview(plan: Plan) -> PlanOverview:
+    return PlanOverview(plan=plan, participant_count=plan.memberships.count(), readings=plan_readings(plan))
+
+
+# ------------------------------------------------------------------ one membership's pages
+
+
+def membership_get_for_viewer(*, user, participant_id: int, plan_key: str) -> PlanMembership:
+    participant = participant_get_for_viewer(user=user, participant_id=participant_id)
+    try:
+        return PlanMembership.objects.select_related("plan", "plan__employer", "participant").get(
+            participant=participant, plan__key=plan_key
+        )
+    except PlanMembership.DoesNotExist as exc:
+        raise Http404 from exc
+
+
+def run_get_for_viewer(*, user, participant_id: int, run_id: int) -> ModelerRun:
+    participant = participant_get_for_viewer(user=user, participant_id=participant_id)
+    try:
+        return ModelerRun.objects.select_related("membership__plan", "membership__participant").get(
+            pk=run_id, membership__participant=participant
+        )
+    except ModelerRun.DoesNotExist as exc:
+        raise Http404 from exc
+
+
+def quote_get_for_viewer(*, user, participant_id: int, quote_id: int) -> SavedQuote:
+    participant = participant_get_for_viewer(user=user, participant_id=participant_id)
+    try:
+        return SavedQuote.objects.select_related("membership__plan", "participant", "document").get(
+            pk=quote_id, participant=participant
+        )
+    except SavedQuote.DoesNotExist as exc:
+        raise Http404 from exc
+
+
+def quotes_for_membership(membership: PlanMembership):
+    return SavedQuote.objects.filter(membership=membership).select_related("document")
+
+
+def statements_for_membership(membership: PlanMembership):
+    return GeneratedDocument.objects.filter(
+        participant=membership.participant, kind="statement", payload__plan_key=membership.plan.key
+    )[:10]
+
+
+# ------------------------------------------------------------------ an account's ledger (statements)
+
+
+def membership_has_transactions(membership: PlanMembership) -> bool:
+    return membership.transactions.exists()
+
+
+def membership_first_transaction_date(membership: PlanMembership) -> date | None:
+    return membership.transactions.order_by("date").values_list("date", flat=True).first()
+
+
+def membership_first_balance_date(membership: PlanMembership) -> date | None:
+    return membership.balances.order_by("as_of").values_list("as_of", flat=True).first()
+
+
+def membership_latest_balance_date(membership: PlanMembership) -> date | None:
+    return membership.balances.order_by("-as_of").values_list("as_of", flat=True).first()
+
+
+def membership_transactions(membership: PlanMembership) -> list[AccountTransaction]:
+    return list(membership.transactions.order_by("date", "pk"))
+
+
+def membership_balances(membership: PlanMembership) -> list[AccountBalance]:
+    return list(membership.balances.all())
+
+
+def plan_share_valuation(plan: Plan, *, source: str, on: date) -> AccountBalance | None:
+    """The plan's latest valuation of ``source`` holding shares on or before ``on`` (the same stock for
+    every participant, so any account holding shares that day gives it)."""
+    return (
+        AccountBalance.objects.filter(membership__plan=plan, source=source, shares__gt=0, as_of__lte=on)
+        .order_by("-as_of")
+        .first()
+    )

@@ -18,7 +18,7 @@ logger = logging.getLogger(__name__)
 )
 def render_document_task(self, document_id: int) -> None:
     """Render one PDF. I/O errors are retried with backoff; anything else is reported on the document."""
-    from benefits.documents import document_mark_failed, document_render
+    from benefits.services.documents import document_mark_failed, document_render
 
     try:
         document_render(document_id)
@@ -36,7 +36,7 @@ def render_document_task(self, document_id: int) -> None:
 @shared_task(bind=True, acks_late=True, ignore_result=True, name="benefits.modeler_run")
 def modeler_run_task(self, run_id: int) -> None:
     """Price a modeler run's commencement dates; a failure is reported on the run, never dropped."""
-    from benefits.portal.services import modeler_run_execute, modeler_run_fail
+    from benefits.services.modeler import modeler_run_execute, modeler_run_fail
 
     try:
         modeler_run_execute(run_id)

@@ -7,8 +7,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from benefits import selectors, services
-from benefits.portal.dashboard import plan_summaries
-from benefits.portal.dashboard import totals as plan_totals
+from benefits.presenters.dashboard import plan_summaries
+from benefits.presenters.dashboard import totals as plan_totals
 
 
 def _viewing_context(request, participant, page: str) -> dict:
@@ -52,8 +52,8 @@ def _waiting_items(user, participant) -> list[dict]:
     if not user.is_participant_role:
         return []
     try:
+        from elections.claims.selectors import claims_for_claimant
         from elections.models import COMMITTEE_OPEN, ClaimState
-        from elections.selectors import claims_for_claimant
     except ImportError:  # the elections app is optional for this page
         return []
     needs_you = {
@@ -80,8 +80,8 @@ def document_download(request, document_id: int):
     """Serve a generated PDF to its participant or to plan staff (audited); 404 for anyone else."""
     from django.http import FileResponse, Http404
 
-    from benefits.documents import document_path
     from benefits.models import GeneratedDocument
+    from benefits.services import document_path
 
     document = selectors.document_get_for_viewer(user=request.user, document_id=document_id)
     if document.status != GeneratedDocument.Status.DONE:
@@ -114,17 +114,16 @@ from django.core.exceptions import PermissionDenied  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 from django.views.decorators.http import require_POST  # noqa: E402
 
-from benefits.calculations import CalculationError  # noqa: E402
+from benefits.engine_adapter import CalculationError, membership_calculate  # noqa: E402
+from benefits.forms import ModelerForm  # noqa: E402
 from benefits.models import ModelerRun  # noqa: E402
-from benefits.portal import selectors as portal_selectors  # noqa: E402
-from benefits.portal import services as portal_services  # noqa: E402
-from benefits.portal.account_statements import PeriodError  # noqa: E402
-from benefits.portal.chart import line_chart  # noqa: E402
-from benefits.portal.labels import field_words  # noqa: E402
-from benefits.portal.modeler import ModelerForm, grid  # noqa: E402
-from benefits.portal.statements import account_periods, statement_payload  # noqa: E402
-from benefits.portal.traces import presented, trace_steps  # noqa: E402
-from benefits.portal.vesting import vesting_page  # noqa: E402
+from benefits.presenters.account_statements import PeriodError  # noqa: E402
+from benefits.presenters.chart import line_chart  # noqa: E402
+from benefits.presenters.labels import field_words, form_label  # noqa: E402
+from benefits.presenters.modeler import grid  # noqa: E402
+from benefits.presenters.statements import account_periods, statement_payload  # noqa: E402
+from benefits.presenters.traces import presented, trace_steps  # noqa: E402
+from benefits.presenters.vesting import vesting_page  # noqa: E402
 
 
 def _plan_context(request, membership, page: str) -> dict:
@@ -140,7 +139,7 @@ def _calculation_error(context: dict, exc: CalculationError) -> dict:
 
 @login_required
 def plan_vesting(request, participant_id: int, plan_key: str):
-    membership = portal_selectors.membership_get_for_viewer(
+    membership = selectors.membership_get_for_viewer(
         user=request.user, participant_id=participant_id, plan_key=plan_key
     )
     context = _plan_context(request, membership, "vesting")
@@ -168,7 +167,7 @@ def _period_query(data) -> str:
 
 @login_required
 def plan_statement(request, participant_id: int, plan_key: str):
-    membership = portal_selectors.membership_get_for_viewer(
+    membership = selectors.membership_get_for_viewer(
         user=request.user, participant_id=participant_id, plan_key=plan_key
     )
     context = _plan_context(request, membership, "statement")
@@ -197,14 +196,14 @@ def plan_statement(request, participant_id: int, plan_key: str):
     if membership.plan.kind == membership.plan.Kind.CASH_BALANCE:
         context["years"] = list(range(context["as_of"].year, 1999, -1))
         context["year"] = year
-    context["documents"] = portal_selectors.statements_for_membership(membership)
+    context["documents"] = selectors.statements_for_membership(membership)
     return render(request, "benefits/statement.html", context)
 
 
 @login_required
 @require_POST
 def plan_statement_pdf(request, participant_id: int, plan_key: str):
-    membership = portal_selectors.membership_get_for_viewer(
+    membership = selectors.membership_get_for_viewer(
         user=request.user, participant_id=participant_id, plan_key=plan_key
     )
     today = services.today()
@@ -223,7 +222,7 @@ def plan_statement_pdf(request, participant_id: int, plan_key: str):
     except PeriodError as exc:
         messages.error(request, f"The statement PDF was not created: {exc}")
         return redirect(f"{url}?{_period_query(request.POST)}")
-    document = portal_services.statement_print(
+    document = services.statement_print(
         membership=membership, payload=payload, actor=request.user, request=request
     )
     document.refresh_from_db()
@@ -240,7 +239,7 @@ def plan_statement_pdf(request, participant_id: int, plan_key: str):
 
 @login_required
 def plan_modeler(request, participant_id: int, plan_key: str):
-    membership = portal_selectors.membership_get_for_viewer(
+    membership = selectors.membership_get_for_viewer(
         user=request.user, participant_id=participant_id, plan_key=plan_key
     )
     plan = membership.plan
@@ -262,7 +261,7 @@ def plan_modeler(request, participant_id: int, plan_key: str):
                     None, f"The plan cannot be calculated: {field_words(exc.field)} is missing or unusable."
                 )
             else:
-                run = portal_services.modeler_run_create(
+                run = services.modeler_run_create(
                     membership=membership, actor=request.user, inputs=inputs, as_of=today, request=request
                 )
                 return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run.pk)
@@ -283,14 +282,12 @@ def plan_modeler(request, participant_id: int, plan_key: str):
     )
     context["form"] = form
     context["blocked"] = blocked
-    context["quotes"] = portal_selectors.quotes_for_membership(membership)
+    context["quotes"] = selectors.quotes_for_membership(membership)
     return render(request, "benefits/modeler.html", context, status=status)
 
 
 def _modeler_blocked(membership, today: date) -> str | None:
     """Why there is nothing to model (the engine's own figures say so), or None."""
-    from benefits.calculations import membership_calculate
-
     try:
         result = membership_calculate(membership, as_of=today)
     except CalculationError as exc:
@@ -313,7 +310,7 @@ def _grid_context(result: dict, participant, chosen: str = "") -> dict:
 
 @login_required
 def modeler_run(request, participant_id: int, run_id: int):
-    run = portal_selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
     finished = run.status in (ModelerRun.Status.DONE, ModelerRun.Status.FAILED)
     if request.headers.get("HX-Request"):
         # The progress poll: once the run is finished, reload the page to show the results.
@@ -341,8 +338,7 @@ def _estimate_context(result: dict, index: int, *, trace: str = "", name: str | 
     asked for (``trace`` names the form), so the page never repeats every trace."""
     from django.http import Http404
 
-    from benefits.portal.forms_explained import after_death, level_income_change, level_income_words
-    from benefits.portal.labels import form_label
+    from benefits.presenters.forms_explained import after_death, level_income_change, level_income_words
 
     estimates = result.get("estimates") or []
     if not 0 <= index < len(estimates):
@@ -410,7 +406,7 @@ def _viewer_name(request, participant) -> str | None:
 
 @login_required
 def modeler_estimate(request, participant_id: int, run_id: int, index: int):
-    run = portal_selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
     if run.status != ModelerRun.Status.DONE:
         return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run_id)
     context = _plan_context(request, run.membership, f"modeler run {run.pk} estimate {index}")
@@ -423,15 +419,15 @@ def modeler_estimate(request, participant_id: int, run_id: int, index: int):
 @login_required
 @require_POST
 def quote_save(request, participant_id: int, run_id: int):
-    run = portal_selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
-    quote = portal_services.quote_save(run=run, actor=request.user, request=request)
+    run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    quote = services.quote_save(run=run, actor=request.user, request=request)
     messages.success(request, "Quote saved. You can print it as a PDF.")
     return redirect("benefits:quote_detail", participant_id=participant_id, quote_id=quote.pk)
 
 
 @login_required
 def quote_detail(request, participant_id: int, quote_id: int):
-    quote = portal_selectors.quote_get_for_viewer(
+    quote = selectors.quote_get_for_viewer(
         user=request.user, participant_id=participant_id, quote_id=quote_id
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk}")
@@ -442,7 +438,7 @@ def quote_detail(request, participant_id: int, quote_id: int):
 
 @login_required
 def quote_estimate(request, participant_id: int, quote_id: int, index: int):
-    quote = portal_selectors.quote_get_for_viewer(
+    quote = selectors.quote_get_for_viewer(
         user=request.user, participant_id=participant_id, quote_id=quote_id
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk} estimate {index}")
@@ -455,10 +451,10 @@ def quote_estimate(request, participant_id: int, quote_id: int, index: int):
 @login_required
 @require_POST
 def quote_pdf(request, participant_id: int, quote_id: int):
-    quote = portal_selectors.quote_get_for_viewer(
+    quote = selectors.quote_get_for_viewer(
         user=request.user, participant_id=participant_id, quote_id=quote_id
     )
-    document = portal_services.quote_print(quote=quote, actor=request.user, request=request)
+    document = services.quote_print(quote=quote, actor=request.user, request=request)
     document.refresh_from_db()
     if document.status == document.Status.DONE:
         messages.success(request, "Your quote PDF is ready.")

@@ -8,9 +8,11 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required, staff_required
-from benefits import readings, selectors, services
+from benefits import selectors, services
 from benefits.engine.settings import SettingError
 from benefits.models import Plan
+from benefits.presenters.plain import plain_text
+from benefits.presenters.reading_words import reading_label
 
 
 @staff_required
@@ -27,13 +29,27 @@ def staff_participants(request):
 @role_required("administrator")
 def admin_plans(request):
     plans = selectors.plans_for_admin(user=request.user)
-    return render(request, "benefits/admin_plans.html", {"plans": [services.plan_overview(p) for p in plans]})
+    return render(
+        request, "benefits/admin_plans.html", {"plans": [selectors.plan_overview(p) for p in plans]}
+    )
 
 
 @role_required("administrator")
 def admin_plan_detail(request, key: str):
     plan = get_object_or_404(selectors.plans_for_admin(user=request.user), key=key)
-    return render(request, "benefits/admin_plan_detail.html", {"overview": services.plan_overview(plan)})
+    from benefits.presenters.readings import readings_in_words
+
+    overview = selectors.plan_overview(plan)
+    readings = readings_in_words(overview.readings)
+    return render(
+        request,
+        "benefits/admin_plan_detail.html",
+        {
+            "overview": overview,
+            "readings": readings,
+            "unset_required": [r for r in readings if r.unconfirmed],
+        },
+    )
 
 
 @require_POST
@@ -55,21 +71,26 @@ def admin_plan_update_reading(request, key: str, name: str):
     plan = get_object_or_404(Plan, key=key)
     try:
         if request.POST.get("action") == "reset":
-            readings.plan_reset_reading(plan=plan, name=name, actor=request.user, request=request)
-            messages.success(request, f"{name} is back to the engine's default. Confirm the readings again.")
+            services.plan_reset_reading(plan=plan, name=name, actor=request.user, request=request)
+            messages.success(
+                request, f"{reading_label(name)} is back to the usual reading. Confirm the readings again."
+            )
         else:
-            readings.plan_update_reading(
+            services.plan_update_reading(
                 plan=plan, name=name, raw=request.POST.get("value", ""), actor=request.user, request=request
             )
-            messages.success(request, f"{name} changed. Confirm the plan's readings again before publishing.")
+            messages.success(
+                request,
+                f"{reading_label(name)} changed. Confirm the plan's readings again before publishing.",
+            )
     except SettingError as exc:
-        messages.error(request, f"{name} was not changed: {exc}")
+        messages.error(request, f"{reading_label(name)} was not changed: {plain_text(str(exc))}")
     return redirect(f"{reverse('benefits:admin_plan_detail', args=[plan.key])}#reading-{name}")
 
 
 @role_required("administrator")
 def audit_log(request):
-    from benefits.portal import audit_log as log
+    from benefits.presenters import audit_log as log
 
     filters, errors = log.Filters.from_query(request.GET)
     events = log.audit_events_filtered(user=request.user, filters=filters if not errors else log.Filters())

@@ -9,3 +9,5 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 app = Celery("plan_benefits")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# An app's areas keep their own tasks module (docs/architecture.md); name each area here.
+app.autodiscover_tasks(["elections.claims", "elections.benefit_elections"])

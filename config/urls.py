@@ -13,6 +13,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("account/", include("accounts.urls")),
     path("benefits/", include("benefits.urls")),
-    path("claims/", include("elections.urls")),
+    path("claims/", include("elections.claims.urls")),
     path("django-admin/", admin.site.urls),
 ]

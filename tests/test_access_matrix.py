@@ -197,9 +197,9 @@ def _first_of_month_after(day, days: int):
 
 def _build(today) -> SimpleNamespace:
     """Demo data plus pat's modeler run, quote and its PDF, and claims in each state an action needs."""
-    from benefits.portal import services as portal_services
-    from elections import services as claims
-    from elections.uploads import check_upload
+    from benefits.services import modeler as portal_services
+    from elections.claims import services as claims
+    from elections.claims.uploads import check_upload
 
     call_command("load_demo", as_of=today, verbosity=0)
     pat = User.objects.get(email="pat@demo.test")

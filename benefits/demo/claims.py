@@ -80,9 +80,9 @@ def _candidates() -> list[PlanMembership]:
 
 def _file(membership: PlanMembership, on: date):
     """File a commencement claim on ``on`` for the first date the plan allows (None if it refuses)."""
-    from benefits.calculations import CalculationError, membership_calculate
-    from elections import services
-    from elections.checks import ClaimInvalid
+    from benefits.engine_adapter import CalculationError, membership_calculate
+    from elections.claims import services
+    from elections.claims.checks import ClaimInvalid
 
     try:
         result = membership_calculate(membership, as_of=on)
@@ -112,7 +112,7 @@ def _file(membership: PlanMembership, on: date):
 
 def load_demo_claims(*, as_of: date) -> int:
     """Claims in every state for the demo (none added if they are there). Returns how many were made."""
-    from elections import services
+    from elections.claims import services
     from elections.models import Claim
 
     if Claim.objects.filter(statement=STATEMENT).exists():
@@ -169,7 +169,7 @@ def load_demo_claims(*, as_of: date) -> int:
                 )
             claim.refresh_from_db()
         if story.note:
-            from elections.committee_work import claim_note_add
+            from elections.claims.committee_work import claim_note_add
 
             claim_note_add(claim=claim, actor=committee, text=story.note)
     # Someone's work: the first claims under review go to the first committee member.
@@ -179,7 +179,7 @@ def load_demo_claims(*, as_of: date) -> int:
 
 
 def _decide(claim, outcome: str, committee, second, day: date) -> None:
-    from elections import services
+    from elections.claims import services
 
     kwargs = dict(
         outcome=outcome,

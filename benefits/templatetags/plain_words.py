@@ -7,8 +7,8 @@ from datetime import date, datetime
 
 from django import template
 
-from benefits.portal.plain import people_date, plain_text
-from benefits.portal.reading_words import reading_label, value_label
+from benefits.presenters.plain import people_date, plain_text
+from benefits.presenters.reading_words import reading_label, value_label
 
 register = template.Library()
 

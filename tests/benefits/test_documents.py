@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from benefits.documents import document_request
 from benefits.models import AuditEvent, GeneratedDocument
+from benefits.services.documents import document_request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,7 +52,7 @@ def test_document_is_rendered_on_commit_and_contains_its_numbers(participant_use
 
 
 def _bytes(document):
-    from benefits.documents import document_path
+    from benefits.services.documents import document_path
 
     return document_path(document).read_bytes()
 

@@ -9,12 +9,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from benefits.engine_adapter import plan_readings
 from benefits.models import AuditEvent, Plan
-from benefits.portal.audit_log import PAGE_SIZE, event_name
-from benefits.portal.plain import plain_text
-from benefits.portal.reading_words import READING_LABELS
-from benefits.portal.traces import FACTOR_PLACES, addressed, plain_value, presented
-from benefits.readings import plan_readings
+from benefits.presenters.audit_log import PAGE_SIZE, event_name
+from benefits.presenters.plain import plain_text
+from benefits.presenters.reading_words import READING_LABELS
+from benefits.presenters.readings import readings_in_words
+from benefits.presenters.traces import FACTOR_PLACES, addressed, plain_value, presented
 from tests.conftest import enroll_totp, login_with_totp
 from tests.factories import UserFactory
 
@@ -101,10 +102,10 @@ def test_every_plan_reading_has_a_label_and_no_key_type_or_label_in_its_words():
 
     for key in ("carver-db", "quaker-cash-balance", "carver-401k", "fairport-esop", "carver-esop"):
         plan = Plan(key=key, name=key, settings={})
-        for r in plan_readings(plan):
+        for r in readings_in_words(plan_readings(plan)):
             assert r.name in READING_LABELS, f"{key}: {r.name} has no label"
             words = " ".join(
-                [r.label, r.explanation, r.other_reading, r.value_words, r.input_hint, plain_text(r.section)]
+                [r.label, r.explanation, r.other_reading, r.value_words, r.input_hint, r.section_words]
             )
             assert not jargon_in(words), (key, r.name, jargon_in(words))
 

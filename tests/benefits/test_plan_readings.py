@@ -2,8 +2,8 @@
 
 import pytest
 
+from benefits.engine_adapter import plan_readings
 from benefits.models import AuditEvent, Plan
-from benefits.readings import plan_readings
 from tests.factories import EmployerFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,11 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from accounts.models import User
-from benefits.calculations import membership_calculate
-from benefits.documents import document_path
 from benefits.engine import ENGINE_VERSION
+from benefits.engine_adapter import membership_calculate
 from benefits.models import AuditEvent, GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
 from benefits.services import today
+from benefits.services.documents import document_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -278,7 +278,7 @@ def test_staff_cannot_save_a_participants_quote(client, demo, committee_user, st
 def test_dashboard_lists_the_participants_open_claims(pat_client, demo):
     from decimal import Decimal
 
-    elections_services = pytest.importorskip("elections.services")
+    elections_services = pytest.importorskip("elections.claims.services")
     from benefits.demo.loader import load_demo_prime_rates
 
     load_demo_prime_rates(as_of=today())  # the loan rate needs the month's prime rate (§8.3)
@@ -308,7 +308,7 @@ def _login_as(client, number: str):
 
 def test_cash_balance_statement_is_the_engines_ledger_and_its_pdf(client, demo):
     from benefits.engine.plans.quaker_cash_balance.outputs import statement
-    from benefits.portal.engine_bridge import engine_inputs
+    from benefits.engine_adapter import engine_inputs
 
     participant = _login_as(client, "QCB-20002")
     membership = participant.memberships.get()
@@ -382,7 +382,7 @@ def test_each_form_says_who_is_paid_after_death_and_the_level_income_option_when
     """Issue 14 item 3. Pat (born March 14, 1962) starting February 1, 2027: the level income option
     pays more until Social Security is assumed to start, the first of the month on or after the 65th
     birthday (Carver DB §8.3(A)(2), the plan reading's default age 65): April 1, 2027."""
-    from benefits.portal.forms_explained import after_death
+    from benefits.presenters.forms_explained import after_death
 
     pid = _pid(demo)
     run = _run(pat_client, pid, {"mode": "dates", "dates": "2027-02-01"})

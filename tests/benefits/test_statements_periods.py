@@ -19,14 +19,13 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from accounts.models import User
-from benefits.calculations import membership_calculate
-from benefits.documents import document_path
 from benefits.engine.plans.carver_401k import statement as k401
 from benefits.engine.plans.fairport_esop import statement as esop
+from benefits.engine_adapter import engine_inputs, membership_calculate
 from benefits.models import AccountBalance, AccountTransaction, AuditEvent, GeneratedDocument, PlanMembership
-from benefits.portal.engine_bridge import engine_inputs
-from benefits.portal.statements import statement_payload
+from benefits.presenters.statements import statement_payload
 from benefits.services import today
+from benefits.services.documents import document_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

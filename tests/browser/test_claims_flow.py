@@ -11,7 +11,7 @@ import pytest
 from django.core.management import call_command
 
 from benefits.demo.loader import COMMITTEE_TOTP_SECRET
-from elections import services
+from elections.claims import services
 from elections.models import Claim, ClaimState
 from tests.browser.conftest import assert_accessible, login, screenshot
 

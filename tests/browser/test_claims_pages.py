@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from benefits.demo.loader import load_demo_prime_rates
-from elections.services import today
+from elections.claims.services import today
 from tests.browser.conftest import assert_accessible, login, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

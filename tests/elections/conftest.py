@@ -7,7 +7,7 @@ from django.core.management import call_command
 
 from accounts.models import User
 from benefits.models import PlanMembership
-from elections import services
+from elections.claims import services
 from tests.conftest import enroll_totp
 from tests.factories import UserFactory
 

@@ -11,9 +11,9 @@ from pypdf import PdfReader
 
 from accounts.models import User
 from benefits.demo.loader import load_demo_prime_rates
-from benefits.documents import document_path
 from benefits.models import MarketRate, Participant
-from elections import services
+from benefits.services.documents import document_path
+from elections.claims import services
 from elections.models import BeneficiaryLink, Claim, ClaimState
 from tests.elections.conftest import AS_OF, file_db_claim, membership
 from tests.factories import UserFactory
@@ -60,7 +60,7 @@ def test_an_unverified_link_gives_nothing_and_only_death_benefits_are_open_to_be
     BeneficiaryLink.objects.update(verified_at=None)
     assert services.memberships_claimable_by(alicia) == []
     BeneficiaryLink.objects.update(verified_at=timezone.now())
-    from elections import checks
+    from elections.claims import checks
 
     m = Participant.objects.get(participant_number="CFS-10006").memberships.get()
     with pytest.raises(checks.ClaimInvalid):

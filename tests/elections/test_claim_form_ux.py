@@ -10,8 +10,8 @@ from decimal import Decimal
 import pytest
 from django.urls import reverse
 
-from benefits.calculations import membership_calculate
-from elections import services
+from benefits.engine_adapter import membership_calculate
+from elections.claims import services
 from elections.models import Claim
 from tests.elections.conftest import file_db_claim, membership, start_date
 

@@ -10,8 +10,8 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from benefits.models import AuditEvent
-from elections import committee_work, selectors, services
-from elections.checks import ClaimInvalid
+from elections.claims import committee_work, selectors, services
+from elections.claims.checks import ClaimInvalid
 from elections.models import ClaimState
 from tests.conftest import login_with_totp
 from tests.elections.conftest import AS_OF, file_db_claim

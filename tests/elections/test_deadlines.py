@@ -4,7 +4,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from elections import deadlines as d
+from elections.claims import deadlines as d
 
 R = date(2026, 1, 15)
 

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django_fsm import TransitionNotAllowed
 
 from benefits.models import AuditEvent, MarketRate
-from elections import checks, services
+from elections.claims import checks, services
 from elections.models import Claim, ClaimEvent, ClaimState, ClaimVote
 from tests.elections.conftest import AS_OF, file_db_claim, membership, start_date
 

@@ -9,7 +9,7 @@ from django.core import mail
 from django.urls import reverse
 from pypdf import PdfReader
 
-from elections import services
+from elections.claims import services
 from elections.models import Claim, ClaimDocument, ClaimState
 from tests.conftest import login_with_totp
 from tests.elections.conftest import AS_OF, file_db_claim, membership, start_date
@@ -227,7 +227,7 @@ def test_committee_queue_is_sorted_by_due_date_with_flags(committee_client, pat)
 
 
 def _pdf_text(notice) -> str:
-    from benefits.documents import document_path
+    from benefits.services.documents import document_path
 
     notice.document.refresh_from_db()
     assert notice.document.status == "done", notice.document.error

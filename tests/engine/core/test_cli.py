@@ -1,4 +1,4 @@
-"""The command line (shared/contracts/engine-cli.md): subprocess and in-process."""
+"""The command line (docs/engine-cli.md): subprocess and in-process."""
 
 import io
 import json

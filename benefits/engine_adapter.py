@@ -1,0 +1,284 @@
+"""The one adapter between the ORM and the engine: contract requests built from rows, results stored.
+
+The web app calls the engine through exactly the same entry point as the command line
+(``benefits.engine.request.calculate_request``), so a number on a page can be reproduced from the
+stored request with ``python -m benefits.engine calculate``. For what the contract result does not
+carry (service rows, schedules, ledgers) ``engine_inputs`` parses the same request with the engine's
+own parser, so the participant, settings and assumptions are exactly those of the numbers on the page.
+Nothing else outside ``benefits/engine/`` builds an engine request or imports an engine plan.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from types import ModuleType
+
+from django.db import IntegrityError, transaction
+
+from benefits.engine import ENGINE_VERSION
+from benefits.engine.plans import get_plan, settings_classes
+from benefits.engine.request import calculate_request, parse_request
+from benefits.engine.settings import describe, override
+from benefits.models import CalculationResult, MarketRate, Plan, PlanMembership
+
+
+class CalculationError(Exception):
+    """The engine could not calculate this membership; ``field`` is the JSON pointer it named."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def plan_assumptions(plan: Plan) -> dict:
+    """Market data as administrators keep it (``MarketRate``), in the engine contract's assumption names.
+
+    Dates past the last published rate are projections: they assume the last published rate
+    continues, and the engine's trace says so for every number that uses one.
+    """
+    assumptions: dict = {}
+    november = list(MarketRate.objects.filter(series="treasury_10y_november").order_by("period"))
+    if november:
+        assumptions["treasury_10y_november"] = {str(r.period.year): str(r.percent) for r in november}
+        assumptions["treasury_10y_projection"] = str(november[-1].percent)
+    monthly_30y = list(MarketRate.objects.filter(series="treasury_30y").order_by("period"))
+    if monthly_30y:
+        monthly = {f"{r.period:%Y-%m}": str(r.percent) for r in monthly_30y}
+        assumptions["applicable_interest_rate"] = monthly  # quaker-cash-balance §1.2(e)
+        assumptions["treasury_30y_monthly"] = monthly  # carver-db small-benefit cash-out basis
+        assumptions["applicable_interest_rate_default"] = str(monthly_30y[-1].percent)
+    return assumptions
+
+
+def participant_payload(membership: PlanMembership, *, commencement_dates: Iterable[date] = ()) -> dict:
+    """One participant in the engine contract's JSON shape."""
+    p = membership.participant
+    periods = list(p.employment_periods.all().order_by("start"))
+    payload: dict = {
+        "id": p.participant_number,
+        "birth_date": p.birth_date.isoformat(),
+        "hire_date": p.hire_date.isoformat(),
+        "termination_date": p.termination_date.isoformat() if p.termination_date else None,
+        "marital_status": p.marital_status,
+        "spouse_birth_date": p.spouse_birth_date.isoformat() if p.spouse_birth_date else None,
+        "hours": {str(h.period_year): h.hours for h in membership.hours.all()},
+        "compensation": {str(c.year): f"{c.amount:.2f}" for c in membership.compensation.all()},
+        "death_date": p.death_date.isoformat() if p.death_date else None,
+        "disability_date": p.disability_date.isoformat() if p.disability_date else None,
+        "plan_data": dict(membership.plan_data),
+    }
+    if len(periods) > 1:
+        payload["employment_periods"] = [
+            {"start": ep.start.isoformat(), "end": ep.end.isoformat() if ep.end else None} for ep in periods
+        ]
+    balances = {b.source: f"{b.balance:.2f}" for b in membership.balances.all()}
+    if balances and "balances" not in payload["plan_data"]:
+        payload["plan_data"]["balances"] = balances
+    dates = [d.isoformat() for d in commencement_dates]
+    if dates:
+        payload["commencement_dates"] = dates
+    return payload
+
+
+def membership_request(
+    membership: PlanMembership, *, as_of: date, commencement_dates: Iterable[date] = (), detail: bool = False
+) -> dict:
+    plan = membership.plan
+    request = {
+        "plan": plan.key,
+        "as_of": as_of.isoformat(),
+        "assumptions": plan_assumptions(plan),
+        "participants": [participant_payload(membership, commencement_dates=commencement_dates)],
+    }
+    if plan.settings:
+        request["settings"] = dict(plan.settings)
+    if detail:
+        request["options"] = {"detail": True}
+    return request
+
+
+def request_calculate(request: dict) -> dict:
+    """The engine's result for a request of one participant built here (the modeler's what-ifs)."""
+    return calculate_request(request)["results"][0]
+
+
+def membership_calculate(
+    membership: PlanMembership, *, as_of: date, commencement_dates: Iterable[date] = (), detail: bool = False
+) -> dict:
+    """The engine's contract result for this membership, stored once per request and engine version."""
+    request = membership_request(
+        membership, as_of=as_of, commencement_dates=commencement_dates, detail=detail
+    )
+    digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
+    stored = CalculationResult.objects.filter(
+        membership=membership, engine_version=ENGINE_VERSION, request_sha256=digest
+    ).first()
+    if stored is not None:
+        result = stored.result
+    else:
+        result = calculate_request(request)["results"][0]
+        try:
+            with transaction.atomic():
+                CalculationResult.objects.create(
+                    membership=membership,
+                    as_of=as_of,
+                    engine_version=ENGINE_VERSION,
+                    request_sha256=digest,
+                    request=request,
+                    result=result,
+                )
+        except IntegrityError:  # another request stored the same result first
+            pass
+    if "error" in result:
+        raise CalculationError(result["error"]["field"], result["error"]["message"])
+    return result
+
+
+@dataclass(frozen=True)
+class EngineInputs:
+    module: ModuleType
+    participant: object
+    core: object
+    assumptions: dict
+    settings: dict
+
+
+def engine_inputs(membership, *, as_of: date) -> EngineInputs:
+    """The parsed participant and the plan's core result (service, vesting) for one membership."""
+    parsed = parse_request(membership_request(membership, as_of=as_of))
+    item = parsed.participants[0]
+    if isinstance(item, tuple):
+        raise CalculationError(item[1].field, str(item[1]))
+    module = get_plan(parsed.plan)
+    core = module.core_result(item, as_of, parsed.settings)
+    return EngineInputs(module, item, core, dict(parsed.assumptions), dict(parsed.settings))
+
+
+# ------------------------------------------------------------------ the modeler's requests
+
+_TRACE_KEY = re.compile(r"^estimates\[(\d+)\]")
+
+
+def modeler_request(membership, *, as_of: date, inputs: dict, dates: list[date]) -> dict:
+    """The contract request for these dates with the participant's what-ifs applied."""
+    request = membership_request(membership, as_of=as_of, commencement_dates=dates)
+    person = request["participants"][0]
+    if inputs.get("spouse_birth_date"):
+        person["spouse_birth_date"] = inputs["spouse_birth_date"]
+    last_year = max((d.year for d in dates), default=as_of.year)
+    for key, field, fmt in (("future_pay", "compensation", str), ("future_hours", "hours", int)):
+        if inputs.get(key) in (None, ""):
+            continue
+        values = person.setdefault(field, {})
+        for year in range(as_of.year, last_year + 1):
+            values.setdefault(str(year), fmt(inputs[key]))
+    return request
+
+
+def merge_chunk(merged: dict | None, chunk: dict, offset: int) -> dict:
+    """Append one chunk's estimates (and their ``traces`` entries, renumbered) to the merged result."""
+    if merged is None:
+        return copy.deepcopy(chunk)
+    merged.setdefault("estimates", []).extend(chunk.get("estimates") or [])
+    traces = merged.setdefault("traces", {})
+    for key, steps in (chunk.get("traces") or {}).items():
+        m = _TRACE_KEY.match(key)
+        if m:
+            traces[f"estimates[{int(m.group(1)) + offset}]{key[m.end() :]}"] = steps
+    return merged
+
+
+# ------------------------------------------------------------------ plan readings (engine settings)
+# The engine declares every reading (``benefits.engine.settings.setting``) with its plan section, GAP
+# number, default and the other reading; ``Plan.settings`` stores only the values an administrator chose.
+
+
+@dataclass(frozen=True)
+class Reading:
+    group: str
+    name: str
+    type_name: str
+    default: object
+    value: object
+    overridden: bool
+    section: str
+    gap: str
+    alternative: str
+    help: str
+    required: bool
+    choices: tuple[str, ...]  # for a fixed set of readings
+
+    @property
+    def unconfirmed(self) -> bool:
+        return self.required and self.value is None
+
+    @property
+    def value_text(self) -> str:
+        return _text(self.value)
+
+    @property
+    def default_text(self) -> str:
+        return _text(self.default)
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return "not set"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Decimal | date):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return json.dumps([_plain(v) for v in value])
+    return str(value)
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Decimal | date):
+        return str(value)
+    return value
+
+
+def _choices(cls: type, name: str) -> tuple[str, ...]:
+    hint = typing.get_type_hints(cls)[name]
+    if typing.get_origin(hint) is typing.Literal:
+        return tuple(str(a) for a in typing.get_args(hint))
+    if hint is bool:
+        return ("true", "false")
+    return ()
+
+
+def plan_readings(plan: Plan) -> list[Reading]:
+    rows = []
+    for group, cls in settings_classes(plan.key).items():
+        for row in describe(cls):
+            name = row["name"]
+            overridden = name in plan.settings
+            value = (
+                getattr(override(cls(), {name: plan.settings[name]}), name) if overridden else row["default"]
+            )
+            rows.append(
+                Reading(
+                    group=group,
+                    name=name,
+                    type_name=row["type"],
+                    default=row["default"],
+                    value=value,
+                    overridden=overridden,
+                    section=row.get("section", ""),
+                    gap=row.get("gap", ""),
+                    alternative=row.get("alternative", ""),
+                    help=row.get("help", ""),
+                    required=row.get("required", False),
+                    choices=_choices(cls, name),
+                )
+            )
+    return rows

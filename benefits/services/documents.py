@@ -1,0 +1,146 @@
+"""PDF documents: requested in a transaction, rendered by a Celery task after commit, served by permission.
+
+WeasyPrint is imported inside the render function (after the worker forks: WeasyPrint#684), fetches
+only our own static files (CVE-2025-68616: no arbitrary file:// or network URLs), and a missing
+stylesheet or font is fatal for a legal document rather than a silent warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from benefits.audit import AuditEventType, audit_record
+from benefits.engine import ENGINE_VERSION
+from benefits.models import GeneratedDocument, Participant
+
+
+def document_request(
+    *,
+    kind: str,
+    participant: Participant,
+    title: str,
+    template_name: str,
+    payload: dict,
+    requested_by=None,
+    request=None,
+) -> GeneratedDocument:
+    """Record a document to render and enqueue its rendering once the transaction commits."""
+    from benefits.tasks import render_document_task
+
+    with transaction.atomic():
+        document = GeneratedDocument.objects.create(
+            participant=participant,
+            kind=kind,
+            title=title,
+            template_name=template_name,
+            payload=payload,
+            engine_version=payload.get("engine_version", ENGINE_VERSION),
+            requested_by=requested_by if getattr(requested_by, "is_authenticated", False) else None,
+        )
+        audit_record(
+            event_type=AuditEventType.DOCUMENT_REQUESTED,
+            summary=f"{title} requested",
+            actor=requested_by,
+            participant=participant,
+            request=request,
+            document_id=document.pk,
+            kind=kind,
+        )
+        transaction.on_commit(lambda: render_document_task.delay(document.pk))
+    return document
+
+
+def _static_fetcher_class():
+    from weasyprint.urls import FatalURLFetchingError, URLFetcher
+
+    class StaticOnlyFetcher(URLFetcher):
+        """Serve /static/ files from the project's static folders; refuse every other URL."""
+
+        def fetch(self, url, headers=None):
+            prefix = "file://" + settings.STATIC_URL
+            if url.startswith(prefix) or url.startswith(settings.STATIC_URL):
+                relative = url.split(settings.STATIC_URL, 1)[1]
+                found = finders.find(relative)
+                if found:
+                    return super().fetch(Path(found).as_uri(), headers)
+            raise FatalURLFetchingError(f"Refused to fetch {url!r} while rendering a document")
+
+    return StaticOnlyFetcher
+
+
+class DocumentRenderError(Exception):
+    pass
+
+
+def render_pdf_bytes(template_name: str, context: dict) -> bytes:
+    """Render a Django template to PDF bytes (PDF/A-3u, fonts embedded)."""
+    from weasyprint import HTML
+    from weasyprint.urls import FatalURLFetchingError
+
+    html = render_to_string(template_name, context)
+    fetcher = _static_fetcher_class()()
+    try:
+        return HTML(string=html, base_url="file://" + settings.STATIC_URL, url_fetcher=fetcher).write_pdf(
+            pdf_variant="pdf/a-3u"
+        )
+    except FatalURLFetchingError as exc:  # a BaseException in WeasyPrint: make it an ordinary error
+        raise DocumentRenderError(str(exc)) from None
+
+
+def document_render(document_id: int) -> GeneratedDocument:
+    """Render a pending document; idempotent (a document already rendered is left alone)."""
+    with transaction.atomic():
+        document = GeneratedDocument.objects.select_for_update().get(pk=document_id)
+        if document.status == GeneratedDocument.Status.DONE:
+            return document
+        document.attempts += 1
+        context = {"document": document, "payload": document.payload, "participant": document.participant}
+        pdf = render_pdf_bytes(document.template_name, context)
+        relative = f"documents/{document.participant_id}/{document.pk}-{document.kind}.pdf"
+        path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pdf)
+        document.file_name = relative
+        document.sha256 = hashlib.sha256(pdf).hexdigest()
+        document.size = len(pdf)
+        document.status = GeneratedDocument.Status.DONE
+        document.error = ""
+        document.rendered_at = timezone.now()
+        document.save()
+        audit_record(
+            event_type=AuditEventType.DOCUMENT_RENDERED,
+            summary=f"{document.title} rendered",
+            participant=document.participant,
+            document_id=document.pk,
+            sha256=document.sha256,
+        )
+    return document
+
+
+def document_mark_failed(document_id: int, error: str) -> None:
+    """A rendering that failed for good is reported on the document, never silently dropped."""
+    with transaction.atomic():
+        document = GeneratedDocument.objects.select_for_update().get(pk=document_id)
+        if document.status == GeneratedDocument.Status.DONE:
+            return
+        document.status = GeneratedDocument.Status.FAILED
+        document.error = error[:2000]
+        document.save(update_fields=["status", "error"])
+        audit_record(
+            event_type=AuditEventType.DOCUMENT_FAILED,
+            summary=f"{document.title} failed to render",
+            participant=document.participant,
+            document_id=document.pk,
+            error=error[:500],
+        )
+
+
+def document_path(document: GeneratedDocument) -> Path:
+    return Path(settings.PRIVATE_STORAGE_ROOT) / document.file_name

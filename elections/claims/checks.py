@@ -1,0 +1,304 @@
+"""Check a claim against the engine before it can be submitted.
+
+Every number comes from the engine (``membership_calculate`` or the 401(k) module's functions); this
+module only compares what the claimant asked for with what the engine says the plan allows, and names
+the rule when the request goes past it. A failed check is a ``ClaimInvalid`` with one message per field.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+from benefits.engine import ENGINE_VERSION
+from benefits.engine.plans.carver_401k import hardship as k_hardship
+from benefits.engine.plans.carver_401k import loans as k_loans
+from benefits.engine_adapter import CalculationError, membership_calculate
+from benefits.models import MarketRate, Plan, PlanMembership
+from elections.claims import deadlines
+from elections.claims.models import ClaimType
+
+# Which claims each kind of plan takes (the plans' distribution articles, SPEC §6–§8 of each plan).
+TYPES_BY_PLAN_KIND = {
+    Plan.Kind.FINAL_AVERAGE_PAY: (ClaimType.COMMENCEMENT, ClaimType.DEATH_BENEFIT),
+    Plan.Kind.CASH_BALANCE: (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM, ClaimType.DEATH_BENEFIT),
+    Plan.Kind.SAVINGS_401K: (
+        ClaimType.HARDSHIP,
+        ClaimType.WITHDRAWAL_59HALF,
+        ClaimType.TERMINATION_DISTRIBUTION,
+        ClaimType.LOAN,
+        ClaimType.DEATH_BENEFIT,
+    ),
+    Plan.Kind.ESOP: (ClaimType.ESOP_DISTRIBUTION, ClaimType.DEATH_BENEFIT),
+}
+NOTICE_DAYS_401K = 10  # §7.3, §7.4(a): ten days' prior written notice to the Committee
+PRIME_SERIES = "prime_rate"
+
+
+class ClaimInvalid(Exception):
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = errors
+
+
+def money(value: object) -> str:
+    return f"${Decimal(str(value)):,.2f}"
+
+
+def claim_types_for(membership: PlanMembership, *, beneficiary: bool) -> list[ClaimType]:
+    types = TYPES_BY_PLAN_KIND.get(membership.plan.kind, ())
+    if beneficiary:
+        return [t for t in types if t == ClaimType.DEATH_BENEFIT]
+    return [t for t in types if t != ClaimType.DEATH_BENEFIT]
+
+
+def prime_rate_for(month_of: date) -> MarketRate | None:
+    """§8.3: the prime rate published in the first Wall Street Journal of the month of the request."""
+    return MarketRate.objects.filter(series=PRIME_SERIES, period=month_of.replace(day=1)).first()
+
+
+def check_claim(
+    *, membership: PlanMembership, claim_type: str, details: dict, filed_on: date, beneficiary: bool = False
+) -> dict:
+    """Check the request; return what the engine said (stored on the claim), or raise ClaimInvalid."""
+    if claim_type not in claim_types_for(membership, beneficiary=beneficiary):
+        raise ClaimInvalid(
+            {"claim_type": f"{membership.plan.name} does not take this kind of claim from you."}
+        )
+    check = _CHECKS[claim_type]
+    try:
+        result = check(membership, details, filed_on)
+    except CalculationError as exc:
+        raise ClaimInvalid({"__all__": f"The plan's calculation could not be made: {exc}"}) from exc
+    result.update({"engine_version": ENGINE_VERSION, "as_of": filed_on.isoformat()})
+    return result
+
+
+def _calc(membership: PlanMembership, filed_on: date, commencement: date | None = None) -> dict:
+    dates = (commencement,) if commencement else ()
+    return membership_calculate(membership, as_of=filed_on, commencement_dates=dates)
+
+
+def _commencement_checks(
+    membership, details, filed_on, *, forms_required: tuple[str, ...] = (), enforce_earliest: bool = True
+) -> dict:
+    rules = deadlines.plan_rules(membership.plan.key)
+    start: date = details["commencement_date"]
+    errors: dict[str, str] = {}
+    earliest_filing = deadlines.earliest_commencement_for_filing(filed_on, rules)
+    if start < earliest_filing:
+        errors["commencement_date"] = (
+            f"Benefit start date: the earliest you can ask for is {earliest_filing:%B %-d, %Y} "
+            f"({rules.article}: a claim must be filed at least {rules.filing_lead_days} days before benefits begin)."
+        )
+    result = _calc(membership, filed_on, start)
+    earliest = result.get("earliest_commencement_date") or result.get("earliest_retirement_date")
+    if enforce_earliest and earliest and start < date.fromisoformat(earliest):
+        errors["commencement_date"] = (
+            f"Benefit start date: the earliest date the plan allows is {date.fromisoformat(earliest):%B %-d, %Y} "
+            "(the plan's earliest retirement date, as the calculation engine reads your service and age)."
+        )
+    estimates = result.get("estimates") or []
+    forms = estimates[0]["forms"] if estimates else {}
+    form = details.get("form") or ""
+    if forms_required:
+        forms = {k: v for k, v in forms.items() if k in forms_required}
+    if form not in forms:
+        offered = ", ".join(sorted(forms)) or "none"
+        errors["form"] = f"Form of payment: the plan offers {offered} for a start on {start:%B %-d, %Y}."
+    if errors:
+        raise ClaimInvalid(errors)
+    return {
+        "commencement_date": start.isoformat(),
+        "earliest_retirement_date": earliest,
+        "form": form,
+        "form_amounts": forms[form],
+        "normal_form": estimates[0].get("normal_form", ""),
+    }
+
+
+def _needs_termination(membership, what: str, section: str) -> None:
+    if membership.participant.termination_date is None:
+        raise ClaimInvalid(
+            {"claim_type": f"{what}: the plan pays it only after employment ends ({section})."}
+        )
+
+
+def check_commencement(membership, details, filed_on) -> dict:
+    return _commencement_checks(membership, details, filed_on)
+
+
+def check_lump_sum(membership, details, filed_on) -> dict:
+    _needs_termination(membership, "A lump sum", "§5.11(a)(iv): after Separation from Service")
+    details = {**details, "form": "lump_sum"}
+    # §5.11(a)(iv): a lump sum may be elected any time after Separation from Service; the engine says
+    # whether it is offered on the date asked for.
+    return _commencement_checks(
+        membership, details, filed_on, forms_required=("lump_sum",), enforce_earliest=False
+    )
+
+
+def check_termination_distribution(membership, details, filed_on) -> dict:
+    _needs_termination(membership, "A distribution of the account", "§7.5: on Termination of Service")
+    return _commencement_checks(membership, details, filed_on)
+
+
+def check_esop_distribution(membership, details, filed_on) -> dict:
+    _needs_termination(membership, "An ESOP distribution", "the plan's distribution article")
+    rules = deadlines.plan_rules(membership.plan.key)
+    start: date = details["commencement_date"]
+    earliest_filing = deadlines.earliest_commencement_for_filing(filed_on, rules)
+    if start < earliest_filing:
+        raise ClaimInvalid(
+            {
+                "commencement_date": f"Distribution date: the earliest you can ask for is {earliest_filing:%B %-d, %Y} "
+                f"({rules.article}: a claim must be filed at least {rules.filing_lead_days} days before)."
+            }
+        )
+    result = _calc(membership, filed_on)
+    vested = Decimal(result["account"]["vested_balance"])
+    if vested <= 0:
+        raise ClaimInvalid({"claim_type": "There is no vested account balance to distribute."})
+    return {"commencement_date": start.isoformat(), "vested_balance": f"{vested:.2f}"}
+
+
+def _requested_payment_date(details, filed_on, section: str) -> dict[str, str]:
+    pay = details.get("payment_date")
+    earliest = filed_on + timedelta(days=NOTICE_DAYS_401K)
+    if pay is None or pay < earliest:
+        return {
+            "payment_date": f"Payment date: the earliest is {earliest:%B %-d, %Y} ({section}: ten days' prior "
+            "written notice to the Committee)."
+        }
+    return {}
+
+
+def check_withdrawal(membership, details, filed_on) -> dict:
+    result = _calc(membership, filed_on)
+    w = result.get("withdrawal") or {}
+    errors = _requested_payment_date(details, filed_on, "§7.3")
+    eligible_from = date.fromisoformat(w["eligible_from"]) if w.get("eligible_from") else None
+    if eligible_from is None or filed_on < eligible_from:
+        when = f" (from {eligible_from:%B %-d, %Y})" if eligible_from else ""
+        errors["claim_type"] = f"An age 59½ withdrawal is available only from age 59½{when} (§7.3)."
+    amount: Decimal = details["amount"]
+    maximum = Decimal(w.get("maximum", "0"))
+    if amount > maximum:
+        errors["amount"] = (
+            f"Amount: the most you can withdraw is {money(maximum)} (§7.3: your vested interest in the Net "
+            "Value of your Accounts)."
+        )
+    if errors:
+        raise ClaimInvalid(errors)
+    return {
+        "maximum": f"{maximum:.2f}",
+        "amount": f"{amount:.2f}",
+        "eligible_from": w["eligible_from"],
+        "spousal_consent_required": bool(w.get("spousal_consent_required")),
+    }
+
+
+def check_hardship(membership, details, filed_on) -> dict:
+    result = _calc(membership, filed_on)
+    errors = _requested_payment_date(details, filed_on, "§7.4(a)")
+    w = result.get("withdrawal") or {}
+    if (
+        w.get("eligible_from")
+        and date.fromisoformat(w["eligible_from"]) <= filed_on
+        and Decimal(w.get("maximum", "0")) > 0
+    ):
+        errors["claim_type"] = (
+            "A hardship distribution is open only to a Participant who has already withdrawn the most "
+            "available under §7.3 or is not eligible for it (§7.4(a)): you can file an age 59½ withdrawal "
+            "instead."
+        )
+    try:
+        reason = k_hardship.HardshipReason(details.get("reason", ""))
+    except ValueError:
+        errors["reason"] = "Reason: choose one of the needs §7.4(b) deems immediate and heavy."
+        reason = None
+    maximum = Decimal(result["hardship"]["maximum_available"])
+    amount: Decimal = details["amount"]
+    if amount > maximum:
+        errors["amount"] = (
+            f"Amount: the most available for hardship is {money(maximum)} (§7.4(d)–(e): Before-Tax "
+            "Contributions without earnings, Rollover, vested Matching and Discretionary)."
+        )
+    if not details.get("representation"):
+        errors["representation"] = (
+            "Representation: §7.4(c)(ii) requires your statement that the need cannot be met otherwise."
+        )
+    if errors:
+        raise ClaimInvalid(errors)
+    return {
+        "maximum_available": f"{maximum:.2f}",
+        "amount": f"{amount:.2f}",
+        "reason": reason.value,
+        "reason_section": k_hardship.REASON_SECTIONS[reason],
+        "evidence": list(k_hardship.EVIDENCE[reason]),
+    }
+
+
+def check_loan(membership, details, filed_on) -> dict:
+    result = _calc(membership, filed_on)
+    loan = result["loan"]
+    errors: dict[str, str] = {}
+    maximum = Decimal(loan["maximum_new_loan"])
+    amount: Decimal = details["amount"]
+    if not loan.get("eligible"):
+        errors["amount"] = "Loan: you cannot borrow now (" + "; ".join(loan.get("reasons") or []) + ")."
+    elif amount > maximum:
+        errors["amount"] = (
+            f"Loan amount: the most you can borrow is {money(maximum)} (§8.2: 50% of the vested balance, at most "
+            "$50,000 less the highest outstanding loan balance in the last 12 months)."
+        )
+    elif amount < k_loans.MINIMUM_LOAN:
+        errors["amount"] = f"Loan amount: the least you can borrow is {money(k_loans.MINIMUM_LOAN)} (§8.2)."
+    residence = bool(details.get("principal_residence"))
+    try:
+        k_loans.check_term(details["term_months"], principal_residence=residence)
+    except ValueError as exc:
+        errors["term_months"] = f"Term: {exc}."
+    prime = prime_rate_for(filed_on)
+    if prime is None:
+        errors["__all__"] = (
+            f"The loan rate cannot be set: no prime rate is recorded for {filed_on:%B %Y} (§8.3). "
+            "The plan administrator must record it first; please try again later."
+        )
+    if errors:
+        raise ClaimInvalid(errors)
+    rate, _trace = k_loans.loan_rate(prime.percent)
+    return {
+        "maximum_new_loan": f"{maximum:.2f}",
+        "amount": f"{amount:.2f}",
+        "term_months": details["term_months"],
+        "principal_residence": residence,
+        "prime_rate": f"{prime.percent.normalize():f}",
+        "prime_rate_period": prime.period.isoformat(),
+        "prime_rate_source": prime.source,
+        "rate_percent": f"{rate}",
+    }
+
+
+def check_death_benefit(membership, details, filed_on) -> dict:
+    p = membership.participant
+    if p.death_date is None:
+        raise ClaimInvalid({"claim_type": "A death benefit is payable only after the participant's death."})
+    result = _calc(membership, filed_on)
+    account = result.get("account") or {}
+    out = {"death_date": p.death_date.isoformat()}
+    if account.get("vested_balance"):
+        out["vested_balance"] = account["vested_balance"]
+    return out
+
+
+_CHECKS = {
+    ClaimType.COMMENCEMENT: check_commencement,
+    ClaimType.LUMP_SUM: check_lump_sum,
+    ClaimType.TERMINATION_DISTRIBUTION: check_termination_distribution,
+    ClaimType.ESOP_DISTRIBUTION: check_esop_distribution,
+    ClaimType.WITHDRAWAL_59HALF: check_withdrawal,
+    ClaimType.HARDSHIP: check_hardship,
+    ClaimType.LOAN: check_loan,
+    ClaimType.DEATH_BENEFIT: check_death_benefit,
+}

@@ -1,0 +1,331 @@
+"""The committee's side of a claim: starting a review, extensions, requests for information, and
+decisions (with votes where the plan's committee acts by a majority), each with its notice."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import transaction
+from django_fsm import can_proceed
+
+from elections.claims import checks, deadlines, notices
+from elections.claims.models import Claim, ClaimDetermination, ClaimState, ClaimType, ClaimVote
+from elections.claims.workflow import (
+    ClaimActionRefused,
+    Outcome,
+    Stage,
+    locked_claim,
+    move,
+    record_event,
+    refusal_message,
+    require_decider,
+    require_independent,
+    today,
+)
+
+# ------------------------------------------------------------------------------------ committee steps
+
+
+def claim_start_review(*, claim: Claim, actor, request=None, on: date | None = None) -> Claim:
+    on = on or today()
+    with transaction.atomic():
+        claim = locked_claim(claim)
+        require_decider(claim, actor, request)
+        method = "start_appeal_review" if claim.state == ClaimState.APPEALED else "start_review"
+        if method == "start_appeal_review":
+            require_independent(claim, actor)
+        from_state = move(claim, method, on=on)
+        record_event(claim, actor=actor, action=method, from_state=from_state, request=request)
+    return claim
+
+
+def claim_extend(*, claim: Claim, actor, reason: str, request=None, on: date | None = None) -> Claim:
+    """Take an extension: the notice goes out now, before the running period ends, with the reason and
+    the date by which a decision is expected."""
+    on = on or today()
+    reason = reason.strip()
+    if not reason:
+        raise checks.ClaimInvalid(
+            {"reason": "Reason: an extension notice must state the special circumstances."}
+        )
+    with transaction.atomic():
+        claim = locked_claim(claim)
+        require_decider(claim, actor, request)
+        method = "extend_review" if claim.in_review_stage else "extend_initial"
+        if method == "extend_review":
+            require_independent(claim, actor)
+        clock = claim.clock()
+        try:
+            days = clock.next_extension_days()
+            new_clock = clock.extend(notice_sent=on, days=days, today=on)
+        except deadlines.ExtensionRefused as exc:
+            raise ClaimActionRefused(str(exc)) from exc
+        if not can_proceed(getattr(claim, method)):
+            raise ClaimActionRefused(refusal_message(claim, method))
+        claim.set_clock(new_clock)
+        from_state = move(claim, method, on=on)
+        expected = new_clock.due(today=on)
+        record_event(
+            claim,
+            actor=actor,
+            action="extended",
+            from_state=from_state,
+            note=reason,
+            request=request,
+            days=days,
+            expected_decision=expected.isoformat(),
+        )
+        notices.extension_notice(
+            claim, reason=reason, days=days, expected=expected, actor=actor, request=request, on=on
+        )
+    return claim
+
+
+def claim_request_information(
+    *, claim: Claim, actor, what: str, respond_by: date, request=None, on: date | None = None
+) -> Claim:
+    """Ask the claimant for information: the clock stops until the answer comes."""
+    on = on or today()
+    what = what.strip()
+    errors = {}
+    if not what:
+        errors["what"] = "Information needed: say what the claimant must send, and why."
+    least = claim.clock_rules.min_information_days
+    if respond_by <= on or (respond_by - on).days < least:
+        errors["respond_by"] = (
+            f"Answer by: give the claimant at least {max(least, 1)} days "
+            f"({'29 CFR 2560.503-1(f)(3)' if least else 'a date after today'})."
+        )
+    if errors:
+        raise checks.ClaimInvalid(errors)
+    with transaction.atomic():
+        claim = locked_claim(claim)
+        require_decider(claim, actor, request)
+        method = "request_appeal_information" if claim.in_review_stage else "request_information"
+        claim.set_clock(claim.clock().toll(start=on))
+        from_state = move(claim, method, on=on)
+        # The next-step box says what is asked, not only that something is (issue 14).
+        asked = what if len(what) <= 200 else what[:197].rstrip() + "…"
+        claim.next_step = f"Send by {respond_by:%B %-d, %Y}: {asked}"
+        claim.information_due_on = respond_by
+        claim.save(update_fields=["next_step", "information_due_on"])
+        notices.information_request(
+            claim, what=what, respond_by=respond_by, actor=actor, request=request, on=on
+        )
+        record_event(
+            claim,
+            actor=actor,
+            action="information_requested",
+            from_state=from_state,
+            note=f"{what} (answer by {respond_by:%B %-d, %Y})",
+            request=request,
+            respond_by=respond_by.isoformat(),
+        )
+    return claim
+
+
+def claim_resume_without_answer(*, claim: Claim, actor, request=None, on: date | None = None) -> Claim:
+    """The answer-by date passed with no answer: the clock runs again from that date, and the committee
+    decides on the record it has (2560.503-1(f)(4): tolling lasts until the claimant responds)."""
+    on = on or today()
+    with transaction.atomic():
+        claim = locked_claim(claim)
+        require_decider(claim, actor, request)
+        method = "answer_appeal_information" if claim.in_review_stage else "answer_information"
+        if claim.information_due_on is None or not can_proceed(getattr(claim, method)):
+            raise ClaimActionRefused(refusal_message(claim, method))
+        if on <= claim.information_due_on:
+            raise ClaimActionRefused(
+                f"The claimant has until {claim.information_due_on:%B %-d, %Y} to answer."
+            )
+        claim.set_clock(claim.clock().resume(on=claim.information_due_on))
+        from_state = move(claim, method, on=on)
+        note = f"No answer by {claim.information_due_on:%B %-d, %Y}; the clock runs again from that date."
+        claim.next_step, claim.information_due_on = "", None
+        claim.save(update_fields=["next_step", "information_due_on"])
+        record_event(
+            claim,
+            actor=actor,
+            action="information_not_answered",
+            from_state=from_state,
+            note=note,
+            request=request,
+        )
+    return claim
+
+
+# ------------------------------------------------------------------------------------ decisions
+
+
+def claim_decide(
+    *,
+    claim: Claim,
+    actor,
+    outcome: str,
+    reasons: str,
+    provisions: str,
+    perfecting_material: str = "",
+    request=None,
+    on: date | None = None,
+) -> Claim:
+    """Approve or deny (initially or on review). Where the plan's committee acts by a majority of its
+    seats, this records the member's vote, and the decision is made when a majority agrees."""
+    on = on or today()
+    reasons, provisions, perfecting_material = (
+        reasons.strip(),
+        provisions.strip(),
+        perfecting_material.strip(),
+    )
+    with transaction.atomic():
+        claim = locked_claim(claim)
+        require_decider(claim, actor, request)
+        review = claim.in_review_stage
+        if review:
+            require_independent(claim, actor)
+        _check_content(
+            claim,
+            outcome=outcome,
+            reasons=reasons,
+            provisions=provisions,
+            perfecting_material=perfecting_material,
+            review=review,
+        )
+        method = {
+            (False, Outcome.APPROVED): "approve",
+            (False, Outcome.DENIED): "deny",
+            (True, Outcome.APPROVED): "approve_on_review",
+            (True, Outcome.DENIED): "deny_on_review",
+        }[(review, outcome)]
+        if not can_proceed(getattr(claim, method)):
+            raise ClaimActionRefused(refusal_message(claim, method))
+        stage = Stage.REVIEW if review else Stage.INITIAL
+        rules = claim.plan_rules
+        if rules.voting == "majority_of_seats":
+            ClaimVote.objects.update_or_create(
+                claim=claim,
+                stage=stage,
+                member=actor,
+                defaults={
+                    "outcome": outcome,
+                    "reasons": reasons,
+                    "provisions": provisions,
+                    "perfecting_material": perfecting_material,
+                },
+            )
+            agreeing = ClaimVote.objects.filter(claim=claim, stage=stage, outcome=outcome).count()
+            if agreeing < rules.votes_needed:
+                record_event(
+                    claim,
+                    actor=actor,
+                    action="vote_recorded",
+                    from_state=claim.state,
+                    note=f"Vote to {outcome}: {agreeing} of the {rules.votes_needed} votes needed "
+                    f"(a majority of {rules.seats} seats).",
+                    request=request,
+                    vote=outcome,
+                )
+                return claim
+        from_state = move(claim, method, on=on)
+        determination = ClaimDetermination.objects.create(
+            claim=claim,
+            stage=stage,
+            outcome=outcome,
+            reasons=reasons,
+            provisions=provisions,
+            perfecting_material=perfecting_material,
+            decided_by=actor,
+            decided_on=on,
+        )
+        votes = [
+            {"member": v.member.email, "outcome": v.outcome, "cast_at": v.cast_at.isoformat()}
+            for v in ClaimVote.objects.filter(claim=claim, stage=stage).select_related("member")
+        ]
+        if review:
+            claim.review_decided_on = on
+        else:
+            claim.decided_on = on
+            claim.initial_decided_by = actor
+        if outcome == Outcome.DENIED and not review:
+            claim.notice_delivered_on = on  # delivered electronically today (A22)
+            claim.appeal_by = deadlines.appeal_deadline(on, claim.clock_rules)
+            claim.next_step = f"You may appeal until {claim.appeal_by:%B %-d, %Y}."
+        elif outcome == Outcome.DENIED:
+            claim.next_step = "The decision on review is final under the plan; you may bring a civil action under ERISA §502(a)."
+        else:
+            claim.next_step = ""
+        claim.save()
+        record_event(
+            claim,
+            actor=actor,
+            action=method,
+            from_state=from_state,
+            note=reasons,
+            request=request,
+            provisions=provisions,
+            votes=votes,
+        )
+        if outcome == Outcome.APPROVED:  # first, so the notice can state the next step
+            _after_approval(claim, actor=actor, request=request, on=on)
+        notice = notices.decision_notice(
+            claim, determination, votes=votes, actor=actor, request=request, on=on
+        )
+        determination.notice = notice
+        determination.save(update_fields=["notice"])
+    return claim
+
+
+def _check_content(claim, *, outcome, reasons, provisions, perfecting_material, review) -> None:
+    """2560.503-1(g) and (j): a denial states its reasons, the provisions relied on and (initially) what
+    would perfect the claim. An approval needs no reasons (the regulation asks them of a denial); a
+    note of why is kept when the member gives one."""
+    errors = {}
+    if outcome not in (Outcome.APPROVED, Outcome.DENIED):
+        errors["outcome"] = "Decision: choose approve or deny."
+    if outcome == Outcome.DENIED and not reasons:
+        errors["reasons"] = "Reasons: state the specific reasons for the denial (29 CFR 2560.503-1(g)(1)(i))."
+    if outcome == Outcome.DENIED and not provisions:
+        errors["provisions"] = (
+            "Plan provisions: cite the provisions the denial rests on (2560.503-1(g)(1)(ii))."
+        )
+    if outcome == Outcome.DENIED and not review and not perfecting_material:
+        errors["perfecting_material"] = (
+            "Material to perfect the claim: describe what would perfect it and why, or say that none would "
+            "(2560.503-1(g)(1)(iii))."
+        )
+    if errors:
+        raise checks.ClaimInvalid(errors)
+
+
+def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
+    """The next step after an approval: loan papers, and the election where the plan requires one."""
+    rules = claim.plan_rules
+    married = claim.participant.marital_status == "married"
+    if claim.claim_type == ClaimType.LOAN:
+        notices.loan_documents(claim, actor=actor, request=request, on=on)
+    if claim.claim_type in rules.election_required_types and claim.claimant_relationship == "participant":
+        if claim.claim_type in (ClaimType.LOAN, ClaimType.HARDSHIP, ClaimType.WITHDRAWAL_59HALF):
+            step = "Election required: spousal consent (§7.2(a))" if married else ""
+        else:
+            step = (
+                "Election required: §417(a)(3) explanation and spousal consent"
+                if married
+                else "Election required: §417(a)(3) explanation and your election of a form of payment"
+            )
+        if step:
+            from_state = move(claim, "require_election", on=on)
+            claim.next_step = f"{step}. The plan administrator will send the election papers; nothing is paid before it is complete."
+            claim.save(update_fields=["next_step"])
+            record_event(
+                claim,
+                actor=actor,
+                action="handed_to_election",
+                from_state=from_state,
+                note=claim.next_step,
+                request=request,
+            )
+            return
+    if claim.claim_type == ClaimType.LOAN:
+        claim.next_step = "Sign the promissory note; the loan is paid out after the Committee receives it."
+    else:
+        claim.next_step = "Approved: the plan administrator will arrange payment."
+    claim.save(update_fields=["next_step"])

@@ -1,0 +1,291 @@
+"""Claim notices: a payload with every fact the PDF states, rendered by WeasyPrint in a Celery task
+(``benefits.services.documents.document_request``), listed on the claim, and announced to the claimant by email.
+
+The email says only that a notice is ready and where: the notice itself is behind the login.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date
+
+from django.conf import settings
+from django.core.mail import send_mail as _send
+from django.db import transaction
+from django.urls import reverse
+
+from benefits.engine import ENGINE_VERSION
+from benefits.engine.plans.carver_401k import loans as k_loans
+from benefits.models import GeneratedDocument
+from benefits.services.documents import document_request
+from elections.claims.models import Claim, ClaimDetermination, ClaimNotice
+
+logger = logging.getLogger(__name__)
+
+
+def _d(value: date | None) -> str:
+    return f"{value:%B %-d, %Y}" if value else ""
+
+
+def _base_payload(claim: Claim, on: date) -> dict:
+    rules = claim.plan_rules
+    clock = claim.clock_rules
+    return {
+        "claim_id": claim.pk,
+        "as_of": on.isoformat(),
+        "engine_version": claim.engine_check.get("engine_version", ENGINE_VERSION),
+        "plan_name": claim.membership.plan.name,
+        "plan_key": claim.membership.plan.key,
+        "claims_article": rules.article,
+        "initial_decider": rules.initial_decider,
+        "review_decider": rules.review_decider,
+        "claimant_name": claim.claimant_name,
+        "claimant_relationship": claim.claimant_relationship,
+        "claim_type": claim.get_claim_type_display(),
+        "disability_based": claim.disability_based,
+        "received_on": _d(claim.received_on),
+        "details": claim.details,
+        "clock_source": clock.source,
+        "appeal_window_days": clock.appeal_window_days,
+        "review_days": clock.review_days,
+        "review_extension_days": sum(clock.review_extensions),
+        "review_outer_days": clock.review_days + sum(clock.review_extensions),
+    }
+
+
+def _deliver(claim: Claim, *, kind: str, title: str, template: str, payload: dict, actor, request, on: date):
+    document = document_request(
+        kind=f"claim_{kind}",
+        participant=claim.participant,
+        title=title,
+        template_name=template,
+        payload=payload,
+        requested_by=actor,
+        request=request,
+    )
+    ClaimNotice.objects.create(claim=claim, kind=kind, document=document, delivered_on=on)
+    recipient = claim.filed_by.email
+    claim_url = reverse("elections:claim_detail", args=[claim.pk])
+
+    def _email() -> None:
+        try:
+            _send(
+                subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{title}",
+                message=(
+                    f"A notice about your claim {claim.pk} ({claim.get_claim_type_display()}, {claim.membership.plan.name}) "
+                    f"is ready: {title}.\n\nSign in to Plan Benefits and open {claim_url} to read it. "
+                    "For your privacy this email does not contain the notice."
+                ),
+                from_email=None,
+                recipient_list=[recipient],
+            )
+        except Exception:  # the notice is delivered on the claim page whatever the mail relay does
+            logger.exception("Could not email claim %s notice", claim.pk)
+
+    transaction.on_commit(_email)
+    return document
+
+
+def decision_notice(
+    claim: Claim, determination: ClaimDetermination, *, votes: list, actor, request, on: date
+):
+    review = determination.stage == ClaimDetermination.Stage.REVIEW
+    denied = determination.outcome == ClaimDetermination.Outcome.DENIED
+    payload = {
+        **_base_payload(claim, on),
+        "stage": determination.stage,
+        "outcome": determination.outcome,
+        "decided_on": _d(determination.decided_on),
+        "reasons": determination.reasons,
+        "provisions": determination.provisions,
+        "perfecting_material": determination.perfecting_material,
+        "appeal_by": _d(claim.appeal_by),
+        "appeal_filed_on": _d(claim.appeal_filed_on),
+        "votes": votes,
+        "next_step": claim.next_step,
+        "engine_check": claim.engine_check,
+    }
+    if review:
+        title = "Decision on review: claim " + ("denied" if denied else "approved")
+        template = "pdf/claims/review_decision.html"
+        kind = "review_decision"
+    elif denied:
+        title, template, kind = "Notice of denial of your claim", "pdf/claims/denial.html", "denial"
+    else:
+        title, template, kind = "Notice of approval of your claim", "pdf/claims/approval.html", "approval"
+    return _deliver(
+        claim, kind=kind, title=title, template=template, payload=payload, actor=actor, request=request, on=on
+    )
+
+
+def extension_notice(claim: Claim, *, reason: str, days: int, expected: date, actor, request, on: date):
+    payload = {
+        **_base_payload(claim, on),
+        "stage": "review" if claim.in_review_stage else "initial",
+        "reason": reason,
+        "days": days,
+        "expected_decision": _d(expected),
+        "sent_on": _d(on),
+    }
+    return _deliver(
+        claim,
+        kind="extension",
+        title="Notice of extension of time to decide your claim",
+        template="pdf/claims/extension.html",
+        payload=payload,
+        actor=actor,
+        request=request,
+        on=on,
+    )
+
+
+def information_request(claim: Claim, *, what: str, respond_by: date, actor, request, on: date):
+    payload = {
+        **_base_payload(claim, on),
+        "stage": "review" if claim.in_review_stage else "initial",
+        "what": what,
+        "respond_by": _d(respond_by),
+        "sent_on": _d(on),
+    }
+    return _deliver(
+        claim,
+        kind="information_request",
+        title="Request for information about your claim",
+        template="pdf/claims/information_request.html",
+        payload=payload,
+        actor=actor,
+        request=request,
+        on=on,
+    )
+
+
+def claim_file(claim: Claim, *, actor, request, on: date):
+    payload = {
+        **_base_payload(claim, on),
+        "state": claim.get_state_display(),
+        "statement": claim.statement,
+        "appeal_statement": claim.appeal_statement,
+        "engine_check": claim.engine_check,
+        "events": [
+            {
+                "at": f"{e.at:%Y-%m-%d %H:%M}",
+                "by": e.actor_label,
+                "action": e.action.replace("_", " "),
+                "to": e.to_state,
+                "note": e.note,
+            }
+            for e in claim.events.all()
+        ],
+        "documents": [
+            {
+                "name": d.original_name,
+                "stage": d.get_stage_display(),
+                "uploaded": f"{d.uploaded_at:%Y-%m-%d}",
+                "sha256": d.sha256,
+            }
+            for d in claim.documents.all()
+        ],
+        "determinations": [
+            {
+                "stage": d.get_stage_display(),
+                "outcome": d.get_outcome_display(),
+                "reasons": d.reasons,
+                "provisions": d.provisions,
+                "perfecting_material": d.perfecting_material,
+                "decided_on": _d(d.decided_on),
+            }
+            for d in claim.determinations.all()
+        ],
+    }
+    return _deliver(
+        claim,
+        kind="claim_file",
+        title="Documents relevant to your claim",
+        template="pdf/claims/claim_file.html",
+        payload=payload,
+        actor=actor,
+        request=request,
+        on=on,
+    )
+
+
+def loan_schedule(claim: Claim, *, decided_on: date) -> dict:
+    """The engine's amortization schedule for the approved loan (§8.3 rate, A19 level payments)."""
+    from elections.claims.services import expected_loan_first_due
+
+    check = claim.engine_check
+    employed = claim.participant.termination_date is None
+    per_year = 26 if employed else 12  # §8.5(a): payroll deduction while employed, else monthly in cash
+    n = int(check["term_months"]) * per_year // 12
+    first_due = expected_loan_first_due(decided_on)
+    schedule = k_loans.amortization_schedule(
+        check["amount"], check["rate_percent"], n, first_due=first_due, periods_per_year=per_year
+    )
+    return {
+        "principal": f"{schedule.principal:.2f}",
+        "rate_percent": check["rate_percent"],
+        "prime_rate": check["prime_rate"],
+        "prime_rate_period": check["prime_rate_period"],
+        "periods_per_year": per_year,
+        "number_of_payments": n,
+        "level_payment": f"{schedule.level_payment:.2f}",
+        "total_interest": f"{schedule.total_interest:.2f}",
+        "first_due": _d(first_due),
+        "payments": [
+            {
+                "number": p.number,
+                "due": p.due.isoformat(),
+                "payment": f"{p.payment:.2f}",
+                "interest": f"{p.interest:.2f}",
+                "principal": f"{p.principal:.2f}",
+                "balance": f"{p.balance:.2f}",
+            }
+            for p in schedule.payments
+        ],
+    }
+
+
+def loan_documents(claim: Claim, *, actor, request, on: date) -> GeneratedDocument:
+    payload = {
+        **_base_payload(claim, on),
+        "loan": loan_schedule(claim, decided_on=on),
+        "term_months": claim.engine_check["term_months"],
+        "borrower": claim.participant.full_name,
+        "decided_on": _d(on),
+    }
+    return _deliver(
+        claim,
+        kind="loan_note",
+        title="Loan promissory note and amortization schedule",
+        template="pdf/claims/loan_note.html",
+        payload=payload,
+        actor=actor,
+        request=request,
+        on=on,
+    )
+
+
+def notify_committee(claim: Claim, *, what: str, due: date | None) -> None:
+    """Tell the committee members that a claim needs them (no participant data in the email)."""
+    from accounts.models import User
+
+    recipients = list(
+        User.objects.filter(role=User.Role.COMMITTEE, is_active=True).values_list("email", flat=True)
+    )
+    if not recipients:
+        return
+    url = reverse("elections:claim_detail", args=[claim.pk])
+    due_text = f" A decision is due by {_d(due)}." if due else ""
+
+    def _email() -> None:
+        try:
+            _send(
+                subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}Claim {claim.pk}: {what}",
+                message=f"Claim {claim.pk} ({claim.membership.plan.name}): {what}.{due_text}\n\nOpen {url} to act.",
+                from_email=None,
+                recipient_list=recipients,
+            )
+        except Exception:
+            logger.exception("Could not email the committee about claim %s", claim.pk)
+
+    transaction.on_commit(_email)

@@ -1,0 +1,566 @@
+"""Claim pages: thin views over ``elections.claims.selectors`` (scoped reads) and ``elections.claims.services`` (writes)."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import FileResponse, Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.roles import role_required
+from benefits.engine_adapter import CalculationError, membership_calculate
+from benefits.models import GeneratedDocument
+from benefits.services.documents import document_path
+from elections.claims import checks, deadlines, forms, selectors, services, uploads
+from elections.claims.models import COMMITTEE_OPEN, ClaimState, ClaimType
+
+participant_only = role_required("participant")
+committee_only = role_required("committee")
+
+
+@login_required
+def claims_home(request):
+    if request.user.is_committee:
+        return redirect("elections:committee_queue")
+    if not request.user.is_participant_role:
+        raise PermissionDenied("Claims are decided by the plan committee; administrators do not see them.")
+    claims = selectors.claims_for_claimant(user=request.user)
+    options = []
+    for membership, beneficiary in services.memberships_claimable_by(request.user):
+        types = checks.claim_types_for(membership, beneficiary=beneficiary)
+        if types:
+            options.append(
+                {
+                    "membership": membership,
+                    "beneficiary": beneficiary,
+                    "types": [(t.value, t.label) for t in types],
+                }
+            )
+    today = services.today()
+    rows = [
+        {"claim": c, "due": c.clock().due(today=today) if c.state in COMMITTEE_OPEN else None} for c in claims
+    ]
+    return render(request, "elections/claims/claims_home.html", {"rows": rows, "options": options})
+
+
+def _membership_for(request, membership_id: int):
+    for membership, beneficiary in services.memberships_claimable_by(request.user):
+        if membership.pk == membership_id:
+            return membership, beneficiary
+    raise Http404
+
+
+def _forms_offered(membership, claim_type: str) -> list[str] | None:
+    """The forms the plan offers, from the engine at the plan's normal retirement date."""
+    if claim_type not in (ClaimType.COMMENCEMENT, ClaimType.TERMINATION_DISTRIBUTION):
+        return None
+    today = services.today()
+    try:
+        base = membership_calculate(membership, as_of=today)
+        nrd = (
+            date.fromisoformat(base["normal_retirement_date"])
+            if base.get("normal_retirement_date")
+            else today
+        )
+        result = membership_calculate(
+            membership, as_of=today, commencement_dates=[max(today, nrd).replace(day=1)]
+        )
+    except (CalculationError, ValueError):
+        return None
+    estimates = result.get("estimates") or []
+    return list(estimates[0]["forms"]) if estimates else None
+
+
+@participant_only
+def claim_new(request, membership_id: int, claim_type: str):
+    membership, beneficiary = _membership_for(request, membership_id)
+    if claim_type not in checks.claim_types_for(membership, beneficiary=beneficiary):
+        raise Http404
+    offered = _forms_offered(membership, claim_type)
+    form = forms.ClaimForm(
+        request.POST or None, request.FILES or None, claim_type=claim_type, forms_offered=offered
+    )
+    preview = None
+    if request.method == "POST" and form.is_valid() and "preview" in request.POST:
+        # The amount for the chosen date and form, from the same check filing makes; nothing is filed.
+        try:
+            preview = _preview(
+                checks.check_claim(
+                    membership=membership,
+                    claim_type=claim_type,
+                    details=form.details(),
+                    filed_on=services.today(),
+                    beneficiary=beneficiary,
+                ),
+                form.cleaned_data,
+            )
+        except checks.ClaimInvalid as exc:
+            _errors_to_form(form, exc.errors)
+    elif request.method == "POST" and form.is_valid():
+        try:
+            claim = services.claim_file(
+                filer=request.user,
+                membership=membership,
+                claim_type=claim_type,
+                details=form.details(),
+                statement=form.cleaned_data.get("statement", ""),
+                disability_based=form.cleaned_data.get("disability_based", False),
+                files=form.cleaned_data.get("documents") or [],
+                request=request,
+            )
+        except checks.ClaimInvalid as exc:
+            _errors_to_form(form, exc.errors)
+        else:
+            messages.success(
+                request, f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}."
+            )
+            return redirect("elections:claim_detail", claim_id=claim.pk)
+    context = {
+        "form": form,
+        "membership": membership,
+        "claim_type": claim_type,
+        "claim_type_label": ClaimType(claim_type).label,
+        "rules": deadlines.plan_rules(membership.plan.key),
+        "evidence": forms.ClaimForm.evidence_list() if claim_type == ClaimType.HARDSHIP else None,
+        "figures": _figures(membership, claim_type),
+        "preview": preview,
+        "can_preview": "form" in form.fields,
+    }
+    return render(request, "elections/claims/claim_new.html", context, status=400 if form.errors else 200)
+
+
+def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
+    """What the claimant would be paid for the date and form chosen, in words."""
+    rows: list[tuple[str, str]] = []
+    start = cleaned.get("commencement_date")
+    if start:
+        rows.append(("Payments start", f"{start:%B} {start.day}, {start.year}"))
+    form_key = cleaned.get("form")
+    if form_key:
+        rows.append(("Form of payment", forms.FORM_LABELS.get(form_key, form_key)))
+    amounts = check.get("form_amounts") or {}
+    words = {
+        "monthly": "Each month",
+        "survivor_monthly": "Your spouse each month after your death",
+        "monthly_after_social_security": "Each month once Social Security starts",
+        "lump_sum": "Paid once",
+    }
+    for key, label in words.items():
+        if amounts.get(key):
+            rows.append((label, f"${Decimal(str(amounts[key])):,.2f}"))
+    if check.get("vested_balance"):
+        rows.append(("Vested balance", f"${Decimal(str(check['vested_balance'])):,.2f}"))
+    return rows
+
+
+def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
+    """The engine's figures today that bound this request, shown before the claimant fills the form."""
+    today = services.today()
+    try:
+        result = membership_calculate(membership, as_of=today)
+    except CalculationError:
+        return []
+    out: list[tuple[str, str]] = []
+    if claim_type == ClaimType.LOAN and result.get("loan"):
+        out.append(("Most you can borrow (§8.2)", checks.money(result["loan"]["maximum_new_loan"])))
+        prime = checks.prime_rate_for(today)
+        if prime is not None:
+            from benefits.engine.plans.carver_401k.loans import loan_rate
+
+            out.append((f"Loan rate for requests in {today:%B %Y} (§8.3)", f"{loan_rate(prime.percent)[0]}%"))
+            out.append(("Prime rate it is based on", f"{prime.percent.normalize():f}% ({prime.source})"))
+    if claim_type == ClaimType.HARDSHIP and result.get("hardship"):
+        out.append(
+            (
+                "Most available for hardship (§7.4(d)–(e))",
+                checks.money(result["hardship"]["maximum_available"]),
+            )
+        )
+    if claim_type == ClaimType.WITHDRAWAL_59HALF and result.get("withdrawal"):
+        out.append(("Most you can withdraw (§7.3)", checks.money(result["withdrawal"]["maximum"])))
+    if result.get("earliest_retirement_date") and claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
+        earliest = date.fromisoformat(result["earliest_retirement_date"])
+        # A date already past is no use to anyone, least of all an active employee: offer the first
+        # date a claim filed today can ask for (the plan's filing lead time).
+        first_open = deadlines.earliest_commencement_for_filing(
+            today, deadlines.plan_rules(membership.plan.key)
+        )
+        if earliest < first_open:
+            out.append(("Earliest date you can ask for today", f"{first_open:%B %-d, %Y}"))
+        else:
+            out.append(("Earliest retirement date", f"{earliest:%B %-d, %Y}"))
+    if result.get("normal_retirement_date") and claim_type == ClaimType.COMMENCEMENT:
+        out.append(
+            ("Normal retirement date", f"{date.fromisoformat(result['normal_retirement_date']):%B %-d, %Y}")
+        )
+    account = result.get("account") or {}
+    if account.get("vested_balance") and claim_type in (
+        ClaimType.ESOP_DISTRIBUTION,
+        ClaimType.LUMP_SUM,
+        ClaimType.TERMINATION_DISTRIBUTION,
+        ClaimType.DEATH_BENEFIT,
+    ):
+        out.append(("Vested balance today", checks.money(account["vested_balance"])))
+    return out
+
+
+def _errors_to_form(form, errors: dict[str, str]) -> None:
+    for field, message in errors.items():
+        form.add_error(field if field in form.fields else None, message)
+
+
+@login_required
+def claim_detail(request, claim_id: int):
+    if request.user.is_administrator:
+        raise PermissionDenied("Claims are decided by the plan committee; administrators do not see them.")
+    claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
+    return render_claim_detail(request, claim)
+
+
+def _next_step_for_committee(claim) -> str:
+    """The next step in words for the committee: who must act now, never "you may appeal"."""
+    s = ClaimState
+
+    def when(d) -> str:
+        return f"{d:%B} {d.day}, {d.year}"
+
+    if claim.state == s.RECEIVED:
+        return "Start the review."
+    if claim.state in (s.UNDER_REVIEW, s.APPEAL_UNDER_REVIEW):
+        return "Decide the claim, ask the claimant for information, or take an extension."
+    if claim.state in (s.INFO_REQUESTED, s.APPEAL_INFO_REQUESTED):
+        due = f" (asked to answer by {when(claim.information_due_on)})" if claim.information_due_on else ""
+        return f"Waiting for the claimant's answer{due}; the clock is stopped."
+    if claim.state == s.DENIED and claim.appeal_by:
+        return f"Denied. The claimant may appeal until {when(claim.appeal_by)}."
+    if claim.state == s.APPEALED:
+        return "Start the review of the appeal (by a member who did not decide the claim)."
+    if claim.state == s.ELECTION_REQUIRED:
+        return "Approved. The claimant makes the election next; nothing is paid before it is complete."
+    if claim.state == s.DENIED_ON_REVIEW:
+        return "Denied on review: the plan's decision is final; the claimant may bring a civil action."
+    return ""
+
+
+def _participant_facts(claim) -> list[tuple[str, str]]:
+    """What the committee checks before deciding: marital status and whether spousal consent is on file."""
+    p = claim.participant
+    married = p.marital_status == "married"
+    facts = [
+        (
+            "Marital status",
+            p.get_marital_status_display()
+            if hasattr(p, "get_marital_status_display")
+            else p.marital_status.capitalize(),
+        )
+    ]
+    if married:
+        spouse = p.spouse_name or "name not on file"
+        born = (
+            f", born {p.spouse_birth_date:%B} {p.spouse_birth_date.day}, {p.spouse_birth_date.year}"
+            if (p.spouse_birth_date)
+            else ""
+        )
+        facts.append(("Spouse", f"{spouse}{born}"))
+        form = (claim.details or {}).get("form", "")
+        needs = bool(form) and not str(form).startswith("js")
+        consent = getattr(claim, "spousal_consent_status", None)
+        facts.append(
+            (
+                "Spousal consent",
+                consent
+                or (
+                    "Needed: the chosen form is not a joint and survivor annuity, so the spouse must consent "
+                    "in writing before payment starts."
+                    if needs
+                    else "Not needed for the form requested (a joint and survivor annuity)."
+                    if form
+                    else "Decided at the election, if a form other than the joint and survivor annuity is chosen."
+                ),
+            )
+        )
+    else:
+        facts.append(("Spousal consent", "Not needed: the participant is not married."))
+    return facts
+
+
+def render_claim_detail(request, claim, status: int = 200, **bound):
+    today = services.today()
+    is_claimant = claim.filed_by_id == request.user.pk
+    is_committee = request.user.is_committee
+    open_ = claim.state in COMMITTEE_OPEN
+    clock = claim.clock()
+    review = claim.in_review_stage
+    context = {
+        "claim": claim,
+        "is_claimant": is_claimant,
+        "is_committee": is_committee,
+        "today": today,
+        "due": clock.due(today=today) if open_ else None,
+        "flag": deadlines.flag(clock.due(today=today), today=today) if open_ else "",
+        "paused": clock.paused,
+        "clock_rules": claim.clock_rules,
+        "rules": claim.plan_rules,
+        "extension_open": is_committee and open_ and clock.can_extend() and not clock.paused,
+        "events": _timeline(claim),
+        "detail_rows": _detail_rows(claim),
+        "documents": claim.documents.all(),
+        "notices": claim.notices.select_related("document"),
+        "determinations": claim.determinations.all(),
+        "votes": claim.votes.select_related("member") if is_committee else [],
+        "deemed_denied_since": services.deemed_denial_since(claim, on=today) if is_claimant else None,
+        "can_appeal": is_claimant
+        and claim.state == ClaimState.DENIED
+        and claim.appeal_by
+        and today <= claim.appeal_by,
+        "can_answer": is_claimant
+        and claim.state in (ClaimState.INFO_REQUESTED, ClaimState.APPEAL_INFO_REQUESTED),
+        "can_add_documents": is_claimant and open_,
+        "can_request_documents": is_claimant and claim.state != ClaimState.RECEIVED,
+        "can_start": is_committee and claim.state in (ClaimState.RECEIVED, ClaimState.APPEALED),
+        "can_decide": is_committee
+        and claim.state in (ClaimState.UNDER_REVIEW, ClaimState.APPEAL_UNDER_REVIEW),
+        "can_resume": is_committee
+        and claim.information_due_on is not None
+        and today > claim.information_due_on
+        and claim.state in (ClaimState.INFO_REQUESTED, ClaimState.APPEAL_INFO_REQUESTED),
+        "can_request_info": is_committee
+        and claim.state in (ClaimState.UNDER_REVIEW, ClaimState.APPEAL_UNDER_REVIEW),
+        "review": review,
+        "appeal_form": bound.get("appeal_form") or forms.AppealForm(),
+        "answer_form": bound.get("answer_form") or forms.AnswerForm(),
+        "documents_form": bound.get("documents_form") or forms.AddDocumentsForm(),
+        "decision_form": bound.get("decision_form") or forms.DecisionForm(review=review),
+        "extension_form": bound.get("extension_form") or forms.ExtensionForm(),
+        "info_form": bound.get("info_form") or forms.InformationRequestForm(),
+        "refusal": bound.get("refusal"),
+    }
+    context["next_step_text"] = (
+        _next_step_for_committee(claim) if is_committee and not is_claimant else claim.next_step
+    )
+    if is_committee:
+        from elections.claims.committee_work import committee_members
+
+        context["members"] = committee_members()
+        context["internal_notes"] = claim.internal_notes.select_related("author")
+        context["participant_facts"] = _participant_facts(claim)
+    if is_committee and not is_claimant:
+        from benefits.services import participant_view_as_staff
+
+        participant_view_as_staff(
+            viewer=request.user, participant=claim.participant, page=f"claim {claim.pk}", request=request
+        )
+    return render(request, "elections/claims/claim_detail.html", context, status=status)
+
+
+def act_on_claim(
+    request, claim_id: int, *, form_class, form_key: str, action, form_kwargs=None, success: str
+):
+    """Run one POSTed action; on a refusal show the claim again with the message and the bound form."""
+    claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
+    form = form_class(request.POST, request.FILES or None, **(form_kwargs or {}))
+    if form.is_valid():
+        try:
+            result = action(claim, form.cleaned_data)
+        except checks.ClaimInvalid as exc:
+            _errors_to_form(form, exc.errors)
+        except services.ClaimActionRefused as exc:
+            return render_claim_detail(request, claim, status=409, refusal=str(exc), **{form_key: form})
+        except PermissionDenied as exc:
+            return render_claim_detail(request, claim, status=403, refusal=str(exc), **{form_key: form})
+        else:
+            messages.success(request, success(result) if callable(success) else success)
+            return redirect("elections:claim_detail", claim_id=claim.pk)
+    return render_claim_detail(request, claim, status=400, **{form_key: form})
+
+
+@require_POST
+@participant_only
+def claim_appeal(request, claim_id: int):
+    return act_on_claim(
+        request,
+        claim_id,
+        form_class=forms.AppealForm,
+        form_key="appeal_form",
+        success="Your appeal was received.",
+        action=lambda c, d: services.claim_appeal(
+            claim=c, actor=request.user, statement=d["statement"], files=d["documents"], request=request
+        ),
+    )
+
+
+@require_POST
+@participant_only
+def claim_answer(request, claim_id: int):
+    return act_on_claim(
+        request,
+        claim_id,
+        form_class=forms.AnswerForm,
+        form_key="answer_form",
+        success="Your answer was received; the committee's clock runs again.",
+        action=lambda c, d: services.claim_answer_information(
+            claim=c, actor=request.user, response=d["response"], files=d["documents"], request=request
+        ),
+    )
+
+
+@require_POST
+@participant_only
+def claim_add_documents(request, claim_id: int):
+    return act_on_claim(
+        request,
+        claim_id,
+        form_class=forms.AddDocumentsForm,
+        form_key="documents_form",
+        success="Your documents were added to the claim.",
+        action=lambda c, d: services.claim_add_documents(
+            claim=c, actor=request.user, files=d["documents"], request=request
+        ),
+    )
+
+
+@require_POST
+@participant_only
+def claim_request_documents(request, claim_id: int):
+    claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
+    try:
+        services.claim_request_documents(claim=claim, actor=request.user, request=request)
+    except services.ClaimActionRefused as exc:
+        return render_claim_detail(request, claim, status=409, refusal=str(exc))
+    messages.success(request, "The documents relevant to your claim are listed under Notices and documents.")
+    return redirect("elections:claim_detail", claim_id=claim.pk)
+
+
+@login_required
+def claim_document_download(request, document_id: int):
+    document = selectors.claim_document_get_for_viewer(user=request.user, document_id=document_id)
+    services.claim_document_viewed(document=document, viewer=request.user, request=request)
+    try:
+        path = uploads.stored_path(document.file_name)
+    except uploads.UploadRefused as exc:
+        raise Http404 from exc
+    response = FileResponse(
+        path.open("rb"),
+        content_type=document.content_type,
+        filename=document.original_name,
+        as_attachment=document.content_type != "application/pdf",
+    )
+    response["Cache-Control"] = "private, no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "sandbox"  # an upload never runs script in our origin
+    return response
+
+
+@login_required
+def claim_notice_download(request, claim_id: int, notice_id: int):
+    claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
+    notice = claim.notices.select_related("document").filter(pk=notice_id).first()
+    if notice is None or notice.document.status != GeneratedDocument.Status.DONE:
+        raise Http404
+    services.claim_notice_viewed(notice=notice, viewer=request.user, request=request)
+    response = FileResponse(
+        document_path(notice.document).open("rb"),
+        content_type="application/pdf",
+        filename=f"claim-{claim.pk}-{notice.kind}.pdf",
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+ACTION_LABELS = {
+    "filed": "Claim filed",
+    "start_review": "Review started",
+    "start_appeal_review": "Review of the appeal started",
+    "extended": "Time to decide extended (notice sent)",
+    "information_requested": "Information requested (clock stopped)",
+    "information_answered": "Information sent (clock restarted)",
+    "information_not_answered": "No answer by the date asked (clock restarted)",
+    "vote_recorded": "Committee vote recorded",
+    "approve": "Claim approved",
+    "deny": "Claim denied",
+    "appealed": "Appeal filed",
+    "appealed_deemed_denial": "Appeal filed (no decision was made in time)",
+    "approve_on_review": "Approved on review",
+    "deny_on_review": "Denied on review",
+    "handed_to_election": "Handed to the election process",
+    "documents_requested": "Documents relevant to the claim requested and provided",
+    "documents_added": "Documents added",
+}
+DETAIL_LABELS = {
+    "commencement_date": "Requested start date",
+    "form": "Form of payment",
+    "amount": "Amount requested",
+    "payment_date": "Requested payment date",
+    "reason": "Hardship reason",
+    "term_months": "Term (months)",
+    "principal_residence": "For the principal residence",
+    "representation": "§7.4(c)(ii) representation given",
+    "maximum_new_loan": "Most that may be borrowed (engine)",
+    "maximum_available": "Most available for hardship (engine)",
+    "maximum": "Most that may be withdrawn (engine)",
+    "earliest_retirement_date": "Earliest retirement date (engine)",
+    "rate_percent": "Loan rate (§8.3)",
+    "prime_rate": "Prime rate used",
+    "vested_balance": "Vested balance (engine)",
+    "normal_form": "Normal form",
+    "engine_version": "Checked with engine version",
+    "as_of": "Checked as of",
+}
+
+
+def _timeline(claim) -> list[dict]:
+    labels = dict(ClaimState.choices)
+    return [
+        {
+            "event": e,
+            "label": ACTION_LABELS.get(e.action, e.action.replace("_", " ")),
+            "from": labels.get(e.from_state, ""),
+            "to": labels.get(e.to_state, ""),
+        }
+        for e in claim.events.select_related("actor")
+    ]
+
+
+def _detail_rows(claim) -> list[tuple[str, str]]:
+    """What was asked and what the engine said, each shown once (the engine copy of a field repeats it)."""
+    rows: dict[str, str] = {}
+    for source in (claim.details, claim.engine_check):
+        for key, value in source.items():
+            label = DETAIL_LABELS.get(key)
+            if label is None or label in rows or value in (None, "", []):
+                continue
+            if key in ("form", "normal_form"):
+                value = forms.FORM_LABELS.get(value, value)
+            elif key in ("amount", "maximum_new_loan", "maximum_available", "maximum", "vested_balance"):
+                value = f"${Decimal(str(value)):,.2f}"
+            elif key in ("rate_percent", "prime_rate"):
+                value = f"{value}%"
+            elif key in ("principal_residence", "representation"):
+                value = "Yes" if str(value) in ("True", "true") else "No"
+            rows[label] = str(value)
+    amounts = claim.engine_check.get("form_amounts") or {}
+    if amounts:
+        rows["Amount of that form (the plan's calculation)"] = ", ".join(_amounts_words(amounts))
+    return list(rows.items())
+
+
+def _amounts_words(amounts: dict, prefix: str = "") -> list[str]:
+    """Each amount of a form as "monthly $1,234.56" (nested amounts, such as a later step, flattened)."""
+    out = []
+    for key, value in amounts.items():
+        if key in ("note", "trace"):
+            continue
+        words = f"{prefix}{key.replace('_', ' ')}"
+        if isinstance(value, dict):
+            out += _amounts_words(value, prefix=f"{words}, ")
+        elif isinstance(value, str | int | float | Decimal) and not isinstance(value, bool):
+            try:
+                out.append(f"{words} ${Decimal(str(value)):,.2f}")
+            except ArithmeticError:
+                out.append(f"{words} {value}")
+    return out

@@ -1,0 +1,307 @@
+"""The layers hold (docs/architecture.md): no module-level import cycles, tasks that import their
+service only when they run, one list of audit event types, and a repository that names no path
+outside itself.
+
+The import graph is read from the source with ``ast`` (nothing is imported), so a cycle is caught
+even where Python's import order happens to hide it today.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("accounts", "benefits", "elections", "config")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _top_level_imports(tree: ast.Module, module: str, is_package: bool) -> set[str]:
+    """Project modules imported when ``module`` is imported: module body only (try/if included,
+    ``if TYPE_CHECKING`` and function bodies excluded)."""
+    names: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.Import):
+                names.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = module.split(".") if is_package else module.split(".")[:-1]
+                    base = base[: len(base) - (node.level - 1)]
+                    target = ".".join([*base, node.module] if node.module else base)
+                else:
+                    target = node.module or ""
+                names.add(target)
+                names.update(f"{target}.{alias.name}" for alias in node.names)
+            elif isinstance(node, ast.If) and not _is_type_checking(node):
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+                visit(node.orelse)
+                visit(node.finalbody)
+
+    visit(tree.body)
+    edges = set()
+    for name in names:
+        parts = name.split(".")
+        # Importing a.b.c runs a, a.b and a.b.c: each is an edge when it is one of ours, except the
+        # packages that hold ``module`` itself (they are imported before it).
+        for i in range(1, len(parts) + 1):
+            candidate = ".".join(parts[:i])
+            if candidate in MODULES and candidate != module and not module.startswith(candidate + "."):
+                edges.add(candidate)
+    return edges
+
+
+def import_graph() -> dict[str, set[str]]:
+    graph = {}
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(), filename=str(path))
+        graph[module] = _top_level_imports(tree, module, path.name == "__init__.py")
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+
+    def connect(v: str) -> None:
+        nonlocal counter
+        index[v] = low[v] = counter
+        counter += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_the_graph_sees_the_layers():
+    # A check of the checker: known module-level imports are edges.
+    graph = import_graph()
+    assert "benefits.models" in graph["benefits.audit"]
+    assert "elections.claims.models" in graph["elections.models"]
+    assert "benefits.services.documents" in graph["benefits.services"]
+    assert "benefits.engine_adapter" in graph["benefits.presenters.dashboard"]
+
+
+def test_cycle_finder_finds_a_cycle():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_level_import_cycles():
+    assert _cycles(import_graph()) == []
+
+
+def test_presenters_and_selectors_stay_in_their_layer():
+    """Presenters shape data (no ORM model imports, no services); selectors never write or call services."""
+    graph = import_graph()
+    for module, edges in graph.items():
+        if module.startswith("benefits.presenters"):
+            assert not {e for e in edges if e.startswith("benefits.services")}, module
+            assert "benefits.models" not in edges or module == "benefits.presenters.account_statements", (
+                module
+            )
+        if module.endswith(".selectors"):
+            assert not {e for e in edges if ".services" in e}, module
+
+
+@pytest.mark.parametrize("module", sorted(m for m in MODULES if m.endswith(".tasks")))
+def test_tasks_import_their_service_inside_the_task(module):
+    edges = import_graph()[module]
+    assert not {e for e in edges if e.rsplit(".", 1)[-1] in ("services", "views") or ".services." in e}, (
+        f"{module} imports a service at module level; import it inside the task function"
+    )
+
+
+def test_every_tasks_module_is_registered_with_celery():
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    for module in (m for m in MODULES if m.endswith(".tasks")):
+        tree = ast.parse(MODULES[module].read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg == "name" and isinstance(node.value, ast.Constant):
+                assert node.value.value in app.tasks, f"{module}: task {node.value.value} is not discovered"
+
+
+# ------------------------------------------------------------------------------------ audit events
+
+
+def test_audit_event_types_keep_their_stored_values():
+    from benefits.audit import AuditEventType
+
+    # Values already stored in audit logs before the enumeration existed: they never change.
+    stored = {
+        "identity.linked", "identity.link_failed", "plan.reading_changed", "plan.settings_confirmed",
+        "participant.viewed_by_staff", "modeler.run_requested", "quote.saved", "document.requested",
+        "document.rendered", "document.failed", "claim.filed", "claim.start_review",
+        "claim.start_appeal_review", "claim.extended", "claim.information_requested",
+        "claim.information_answered", "claim.information_not_answered", "claim.documents_requested",
+        "claim.documents_added", "claim.vote_recorded", "claim.approve", "claim.deny", "claim.appealed",
+        "claim.appealed_deemed_denial", "claim.approve_on_review", "claim.deny_on_review",
+        "claim.handed_to_election", "claim.document_viewed", "claim.notice_viewed",
+    }  # fmt: skip
+    assert stored <= set(AuditEventType.values)
+    assert all(re.fullmatch(r"[a-z_]+\.[a-z_]+", v) for v in AuditEventType.values)
+    assert len(AuditEventType.values) <= 60 and max(len(v) for v in AuditEventType.values) <= 60
+
+
+@pytest.mark.django_db
+def test_audit_record_refuses_a_type_outside_the_list():
+    from benefits.audit import AuditEventType, audit_record
+    from benefits.models import AuditEvent
+
+    with pytest.raises(ValueError):
+        audit_record(event_type="plan.renamed", summary="not a known kind of write")
+    event = audit_record(event_type=AuditEventType.QUOTE_SAVED, summary="known")
+    assert AuditEvent.objects.get(pk=event.pk).event_type == "quote.saved"
+
+
+def _calls(tree: ast.AST, name: str):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (isinstance(func, ast.Name) and func.id == name) or (
+                isinstance(func, ast.Attribute) and func.attr == name
+            ):
+                yield node
+
+
+def test_every_audit_record_names_a_member_of_the_list():
+    """``audit_record(event_type=AuditEventType.X)`` everywhere (one computed claim type aside, which
+    is checked below), so the list is the whole vocabulary."""
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        for call in _calls(tree, "audit_record"):
+            kw = {k.arg: k.value for k in call.keywords}
+            value = kw.get("event_type")
+            assert value is not None, f"{module}:{call.lineno}"
+            if module == "elections.claims.workflow":
+                continue
+            assert (
+                isinstance(value, ast.Attribute)
+                and isinstance(value.value, ast.Name)
+                and value.value.id == "AuditEventType"
+            ), f"{module}:{call.lineno} passes event_type that is not an AuditEventType member"
+
+
+def _strings(expr: ast.expr, function: ast.FunctionDef) -> set[str]:
+    """The strings an expression can evaluate to: constants, both arms of ``x if c else y``, the values
+    of a dict it subscripts, and for a variable every string assigned to it in ``function``."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return {expr.value}
+    if isinstance(expr, ast.IfExp):
+        return _strings(expr.body, function) | _strings(expr.orelse, function)
+    if isinstance(expr, ast.Subscript):
+        return _strings(expr.value, function)
+    if isinstance(expr, ast.Dict):
+        return set().union(*(_strings(v, function) for v in expr.values))
+    if isinstance(expr, ast.Name):
+        out: set[str] = set()
+        for assign in (n for n in ast.walk(function) if isinstance(n, ast.Assign)):
+            if any(isinstance(t, ast.Name) and t.id == expr.id for t in assign.targets):
+                out |= _strings(assign.value, function)
+        return out
+    raise AssertionError(f"line {expr.lineno}: cannot tell which actions this expression gives")
+
+
+def test_every_claim_action_is_a_member_of_the_list():
+    """``record_event(action=...)`` writes ``claim.<action>``: every action it can be given is listed."""
+    from benefits.audit import AuditEventType
+
+    actions: set[str] = set()
+    for module in ("elections.claims.services", "elections.claims.decisions"):
+        tree = ast.parse(MODULES[module].read_text())
+        for function in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
+            for call in _calls(function, "record_event"):
+                action = next((k.value for k in call.keywords if k.arg == "action"), None)
+                assert action is not None
+                actions |= _strings(action, function)
+    assert {"filed", "approve", "deny_on_review", "start_appeal_review"} <= actions
+    missing = {a for a in actions if f"claim.{a}" not in AuditEventType.values}
+    assert not missing
+
+
+# ------------------------------------------------------------------------------------ self-contained
+
+
+MACHINE_PATH = re.compile(
+    r"/work/|\.\./shared|\bshared/(plans|contracts|data|reference)\b|/home/\w|/Users/\w"
+)
+
+
+def test_no_tracked_file_names_a_path_outside_the_repository():
+    try:
+        files = subprocess.run(  # noqa: S603
+            ["git", "ls-files", "-z"],  # noqa: S607
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        ).stdout.split(b"\0")
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    offenders = []
+    for name in filter(None, (f.decode() for f in files)):
+        path = ROOT / name
+        if path.suffix in {".png", ".pdf", ".woff", ".woff2", ".ico", ".svg"} or not path.is_file():
+            continue
+        if name.startswith("benefits/engine/") or name.startswith("static/"):
+            continue  # the engine's files: checked once the engine's own cleanup lands
+        text = path.read_text(errors="ignore")
+        for number, line in enumerate(text.splitlines(), 1):
+            if MACHINE_PATH.search(line) and name != "tests/test_architecture.py":
+                offenders.append(f"{name}:{number}: {line.strip()[:100]}")
+    assert not offenders, "\n".join(offenders)
