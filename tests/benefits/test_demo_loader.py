@@ -106,7 +106,7 @@ def test_demo_plan_year_has_claims_in_every_state_with_flags_and_market_data(set
     """Issue 14 item 9: the committee's queue has work in each state, due soon and overdue; market data
     runs through the demo month (each row marked as demo data)."""
     from benefits.models import MarketRate
-    from elections.deadlines import flag
+    from elections.claims.deadlines import flag
     from elections.models import Claim, ClaimState
 
     settings.DEMO_PLAN_YEAR_CLAIMS = True
