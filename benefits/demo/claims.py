@@ -38,8 +38,8 @@ STORIES = (
     Story(40, ("review", "info")),  # information requested, clock stopped
     Story(85, ("review", "extend")),  # extended: the second 90 days
     Story(30, ("review", "deny")),  # denied, inside the appeal window
-    Story(120, ("review", "deny", "appeal")),  # appealed, review not started
-    Story(150, ("review", "deny", "appeal", "review")),  # appeal under review
+    Story(72, ("review", "deny", "appeal")),  # appealed 57 days ago, review not started → due soon
+    Story(60, ("review", "deny", "appeal", "review")),  # appeal under review
     Story(20, ("review", "approve")),  # approved: the election comes next
     Story(10, ("review",), note="Checked the hire date against the 1982 payroll card."),
 )
@@ -136,6 +136,7 @@ def load_demo_claims(*, as_of: date) -> int:
         if claim is None:
             continue
         made += 1
+        mark = _date_events(claim, on, after=0)
         day = on
         for step in story.steps:
             day = min(day + timedelta(days=5), as_of)
@@ -168,6 +169,7 @@ def load_demo_claims(*, as_of: date) -> int:
                     on=day,
                 )
             claim.refresh_from_db()
+            mark = _date_events(claim, day, after=mark)
         if story.note:
             from elections.claims.committee_work import claim_note_add
 
@@ -176,6 +178,19 @@ def load_demo_claims(*, as_of: date) -> int:
     for claim in Claim.objects.filter(state="under_review", statement=STATEMENT).order_by("pk")[:2]:
         Claim.objects.filter(pk=claim.pk).update(assigned_to=committee)
     return made
+
+
+def _date_events(claim, day: date, *, after: int) -> int:
+    """Date the timeline entries made since ``after`` on the plan-year day they stand for (not the day
+    the demo was loaded); returns the last entry's id."""
+    from datetime import datetime, time
+
+    from django.utils import timezone
+
+    events = claim.events.filter(pk__gt=after)
+    last = events.order_by("-pk").values_list("pk", flat=True).first() or after
+    events.update(at=timezone.make_aware(datetime.combine(day, time(10, 0))))
+    return last
 
 
 def _decide(claim, outcome: str, committee, second, day: date) -> None:

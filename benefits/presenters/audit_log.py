@@ -103,7 +103,7 @@ class Filters:
                 try:
                     dates[name] = date.fromisoformat(raw)
                 except ValueError:
-                    errors[name] = f"{label}: enter a date as YYYY-MM-DD, for example 2026-04-01."
+                    errors[name] = f"{label}: enter a real date, for example April 1, 2026."
         if dates["start"] and dates["end"] and dates["end"] < dates["start"]:
             errors["end"] = "To: the end date must not be before the start date."
         return (

@@ -500,16 +500,16 @@ DETAIL_LABELS = {
     "term_months": "Term (months)",
     "principal_residence": "For the principal residence",
     "representation": "§7.4(c)(ii) representation given",
-    "maximum_new_loan": "Most that may be borrowed (engine)",
-    "maximum_available": "Most available for hardship (engine)",
-    "maximum": "Most that may be withdrawn (engine)",
-    "earliest_retirement_date": "Earliest retirement date (engine)",
+    "maximum_new_loan": "Most that may be borrowed (the plan's calculation)",
+    "maximum_available": "Most available for hardship (the plan's calculation)",
+    "maximum": "Most that may be withdrawn (the plan's calculation)",
+    "earliest_retirement_date": "Earliest retirement date (the plan's calculation)",
     "rate_percent": "Loan rate (§8.3)",
     "prime_rate": "Prime rate used",
-    "vested_balance": "Vested balance (engine)",
+    "vested_balance": "Vested balance (the plan's calculation)",
     "normal_form": "Normal form",
-    "engine_version": "Checked with engine version",
-    "as_of": "Checked as of",
+    # The engine's version stays in the stored check (administrators' records), not on this page.
+    "as_of": "Checked against the plan's calculation on",
 }
 
 
@@ -538,6 +538,12 @@ def _detail_rows(claim) -> list[tuple[str, str]]:
                 value = forms.FORM_LABELS.get(value, value)
             elif key in ("amount", "maximum_new_loan", "maximum_available", "maximum", "vested_balance"):
                 value = f"${Decimal(str(value)):,.2f}"
+            elif key in ("commencement_date", "payment_date", "earliest_retirement_date", "as_of"):
+                try:
+                    d = date.fromisoformat(str(value))
+                    value = f"{d:%B} {d.day}, {d.year}"
+                except ValueError:
+                    pass
             elif key in ("rate_percent", "prime_rate"):
                 value = f"{value}%"
             elif key in ("principal_residence", "representation"):
@@ -556,7 +562,9 @@ def _amounts_words(amounts: dict, prefix: str = "") -> list[str]:
         if key in ("note", "trace"):
             continue
         words = f"{prefix}{key.replace('_', ' ')}"
-        if isinstance(value, dict):
+        if key == "relative_value" and isinstance(value, dict) and value.get("percent"):
+            out.append(f"relative value {value['percent']}% of the joint and survivor annuity")
+        elif isinstance(value, dict):
             out += _amounts_words(value, prefix=f"{words}, ")
         elif isinstance(value, str | int | float | Decimal) and not isinstance(value, bool):
             try:

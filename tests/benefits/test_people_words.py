@@ -158,7 +158,7 @@ def test_audit_log_shows_human_names_old_and_new_values_and_filters(admin_client
     recent = client.get(reverse("benefits:audit_log"), {"start": start}).content.decode()
     assert "Claim denied</td>" not in recent
     bad = client.get(reverse("benefits:audit_log"), {"start": "April 1"}).content.decode()
-    assert "From: enter a date as YYYY-MM-DD" in bad
+    assert "From: enter a real date, for example April 1, 2026." in bad
 
 
 def test_audit_log_pages_and_exports_every_matching_event_as_csv(admin_client):
