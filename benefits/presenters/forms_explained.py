@@ -28,8 +28,8 @@ def after_death(key: str, f: dict) -> str:
         share = _SURVIVOR_PERCENT.get(key, f"{m.group(1)}%")
         amount = f" ({_money(f['survivor_monthly'])} a month)" if f.get("survivor_monthly") else ""
         return (
-            f"After your death your spouse receives {share} of your payment{amount} for the rest of "
-            "their life. If your spouse dies first, payments stop at your death."
+            f"Your spouse receives {share} of your payment{amount} for the rest of their life. If your "
+            "spouse dies first, payments stop at your death."
         )
     if m := _CC.match(key):
         years = m.group(1)

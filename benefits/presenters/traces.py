@@ -61,11 +61,12 @@ FORMAT_NOTE = (
     "full precision."
 )
 _MONEY_WORDS = re.compile(
-    r"amount|benefit|balance|earnings|pay\b|compensation|salary|lump|sum|contribution|credit|deferral|"
-    r"match|loan|payment|value|limit|\$|dollar|annuity|offset|withdraw|forfeit|cash",
+    r"\b(?:amounts?|benefits?|balances?|earnings|pay|compensation|salary|lump|sum|contributions?|credits?\b|"
+    r"deferrals?|match|matching|loans?|payments?|value|limits?|dollars?|annuity|offset|withdrawals?|"
+    r"forfeitures?|cash|annual)\b|\$",
     re.I,
 )
-_FACTOR_WORDS = re.compile(r"factor|rate|percent|fraction|ratio|interest|yield|probability|share", re.I)
+_FACTOR_WORDS = re.compile(r"factor|rate|percent|fraction|ratio|yield|probability|shares?\b|months|years", re.I)
 
 
 def _decimal(value: object) -> Decimal | None:
@@ -87,6 +88,7 @@ def _is_money(context: str) -> bool:
 def plain_value(value: object, *, context: str = "") -> str:
     """A trace value for people: money to the cent with "$", factors to FACTOR_PLACES places,
     dates as "April 1, 2027", keys in words (the engine keeps full precision)."""
+    context = context.replace("_", " ")
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value is None:
@@ -99,10 +101,15 @@ def plain_value(value: object, *, context: str = "") -> str:
             for k, v in value.items()
         )
     d = _decimal(value)
-    if d is not None and isinstance(value, str) and "." in value:
+    if d is not None:
         if _is_money(context):
             return f"${d.quantize(Decimal('0.01'), ROUND_HALF_UP):,}"
-        if d.as_tuple().exponent < -FACTOR_PLACES:
+        places = -d.as_tuple().exponent
+        # An unlabelled figure of ten or more with fractions of a cent is money (a factor or a rate is
+        # small); it is shown to the cent like every other amount.
+        if places > 2 and abs(d) >= 10 and not _FACTOR_WORDS.search(context):
+            return f"${d.quantize(Decimal('0.01'), ROUND_HALF_UP):,}"
+        if places > FACTOR_PLACES:
             return f"{d.quantize(Decimal(1).scaleb(-FACTOR_PLACES), ROUND_HALF_UP)}"
         return str(value)
     return plain_text(value)

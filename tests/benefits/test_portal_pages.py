@@ -394,7 +394,7 @@ def test_each_form_says_who_is_paid_after_death_and_the_level_income_option_when
         f"{_money(level['monthly_after_social_security'])} a month from April 1, 2027"
     ) in page
     js50 = expected["estimates"][0]["forms"]["js50"]
-    assert f"your spouse receives 50% of your payment ({_money(js50['survivor_monthly'])} a month)" in page
+    assert f"Your spouse receives 50% of your payment ({_money(js50['survivor_monthly'])} a month)" in page
     assert "If you die within 10 years of the start, your beneficiary receives" in page
     assert "Payments stop at your death; nothing is paid to anyone after." in page
     # Relative values sit beside the amounts when the month's market data is there (the demo's is).
