@@ -66,7 +66,9 @@ _MONEY_WORDS = re.compile(
     r"forfeitures?|cash|annual)\b|\$",
     re.I,
 )
-_FACTOR_WORDS = re.compile(r"factor|rate|percent|fraction|ratio|yield|probability|shares?\b|months|years", re.I)
+_FACTOR_WORDS = re.compile(
+    r"factor|rate|percent|fraction|ratio|yield|probability|shares?\b|months|years", re.I
+)
 
 
 def _decimal(value: object) -> Decimal | None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from tests.browser.conftest import login, screenshot
+from tests.browser.conftest import login
+from tests.browser.test_portal_flow import _shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -52,7 +53,7 @@ def test_claims_list_keeps_status_and_next_deadline_in_view(page, data):
     assert "Next deadline" in page.locator("td.app-claim-due").first.evaluate(
         "el => getComputedStyle(el, '::before').content"
     )
-    screenshot(page, "phone-claims-390")
+    _shot(page, "phone-claims", full=False)
 
 
 def test_modeler_keeps_the_normal_form_and_the_chosen_form_beside_the_start_date(page, data):
@@ -69,7 +70,7 @@ def test_modeler_keeps_the_normal_form_and_the_chosen_form_beside_the_start_date
         "() => [...document.querySelectorAll('.app-chart__label')].map(t => t.getBoundingClientRect().height)"
     )
     assert sizes and min(sizes) >= 10, sizes
-    screenshot(page, "phone-modeler-390")
+    _shot(page, "phone-modeler", full=False)
 
 
 def test_desktop_modeler_table_scrolls_with_the_start_date_fixed(page, data):
@@ -83,7 +84,7 @@ def test_desktop_modeler_table_scrolls_with_the_start_date_fixed(page, data):
         wrap.evaluate("el => { el.scrollLeft = el.scrollWidth; }")
         after = page.locator("tbody .app-sticky-col").first.bounding_box()["x"]
         assert abs(after - before) < 1, (before, after)
-    screenshot(page, "desktop-modeler-1024")
+    _shot(page, "desktop-modeler-table", full=False)
 
 
 def test_statement_keeps_the_closing_balance_in_view(page, data):
@@ -93,4 +94,5 @@ def test_statement_keeps_the_closing_balance_in_view(page, data):
     closing = 'td[data-label="Closing balance"]'
     assert page.locator(closing).count() >= 1
     assert _in_view(page, closing) == []
-    screenshot(page, "phone-statement-401k-390")
+    page.locator(closing).first.scroll_into_view_if_needed()
+    _shot(page, "phone-statement-401k", full=False)

@@ -95,6 +95,19 @@ def test_pat_sees_plans_vesting_statement_and_models_retirement(page, demo):
     assert_accessible(page)
     _shot(page, "portal-modeler", full=False)
 
+    # One start date: each form explained, its calculation loaded only when asked for (htmx).
+    run_url = page.url
+    page.locator("#grid-table tbody th a").first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator(".app-trace").count() == 0  # nothing repeated up front
+    page.locator("#form-js50 .app-trace-link").click()
+    expect(page.locator("#trace-js50 .app-trace")).to_be_visible()
+    assert page.locator(".app-trace").count() == 1
+    assert "Your spouse receives 50% of your payment" in page.locator("#form-js50").text_content()
+    assert_accessible(page)
+    _shot(page, "portal-estimate", full=False)
+    page.goto(run_url)
+
     page.get_by_role("button", name="Save as a dated quote").click()
     page.wait_for_load_state("networkidle")
     expect(page.get_by_role("heading", name="Retirement quote of", exact=False)).to_be_visible()
