@@ -19,10 +19,10 @@ from types import MappingProxyType
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benefits.engine.plans import carver_db  # noqa: E402
-from benefits.engine.plans.carver_db.outputs import price_grid  # noqa: E402
-from benefits.engine.plans.carver_db.rules import ServiceVestingSettings, core  # noqa: E402
+from benefits.engine.plans import get_plan  # noqa: E402
 from benefits.engine.types import Participant  # noqa: E402
+
+carver_db = get_plan("carver-db")
 
 AS_OF = date(2026, 11, 21)
 
@@ -54,13 +54,13 @@ def timed(fn, repeat: int) -> tuple[float, float]:
 
 def main() -> None:
     p = participant(date(1971, 4, 10))  # 55 in 2026: the full 181-month grid lies ahead
-    c = core(p, AS_OF, ServiceVestingSettings())
-    grid = price_grid(p, AS_OF, c)
+    c = carver_db.core_result(p, AS_OF)
+    grid = carver_db.grid.price(p, AS_OF, {}, c)
     cells = sum(len(r.monthly) for r in grid.rows)
     print(f"grid: {len(grid.rows)} commencement dates × {len(grid.forms)} forms = {cells} amounts")
-    med, worst = timed(lambda: price_grid(p, AS_OF, c), 20)
+    med, worst = timed(lambda: carver_db.grid.price(p, AS_OF, {}, c), 20)
     print(f"price_grid (core given)          median {med * 1000:8.1f} ms   max {worst * 1000:8.1f} ms")
-    med, worst = timed(lambda: price_grid(p, AS_OF), 20)
+    med, worst = timed(lambda: carver_db.grid.price(p, AS_OF, {}), 20)
     print(f"price_grid (core computed)       median {med * 1000:8.1f} ms   max {worst * 1000:8.1f} ms")
     med, worst = timed(lambda: carver_db.calculate(p, AS_OF, {}), 20)
     print(f"calculate (2 estimates + traces) median {med * 1000:8.1f} ms   max {worst * 1000:8.1f} ms")

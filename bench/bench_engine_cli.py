@@ -11,7 +11,7 @@ validate → calculate every participant → ``json.dumps``. Two figures per pla
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 import json
 import sys
 import time
@@ -36,17 +36,15 @@ def run_once(text: str) -> tuple[float, int]:
 
 def main(n: int = 10_000) -> None:
     print(f"{'plan':<22}{'mode':<14}{'participants':>13}{'seconds':>10}{'per second':>12}{'errors':>8}")
-    for plan, package in PLANS.items():
+    for plan, original in list(PLANS.items()):
         text = json.dumps(census.request(plan, n))
-        outputs = importlib.import_module(f"benefits.engine.plans.{package}.outputs")
         for mode in ("full", "core only"):
-            original = outputs.plan_outputs
             if mode == "core only":
-                outputs.plan_outputs = lambda *a: {}
+                PLANS[plan] = dataclasses.replace(original, outputs=lambda *a: {})
             try:
                 elapsed, errors = run_once(text)
             finally:
-                outputs.plan_outputs = original
+                PLANS[plan] = original
             print(f"{plan:<22}{mode:<14}{n:>13}{elapsed:>10.2f}{n / elapsed:>12.0f}{errors:>8}")
 
 

@@ -20,10 +20,11 @@ from types import MappingProxyType as M
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benefits.engine.plans.quaker_cash_balance import calculate  # noqa: E402
-from benefits.engine.plans.quaker_cash_balance.outputs import price_grid  # noqa: E402
-from benefits.engine.plans.quaker_cash_balance.rules import ServiceVestingSettings, core  # noqa: E402
+from benefits.engine.plans import get_plan  # noqa: E402
 from benefits.engine.types import Participant  # noqa: E402
+
+PLAN = get_plan("quaker-cash-balance")
+calculate, price_grid = PLAN.calculate, PLAN.grid.price
 
 AS_OF = date(2026, 11, 21)
 ASSUMPTIONS = {
@@ -56,7 +57,7 @@ def timed(fn) -> float:
 
 def main() -> None:
     p0 = participant(9)  # the youngest: the longest grid
-    c0 = core(p0, AS_OF, ServiceVestingSettings())
+    c0 = PLAN.core_result(p0, AS_OF)
     cold = timed(lambda: price_grid(p0, AS_OF, ASSUMPTIONS, c0))
     rows = price_grid(p0, AS_OF, ASSUMPTIONS, c0)
     forms = max(len(r.monthly) for r in rows) + 1
@@ -67,7 +68,7 @@ def main() -> None:
     warm = []
     for i in range(1, 16):
         p = participant(i)
-        c = core(p, AS_OF, ServiceVestingSettings())
+        c = PLAN.core_result(p, AS_OF)
         warm.append(timed(lambda p=p, c=c: price_grid(p, AS_OF, ASSUMPTIONS, c)))
     print(
         f"price_grid warm, new participant (median of 15): {statistics.median(warm) * 1000:8.1f} ms"

@@ -19,11 +19,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from types import ModuleType
 
 from django.db import IntegrityError, transaction
 
 from benefits.engine import ENGINE_VERSION
+from benefits.engine.plans import Plan as EnginePlan
 from benefits.engine.plans import get_plan, settings_classes
 from benefits.engine.request import calculate_request, parse_request
 from benefits.engine.settings import describe, override
@@ -144,7 +144,7 @@ def membership_calculate(
 
 @dataclass(frozen=True)
 class EngineInputs:
-    module: ModuleType
+    module: EnginePlan  # the plan (benefits.engine.plans.base.Plan)
     participant: object
     core: object
     assumptions: dict

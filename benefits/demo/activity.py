@@ -16,11 +16,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from benefits.engine.money import ZERO, to_money
-from benefits.engine.plans.carver_401k.contributions import (
-    match_source,
-    period_match,
-    year_contributions,
-)
+from benefits.engine.plans import get_plan
 
 # Demo quarterly returns of the 401(k) investment funds (not any real fund's results).
 QUARTER_RETURNS = {
@@ -82,6 +78,7 @@ def _contributions(person, spec, pay: dict[int, Decimal], as_of: date) -> tuple[
     """Monthly deferrals (plan_data's yearly totals spread over the months paid; the latest rate for a
     year without one) and the match, each year's match summing to the engine's figure for the year
     (§3.4, ``year_contributions``). Also returns the deferral totals of years plan_data lacks."""
+    rules = get_plan(spec.plan).contributions  # the plan's §3.4 formulas, through the plan protocol
     deferrals = {int(y): Decimal(v) for y, v in (spec.plan_data.get("deferrals") or {}).items()}
     if not deferrals:
         return [], {}
@@ -103,8 +100,8 @@ def _contributions(person, spec, pay: dict[int, Decimal], as_of: date) -> tuple[
             added[str(year)] = str(sum(monthly, ZERO))
         comp = [to_money(pay.get(year, ZERO) / len(days))] * len(days)
         comp[-1] = pay.get(year, ZERO) - sum(comp[:-1])
-        matches = [period_match(a, c, d) for d, a, c in zip(days, monthly, comp, strict=True)]
-        annual = year_contributions(
+        matches = [rules.period_match(a, c, d) for d, a, c in zip(days, monthly, comp, strict=True)]
+        annual = rules.year_contributions(
             year,
             pay.get(year, ZERO),
             sum(monthly, ZERO),
@@ -117,7 +114,7 @@ def _contributions(person, spec, pay: dict[int, Decimal], as_of: date) -> tuple[
         for d, amount, match in zip(days, monthly, matches, strict=True):
             out.append(Tx("before_tax", d, "deferral", amount, memo="payroll deferral"))
             if match > 0:
-                out.append(Tx(match_source(d), d, "match", match, memo="matching contribution (§3.4)"))
+                out.append(Tx(rules.match_source(d), d, "match", match, memo="matching contribution (§3.4)"))
     return out, added
 
 

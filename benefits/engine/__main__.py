@@ -1,19 +1,24 @@
 """``python -m benefits.engine calculate REQUEST.json`` (or ``-`` for standard input).
 
 Exit 0 with the JSON response; exit 2 with a one-line message on standard error naming the JSON
-pointer of the bad field when the request is malformed. See shared/contracts/engine-cli.md and
-docs/engine-cli.md.
+pointer of the bad field when the request is malformed. See docs/engine-cli.md.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from typing import TextIO
 
 USAGE = "usage: python -m benefits.engine calculate REQUEST.json|-"
 
 
-def main(argv: list[str] | None = None, stdin=None, stdout=None, stderr=None) -> int:
+def main(
+    argv: list[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     from .request import RequestError, calculate_request
 
     argv = sys.argv[1:] if argv is None else argv

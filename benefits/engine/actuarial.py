@@ -31,12 +31,13 @@ N years certain and life; lump sum. Survival vectors of a table are computed onc
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -90,7 +91,7 @@ class SegmentRates:
     def discount(self, t: np.ndarray) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
         rate = np.where(t < 5.0, self.first, np.where(t < 20.0, self.second, self.third))
-        return (1.0 + rate) ** (-t)
+        return (1.0 + rate) ** (-t)  # type: ignore[no-any-return]
 
     def describe(self) -> str:
         return f"segment rates {_pct(self.first)} / {_pct(self.second)} / {_pct(self.third)}"
@@ -216,7 +217,7 @@ def _grid(horizon: float, deferral: float, frequency: int, timing: Timing) -> np
 
 def _annuity(
     basis: Basis,
-    survival,
+    survival: Callable[[Any], Any],
     horizon_age: float,
     deferral: float,
     *,
@@ -280,7 +281,7 @@ def _certain_exact(basis: Basis, deferral: float, years: float) -> float:
     return float(np.sum(basis.interest.discount(t))) / m
 
 
-def _single(table: MortalityTable, age: float):
+def _single(table: MortalityTable, age: float) -> Callable[[Any], Any]:
     return lambda t: table.survival(age, t)
 
 
@@ -352,8 +353,8 @@ def joint_survivor_annuity(
         px, py = tx.survival(age, t), ty.survival(spouse_age, t)
         both = px * py
         if kind is SurvivorKind.CONTINGENT:
-            return px + f * (py - both)
-        return both + f * (px + py - 2.0 * both)
+            return px + f * (py - both)  # type: ignore[no-any-return]
+        return both + f * (px + py - 2.0 * both)  # type: ignore[no-any-return]
 
     return _annuity(basis, survival, min(age, spouse_age), deferral)
 
@@ -391,12 +392,12 @@ def life_annuities(basis: Basis, ages: Sequence[float] | np.ndarray, *, deferral
         values = (surv / safe_l0[:, None]) @ _discount(basis.interest, t[0], step_m, len(t)) / step_m
     values[l0 <= 0] = 0.0
     if udd:
-        return values
+        return values  # type: ignore[no-any-return]
     e_start = basis.interest.discount(np.array([deferral]))[0] * table.l(ages_arr + deferral) / safe_l0
     values = values - (m - 1) / (2 * m) * e_start
     if basis.timing is Timing.IMMEDIATE:
         values = values - e_start / m
-    return values
+    return values  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=256)
@@ -414,7 +415,7 @@ def _flat_rate_sums(table: MortalityTable, m: int, rate: float) -> np.ndarray:
     j = np.arange(len(l_fine), dtype=np.float64)
     w = (1.0 + rate) ** (-1.0 / m)
     weighted = w**j * l_fine
-    return np.cumsum(weighted[::-1])[::-1] / w**j
+    return np.cumsum(weighted[::-1])[::-1] / w**j  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=1024)

@@ -7,7 +7,8 @@ modules (``outputs.py``) receive it and build their own figures on top of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
@@ -16,6 +17,7 @@ from typing import Any
 from .money import percent_str
 from .service import ElapsedServiceHistory, ServiceHistory
 from .trace import Trace
+from .types import Participant
 from .vesting import VestingResult
 
 
@@ -47,9 +49,9 @@ class CoreResult:
     def years_of_vesting_service(self) -> int:
         return self.service.total_years
 
-    def contract(self) -> dict:
+    def contract(self) -> dict[str, Any]:
         """The contract keys every plan returns (engine-cli.md)."""
-        out: dict = {
+        out: dict[str, Any] = {
             "vesting": {
                 "years_of_vesting_service": self.service.total_years,
                 "vested_percent": percent_str(self.vesting.percent),
@@ -69,3 +71,23 @@ class CoreResult:
                 "date": m.on.isoformat() if m.on else None,
             }
         return out
+
+
+def core_with_settings(
+    core_fn: Callable[..., CoreResult],
+    participant: Participant,
+    as_of: date,
+    settings: Mapping[str, Any],
+    *,
+    uses_benefit_settings: bool = False,
+) -> CoreResult:
+    """A plan's service/vesting core with its resolved settings groups attached.
+
+    ``uses_benefit_settings``: the core also reads the ``benefits`` group (the 401(k)'s vesting
+    depends on which sources are scheduled).
+    """
+    if uses_benefit_settings:
+        core = core_fn(participant, as_of, settings["service_vesting"], settings.get("benefits"))
+    else:
+        core = core_fn(participant, as_of, settings["service_vesting"])
+    return dataclasses.replace(core, settings=dict(settings))

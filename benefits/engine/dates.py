@@ -76,3 +76,63 @@ def days_inclusive(start: date, end: date) -> int:
 
 def year_end(year: int) -> date:
     return date(year, 12, 31)
+
+
+def complete_months(start: date, end_exclusive: date) -> int:
+    """Complete months from ``start`` up to (not including) ``end_exclusive``, by anniversary.
+
+    A month is complete when the same day-number is reached (Carver DB spec §2.7, GAP-19).
+    """
+    if end_exclusive <= start:
+        return 0
+    n = (end_exclusive.year - start.year) * 12 + (end_exclusive.month - start.month)
+    while n > 0 and add_months(start, n) > end_exclusive:
+        n -= 1
+    return n
+
+
+def months_between_firsts(earlier: date, later: date) -> int:
+    """Whole months between two first-of-month dates (negative when ``later`` is earlier)."""
+    return (later.year - earlier.year) * 12 + (later.month - earlier.month)
+
+
+def completed_age(birth: date, on: date) -> int:
+    """Age in completed years on a date, by month and day: a February 29 birthday is reached on
+    March 1 in a common year (unlike ``age_on``, which reaches it on February 28)."""
+    age = on.year - birth.year
+    if (on.month, on.day) < (birth.month, birth.day):
+        age -= 1
+    return age
+
+
+def full_years_between(a: date, b: date) -> int:
+    """Full years between two birth dates, regardless of order (``completed_age`` of the later)."""
+    lo, hi = (a, b) if a <= b else (b, a)
+    return completed_age(lo, hi)
+
+
+def day_after(d: date) -> date:
+    return d + ONE_DAY
+
+
+def days_after(d: date, n: int) -> date:
+    """``within N days after X`` ends on X + N."""
+    return d + timedelta(days=n)
+
+
+def quarter_end(d: date) -> date:
+    """The last day of ``d``'s calendar quarter."""
+    month = ((d.month - 1) // 3 + 1) * 3
+    return date(d.year, month, calendar.monthrange(d.year, month)[1])
+
+
+def quarter_of(d: date) -> tuple[int, int]:
+    """(year, quarter 1–4) of a date."""
+    return (d.year, (d.month - 1) // 3 + 1)
+
+
+def previous_business_day(d: date) -> date:
+    """``d``, or the Friday before when it falls on a weekend (holidays are not known)."""
+    while d.weekday() >= 5:
+        d -= ONE_DAY
+    return d

@@ -1,22 +1,31 @@
-"""Helpers the plan packages share: reading ``plan_data``, settings groups, the calculate runner.
+"""Helpers the plan packages share: reading ``plan_data`` (JSON-pointer errors), history checks,
+service dates.
 
 Plan-agnostic: plans pass in their own rules, sections and settings classes.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from datetime import date
-from typing import Any
+from decimal import Decimal
+from typing import Any, overload
 
-from .core import CoreResult, ParticipantError
+from .core import ParticipantError
 from .dates import ONE_DAY, add_years, days_inclusive
 from .service import ParentalLeave
 from .types import Participant
 from .vesting import Schedule, TopHeavyStatus
 
 # ---------------------------------------------------------------------------- plan_data readers
+
+
+@overload
+def pd_int(p: Participant, key: str, default: int) -> int: ...
+
+
+@overload
+def pd_int(p: Participant, key: str, default: None = None) -> int | None: ...
 
 
 def pd_int(p: Participant, key: str, default: int | None = None) -> int | None:
@@ -47,6 +56,31 @@ def pd_date(p: Participant, key: str) -> date | None:
         return date.fromisoformat(raw)
     except (TypeError, ValueError):
         raise ParticipantError(f"/plan_data/{key}", f"{key} is not an ISO date") from None
+
+
+def pd_decimal(
+    p: Participant, key: str, default: Decimal | None = None, *, blank_is_missing: bool = False
+) -> Decimal | None:
+    """``plan_data[key]`` as an exact Decimal read through its text (``"12.50"``, 12, 12.5); missing
+    (or ``""`` when ``blank_is_missing``) gives ``default``."""
+    raw = p.plan_data.get(key)
+    if raw is None or (blank_is_missing and raw == ""):
+        return default
+    try:
+        return Decimal(str(raw))
+    except ArithmeticError:
+        raise ParticipantError(f"/plan_data/{key}", f"{key} must be a decimal string") from None
+
+
+def pd_text_date(p: Participant, key: str, *, rule: str = "must be an ISO date") -> date | None:
+    """``plan_data[key]`` as a date: a date, or its ISO text; the error message ends with ``rule``."""
+    raw = p.plan_data.get(key)
+    if raw is None or isinstance(raw, date):
+        return raw
+    try:
+        return date.fromisoformat(str(raw))
+    except ValueError:
+        raise ParticipantError(f"/plan_data/{key}", f"{key} {rule}") from None
 
 
 def pd_year_hours(p: Participant, key: str) -> dict[int, int]:
@@ -158,56 +192,6 @@ def elapsed_years_date(p: Participant, years: int, as_of: date, employed: bool) 
     return None
 
 
-# ---------------------------------------------------------------------------- calculate runner
-
-
-def resolve_settings(classes: Mapping[str, type], given: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Default instances for each settings group, replaced by any given instance."""
-    out = {name: cls() for name, cls in classes.items()}
-    for name, value in (given or {}).items():
-        if name not in out:
-            raise KeyError(f"unknown settings group {name!r}")
-        if not isinstance(value, classes[name]):
-            raise TypeError(f"settings group {name!r} must be a {classes[name].__name__}")
-        out[name] = value
-    return out
-
-
-def compute_core(
-    core_fn: Callable[..., CoreResult], participant: Participant, as_of: date, settings: Mapping[str, Any]
-) -> CoreResult:
-    """A plan's service/vesting core with its resolved settings groups attached."""
-    extra = {}
-    if getattr(core_fn, "uses_benefit_settings", False):
-        extra["benefit_settings"] = settings.get("benefits")
-    core = core_fn(participant, as_of, settings["service_vesting"], **extra)
-    return dataclasses.replace(core, settings=dict(settings))
-
-
-def run_calculate(
-    participant: Participant,
-    as_of: date,
-    assumptions: Mapping[str, Any],
-    settings: Mapping[str, Any],
-    core_fn: Callable[[Participant, date, Any], CoreResult],
-    outputs_fn: Callable[..., dict],
-    *,
-    detail: bool = False,
-) -> dict:
-    core = compute_core(core_fn, participant, as_of, settings)
-    result = {"id": participant.id}
-    result.update(core.contract())
-    result.update(outputs_fn(participant, as_of, assumptions, core))
-    if detail:
-        from .request import history_dict
-
-        result["service_history"] = history_dict(core)
-        result["trace"] = core.trace.as_list()
-        if core.notes:
-            result["notes"] = list(core.notes)
-    return result
-
-
 def eligibility_year_completed(
     hire: date,
     hours: Mapping[int, int],
@@ -227,7 +211,7 @@ def eligibility_year_completed(
     from .service import estimate_first_year_hours
 
     estimated = first_year_hours is None
-    fy = estimate_first_year_hours(hire, hours) if estimated else first_year_hours
+    fy = estimate_first_year_hours(hire, hours) if first_year_hours is None else first_year_hours
     window_end = add_years(hire, 1) - ONE_DAY
     if fy >= threshold and window_end <= as_of:
         return window_end, estimated
@@ -249,64 +233,3 @@ def plan_termination_event(
     if term is not None and term < when:
         return None
     return (what, section)
-
-
-# ---------------------------------------------------------------------------- a plan package's API
-
-
-@dataclasses.dataclass(frozen=True)
-class PlanAPI:
-    """What every plan package exposes, built the same way for each: settings groups and ``calculate``.
-
-    ``service_vesting`` is the plan's ``rules.ServiceVestingSettings``; a ``BenefitSettings`` class in the
-    package's ``settings`` module, when there is one, becomes the ``benefits`` group.
-    """
-
-    package: str
-    core: Callable[..., CoreResult]
-    service_vesting: type
-
-    def settings_classes(self) -> dict[str, type]:
-        import importlib
-
-        classes: dict[str, type] = {"service_vesting": self.service_vesting}
-        try:
-            benefit = importlib.import_module(f"{self.package}.settings")
-        except ImportError:
-            return classes
-        if (cls := getattr(benefit, "BenefitSettings", None)) is not None:
-            classes["benefits"] = cls
-        return classes
-
-    def default_settings(self) -> dict[str, Any]:
-        return resolve_settings(self.settings_classes(), None)
-
-    def core_result(
-        self, participant: Participant, as_of: date, settings: Mapping[str, Any] | None = None
-    ) -> CoreResult:
-        """Service, vesting and retirement dates alone (the web app's vesting and statement pages)."""
-        return compute_core(
-            self.core, participant, as_of, resolve_settings(self.settings_classes(), settings)
-        )
-
-    def calculate(
-        self,
-        participant: Participant,
-        as_of: date,
-        assumptions: Mapping[str, Any],
-        settings: Mapping[str, Any] | None = None,
-        *,
-        detail: bool = False,
-    ) -> dict:
-        """The contract result for one participant (engine-cli.md).
-
-        ``settings`` maps a group name of ``settings_classes()`` to an instance; missing groups take
-        their defaults. ``detail`` adds the service breakdown and the trace.
-        """
-        import importlib
-
-        plan_outputs = importlib.import_module(f"{self.package}.outputs").plan_outputs
-        resolved = resolve_settings(self.settings_classes(), settings)
-        return run_calculate(
-            participant, as_of, assumptions, resolved, self.core, plan_outputs, detail=detail
-        )

@@ -28,6 +28,7 @@ from benefits.engine.actuarial import (
     FlatRate,
     Form,
     FormKind,
+    Interest,
     RelativeValue,
     RelativeValueGroup,
     SegmentRates,
@@ -100,7 +101,7 @@ class ComparisonBasis:
     source: str
     lookback_month: str
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {
             "form": self.form,
             "interest": self.interest,
@@ -181,7 +182,7 @@ def comparison_basis(
                 f"(assumptions.{rules.segment_rates_key}.{month}) are missing"
             )
         r1, r2, r3 = (float(r / HUNDRED) for r in rates)  # type: ignore[operator]
-        interest = SegmentRates(r1, r2, r3)
+        interest: Interest = SegmentRates(r1, r2, r3)
         words = f"segment rates {rates[0]}% / {rates[1]}% / {rates[2]}% for {month}"
         source = f"assumptions.{rules.segment_rates_key}"
     else:
@@ -290,12 +291,12 @@ def relative_values(
     return RelativeValues(basis, MappingProxyType(values), MappingProxyType(traces), groups)
 
 
-def relative_value_json(rv: RelativeValue) -> dict:
+def relative_value_json(rv: RelativeValue) -> dict[str, Any]:
     """The contract-style object for one form: ``{"percent": "97.3", "approximately_equal": true}``."""
     return {"percent": f"{rv.percent:f}", "approximately_equal": rv.approximately_equal}
 
 
-def groups_json(groups: Sequence[RelativeValueGroup]) -> list[dict]:
+def groups_json(groups: Sequence[RelativeValueGroup]) -> list[dict[str, Any]]:
     return [
         {
             "forms": list(g.members),

@@ -1,4 +1,4 @@
-"""A calculation request (shared/contracts/engine-cli.md): parse, validate, run.
+"""A calculation request (docs/engine-cli.md): parse, validate, run.
 
 ``parse_request(obj)`` turns the decoded JSON into a ``Request`` or raises ``RequestError`` naming
 the JSON pointer of the bad field (the command line exits 2 on it). A participant whose own data
@@ -15,16 +15,16 @@ Project additions to the contract (docs/engine-cli.md):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from . import ENGINE_VERSION
-from .core import ParticipantError
-from .plans import UnknownPlan, get_plan, plan_keys
+from .core import CoreResult, ParticipantError
+from .plans import Plan, UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
 from .types import EmploymentPeriod, Participant
 
@@ -83,18 +83,18 @@ def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
     for i, item in enumerate(raw):
         if not isinstance(item, Mapping):
             raise RequestError(f"{pointer}/{i}", "must be an object with start and end")
-        start = _date(item.get("start"), f"{pointer}/{i}/start", nullable=False)
+        start = cast(date, _date(item.get("start"), f"{pointer}/{i}/start", nullable=False))
         end = _date(item.get("end"), f"{pointer}/{i}/end")
         out.append(EmploymentPeriod(start, end))
     return tuple(out)
 
 
-def _year_map(raw: object, pointer: str, convert) -> MappingProxyType:
+def _year_map(raw: object, pointer: str, convert: Callable[[Any], Any]) -> MappingProxyType[int, Any]:
     if raw is None:
         return MappingProxyType({})
     if not isinstance(raw, Mapping):
         raise ParticipantError(pointer, "must be an object keyed by year")
-    out = {}
+    out: dict[int, Any] = {}
     for k, v in raw.items():
         try:
             year = int(k)
@@ -136,7 +136,7 @@ def parse_participant(raw: object, index: int) -> Participant:
     if not isinstance(cdates, list):
         raise RequestError(f"{base}/commencement_dates", "must be a list of dates")
     commencement = tuple(
-        _date(v, f"{base}/commencement_dates/{i}", nullable=False) for i, v in enumerate(cdates)
+        cast(date, _date(v, f"{base}/commencement_dates/{i}", nullable=False)) for i, v in enumerate(cdates)
     )
     hire = dates["hire_date"] or (periods[0].start if periods else None)
     if dates["birth_date"] is None:
@@ -166,7 +166,7 @@ def parse_participant(raw: object, index: int) -> Participant:
     )
 
 
-def _settings(plan_module, raw: object) -> dict[str, Any]:
+def _settings(plan_module: Plan, raw: object) -> dict[str, Any]:
     classes = plan_module.settings_classes()
     resolved = {name: cls() for name, cls in classes.items()}
     if raw is None:
@@ -220,17 +220,19 @@ def parse_request(obj: object) -> Request:
             parsed.append(parse_participant(raw, i))
         except ParticipantError as exc:
             parsed.append((str(raw.get("id")), exc))
-    return Request(plan, as_of, MappingProxyType(dict(assumptions)), tuple(parsed), settings, detail)
+    return Request(
+        plan, cast(date, as_of), MappingProxyType(dict(assumptions)), tuple(parsed), settings, detail
+    )
 
 
-def _error_result(pid: str, index: int, exc: Exception) -> dict:
+def _error_result(pid: str, index: int, exc: Exception) -> dict[str, Any]:
     field = getattr(exc, "field", "")
     if not getattr(exc, "absolute", False):
         field = f"/participants/{index}{field}"
     return {"id": pid, "error": {"field": field, "message": str(exc)}}
 
 
-def run(request: Request) -> dict:
+def run(request: Request) -> dict[str, Any]:
     """The contract response for a parsed request."""
     module = get_plan(request.plan)
     calculate = module.calculate
@@ -264,12 +266,12 @@ def run(request: Request) -> dict:
     }
 
 
-def calculate_request(obj: object) -> dict:
+def calculate_request(obj: object) -> dict[str, Any]:
     """Parse and run a decoded request (raises RequestError when it is malformed)."""
     return run(parse_request(obj))
 
 
-def history_dict(core) -> dict:
+def history_dict(core: CoreResult) -> dict[str, Any]:
     """The service breakdown as JSON (for ``options.detail`` and the web app)."""
     return {
         "rows": [
@@ -280,5 +282,5 @@ def history_dict(core) -> dict:
     }
 
 
-def _plain(d: dict) -> dict:
+def _plain(d: dict[str, Any]) -> dict[str, Any]:
     return {k: (v.isoformat() if isinstance(v, date) else v) for k, v in d.items()}

@@ -46,7 +46,7 @@ def setting(
     return dataclasses.field(default=default, metadata=meta)
 
 
-def describe(cls: type) -> list[dict]:
+def describe(cls: type) -> list[dict[str, Any]]:
     """One row per setting of a settings class: name, default, documentation (for the web app)."""
     hints = typing.get_type_hints(cls)
     rows = []
@@ -62,7 +62,7 @@ def describe(cls: type) -> list[dict]:
     return rows
 
 
-def unconfirmed(settings: object) -> tuple[str, ...]:
+def unconfirmed(settings: Any) -> tuple[str, ...]:
     """Names of REQUIRED settings still ``None`` (not confirmed by an administrator)."""
     return tuple(
         f.name

@@ -13,9 +13,8 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .core import CoreResult, ParticipantError
+from .core import CoreResult, ParticipantError, core_with_settings
 from .money import to_decimal, to_money
-from .plan_support import compute_core
 
 BASE = "/plan_data/statement"
 _MISSING = object()
@@ -83,7 +82,7 @@ def get_choice(obj: Mapping[str, Any], key: str, ptr: str, allowed: Collection[s
     raw = _get(obj, key, ptr, _MISSING)
     if raw not in allowed:
         raise ParticipantError(f"{ptr}/{key}", f"{key} must be one of {', '.join(allowed)} (not {raw!r})")
-    return raw
+    return str(raw)
 
 
 def get_items(obj: Mapping[str, Any], key: str, ptr: str) -> list[tuple[str, Mapping[str, Any]]]:
@@ -111,12 +110,22 @@ def get_period(obj: Mapping[str, Any], as_of: date) -> tuple[date, date]:
     return start, end
 
 
-def core_at(core: CoreResult, participant: Any, as_of: date, end: date, core_fn: Callable) -> CoreResult:
+def core_at(
+    core: CoreResult,
+    participant: Any,
+    as_of: date,
+    end: date,
+    core_fn: Callable[..., CoreResult],
+    *,
+    uses_benefit_settings: bool = False,
+) -> CoreResult:
     """The plan's service/vesting result on the period's last day (the request's when that is as_of)."""
     if end == as_of:
         return core
     try:
-        return compute_core(core_fn, participant, end, core.settings)
+        return core_with_settings(
+            core_fn, participant, end, core.settings, uses_benefit_settings=uses_benefit_settings
+        )
     except ParticipantError as exc:
         raise ParticipantError(f"{BASE}/end", f"no vesting result at the period end: {exc}") from None
 

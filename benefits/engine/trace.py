@@ -10,6 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def _plain(value: object) -> object:
@@ -31,7 +34,7 @@ class Step:
     inputs: tuple[tuple[str, object], ...] = ()
     result: object = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "rule": self.rule,
             "section": self.section,
@@ -51,7 +54,7 @@ class Trace:
     def extend(self, other: Trace) -> Trace:
         return Trace(self.steps + other.steps)
 
-    def as_list(self) -> list[dict]:
+    def as_list(self) -> list[dict[str, Any]]:
         return [s.as_dict() for s in self.steps]
 
 
@@ -61,7 +64,7 @@ class TraceBuilder:
     def __init__(self) -> None:
         self._steps: list[Step] = []
 
-    def step(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> object:
+    def step(self, rule: str, *, section: str = "", result: T = None, **inputs: object) -> T:  # type: ignore[assignment]
         self._steps.append(Step(rule, section, tuple(inputs.items()), result))
         return result
 

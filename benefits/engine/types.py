@@ -17,7 +17,7 @@ class EmploymentPeriod:
 
 @dataclass(frozen=True)
 class Participant:
-    """One participant as the engine sees them (see shared/contracts/engine-cli.md)."""
+    """One participant as the engine sees them (see docs/engine-cli.md)."""
 
     id: str
     birth_date: date

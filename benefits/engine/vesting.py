@@ -146,8 +146,8 @@ def vest(
         and (top_heavy.current or top_heavy.years_at_last_top_heavy_year >= top_heavy.keep_if_years)
     ):
         candidates.append(top_heavy.schedule)
-    steps = [s.next_step(years) for s in candidates]
-    steps = [s for s in steps if s is not None and s[1] > pct]
+    nexts = [s.next_step(years) for s in candidates]
+    steps = [s for s in nexts if s is not None and s[1] > pct]
     if steps:
         n, p = min(steps)
         when = projected_date(n) if projected_date else None

@@ -3,8 +3,8 @@
 The opening balance of each source is the stored ``AccountBalance`` on the day before the period, or,
 where none is stored that day, the nearest stored balance carried to it with the transactions in
 between (with no stored balance at all, the transactions from the beginning). The engine's statement
-function then gives the period: ``carver_401k.statement.account_statement`` for the 401(k),
-``fairport_esop.statement.statement`` for both ESOPs (share and cash accounts). Stored balances inside
+function then gives the period: the plan's ``source_accounts`` statement for the 401(k), its
+``share_accounts`` statement for both ESOPs (share and cash accounts). Stored balances inside
 the period are checked against opening + activity; a difference is reported, never smoothed over.
 """
 
@@ -17,9 +17,7 @@ from decimal import Decimal
 
 from benefits import selectors
 from benefits.engine.money import ZERO, money_str, to_money
-from benefits.engine.plans.carver_401k import statement as k401
-from benefits.engine.plans.carver_401k.settings import BenefitSettings as K401Settings
-from benefits.engine.plans.fairport_esop import statement as esop
+from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, engine_inputs
 from benefits.models import AccountBalance, AccountTransaction
 
@@ -31,18 +29,18 @@ STOCK, FUND = "stock_fund", "investment_fund"
 
 # Our kinds → the 401(k) engine's kinds. Outflows are stored negative; the engine wants them positive.
 K401_KINDS = {
-    Kind.DEFERRAL: k401.Kind.CONTRIBUTION,
-    Kind.MATCH: k401.Kind.CONTRIBUTION,
-    Kind.EMPLOYER: k401.Kind.CONTRIBUTION,
-    Kind.ROLLOVER: k401.Kind.CONTRIBUTION,
-    Kind.EARNINGS: k401.Kind.EARNINGS,
-    Kind.DIVIDEND: k401.Kind.EARNINGS,
-    Kind.FORFEITURE: k401.Kind.FORFEITURE,
-    Kind.DISTRIBUTION: k401.Kind.DISTRIBUTION,
-    Kind.WITHDRAWAL: k401.Kind.WITHDRAWAL,
-    Kind.LOAN_ISSUED: k401.Kind.LOAN_ISSUED,
-    Kind.LOAN_REPAYMENT: k401.Kind.LOAN_REPAID,
-    Kind.FEE: k401.Kind.FEE,
+    Kind.DEFERRAL: "contribution",
+    Kind.MATCH: "contribution",
+    Kind.EMPLOYER: "contribution",
+    Kind.ROLLOVER: "contribution",
+    Kind.EARNINGS: "earnings",
+    Kind.DIVIDEND: "earnings",
+    Kind.FORFEITURE: "forfeiture",
+    Kind.DISTRIBUTION: "distribution",
+    Kind.WITHDRAWAL: "withdrawal",
+    Kind.LOAN_ISSUED: "loan_issued",
+    Kind.LOAN_REPAYMENT: "loan_repaid",
+    Kind.FEE: "fee",
 }
 # Our kinds → the ESOP ledger's kinds (the ESOP ledger keeps the signs as stored).
 ESOP_KINDS = {
@@ -252,6 +250,7 @@ def _core(membership, end: date):
 
 
 def _k401_statement(membership, period: Period, txs, stored) -> dict:
+    k401 = get_plan(membership.plan.key).source_accounts
     day_before = period.start - timedelta(days=1)
     opening, opening_how = position_on(stored, txs, day_before)
     transactions = []
@@ -262,10 +261,10 @@ def _k401_statement(membership, period: Period, txs, stored) -> dict:
                 "a transfer between 401(k) accounts is recorded, and the plan's statement has no such movement",
             )
         transactions.append(
-            k401.Transaction(
+            k401.transaction(
                 t.date,
                 t.source,
-                K401_KINDS[t.kind],
+                k401.kinds(K401_KINDS[t.kind]),
                 abs(t.amount) if t.kind in AccountTransaction.OUTFLOWS else t.amount,
             )
         )
@@ -273,15 +272,15 @@ def _k401_statement(membership, period: Period, txs, stored) -> dict:
     loaned: dict[str, Decimal] = defaultdict(lambda: ZERO)
     withdrawn: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for t in before:
-        if t.kind is k401.Kind.LOAN_ISSUED:
+        if t.kind == "loan_issued":
             loaned[t.source] += t.amount
-        elif t.kind is k401.Kind.LOAN_REPAID:
+        elif t.kind == "loan_repaid":
             loaned[t.source] -= t.amount
-        elif t.kind is k401.Kind.WITHDRAWAL:
+        elif t.kind == "withdrawal":
             withdrawn[t.source] += t.amount
     inputs, core = _core(membership, period.end)
     settings = (getattr(core, "settings", None) or {}).get("benefits")
-    st = k401.account_statement(
+    st = k401.statement(
         start=period.start,
         end=period.end,
         opening={s: v for s, v in opening.amount.items()},
@@ -290,7 +289,7 @@ def _k401_statement(membership, period: Period, txs, stored) -> dict:
         loan_opening=sum(loaned.values(), ZERO),
         withdrawn_before=dict(withdrawn),
         loaned_out_before={s: max(v, ZERO) for s, v in loaned.items()},
-        settings=settings if isinstance(settings, K401Settings) else k401.DEFAULT_SETTINGS,
+        settings=settings if isinstance(settings, k401.settings_class) else k401.default_settings,
     )
     inside = [t for t in txs if period.start <= t.date <= period.end]
     by_kind: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
@@ -368,6 +367,7 @@ def _share_value(membership, on: date) -> Decimal:
 
 
 def _esop_statement(membership, period: Period, txs, stored) -> dict:
+    esop = get_plan(membership.plan.key).share_accounts
     day_before = period.start - timedelta(days=1)
     opening, opening_how = position_on(stored, txs, day_before)
     entries = []
@@ -378,9 +378,9 @@ def _esop_statement(membership, period: Period, txs, stored) -> dict:
                 f"/transactions/{t.kind}", f"an ESOP account has a {t.get_kind_display().lower()}"
             )
         if t.source == STOCK:
-            entries.append(esop.LedgerEntry(t.date, kind, shares=t.shares or ZERO))
+            entries.append(esop.entry(t.date, kind, shares=t.shares or ZERO))
         else:
-            entries.append(esop.LedgerEntry(t.date, kind, cash=t.amount))
+            entries.append(esop.entry(t.date, kind, cash=t.amount))
     v1 = _share_value(membership, period.end)
     try:
         v0 = _share_value(membership, day_before)

@@ -11,7 +11,6 @@ with its inputs. The payload holds every number shown, so a PDF can be checked a
 
 from __future__ import annotations
 
-import importlib
 from datetime import date
 
 from benefits import selectors
@@ -102,8 +101,7 @@ def _cash_balance_statement(membership, as_of: date, result: dict, year: int) ->
     inputs = engine_inputs(membership, as_of=as_of)
     start = date(year, 1, 1)
     end = min(date(year, 12, 31), as_of)
-    outputs = importlib.import_module(f"{inputs.module.__name__}.outputs")
-    st = outputs.statement(inputs.participant, as_of, inputs.assumptions, start, end, inputs.core)
+    st = inputs.module.ledger.statement(inputs.participant, as_of, inputs.assumptions, start, end, inputs.core)
     payload["period"] = f"{start.isoformat()} to {end.isoformat()}"
     payload["year"] = year
     payload["ledger"] = {

@@ -11,8 +11,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from benefits.engine import ENGINE_VERSION
-from benefits.engine.plans.carver_401k import hardship as k_hardship
-from benefits.engine.plans.carver_401k import loans as k_loans
+from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import MarketRate, Plan, PlanMembership
 from elections.claims import deadlines
@@ -31,7 +30,6 @@ TYPES_BY_PLAN_KIND = {
     ),
     Plan.Kind.ESOP: (ClaimType.ESOP_DISTRIBUTION, ClaimType.DEATH_BENEFIT),
 }
-NOTICE_DAYS_401K = 10  # §7.3, §7.4(a): ten days' prior written notice to the Committee
 PRIME_SERIES = "prime_rate"
 
 
@@ -162,9 +160,10 @@ def check_esop_distribution(membership, details, filed_on) -> dict:
     return {"commencement_date": start.isoformat(), "vested_balance": f"{vested:.2f}"}
 
 
-def _requested_payment_date(details, filed_on, section: str) -> dict[str, str]:
+def _requested_payment_date(membership, details, filed_on, section: str) -> dict[str, str]:
     pay = details.get("payment_date")
-    earliest = filed_on + timedelta(days=NOTICE_DAYS_401K)
+    # §7.3, §7.4(a): the plan's days of prior written notice to the Committee.
+    earliest = filed_on + timedelta(days=deadlines.plan_rules(membership.plan.key).payment_notice_days)
     if pay is None or pay < earliest:
         return {
             "payment_date": f"Payment date: the earliest is {earliest:%B %-d, %Y} ({section}: ten days' prior "
@@ -176,7 +175,7 @@ def _requested_payment_date(details, filed_on, section: str) -> dict[str, str]:
 def check_withdrawal(membership, details, filed_on) -> dict:
     result = _calc(membership, filed_on)
     w = result.get("withdrawal") or {}
-    errors = _requested_payment_date(details, filed_on, "§7.3")
+    errors = _requested_payment_date(membership, details, filed_on, "§7.3")
     eligible_from = date.fromisoformat(w["eligible_from"]) if w.get("eligible_from") else None
     if eligible_from is None or filed_on < eligible_from:
         when = f" (from {eligible_from:%B %-d, %Y})" if eligible_from else ""
@@ -200,7 +199,7 @@ def check_withdrawal(membership, details, filed_on) -> dict:
 
 def check_hardship(membership, details, filed_on) -> dict:
     result = _calc(membership, filed_on)
-    errors = _requested_payment_date(details, filed_on, "§7.4(a)")
+    errors = _requested_payment_date(membership, details, filed_on, "§7.4(a)")
     w = result.get("withdrawal") or {}
     if (
         w.get("eligible_from")
@@ -212,8 +211,11 @@ def check_hardship(membership, details, filed_on) -> dict:
             "available under §7.3 or is not eligible for it (§7.4(a)): you can file an age 59½ withdrawal "
             "instead."
         )
+    hardship = get_plan(membership.plan.key).hardship
     try:
-        reason = k_hardship.HardshipReason(details.get("reason", ""))
+        if hardship is None:
+            raise ValueError("the plan has no hardship distributions")
+        reason = hardship.reason(details.get("reason", ""))
     except ValueError:
         errors["reason"] = "Reason: choose one of the needs §7.4(b) deems immediate and heavy."
         reason = None
@@ -234,12 +236,15 @@ def check_hardship(membership, details, filed_on) -> dict:
         "maximum_available": f"{maximum:.2f}",
         "amount": f"{amount:.2f}",
         "reason": reason.value,
-        "reason_section": k_hardship.REASON_SECTIONS[reason],
-        "evidence": list(k_hardship.EVIDENCE[reason]),
+        "reason_section": reason.section,
+        "evidence": list(reason.evidence),
     }
 
 
 def check_loan(membership, details, filed_on) -> dict:
+    loans = get_plan(membership.plan.key).loans
+    if loans is None:
+        raise ClaimInvalid({"claim_type": f"{membership.plan.name} does not make loans."})
     result = _calc(membership, filed_on)
     loan = result["loan"]
     errors: dict[str, str] = {}
@@ -252,11 +257,11 @@ def check_loan(membership, details, filed_on) -> dict:
             f"Loan amount: the most you can borrow is {money(maximum)} (§8.2: 50% of the vested balance, at most "
             "$50,000 less the highest outstanding loan balance in the last 12 months)."
         )
-    elif amount < k_loans.MINIMUM_LOAN:
-        errors["amount"] = f"Loan amount: the least you can borrow is {money(k_loans.MINIMUM_LOAN)} (§8.2)."
+    elif amount < loans.minimum:
+        errors["amount"] = f"Loan amount: the least you can borrow is {money(loans.minimum)} (§8.2)."
     residence = bool(details.get("principal_residence"))
     try:
-        k_loans.check_term(details["term_months"], principal_residence=residence)
+        loans.check_term(details["term_months"], principal_residence=residence)
     except ValueError as exc:
         errors["term_months"] = f"Term: {exc}."
     prime = prime_rate_for(filed_on)
@@ -267,7 +272,7 @@ def check_loan(membership, details, filed_on) -> dict:
         )
     if errors:
         raise ClaimInvalid(errors)
-    rate, _trace = k_loans.loan_rate(prime.percent)
+    rate, _trace = loans.rate(prime.percent)
     return {
         "maximum_new_loan": f"{maximum:.2f}",
         "amount": f"{amount:.2f}",

@@ -11,158 +11,26 @@ and restarts on the day the claimant answers (2560.503-1(f)(4)): the days in bet
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, timedelta
+
+from benefits.engine.claims import (  # noqa: F401 (the regulation's periods, re-exported)
+    DOL_DISABILITY,
+    DOL_STANDARD,
+    ClockRules,
+    PlanClaimRules,
+    stricter,
+)
+from benefits.engine.plans import PLANS
 
 DUE_SOON_DAYS = 14
 
 
-@dataclass(frozen=True)
-class ClockRules:
-    """The periods for one kind of claim. ``initial_extensions`` is a tuple: one entry per extension
-    the rule allows, each the most days that extension may add."""
-
-    initial_days: int
-    initial_extensions: tuple[int, ...]
-    appeal_window_days: int
-    review_days: int
-    review_extensions: tuple[int, ...]
-    min_information_days: int  # the least time a claimant must be given to answer a request
-    source: str
-
-
-# 2560.503-1(f)(1), (h)(2)(i), (i)(1)(i): pension claims.
-DOL_STANDARD = ClockRules(
-    initial_days=90,
-    initial_extensions=(90,),
-    appeal_window_days=60,
-    review_days=60,
-    review_extensions=(60,),
-    min_information_days=0,
-    source="29 CFR 2560.503-1(f)(1), (h)(2)(i), (i)(1)(i)",
-)
-
-# 2560.503-1(f)(3), (h)(4), (i)(3): a claim whose decision rests on a determination of disability.
-DOL_DISABILITY = ClockRules(
-    initial_days=45,
-    initial_extensions=(30, 30),
-    appeal_window_days=180,
-    review_days=45,
-    review_extensions=(45,),
-    min_information_days=45,
-    source="29 CFR 2560.503-1(f)(3), (h)(4), (i)(3)",
-)
-
-
-def _stricter(dol: ClockRules, plan: ClockRules | None) -> ClockRules:
-    """The stricter of the regulation and the plan's own article: shorter decision periods, shorter
-    extensions, fewer extensions, and the longer appeal window (the claimant's time is never cut)."""
-    if plan is None:
-        return dol
-
-    def ext(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-        n = min(len(a), len(b))
-        return tuple(min(x, y) for x, y in zip(a[:n], b[:n], strict=True))
-
-    return ClockRules(
-        initial_days=min(dol.initial_days, plan.initial_days),
-        initial_extensions=ext(dol.initial_extensions, plan.initial_extensions),
-        appeal_window_days=max(dol.appeal_window_days, plan.appeal_window_days),
-        review_days=min(dol.review_days, plan.review_days),
-        review_extensions=ext(dol.review_extensions, plan.review_extensions),
-        min_information_days=max(dol.min_information_days, plan.min_information_days),
-        source=f"{dol.source}; {plan.source}",
-    )
-
-
-@dataclass(frozen=True)
-class PlanClaimRules:
-    """One plan's claims article, read from its SPEC. ``clock`` is the plan's own periods where it sets
-    any (None: the regulation alone). Voting: "single" (any one member acts for the committee) or
-    "majority_of_seats" (the affirmative votes of a majority of all seats, vacancies included)."""
-
-    plan_key: str
-    article: str
-    initial_decider: str
-    review_decider: str
-    clock: ClockRules | None = None
-    voting: str = "single"
-    seats: int = 1
-    independent_review: bool = False
-    filing_lead_days: int = 0  # a claim to start benefits must be filed this many days before the start
-    election_required_types: frozenset[str] = field(default_factory=frozenset)
-    election_reason: str = ""
-    notes: tuple[str, ...] = ()
-
-    def clock_for(self, *, disability: bool) -> ClockRules:
-        return _stricter(DOL_DISABILITY if disability else DOL_STANDARD, self.clock)
-
-    @property
-    def votes_needed(self) -> int:
-        return self.seats // 2 + 1 if self.voting == "majority_of_seats" else 1
-
-
-_ELECTION_REASON = "election required: §417(a)(3) explanation and spousal consent"
-
-# Keyed by the engine's plan key. Every entry cites the SPEC section it was read from.
+# The regulation's periods and the shape of a plan's claims article live in the engine; each plan
+# package states its own article (``Plan.claim_rules``).
+_stricter = stricter
 PLAN_CLAIM_RULES: dict[str, PlanClaimRules] = {
-    "carver-401k": PlanClaimRules(
-        plan_key="carver-401k",
-        article="Article X (§10.1–§10.8)",
-        initial_decider="the Plan Administrator (§10.2)",
-        review_decider="the Committee, independent of the Plan Administrator (§10.7)",
-        # §10.3: 90 days, one extension to at most 180 days from receipt (A21); §10.6: 60-day appeal
-        # window; §10.7–10.8: 60 days, one extension of up to 60.
-        clock=ClockRules(90, (90,), 60, 60, (60,), 0, "Carver 401(k) Plan §10.3, §10.6–§10.8"),
-        voting="single",  # §9.5: any one member's signature binds the Committee
-        independent_review=True,  # §10.7
-        election_required_types=frozenset(
-            {"commencement", "withdrawal_59half", "hardship", "termination_distribution", "loan"}
-        ),
-        election_reason=_ELECTION_REASON,
-        notes=("§7.2(a): spousal consent for loans, withdrawals and any form but the 50% J&S annuity",),
-    ),
-    "carver-db": PlanClaimRules(
-        plan_key="carver-db",
-        article="§13.7(A)–(B)",
-        initial_decider="the Plan Administrator (§13.7(A))",
-        review_decider="the Plan Administrator (§13.7(B))",
-        clock=None,  # GAP-15: the plan states no deadlines; the regulation applies
-        election_required_types=frozenset({"commencement"}),
-        election_reason=_ELECTION_REASON,
-    ),
-    "quaker-cash-balance": PlanClaimRules(
-        plan_key="quaker-cash-balance",
-        article="§6.6",
-        initial_decider="the claims official (§6.6(a))",
-        review_decider="the review official (§6.6(e))",
-        # §6.6(d) "90 days (or such longer period as may be reasonably necessary)": the regulation caps
-        # it (GAP-8); §6.6(f) appeal window at least 60 days; §6.6(g) 60 days, extendable to 120.
-        clock=ClockRules(90, (90,), 60, 60, (60,), 0, "Quaker City Plan §6.6(d), (f), (g)"),
-        voting="majority_of_seats",  # §6.2(e): a majority of its members in office
-        seats=3,  # §6.2: at least three members
-        election_required_types=frozenset({"commencement", "lump_sum"}),
-        election_reason=_ELECTION_REASON,
-        notes=("§5.11(a): spousal consent for every optional form, the lump sum included",),
-    ),
-    "fairport-esop": PlanClaimRules(
-        plan_key="fairport-esop",
-        article="Section 11 (§11.1–§11.3)",
-        initial_decider="the Committee (§11.2, §12.1)",
-        review_decider="the Committee (§11.3)",
-        clock=ClockRules(90, (90,), 60, 60, (60,), 0, "Fairport ESOP §11.2, §11.3"),
-        voting="majority_of_seats",  # §12.6: majority of all members appointed, vacancies included
-        seats=3,  # §12.2: at least three individuals
-        filing_lead_days=30,  # §11.1: filed at least 30 days before benefits are to begin
-        election_required_types=frozenset(),  # A7.8: no spousal consent for a participant's own lump sum
-    ),
-    "carver-esop": PlanClaimRules(
-        plan_key="carver-esop",
-        article="the base plan's claims article (not provided: SPEC D2.1)",
-        initial_decider="the Committee",
-        review_decider="the Committee",
-        clock=None,  # unknown plan terms: the regulation applies
-    ),
+    key: plan.claim_rules for key, plan in PLANS.items() if plan.claim_rules is not None
 }
 
 

@@ -7,7 +7,7 @@ from datetime import date
 
 from django import forms
 
-from benefits.engine.plans.carver_401k.hardship import EVIDENCE, REASON_SECTIONS, HardshipReason
+from benefits.engine.plans.base import HardshipRules
 from elections.claims import uploads
 from elections.claims.models import ClaimDetermination, ClaimType
 
@@ -23,13 +23,6 @@ FORM_LABELS = {
     "cc20": "Life annuity, 20 years certain",
     "ss_level": "Level income option",
     "lump_sum": "Lump sum",
-}
-REASON_LABELS = {
-    HardshipReason.MEDICAL: "Medical care",
-    HardshipReason.PRINCIPAL_RESIDENCE: "Purchase of your principal residence",
-    HardshipReason.TUITION: "Tuition for the next 12 months of post-secondary education",
-    HardshipReason.EVICTION_OR_FORECLOSURE: "Preventing eviction or foreclosure on your principal residence",
-    HardshipReason.IRS_DEEMED: "Another need the IRS deems immediate and heavy",
 }
 
 _DATE = {"type": "date"}
@@ -107,9 +100,17 @@ class UswdsMixin:
 class ClaimForm(UswdsMixin, forms.Form):
     """Built for one claim type: only its fields are present."""
 
-    def __init__(self, *args, claim_type: str, forms_offered: list[str] | None = None, **kwargs):
+    def __init__(
+        self,
+        *args,
+        claim_type: str,
+        forms_offered: list[str] | None = None,
+        hardship: HardshipRules | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.claim_type = claim_type
+        self.hardship = hardship  # the plan's hardship reasons (Plan.hardship)
         f = self.fields
         if claim_type in (
             ClaimType.COMMENCEMENT,
@@ -129,11 +130,11 @@ class ClaimForm(UswdsMixin, forms.Form):
                 choices=[("", "- Select -")] + [(k, FORM_LABELS.get(k, k)) for k in offered],
                 help_text="The forms the plan offers; the plan checks them for the date you choose.",
             )
-        if claim_type == ClaimType.HARDSHIP:
+        if claim_type == ClaimType.HARDSHIP and hardship is not None:
             f["reason"] = forms.ChoiceField(
                 label="Reason for the hardship",
                 choices=[("", "- Select -")]
-                + [(r.value, f"{REASON_LABELS[r]} ({REASON_SECTIONS[r]})") for r in HardshipReason],
+                + [(r.value, f"{r.label} ({r.section})") for r in hardship.reasons],
             )
         if claim_type in (ClaimType.HARDSHIP, ClaimType.WITHDRAWAL_59HALF, ClaimType.LOAN):
             f["amount"] = forms.DecimalField(
@@ -204,9 +205,8 @@ class ClaimForm(UswdsMixin, forms.Form):
         skip = {"statement", "disability_based", "documents"}
         return {k: v for k, v in self.cleaned_data.items() if k not in skip}
 
-    @staticmethod
-    def evidence_list() -> dict[str, tuple[str, ...]]:
-        return {REASON_LABELS[r]: EVIDENCE[r] for r in HardshipReason}
+    def evidence_list(self) -> dict[str, tuple[str, ...]]:
+        return {r.label: r.evidence for r in self.hardship.reasons} if self.hardship else {}
 
 
 class DecisionForm(UswdsMixin, forms.Form):

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from benefits.engine import ENGINE_VERSION
-from benefits.engine.plans.carver_401k import loans as k_loans
+from benefits.engine.plans import get_plan
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_request
 from elections.claims.models import Claim, ClaimDetermination, ClaimNotice
@@ -213,12 +213,13 @@ def loan_schedule(claim: Claim, *, decided_on: date) -> dict:
     """The engine's amortization schedule for the approved loan (§8.3 rate, A19 level payments)."""
     from elections.claims.services import expected_loan_first_due
 
+    loans = get_plan(claim.membership.plan.key).loans
     check = claim.engine_check
     employed = claim.participant.termination_date is None
-    per_year = 26 if employed else 12  # §8.5(a): payroll deduction while employed, else monthly in cash
+    per_year = loans.payments_per_year(employed=employed)  # §8.5(a): payroll while employed, else cash
     n = int(check["term_months"]) * per_year // 12
-    first_due = expected_loan_first_due(decided_on)
-    schedule = k_loans.amortization_schedule(
+    first_due = expected_loan_first_due(claim.membership, decided_on)
+    schedule = loans.schedule(
         check["amount"], check["rate_percent"], n, first_due=first_due, periods_per_year=per_year
     )
     return {

@@ -7,13 +7,14 @@ This module holds the claimant's side (filing, answers, appeals, documents); the
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django_fsm import can_proceed
 
 from benefits.audit import AuditEventType, audit_record
+from benefits.engine.plans import get_plan
 from benefits.models import PlanMembership
 from elections.claims import checks, deadlines, notices, uploads
 from elections.claims.decisions import (  # noqa: F401  (re-exported)
@@ -298,9 +299,9 @@ def claim_notice_viewed(*, notice, viewer, request=None) -> None:
         )
 
 
-def expected_loan_first_due(decided_on: date) -> date:
-    """§8.5(a): the first payroll deduction is no later than three weeks after the form is processed."""
-    return decided_on + timedelta(weeks=3)
+def expected_loan_first_due(membership, decided_on: date) -> date:
+    """The plan's first loan repayment date (the 401(k)'s §8.5(a): within three weeks)."""
+    return get_plan(membership.plan.key).loans.first_due(decided_on)
 
 
 def claims_refresh_due_dates(*, on: date | None = None) -> int:

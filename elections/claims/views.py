@@ -13,6 +13,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required
+from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_path
@@ -83,7 +84,11 @@ def claim_new(request, membership_id: int, claim_type: str):
         raise Http404
     offered = _forms_offered(membership, claim_type)
     form = forms.ClaimForm(
-        request.POST or None, request.FILES or None, claim_type=claim_type, forms_offered=offered
+        request.POST or None,
+        request.FILES or None,
+        claim_type=claim_type,
+        forms_offered=offered,
+        hardship=get_plan(membership.plan.key).hardship,
     )
     preview = None
     if request.method == "POST" and form.is_valid() and "preview" in request.POST:
@@ -126,7 +131,7 @@ def claim_new(request, membership_id: int, claim_type: str):
         "claim_type": claim_type,
         "claim_type_label": ClaimType(claim_type).label,
         "rules": deadlines.plan_rules(membership.plan.key),
-        "evidence": forms.ClaimForm.evidence_list() if claim_type == ClaimType.HARDSHIP else None,
+        "evidence": form.evidence_list() if claim_type == ClaimType.HARDSHIP else None,
         "figures": _figures(membership, claim_type),
         "preview": preview,
         "can_preview": "form" in form.fields,
@@ -170,9 +175,10 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
         out.append(("Most you can borrow (§8.2)", checks.money(result["loan"]["maximum_new_loan"])))
         prime = checks.prime_rate_for(today)
         if prime is not None:
-            from benefits.engine.plans.carver_401k.loans import loan_rate
-
-            out.append((f"Loan rate for requests in {today:%B %Y} (§8.3)", f"{loan_rate(prime.percent)[0]}%"))
+            loans = get_plan(membership.plan.key).loans
+            out.append(
+                (f"Loan rate for requests in {today:%B %Y} (§8.3)", f"{loans.rate(prime.percent)[0]}%")
+            )
             out.append(("Prime rate it is based on", f"{prime.percent.normalize():f}% ({prime.source})"))
     if claim_type == ClaimType.HARDSHIP and result.get("hardship"):
         out.append(

@@ -19,8 +19,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from accounts.models import User
-from benefits.engine.plans.carver_401k import statement as k401
-from benefits.engine.plans.fairport_esop import statement as esop
+from benefits.engine.plans import get_plan
 from benefits.engine_adapter import engine_inputs, membership_calculate
 from benefits.models import AccountBalance, AccountTransaction, AuditEvent, GeneratedDocument, PlanMembership
 from benefits.presenters.statements import statement_payload
@@ -29,20 +28,24 @@ from benefits.services.documents import document_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# The engine's statement functions, asked through the plan protocol as the portal asks them.
+K401 = get_plan("carver-401k").source_accounts
+ESOP = get_plan("fairport-esop").share_accounts
+
 OUT = {"forfeiture", "distribution", "withdrawal", "loan_issued", "fee"}
 KIND_401K = {
-    "deferral": k401.Kind.CONTRIBUTION,
-    "match": k401.Kind.CONTRIBUTION,
-    "employer": k401.Kind.CONTRIBUTION,
-    "rollover": k401.Kind.CONTRIBUTION,
-    "earnings": k401.Kind.EARNINGS,
-    "dividend": k401.Kind.EARNINGS,
-    "forfeiture": k401.Kind.FORFEITURE,
-    "distribution": k401.Kind.DISTRIBUTION,
-    "withdrawal": k401.Kind.WITHDRAWAL,
-    "loan_issued": k401.Kind.LOAN_ISSUED,
-    "loan_repayment": k401.Kind.LOAN_REPAID,
-    "fee": k401.Kind.FEE,
+    "deferral": K401.kinds.CONTRIBUTION,
+    "match": K401.kinds.CONTRIBUTION,
+    "employer": K401.kinds.CONTRIBUTION,
+    "rollover": K401.kinds.CONTRIBUTION,
+    "earnings": K401.kinds.EARNINGS,
+    "dividend": K401.kinds.EARNINGS,
+    "forfeiture": K401.kinds.FORFEITURE,
+    "distribution": K401.kinds.DISTRIBUTION,
+    "withdrawal": K401.kinds.WITHDRAWAL,
+    "loan_issued": K401.kinds.LOAN_ISSUED,
+    "loan_repayment": K401.kinds.LOAN_REPAID,
+    "fee": K401.kinds.FEE,
 }
 
 
@@ -98,14 +101,14 @@ def test_401k_plan_year_is_the_engines_account_statement_on_the_stored_inputs(de
     m = _membership("CFS-30001", "carver-401k")  # Leo Fischer: deferrals, match, earnings, a loan
     start, end = date(year, 1, 1), date(year, 12, 31)
     txs = [
-        k401.Transaction(t.date, t.source, KIND_401K[t.kind], -t.amount if t.kind in OUT else t.amount)
+        K401.transaction(t.date, t.source, KIND_401K[t.kind], -t.amount if t.kind in OUT else t.amount)
         for t in m.transactions.all()
     ]
     core = engine_inputs(m, as_of=end).core
     loaned = sum(
-        (t.amount for t in txs if t.on < start and t.kind is k401.Kind.LOAN_ISSUED), Decimal("0")
-    ) - sum((t.amount for t in txs if t.on < start and t.kind is k401.Kind.LOAN_REPAID), Decimal("0"))
-    expected = k401.account_statement(
+        (t.amount for t in txs if t.on < start and t.kind is K401.kinds.LOAN_ISSUED), Decimal("0")
+    ) - sum((t.amount for t in txs if t.on < start and t.kind is K401.kinds.LOAN_REPAID), Decimal("0"))
+    expected = K401.statement(
         start=start,
         end=end,
         opening=_opening(m, year),
@@ -140,7 +143,7 @@ def test_esop_plan_year_is_the_engines_ledger_statement(demo):
     )
     stock1 = AccountBalance.objects.get(membership=m, source="stock_fund", as_of=end)
     entries = [
-        esop.LedgerEntry(
+        ESOP.entry(
             t.date,
             {"employer": "allocation", "dividend": "dividend", "earnings": "earnings"}[t.kind],
             shares=t.shares or Decimal("0"),
@@ -150,7 +153,7 @@ def test_esop_plan_year_is_the_engines_ledger_statement(demo):
     ]
     kinds = {e.kind for e in entries if e.on.year == year}
     assert {"allocation", "dividend", "earnings"} <= kinds
-    expected = esop.statement(
+    expected = ESOP.statement(
         period_start=start,
         period_end=end,
         opening_shares=stock0.shares,

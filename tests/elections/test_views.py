@@ -186,7 +186,7 @@ def test_uploads_are_checked_by_content_not_by_name(pat_client, pat):
 
 
 def test_uploads_are_size_limited(pat_client, pat, settings):
-    from elections import uploads
+    from elections.claims import uploads
 
     m = membership(pat, "carver-db")
     big = PDF + b"0" * (uploads.MAX_UPLOAD_BYTES + 1)

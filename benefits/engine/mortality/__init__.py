@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -90,14 +91,14 @@ class MortalityTable:
                 f"{self.key}: age {float(np.min(x))} is below the table's first age {self.min_age}"
             )
         grid = np.arange(self.min_age, self.max_age + 2, dtype=np.float64)
-        return np.interp(x, grid, self.lx, right=0.0)
+        return np.interp(x, grid, self.lx, right=0.0)  # type: ignore[no-any-return]
 
     def survival(self, age: float, t: np.ndarray) -> np.ndarray:
         """tpx: probability that a life aged ``age`` survives ``t`` more years (array of t)."""
         l0 = self.l(age)
         if l0 <= 0.0:
             return np.zeros_like(np.asarray(t, dtype=np.float64))
-        return self.l(age + np.asarray(t, dtype=np.float64)) / l0
+        return self.l(age + np.asarray(t, dtype=np.float64)) / l0  # type: ignore[no-any-return]
 
 
 def _read_csv(path: Path) -> tuple[int, np.ndarray]:
@@ -110,8 +111,9 @@ def _read_csv(path: Path) -> tuple[int, np.ndarray]:
 
 
 @cache
-def _catalog() -> dict[str, dict]:
-    return json.loads((DATA_DIR / "catalog.json").read_text(encoding="utf-8"))
+def _catalog() -> dict[str, dict[str, Any]]:
+    catalog: dict[str, dict[str, Any]] = json.loads((DATA_DIR / "catalog.json").read_text(encoding="utf-8"))
+    return catalog
 
 
 @cache

@@ -1,11 +1,11 @@
 """Regenerate the mortality data files in ``data/`` (a build step; never run by the engine).
 
-    .venv/bin/python -m benefits.engine.mortality.build_data [--shared /work/shared/data]
+    .venv/bin/python -m benefits.engine.mortality.build_data [--sources DIR]
 
 Sources: SOA XTbML tables shipped offline in the ``pymort`` wheel (by SOA table id), and the IRS
-§417(e)(3) applicable mortality tables transcribed in the project's shared data folder. Writes one
+§417(e)(3) applicable mortality tables transcribed in ``sources/`` (see its README.md). Writes one
 ``<key>.csv`` (``age,qx``) per table and ``catalog.json`` with each table's name and provenance.
-Tests check that the files still match pymort and the shared CSVs.
+Tests check that the files still match pymort and the source CSVs.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import argparse
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 DATA_DIR = Path(__file__).parent / "data"
+SOURCES_DIR = Path(__file__).parent / "sources"  # the IRS tables as transcribed (README.md there)
 
 # key -> (SOA id, display name, source note)
 SOA_TABLES = {
@@ -99,7 +101,7 @@ def _write(key: str, qx: dict[int, float]) -> None:
             w.writerow([age, repr(round(qx[age], 7))])
 
 
-def _read_shared(path: Path) -> dict[str, dict[int, float]]:
+def _read_source(path: Path) -> dict[str, dict[int, float]]:
     with path.open() as fh:
         rows = list(csv.reader(fh))
     header = [h.strip() for h in rows[0]]
@@ -113,9 +115,9 @@ def _read_shared(path: Path) -> dict[str, dict[int, float]]:
     return cols
 
 
-def build(shared: Path) -> None:
+def build(sources: Path) -> None:
     DATA_DIR.mkdir(exist_ok=True)
-    catalog: dict[str, dict] = {}
+    catalog: dict[str, dict[str, Any]] = {}
     for key, (tid, name, note) in SOA_TABLES.items():
         _write(key, _pymort_q(tid))
         catalog[key] = {
@@ -150,7 +152,7 @@ def build(shared: Path) -> None:
         "provisional": True,
     }
 
-    published = _read_shared(shared / "irs-417e-applicable-mortality-published-2008-2024.csv")
+    published = _read_source(sources / "irs-417e-applicable-mortality-published-2008-2024.csv")
     for year_s, col in published.items():
         year = int(year_s)
         key = f"irs_417e_{year}"
@@ -158,7 +160,7 @@ def build(shared: Path) -> None:
         catalog[key] = {
             "kind": "mortality",
             "name": f"IRS {year} §417(e)(3) applicable mortality table (unisex)",
-            "source": f"IRS {NOTICES[year]}, as published (public domain); transcribed in shared/data/"
+            "source": f"IRS {NOTICES[year]}, as published (public domain); transcribed in benefits/engine/mortality/sources/"
             "irs-417e-applicable-mortality-published-2008-2024.csv"
             + (
                 f"; equals SOA table {PYMORT_417E_IDS[year]} (pymort) at ages 15-120"
@@ -167,7 +169,7 @@ def build(shared: Path) -> None:
             ),
             "provisional": False,
         }
-    recomputed = _read_shared(shared / "irs-417e-applicable-mortality-2025-2027-recomputed.csv")
+    recomputed = _read_source(sources / "irs-417e-applicable-mortality-2025-2027-recomputed.csv")
     for col_name, col in recomputed.items():
         if not col_name.endswith("_calc"):
             continue
@@ -178,7 +180,7 @@ def build(shared: Path) -> None:
             "kind": "mortality",
             "name": f"IRS {year} §417(e)(3) applicable mortality table (unisex) - PROVISIONAL recomputation",
             "source": f"PROVISIONAL: recomputed by the Pri-2012 + adjusted MP-2021 method (TD 9983), not transcribed from "
-            f"{NOTICES[year]}; shared/data/irs-417e-applicable-mortality-2025-2027-recomputed.csv"
+            f"{NOTICES[year]}; benefits/engine/mortality/sources/irs-417e-applicable-mortality-2025-2027-recomputed.csv"
             + ("; ignores the SECURE 2.0 improvement cap, may be wrong" if year == 2027 else ""),
             "provisional": True,
         }
@@ -187,5 +189,5 @@ def build(shared: Path) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--shared", type=Path, default=Path("/work/shared/data"))
-    build(parser.parse_args().shared)
+    parser.add_argument("--sources", type=Path, default=SOURCES_DIR)
+    build(parser.parse_args().sources)

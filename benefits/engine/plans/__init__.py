@@ -1,20 +1,21 @@
-"""The plan registry: the contract's plan keys → plan packages (one package per plan).
+"""The plan registry: the contract's plan keys → plan objects (one package per plan, each exporting
+``PLAN``, a ``base.Plan``).
 
-Each package exposes ``calculate(participant, as_of, assumptions, settings=None) -> dict``,
-``core(participant, as_of, settings) -> CoreResult`` and ``settings_classes()``.
+Callers outside ``benefits/engine/plans/`` use ``get_plan(key)`` and the protocol; they never import a
+plan package.
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from .base import Plan
+from .carver_401k import PLAN as CARVER_401K
+from .carver_db import PLAN as CARVER_DB
+from .carver_esop import PLAN as CARVER_ESOP
+from .fairport_esop import PLAN as FAIRPORT_ESOP
+from .quaker_cash_balance import PLAN as QUAKER_CASH_BALANCE
 
-PLANS: dict[str, str] = {
-    "carver-db": "carver_db",
-    "quaker-cash-balance": "quaker_cash_balance",
-    "carver-401k": "carver_401k",
-    "fairport-esop": "fairport_esop",
-    "carver-esop": "carver_esop",
+PLANS: dict[str, Plan] = {
+    plan.key: plan for plan in (CARVER_DB, QUAKER_CASH_BALANCE, CARVER_401K, FAIRPORT_ESOP, CARVER_ESOP)
 }
 
 
@@ -26,15 +27,17 @@ def plan_keys() -> tuple[str, ...]:
     return tuple(PLANS)
 
 
-def get_plan(key: str) -> ModuleType:
-    """The plan package for a contract plan key (``UnknownPlan`` if there is none)."""
+def get_plan(key: str) -> Plan:
+    """The plan for a contract plan key (``UnknownPlan`` if there is none)."""
     try:
-        name = PLANS[key]
+        return PLANS[key]
     except KeyError:
         raise UnknownPlan(key) from None
-    return importlib.import_module(f"{__name__}.{name}")
 
 
 def settings_classes(key: str) -> dict[str, type]:
     """The settings groups of a plan (name → frozen dataclass), for the web app."""
     return get_plan(key).settings_classes()
+
+
+__all__ = ["PLANS", "Plan", "UnknownPlan", "get_plan", "plan_keys", "settings_classes"]

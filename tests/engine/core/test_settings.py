@@ -15,7 +15,7 @@ def test_every_plan_lists_service_vesting_settings():
         assert "service_vesting" in classes
         rows = describe(classes["service_vesting"])
         assert rows and all("section" in r for r in rows)
-        assert key == get_plan(key).PLAN_KEY
+        assert key == get_plan(key).key
 
 
 def test_fairport_pre_plan_cap_is_required_and_unconfirmed_by_default():

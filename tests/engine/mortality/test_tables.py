@@ -66,11 +66,13 @@ def test_published_q(key, age, q):
 
 
 def test_shared_published_417e_columns_copied_exactly():
-    # Every age of every year of the IRS published CSV (a copy in data/, see its README) is in the
-    # project files.
+    # Every age of every year of the IRS published CSV (mortality/sources) is in the project files.
     import csv
 
-    src = Path(__file__).parent / "data" / "irs-417e-applicable-mortality-published-2008-2024.csv"
+    src = (
+        Path(__file__).resolve().parents[3]
+        / "benefits/engine/mortality/sources/irs-417e-applicable-mortality-published-2008-2024.csv"
+    )
     rows = list(csv.reader(src.open()))
     header = [h.strip() for h in rows[0]]
     for row in rows[1:]:

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import add_years
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import add_years
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import ALL_SOURCES, LABELS, scheduled_sources, section_for
 

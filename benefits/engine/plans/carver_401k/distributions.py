@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
+from benefits.engine.dates import add_months, previous_business_day
 from benefits.engine.money import ZERO, to_decimal, to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import add_months, previous_business_day
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
 ANNUITY_FORMS = ("js50", "js75", "js100", "life", "cc5", "cc10", "cc15", "cc20")
@@ -191,7 +191,7 @@ def forms_offered(
         )
     if lump_ok:
         forms.append("lump_sum")
-    others = ("installments", "direct_rollover", "partial_lump_sum")
+    others: tuple[str, ...] = ("installments", "direct_rollover", "partial_lump_sum")
     if commencement_date < normal_retirement_date:
         others += ("defer_to_normal_retirement_date",)
     else:

@@ -13,13 +13,15 @@ from datetime import date, timedelta
 from decimal import Decimal
 from enum import StrEnum
 
+from benefits.engine.dates import add_months
 from benefits.engine.money import ZERO, to_decimal, to_money
+from benefits.engine.plans.base import HardshipReason as PlanHardshipReason
+from benefits.engine.plans.base import HardshipRules
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .accounts import AccountVesting
-from .contributions import deferral_limit_402g
-from .dates import add_months, age_59_half
 from .draws import draw_in_order
+from .limits import deferral_limit_402g
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import (
     BEFORE_TAX,
@@ -32,6 +34,7 @@ from .sources import (
     SPECIAL,
     TOP_HEAVY,
 )
+from .withdrawals import age_59_half
 
 
 class HardshipReason(StrEnum):
@@ -79,6 +82,23 @@ REPRESENTATION = (
     "nor by stopping Before-Tax Contributions",
     "nor by other distributions or nontaxable loans from plans of the Employer or any other employer, "
     "or by borrowing from commercial sources on reasonable terms",
+)
+
+# Plain words for the claim form.
+REASON_LABELS = {
+    HardshipReason.MEDICAL: "Medical care",
+    HardshipReason.PRINCIPAL_RESIDENCE: "Purchase of your principal residence",
+    HardshipReason.TUITION: "Tuition for the next 12 months of post-secondary education",
+    HardshipReason.EVICTION_OR_FORECLOSURE: "Preventing eviction or foreclosure on your principal residence",
+    HardshipReason.IRS_DEEMED: "Another need the IRS deems immediate and heavy",
+}
+
+# The plan's hardship rules as the web app asks for them (``Plan.hardship``).
+HARDSHIP = HardshipRules(
+    reasons=tuple(
+        PlanHardshipReason(r.value, REASON_LABELS[r], REASON_SECTIONS[r], EVIDENCE[r]) for r in HardshipReason
+    ),
+    reasons_section="§7.4(b)",
 )
 
 

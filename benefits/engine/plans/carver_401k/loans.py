@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
 
+from benefits.engine.dates import add_months, quarter_end
 from benefits.engine.money import ZERO, to_decimal, to_money, to_money_down
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .accounts import AccountVesting
-from .dates import add_months, quarter_end
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import (
     BEFORE_TAX,
@@ -341,3 +341,50 @@ def loan_default(
     how = "at Termination of Service" if employed else "immediately upon default"
     tb.step(f"The lien on the accounts is foreclosed {how}", section="§8.6(b)", result=how)
     return LoanDefault(missed_due_date, d, how, tb.build())
+
+
+# ---------------------------------------------------------------- the plan's loan program (Plan.loans)
+
+PAYROLL_PAYMENTS_PER_YEAR = 26  # §8.5(a): payroll deduction while employed (biweekly payroll, A19)
+CASH_PAYMENTS_PER_YEAR = 12  # §8.5(a): monthly in cash once off the payroll
+FIRST_DEDUCTION_WITHIN = timedelta(weeks=3)  # §8.5(a)
+
+
+@dataclass(frozen=True)
+class LoanProgram:
+    """Article VIII as the web app asks for it (``base.LoanProgram``)."""
+
+    minimum: Decimal = MINIMUM_LOAN
+
+    def check_term(self, term_months: int, *, principal_residence: bool = False) -> None:
+        check_term(term_months, principal_residence=principal_residence)
+
+    def rate(self, prime_percent: object) -> tuple[Decimal, Trace]:
+        return loan_rate(prime_percent)
+
+    def payments_per_year(self, *, employed: bool) -> int:
+        return PAYROLL_PAYMENTS_PER_YEAR if employed else CASH_PAYMENTS_PER_YEAR
+
+    def first_due(self, decided_on: date) -> date:
+        """§8.5(a): the first payroll deduction is no later than three weeks after the form is processed."""
+        return decided_on + FIRST_DEDUCTION_WITHIN
+
+    def schedule(
+        self,
+        principal: object,
+        annual_rate_percent: object,
+        number_of_payments: int,
+        *,
+        first_due: date,
+        periods_per_year: int,
+    ) -> Schedule:
+        return amortization_schedule(
+            principal,
+            annual_rate_percent,
+            number_of_payments,
+            first_due=first_due,
+            periods_per_year=periods_per_year,
+        )
+
+
+LOANS = LoanProgram()

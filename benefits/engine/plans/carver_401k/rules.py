@@ -1,15 +1,15 @@
 """Carver Federal Savings Bank 401(k) Savings Plan: elapsed-time service, vesting by source, dates.
 
 Sources: plan text §1.21, §1.43–§1.45, §1.48, §1.66, §4.1, §4.3, §11.1, §12.5 and
-/work/shared/plans/carver-401k/SPEC.md §2.3–§2.6, §5.1–§5.6, §14 (GAP-8, GAP-20; assumptions A1,
-A2, A8).
+the SPEC readings in docs/plan-notes/carver-401k/service-vesting.md (SPEC §2.3–§2.6, §5.1–§5.6,
+§14: GAP-8, GAP-20; assumptions A1, A2, A8).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal
+from typing import Literal, cast
 
 from ...core import CoreResult, ParticipantError
 from ...dates import ONE_DAY, date_attaining_age, first_of_month_on_or_after
@@ -106,7 +106,9 @@ def scheduled_sources(benefit_settings: object | None) -> frozenset[str]:
         from .sources import scheduled_sources as from_benefits
     except ImportError:
         return DEFAULT_SCHEDULED
-    return from_benefits(benefit_settings if benefit_settings is not None else BenefitSettings())
+    return from_benefits(
+        cast(BenefitSettings, benefit_settings) if benefit_settings is not None else BenefitSettings()
+    )
 
 
 def _years_worked(p: Participant, as_of: date) -> dict[int, int]:
@@ -215,6 +217,3 @@ def core(
         trace=tb.extend(history.trace).extend(vesting.trace),
         extra={"scheduled_sources": tuple(sorted(scheduled))},
     )
-
-
-core.uses_benefit_settings = True  # type: ignore[attr-defined]

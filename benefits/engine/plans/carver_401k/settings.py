@@ -1,6 +1,6 @@
 """Carver 401(k) plan settings: every reading of an ambiguous rule that changes a number.
 
-Each field is a SPEC GAP or ASSUMPTION (shared/plans/carver-401k/SPEC.md §14.2, §14.4) with the SPEC's
+Each field is a SPEC GAP or ASSUMPTION (SPEC §14.2, §14.4; docs/plan-notes/carver-401k/) with the SPEC's
 default; the alternative reading is one switch away. Each field's ``setting(...)`` metadata carries
 the plan section, GAP number and alternative for the web app. Documented in
 docs/plan-notes/carver-401k/benefits.md.

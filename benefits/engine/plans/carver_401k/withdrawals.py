@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
+from benefits.engine.dates import add_months, add_years
 from benefits.engine.money import ZERO
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .accounts import AccountVesting
-from .dates import age_59_half
 from .draws import draw_in_order
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import (
@@ -38,6 +38,11 @@ class Withdrawal59:
     @property
     def maximum(self) -> Decimal:
         return sum(self.available.values(), ZERO) if self.eligible else ZERO
+
+
+def age_59_half(birth_date: date) -> date:
+    """A3 (§7.3): the date six calendar months after the 59th birthday."""
+    return add_months(add_years(birth_date, 59), 6)
 
 
 def withdrawal_at_59_half(

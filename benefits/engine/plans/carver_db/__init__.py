@@ -1,20 +1,43 @@
-"""The carver-db plan: ``calculate()`` gives the contract result for one participant.
+"""The carver-db plan (Carver Federal Savings Bank Retirement Income Plan): ``PLAN`` is its ``base.Plan``.
 
 Service, vesting and retirement dates come from ``rules.core``; the plan's benefit figures from
-``outputs.plan_outputs``.
+``contract.plan_outputs``.
 """
 
 from __future__ import annotations
 
-from ...plan_support import PlanAPI
+from ..base import GridPricing, PackagePlan, PlanFeature
 from . import rules
+from .claims import CLAIM_RULES
+from .contract import plan_outputs
+from .grid import price_grid
 from .rules import ServiceVestingSettings, core
+from .settings import BenefitSettings
 
 PLAN_KEY = "carver-db"
-_API = PlanAPI(__name__, core, ServiceVestingSettings)
-settings_classes = _API.settings_classes
-default_settings = _API.default_settings
-calculate = _API.calculate
-core_result = _API.core_result
+PLAN = PackagePlan(
+    key=PLAN_KEY,
+    title="Carver Federal Savings Bank Retirement Income Plan",
+    core=core,
+    service_vesting=ServiceVestingSettings,
+    benefit_settings=BenefitSettings,
+    outputs=plan_outputs,
+    claim_rules=CLAIM_RULES,
+    grid=GridPricing(lambda p, as_of, assumptions, core=None: price_grid(p, as_of, core)),
+    cash_out=PlanFeature("cash_out", "§13.7(G)"),
+)
+settings_classes = PLAN.settings_classes
+default_settings = PLAN.default_settings
+calculate = PLAN.calculate
+core_result = PLAN.core_result
 
-__all__ = ["PLAN_KEY", "calculate", "core", "core_result", "default_settings", "rules", "settings_classes"]
+__all__ = [
+    "PLAN",
+    "PLAN_KEY",
+    "calculate",
+    "core",
+    "core_result",
+    "default_settings",
+    "rules",
+    "settings_classes",
+]

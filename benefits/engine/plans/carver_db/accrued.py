@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import Decimal
 
+from benefits.engine.dates import day_after
 from benefits.engine.trace import Trace, TraceBuilder
 from benefits.engine.types import EmploymentPeriod
 
 from .credited_service import credited_service, projected_service_months
-from .dates import day_after
 from .earnings import final_earnings, window_end_exclusive
 from .settings import DEFAULT_SETTINGS, PLAN_FREEZE_DATE, BenefitSettings
 
@@ -216,7 +216,7 @@ def falling_earnings_floor(
     """
     from dataclasses import replace
 
-    from .dates import birthday
+    from benefits.engine.dates import date_attaining_age as birthday
 
     tb = TraceBuilder()
     at55 = birthday(birth_date, 55)

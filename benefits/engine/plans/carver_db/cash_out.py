@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import add_months, months_between_firsts
 from benefits.engine.money import to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import add_months, months_between_firsts
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
 ZERO = Decimal(0)
@@ -38,7 +38,9 @@ def lookback_month(event_date: date) -> str:
     return f"{m.year:04d}-{m.month:02d}"
 
 
-def deferred_annuity_factor(*, age_years: float, months_to_start: int, annual_rate: float, when) -> float:
+def deferred_annuity_factor(
+    *, age_years: float, months_to_start: int, annual_rate: float, when: date
+) -> float:
     """Present value of 1 a year paid monthly in advance for life from ``months_to_start`` months ahead,
     at ``annual_rate``, on the §417(e)(3) applicable table in force ``when`` (the shared actuarial math)."""
     from benefits.engine.actuarial import life_annuity, plan_basis

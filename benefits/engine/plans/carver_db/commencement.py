@@ -9,10 +9,11 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import date_attaining_age as birthday
+from benefits.engine.dates import day_after, first_of_month_on_or_after, months_between_firsts
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .accrued import AccrualData, accrued_at
-from .dates import birthday, day_after, first_of_month_on_or_after, months_between_firsts
 from .forms import early_factor, late_factor
 from .settings import DEFAULT_SETTINGS, PLAN_FREEZE_DATE, BenefitSettings
 

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import complete_months, day_after
 from benefits.engine.trace import Trace, TraceBuilder
 from benefits.engine.types import EmploymentPeriod
 
-from .dates import complete_months, day_after
 from .settings import DEFAULT_SETTINGS, PLAN_FREEZE_DATE, UNFROZEN_PROJECTION, BenefitSettings
 
 

@@ -6,14 +6,15 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import add_months, completed_age, first_of_month_on_or_after, full_years_between
+from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.money import to_money
 from benefits.engine.trace import Trace, TraceBuilder
 from benefits.engine.types import EmploymentPeriod
 
-from .accrued import AccrualData, accrued_at, accrued_benefit
+from .accrued import AccrualData, AccruedBenefit, accrued_at, accrued_benefit
 from .commencement import EARLIEST_AGE, life_amount_at
 from .credited_service import credited_service
-from .dates import add_months, birthday, completed_age, first_of_month_on_or_after, full_years_between
 from .earnings import final_earnings, window_end_exclusive
 from .forms import early_factor, js_factor
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -154,7 +155,7 @@ def preretirement_spouse_benefit(
 def _adjust_for_start(
     at_nrd: Decimal, nrd: date, start: date, tb: TraceBuilder, settings: BenefitSettings
 ) -> Decimal:
-    from .dates import months_between_firsts
+    from benefits.engine.dates import months_between_firsts
 
     if start >= nrd:
         if start > nrd:
@@ -178,7 +179,7 @@ def _adjust_for_start(
     return annual
 
 
-def _uninterrupted_accrued(data: AccrualData, nrd: date, settings: BenefitSettings):
+def _uninterrupted_accrued(data: AccrualData, nrd: date, settings: BenefitSettings) -> AccruedBenefit:
     """§3.1 'assuming that his Credited Service remained uninterrupted and that his Earnings remained
     unchanged until his Normal Retirement Date' (GAP-8: the freeze still applies by default)."""
     fe = final_earnings(
@@ -207,6 +208,6 @@ def _uninterrupted_accrued(data: AccrualData, nrd: date, settings: BenefitSettin
 
 
 def _months(start: date, end_exclusive: date) -> int:
-    from .dates import complete_months
+    from benefits.engine.dates import complete_months
 
     return complete_months(start, end_exclusive)

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import day_after
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import day_after
 from .settings import DEFAULT_SETTINGS, PLAN_FREEZE_DATE, BenefitSettings
 
 ZERO = Decimal(0)

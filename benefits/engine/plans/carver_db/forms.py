@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
+from benefits.engine.dates import completed_age, full_years_between
 from benefits.engine.trace import Trace
 
-from .dates import completed_age, full_years_between
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
 CENT_FACTOR = Decimal("0.01")
@@ -227,7 +227,8 @@ def form_amounts(
 
 def ss_commencement_date(participant_birth: date, settings: BenefitSettings = DEFAULT_SETTINGS) -> date:
     """§8.3(A)(2): first of the month on or after the expected start of Social Security (GAP-10)."""
-    from .dates import birthday, first_of_month_on_or_after
+    from benefits.engine.dates import date_attaining_age as birthday
+    from benefits.engine.dates import first_of_month_on_or_after
 
     return first_of_month_on_or_after(birthday(participant_birth, settings.ss_option_commencement_age))
 
@@ -244,7 +245,7 @@ def social_security_option(
     """§8.3 level income: increased amount = life amount + SS Amount × factor until Social Security
     starts, then the increased amount − SS Amount. Offered only when the Retirement Date precedes
     the Social Security Commencement Date and the reduced amount is not negative (GAP-10)."""
-    from .dates import months_between_firsts
+    from benefits.engine.dates import months_between_firsts
 
     if ss_amount is None or ss_amount <= 0:
         return None

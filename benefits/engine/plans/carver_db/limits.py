@@ -15,9 +15,10 @@ from functools import cache
 
 import numpy as np
 
+from benefits.engine.dates import date_attaining_age as birthday
+from benefits.engine.dates import first_of_month_on_or_after, months_between_firsts
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import birthday, first_of_month_on_or_after, months_between_firsts
 from .forms import early_factor, late_factor
 
 ZERO = Decimal(0)

@@ -1,7 +1,8 @@
 """Carver Federal Savings Bank Retirement Income Plan: service, vesting and retirement dates as data.
 
 Sources: plan text §1.1(HH), (NN), (OO), (W), (N), §2.1, §4.3, §5.2, §6.2(C), §14.3–§14.4, and
-/work/shared/plans/carver-db/SPEC.md §2.4–§2.9, §3, §6, §13.2, §16 (GAP-17, -20, -21).
+the SPEC readings in docs/plan-notes/carver-db/service-vesting.md (SPEC §2.4–§2.9, §3, §6, §13.2,
+§16: GAP-17, -20, -21).
 """
 
 from __future__ import annotations

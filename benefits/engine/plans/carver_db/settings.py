@@ -1,6 +1,6 @@
 """Plan settings for the Carver Federal Savings Bank Retirement Income Plan (the GAP readings).
 
-Where the plan text is silent or ambiguous, the SPEC (shared/plans/carver-db/SPEC.md §16) proposes a
+Where the plan text is silent or ambiguous, the SPEC (§16; docs/plan-notes/carver-db/) proposes a
 DEFAULT that the Plan Administrator must confirm (§13.2(D)). Each reading that changes a benefit
 number is a field here, with the SPEC's default; docs/plan-notes/carver-db/benefits.md lists them.
 """

@@ -215,7 +215,7 @@ def allocate_category1(
 
 
 def allocate_by_shares(
-    pool_shares: Decimal, people: Sequence[YearStatus], settings=DEFAULT_SETTINGS
+    pool_shares: Decimal, people: Sequence[YearStatus], settings: BenefitSettings = DEFAULT_SETTINGS
 ) -> dict[str, Decimal]:
     """Stock left after a sale repays the loan, "as earnings ... in proportion to the number of shares
     held in Active Participants' Stock Fund Accounts" (F §8.3, second paragraph; GAP D1.32)."""

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
+from benefits.engine.dates import add_months, add_years, days_after, first_of_month_on_or_after, year_end
 from benefits.engine.money import ZERO, to_decimal, to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
-from .dates import add_months, add_years, days_after, first_of_month_on_or_after, year_end
 from .settings import DEFAULT_SETTINGS, NO_CONSENT_LIMIT, SMALL_BALANCE_LIMIT, BenefitSettings
 
 # Terminations for which §10.2-1 (and §409(o)(1)(A)(i)) give the one-year outer limit.

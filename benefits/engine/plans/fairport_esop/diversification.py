@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import add_years, days_after, year_end
 from benefits.engine.money import ZERO, to_decimal
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .apportion import round_shares
-from .dates import add_years, days_after, year_end
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
 SECTION = "Fairport ESOP §6.4"

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.dates import add_years
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .apportion import round_shares
-from .dates import add_years
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
 

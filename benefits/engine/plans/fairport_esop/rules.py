@@ -1,8 +1,8 @@
 """Fairport Savings Bank ESOP: service (Vesting Years), vesting, retirement dates as data.
 
 Sources: plan text §2 ("Vesting Year", "Break in Service", "Service", "Normal Retirement Date",
-"Early Retirement"), §9.1–§9.4, §15.6 and /work/shared/plans/fairport-esop/SPEC.md A2.2–A2.5,
-A5.1–A5.4, E3, E4, Part D (D1.2, D1.3, D1.23, D1.24).
+"Early Retirement"), §9.1–§9.4, §15.6 and the SPEC readings in docs/plan-notes/fairport-esop/service-vesting.md
+(A2.2–A2.5, A5.1–A5.4, E3, E4, Part D: D1.2, D1.3, D1.23, D1.24).
 """
 
 from __future__ import annotations

@@ -1,20 +1,46 @@
-"""The quaker-cash-balance plan: ``calculate()`` gives the contract result for one participant.
+"""The quaker-cash-balance plan (Quaker City Bank Employees' Retirement Income Plan): ``PLAN`` is its
+``base.Plan``.
 
 Service, vesting and retirement dates come from ``rules.core``; the plan's benefit figures from
-``outputs.plan_outputs``.
+``contract.plan_outputs``.
 """
 
 from __future__ import annotations
 
-from ...plan_support import PlanAPI
+from ..base import GridPricing, LedgerStatements, PackagePlan, PlanFeature
 from . import rules
+from .account import statement
+from .claims import CLAIM_RULES
+from .contract import plan_outputs
+from .grid import price_grid
 from .rules import ServiceVestingSettings, core
+from .settings import BenefitSettings
 
 PLAN_KEY = "quaker-cash-balance"
-_API = PlanAPI(__name__, core, ServiceVestingSettings)
-settings_classes = _API.settings_classes
-default_settings = _API.default_settings
-calculate = _API.calculate
-core_result = _API.core_result
+PLAN = PackagePlan(
+    key=PLAN_KEY,
+    title="Quaker City Bank Employees' Retirement Income Plan",
+    core=core,
+    service_vesting=ServiceVestingSettings,
+    benefit_settings=BenefitSettings,
+    outputs=plan_outputs,
+    claim_rules=CLAIM_RULES,
+    grid=GridPricing(price_grid),
+    ledger=LedgerStatements(statement),
+    cash_out=PlanFeature("cash_out", "§5.16"),
+)
+settings_classes = PLAN.settings_classes
+default_settings = PLAN.default_settings
+calculate = PLAN.calculate
+core_result = PLAN.core_result
 
-__all__ = ["PLAN_KEY", "calculate", "core", "core_result", "default_settings", "rules", "settings_classes"]
+__all__ = [
+    "PLAN",
+    "PLAN_KEY",
+    "calculate",
+    "core",
+    "core_result",
+    "default_settings",
+    "rules",
+    "settings_classes",
+]

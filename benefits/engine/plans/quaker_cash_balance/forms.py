@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from typing import cast
 
 from benefits.engine.actuarial import Basis, Form, FormKind, form_factor, life_annuity, plan_basis
 from benefits.engine.dates import months_between
@@ -109,7 +110,11 @@ def retirement_forms(
             form_factor=round(form_f, 6),
             basis=basis.describe(),
             age=age_words(birth_date, start),
-            **({"spouse_age": age_words(spouse_birth_date, start)} if key in SURVIVOR_FORMS else {}),
+            **(
+                {"spouse_age": age_words(cast(date, spouse_birth_date), start)}
+                if key in SURVIVOR_FORMS
+                else {}
+            ),
             **({"survivor_monthly": survivor} if survivor is not None else {}),
         )
         out[key] = FormAmount(key, FORM_NAMES[key], monthly=monthly, survivor_monthly=survivor, trace=trace)
@@ -145,7 +150,11 @@ def immediate_vested_forms(
             form_factor=round(form_f, 6),
             basis=applicable.describe(),
             age=age_words(birth_date, start),
-            **({"spouse_age": age_words(spouse_birth_date, start)} if survivor is not None else {}),
+            **(
+                {"spouse_age": age_words(cast(date, spouse_birth_date), start)}
+                if survivor is not None
+                else {}
+            ),
             **({"survivor_monthly": survivor} if survivor is not None else {}),
         )
         out[key] = FormAmount(key, FORM_NAMES[key], monthly=monthly, survivor_monthly=survivor, trace=trace)

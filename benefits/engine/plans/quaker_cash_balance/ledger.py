@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
 from benefits.engine.money import ZERO, to_money
 
@@ -40,7 +41,7 @@ class LedgerEntry:
     kind: str  # one of the constants above
     amount: Decimal  # signed: credits positive, debits negative
     balance: Decimal  # after this entry
-    why: str | tuple  # plain words, or (format string, *values) formatted on demand (see ``basis``)
+    why: str | tuple[Any, ...]  # plain words, or (format string, *values) formatted on demand (see ``basis``)
     section: str
     estimate: bool = False  # uses projected pay or rates (GAP-4)
     residual: bool = False  # posted after the ASD (GAP-2 work item)
@@ -50,7 +51,7 @@ class LedgerEntry:
         """Plain words with the inputs used (formatted lazily: a grid posts thousands of entries)."""
         if isinstance(self.why, str):
             return self.why
-        return self.why[0].format(*self.why[1:])
+        return str(self.why[0]).format(*self.why[1:])
 
 
 @dataclass(frozen=True)
@@ -160,7 +161,9 @@ def build_ledger(
     debited = False
     distributed = False
 
-    def post(d: date, kind: str, amount: Decimal, basis: str | tuple, section: str, **flags: bool) -> None:
+    def post(
+        d: date, kind: str, amount: Decimal, basis: str | tuple[Any, ...], section: str, **flags: bool
+    ) -> None:
         nonlocal balance, shadow
         balance = balance + amount
         entries.append(LedgerEntry(d, kind, amount, balance, basis, section, **flags))
@@ -191,7 +194,7 @@ def build_ledger(
     y, q = quarter_of(account_open)
     while True:
         q_start, q_end = date(y, 3 * q - 2, 1), quarter_end(y, q)
-        events: list[tuple[date, int, str, object]] = []
+        events: list[tuple[date, int, str, Any]] = []
         for f in forfeitures:
             if q_start <= f.on <= q_end:
                 events.append((f.on, 5, FORFEITURE, f))
@@ -227,7 +230,7 @@ def build_ledger(
                 # §4.4(a): a quarter of min(Treasury Rate, 12%) on the prior quarter-end balance.
                 rate, quarterly, note = year_rate(y)
                 ic = rnd(base * quarterly)
-                text = ("{:.2f} × {:.4f}% ({})", base, quarterly * 100, note)
+                text: tuple[Any, ...] = ("{:.2f} × {:.4f}% ({})", base, quarterly * 100, note)
                 if debited:
                     shadow += ic  # earns only toward a later restoration
                 else:
@@ -267,7 +270,7 @@ def build_ledger(
                     "non-vested Separation from Service: account debited to zero, a deemed distribution",
                     "§2.3(a)",
                 )
-        if q_end >= through or (distributed and y > asd.year) or (distributed and q == 4):
+        if q_end >= through or (distributed and asd is not None and y > asd.year) or (distributed and q == 4):
             break
         base = shadow
         y, q = _next_quarter(y, q)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
+from typing import cast
 
 from benefits.engine.actuarial import life_annuity, plan_basis, pure_endowment
 from benefits.engine.dates import first_of_next_month
@@ -26,7 +27,7 @@ def cash_out_threshold(on: date, settings: BenefitSettings) -> tuple[Decimal, st
     if settings.cash_out_threshold is not None:
         return settings.cash_out_threshold, "plan text §5.16"
     entry = parameter("irs_411a11_cash_out_limit").entry_at(on)
-    return entry.value, entry.source
+    return cast(Decimal, entry.value), entry.source
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Quaker City Bank Employees' Retirement Income Plan (cash balance): service, vesting, dates.
 
 Sources: plan text §1.9, §1.20, §1.38, §1.40, §1.62, §1.63, §2.1, §5.9(a), §7.3, §8.1 and
-/work/shared/plans/quaker-cash-balance/SPEC.md §2.4–§2.11, §3.2, §6, §16 (AMBIG-1, -2, -4, -5,
--11; GAP-11, GAP-17).
+the SPEC readings in docs/plan-notes/quaker-cash-balance/service-vesting.md (SPEC §2.4–§2.11,
+§3.2, §6, §16: AMBIG-1, -2, -4, -5, -11; GAP-11, GAP-17).
 """
 
 from __future__ import annotations

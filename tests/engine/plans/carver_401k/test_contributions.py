@@ -8,14 +8,16 @@ import pytest
 from benefits.engine.plans.carver_401k.contributions import (
     ElectionChange,
     PayPeriod,
-    annual_additions_limit,
     check_election_change,
-    deferral_limit_402g,
     match_for_periods,
     period_match,
-    reduce_to_415,
     validate_deferral_percent,
     year_contributions,
+)
+from benefits.engine.plans.carver_401k.limits import (
+    annual_additions_limit,
+    deferral_limit_402g,
+    reduce_to_415,
 )
 from benefits.engine.plans.carver_401k.settings import BenefitSettings
 

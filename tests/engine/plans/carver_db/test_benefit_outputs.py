@@ -9,7 +9,9 @@ from decimal import Decimal as D
 from types import MappingProxyType as M
 
 from benefits.engine.plans import carver_db
-from benefits.engine.plans.carver_db.outputs import calculate_benefits, estimate, price_grid
+from benefits.engine.plans.carver_db.estimates import estimate
+from benefits.engine.plans.carver_db.grid import price_grid
+from benefits.engine.plans.carver_db.results import calculate_benefits
 from benefits.engine.plans.carver_db.rules import ServiceVestingSettings, core
 from benefits.engine.plans.carver_db.settings import UNFROZEN_PROJECTION, BenefitSettings
 from benefits.engine.types import Participant

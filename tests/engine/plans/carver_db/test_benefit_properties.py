@@ -8,9 +8,10 @@ from decimal import Decimal as D
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benefits.engine.dates import add_months, first_of_month_on_or_after
+from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.plans.carver_db.accrued import AccrualData, accrued_at
 from benefits.engine.plans.carver_db.commencement import earliest_commencement_date, life_amount_at
-from benefits.engine.plans.carver_db.dates import add_months, birthday, first_of_month_on_or_after
 from benefits.engine.plans.carver_db.forms import early_factor, form_amounts, js_factor, late_factor
 from benefits.engine.plans.carver_db.settings import UNFROZEN_PROJECTION, BenefitSettings
 from benefits.engine.types import EmploymentPeriod as EP

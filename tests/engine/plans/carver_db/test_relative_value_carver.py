@@ -17,7 +17,8 @@ import pytest
 from benefits.engine.money import to_money
 from benefits.engine.mortality import applicable_417e_table
 from benefits.engine.plans import carver_db
-from benefits.engine.plans.carver_db.outputs import estimate, price_grid
+from benefits.engine.plans.carver_db.estimates import estimate
+from benefits.engine.plans.carver_db.grid import price_grid
 from benefits.engine.plans.carver_db.settings import BenefitSettings
 from benefits.engine.types import Participant
 

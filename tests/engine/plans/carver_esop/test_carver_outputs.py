@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from benefits.engine.plans.carver_esop.cash_out import cash_out_decision
-from benefits.engine.plans.carver_esop.outputs import plan_outputs
+from benefits.engine.plans.carver_esop.contract import plan_outputs
 from benefits.engine.types import Participant
 
 CORE = SimpleNamespace(settings={})

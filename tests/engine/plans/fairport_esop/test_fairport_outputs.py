@@ -6,7 +6,7 @@ from types import MappingProxyType, SimpleNamespace
 
 import pytest
 
-from benefits.engine.plans.fairport_esop.outputs import plan_outputs
+from benefits.engine.plans.fairport_esop.contract import plan_outputs
 from benefits.engine.plans.fairport_esop.settings import BenefitSettings
 from benefits.engine.types import Participant
 

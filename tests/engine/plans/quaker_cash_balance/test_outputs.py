@@ -13,7 +13,10 @@ import pytest
 
 from benefits.engine.core import ParticipantError
 from benefits.engine.plans.quaker_cash_balance import calculate
-from benefits.engine.plans.quaker_cash_balance.outputs import benefits, price_grid, statement, vested_amount
+from benefits.engine.plans.quaker_cash_balance.account import statement
+from benefits.engine.plans.quaker_cash_balance.grid import price_grid
+from benefits.engine.plans.quaker_cash_balance.inputs import vested_amount
+from benefits.engine.plans.quaker_cash_balance.results import benefits
 from benefits.engine.plans.quaker_cash_balance.rules import ServiceVestingSettings
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
 from benefits.engine.types import EmploymentPeriod, Participant
@@ -77,7 +80,7 @@ def _assumptions(**extra):
 def _limit_170k(monkeypatch):
     # A6: the §1.12 limit held at $170,000 (these people are all under it anyway).
     monkeypatch.setattr(
-        "benefits.engine.plans.quaker_cash_balance.outputs._comp_limit", lambda year: D("170000")
+        "benefits.engine.plans.quaker_cash_balance.account._comp_limit", lambda year: D("170000")
     )
 
 

@@ -1,49 +1,27 @@
-"""Carver ESOP results for the engine contract: the §10.6 cash-out decision (Sixth Amendment).
-
-Only §10.6 of this plan is known (SPEC GAP D2.1): vesting, allocations and diversification cannot
-be computed from it, so the vested value is an input (``plan_data.vested_account_value``) and the
-Normal Retirement Age is required (``plan_data.normal_retirement_age``). Shape: nested objects plus
-``traces`` (see docs/plan-notes/carver-esop/benefits.md).
+"""Carver ESOP results for the engine contract: the §10.6 cash-out decision (Sixth Amendment). Only §10.6
+of this plan is known (SPEC GAP D2.1): vesting, allocations and diversification cannot be computed from
+it, so the vested value is an input (``plan_data.vested_account_value``) and the Normal Retirement Age
+is required (``plan_data.normal_retirement_age``). Shape: nested objects plus ``traces`` (see docs/plan-
+notes/carver-esop/benefits.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from benefits.engine import statement_input as si
-from benefits.engine.money import HUNDRED, ZERO, money_str, to_decimal, to_money
-from benefits.engine.plans.fairport_esop.outputs import statement_inputs, statement_output
+from benefits.engine.money import HUNDRED, ZERO, money_str, to_money
+from benefits.engine.plans.fairport_esop.contract import statement_output
+from benefits.engine.plans.fairport_esop.inputs import statement_inputs
 from benefits.engine.plans.fairport_esop.statement import statement
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .cash_out import ELECTIONS, cash_out_decision
+from .inputs import _dec, _error
 from .settings import DEFAULT_SETTINGS, BenefitSettings
-
-
-class _InputError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _error(field: str, message: str) -> Exception:
-    try:
-        from benefits.engine.core import ParticipantError
-
-        return ParticipantError(field, message)
-    except ImportError:
-        return _InputError(field, message)
-
-
-def _dec(pd: Mapping[str, Any], key: str):
-    try:
-        v = pd[key]
-        return to_decimal(str(v) if isinstance(v, float) else v)
-    except (InvalidOperation, TypeError) as exc:
-        raise _error(f"/plan_data/{key}", f"plan_data.{key} is not a number") from exc
 
 
 def plan_outputs(
@@ -52,14 +30,14 @@ def plan_outputs(
     assumptions: Mapping[str, Any] | None,
     core: Any,
     settings: BenefitSettings | None = None,
-) -> dict:
+) -> dict[str, Any]:
     if settings is None:
         # The plan's calculate() puts the resolved settings groups on the core result.
         given = (getattr(core, "settings", None) or {}).get("benefits")
         settings = given if isinstance(given, BenefitSettings) else DEFAULT_SETTINGS
     pd = participant.plan_data or {}
     out: dict[str, Any] = {}
-    traces: dict[str, list] = {}
+    traces: dict[str, list[Any]] = {}
     if all(k in pd for k in ("shares", "share_value")):
         balance = to_money(
             _dec(pd, "shares") * _dec(pd, "share_value") + (_dec(pd, "cash") if "cash" in pd else 0)
@@ -131,7 +109,7 @@ def plan_outputs(
 
 def _statement(
     pd: Mapping[str, Any], as_of: date, raw: Mapping[str, Any], vested: Decimal
-) -> tuple[dict, list]:
+) -> tuple[dict[str, Any], list[Any]]:
     """The vesting rules are not known (SPEC GAP D2.1), so, as the web's statements do, the vested
     percent is ``vested_account_value`` as a share of the account it was given for: ``shares`` ×
     ``share_value`` + ``cash`` when given (the account on ``as_of``), otherwise the statement's closing

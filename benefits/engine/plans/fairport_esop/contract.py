@@ -1,63 +1,27 @@
-"""Fairport ESOP results for the engine contract (shared/contracts/engine-cli.md).
-
-``plan_outputs(participant, as_of, assumptions, core)`` returns the contract keys as nested objects
-(``{"account": {"balance": ...}}``) plus ``traces``: for each top-level key, the list of trace steps
-behind it (plan sections in plain words). Keys and shape: docs/plan-notes/fairport-esop/benefits.md.
+"""Fairport ESOP results for the engine contract (docs/engine-cli.md). ``plan_outputs(participant, as_of,
+assumptions, core)`` returns the contract keys as nested objects (``{"account": {"balance": ...}}``)
+plus ``traces``: for each top-level key, the list of trace steps behind it (plan sections in plain
+words). Keys and shape: docs/plan-notes/fairport-esop/benefits.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from benefits.engine import statement_input as si
-from benefits.engine.money import ZERO, money_str, percent_str, to_decimal, to_money
+from benefits.engine.money import ZERO, money_str, percent_str, to_money
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .distribution import small_balance_route
 from .diversification import diversification_status
 from .forfeiture import vested_balance
+from .inputs import _num, _vested_percent, statement_inputs
 from .rules import core as core_fn
 from .settings import DEFAULT_SETTINGS, NO_CONSENT_LIMIT, BenefitSettings
-from .statement import KINDS, LedgerEntry, Statement, statement
-
-
-class _InputError(ValueError):
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-def _error(field: str, message: str) -> Exception:
-    try:
-        from benefits.engine.core import ParticipantError
-
-        return ParticipantError(field, message)
-    except ImportError:  # the shared core is optional for this module's own tests
-        return _InputError(field, message)
-
-
-def _num(plan_data: Mapping[str, Any], key: str, default: Decimal | None = None) -> Decimal:
-    if key not in plan_data or plan_data[key] is None:
-        if default is not None:
-            return default
-        raise _error(f"/plan_data/{key}", f"plan_data.{key} is required for the Fairport ESOP")
-    try:
-        return to_decimal(plan_data[key] if not isinstance(plan_data[key], float) else str(plan_data[key]))
-    except (InvalidOperation, TypeError) as exc:
-        raise _error(f"/plan_data/{key}", f"plan_data.{key} is not a number") from exc
-
-
-def _vested_percent(core: Any) -> Decimal:
-    vesting = getattr(core, "vesting", None)
-    if vesting is not None and getattr(vesting, "percent", None) is not None:
-        return to_decimal(vesting.percent)
-    pct = getattr(core, "vested_percent", None)
-    if pct is None:
-        raise _error("/plan_data", "the vested percent (core vesting result) is missing")
-    return to_decimal(pct)
+from .statement import KINDS, Statement, statement
 
 
 def plan_outputs(
@@ -66,7 +30,7 @@ def plan_outputs(
     assumptions: Mapping[str, Any] | None,
     core: Any,
     settings: BenefitSettings | None = None,
-) -> dict:
+) -> dict[str, Any]:
     if settings is None:
         # The plan's calculate() puts the resolved settings groups on the core result.
         given = (getattr(core, "settings", None) or {}).get("benefits")
@@ -77,7 +41,7 @@ def plan_outputs(
     share_value = _num(pd, "share_value")
     elected = _num(pd, "elected_dividends", ZERO)
     pct = _vested_percent(core)
-    traces: dict[str, list] = {}
+    traces: dict[str, list[Any]] = {}
 
     # Account (F §8.3, §8.4, §9.1). Sources: the Stock Fund and Investment Fund Accounts.
     vb = vested_balance(shares, cash, share_value, pct, elected)
@@ -144,43 +108,7 @@ def plan_outputs(
     return out
 
 
-def statement_inputs(raw: Mapping[str, Any], as_of: date, default_elected: Decimal = ZERO) -> dict:
-    """``plan_data.statement`` as the keyword arguments of ``statement.statement`` (all but the vested
-    percent). Entries keep their signs: forfeitures and distributions are negative. Shared with the
-    Carver ESOP, whose statements use this ledger too."""
-    b = si.BASE
-    start, end = si.get_period(raw, as_of)
-    entries = []
-    for ptr, item in si.get_items(raw, "entries", b):
-        on = si.get_date(item, "date", ptr)
-        kind = si.get_choice(item, "kind", ptr, KINDS)
-        if item.get("shares") is None and item.get("cash") is None:
-            raise _error(ptr, "an entry gives shares or cash (or both)")
-        entries.append(
-            LedgerEntry(
-                on,
-                kind,
-                shares=si.get_decimal(item, "shares", ptr, ZERO),
-                cash=si.get_money(item, "cash", ptr, ZERO),
-            )
-        )
-    values = {}
-    for key in ("opening_share_value", "closing_share_value"):
-        values[key] = si.get_decimal(raw, key, b)
-        if values[key] < ZERO:
-            raise _error(f"{b}/{key}", f"{key} cannot be negative")
-    return {
-        "period_start": start,
-        "period_end": end,
-        "opening_shares": si.get_decimal(raw, "opening_shares", b),
-        "opening_cash": si.get_money(raw, "opening_cash", b),
-        **values,
-        "entries": entries,
-        "elected_dividends": si.get_money(raw, "elected_dividends", b, default_elected),
-    }
-
-
-def _line(line: Any) -> dict:
+def _line(line: Any) -> dict[str, Any]:
     return {
         "shares": si.shares_str(line.shares),
         "cash": money_str(line.cash),
@@ -188,7 +116,7 @@ def _line(line: Any) -> dict:
     }
 
 
-def statement_output(st: Statement, inputs: Mapping[str, Any]) -> dict:
+def statement_output(st: Statement, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The statement as contract data: opening + movements' values + stock value change = closing.
     ``inputs`` are ``statement_inputs``'s (for the share values)."""
     return {
@@ -205,7 +133,7 @@ def statement_output(st: Statement, inputs: Mapping[str, Any]) -> dict:
     }
 
 
-def _source(balance: Decimal, pct: Decimal) -> dict:
+def _source(balance: Decimal, pct: Decimal) -> dict[str, Any]:
     return {
         "balance": money_str(balance),
         "vested_percent": percent_str(pct),
@@ -213,7 +141,9 @@ def _source(balance: Decimal, pct: Decimal) -> dict:
     }
 
 
-def _cash_out(participant: Any, as_of: date, vested: Decimal, settings: BenefitSettings) -> tuple[dict, list]:
+def _cash_out(
+    participant: Any, as_of: date, vested: Decimal, settings: BenefitSettings
+) -> tuple[dict[str, Any], list[Any]]:
     term = participant.termination_date
     if term is None or term > as_of:
         t = Trace().add(

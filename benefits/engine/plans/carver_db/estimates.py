@@ -1,29 +1,24 @@
-"""Carver DB benefit figures: the contract keys (``plan_outputs``), the Python API the web app calls
-(``calculate_benefits``, ``estimate``), and the modeler's ``price_grid``.
-
-Numbers stay full precision (Decimal) until a monthly payment is rounded to cents, half up.
-Every figure carries a Trace; in the contract output they are in one ``traces`` map keyed by the
-dotted path of the figure (e.g. ``"estimates[0].forms.js50"``).
+"""Carver DB benefit figures for one commencement date: the benefit at NRD, the §415 limit, and the
+estimate in every form (the Python API the web app calls). Numbers stay full precision (Decimal) until a
+monthly payment is rounded to cents, half up.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
-from types import MappingProxyType
 from typing import Any
 
 from benefits.engine.actuarial import Form
-from benefits.engine.core import CoreResult, ParticipantError
-from benefits.engine.money import money_str, to_money
+from benefits.engine.core import CoreResult
+from benefits.engine.dates import complete_months, day_after, months_between_firsts
+from benefits.engine.money import to_money
 from benefits.engine.relative_value import (
     ComparisonRules,
     OptionalForm,
     RelativeValues,
-    groups_json,
-    relative_value_json,
     relative_values,
 )
 from benefits.engine.trace import Trace, TraceBuilder
@@ -32,16 +27,9 @@ from benefits.engine.types import Participant
 from .accrued import AccrualData, AccruedBenefit, accrued_at, falling_earnings_floor
 from .cash_out import CashOut, cash_out
 from .commencement import earliest_commencement_date, life_amount_at
-from .dates import (
-    add_months,
-    birthday,
-    complete_months,
-    day_after,
-    first_of_month_on_or_after,
-    months_between_firsts,
-)
 from .death import SpouseBenefit, preretirement_spouse_benefit
 from .forms import CERTAIN_YEARS, SURVIVOR_SHARE, FormAmount, form_amounts, ss_commencement_date
+from .inputs import HUNDRED, ONE_DAY, ZERO, _credited_years, _pd_date, _pd_decimal, accrual_data, settings_of
 from .limits import (
     Limit415,
     TopHeavyMinimum,
@@ -51,93 +39,6 @@ from .limits import (
     top_heavy_minimum,
 )
 from .settings import DEFAULT_SETTINGS, UNFROZEN_PROJECTION, BenefitSettings
-
-ZERO = Decimal(0)
-HUNDRED = Decimal(100)
-GRID_LAST_AGE = 70
-ONE_DAY = timedelta(days=1)
-NRD_POINTER = {
-    "rule": "The benefit at Normal Retirement Date, as traced under accrued_benefit.monthly_at_nrd",
-    "section": "§3.1, §5.2(A)",
-    "inputs": {},
-    "result": "accrued_benefit.monthly_at_nrd",
-}
-
-
-# ------------------------------------------------------------------ participant inputs
-
-
-def _pd_decimal(p: Participant, key: str, default: Decimal | None = ZERO) -> Decimal | None:
-    raw = p.plan_data.get(key)
-    if raw is None or raw == "":
-        return default
-    try:
-        return Decimal(str(raw))
-    except ArithmeticError:
-        raise ParticipantError(f"/plan_data/{key}", f"{key} must be a decimal string") from None
-
-
-def _pd_date(p: Participant, key: str) -> date | None:
-    raw = p.plan_data.get(key)
-    if raw is None or isinstance(raw, date):
-        return raw
-    try:
-        return date.fromisoformat(str(raw))
-    except ValueError:
-        raise ParticipantError(f"/plan_data/{key}", f"{key} must be a date") from None
-
-
-def settings_of(core: CoreResult | None) -> BenefitSettings:
-    given = (core.settings or {}).get("benefits") if core is not None else None
-    return given if isinstance(given, BenefitSettings) else DEFAULT_SETTINGS
-
-
-def event_date(p: Participant, as_of: date) -> date | None:
-    """The earliest of Termination of Employment, retirement or death on or before ``as_of``."""
-    ends = [x.end for x in p.periods if x.start <= as_of]
-    term = ends[-1] if ends and ends[-1] is not None and ends[-1] < as_of else None
-    if p.death_date is not None and p.death_date <= as_of:
-        term = min(term, p.death_date) if term else p.death_date
-    return term
-
-
-def _credited_years(core: CoreResult) -> list[int]:
-    out = []
-    for y in getattr(core.service, "years", ()):
-        try:
-            if y.credited:
-                out.append(int(y.label))
-        except (AttributeError, ValueError):
-            continue
-    return out
-
-
-def accrual_data(p: Participant, as_of: date, core: CoreResult) -> AccrualData:
-    """What §3.1 needs, read once from the participant record and the service core."""
-    ssa = _pd_decimal(p, "social_security_amount", None)
-    if ssa is None:
-        raise ParticipantError(
-            "/plan_data/social_security_amount",
-            "the frozen Social Security Amount (§1.1(II)) is needed to compute the Accrued Benefit",
-        )
-    event = event_date(p, as_of)
-    years_before_event = [y for y in _credited_years(core) if event is None or y <= event.year]
-    periods = tuple(x for x in p.periods if x.start <= as_of)
-    return AccrualData(
-        periods=periods,
-        compensation=MappingProxyType({int(k): Decimal(v) for k, v in p.compensation.items()}),
-        social_security_amount=ssa,
-        nrd=core.normal_retirement_date,
-        termination_date=event,
-        prior_plan_benefit=_pd_decimal(p, "prior_plan_benefit") or ZERO,
-        benefit_at_1997_12_31=_pd_decimal(p, "benefit_at_1997_12_31") or ZERO,
-        max_offset_401l=_pd_decimal(p, "max_offset_401l", None),
-        years_of_service=len(years_before_event) if years_before_event or p.hours else None,
-        hours=MappingProxyType(dict(p.hours)),
-    )
-
-
-# ------------------------------------------------------------------ results (the Python API)
 
 
 @dataclass(frozen=True)
@@ -320,6 +221,7 @@ def estimate(
         return Estimate(commencement_date, "spouse", ZERO, normal_form, {}, None, sb, None, sb.trace)
     term = data.termination_date
     rates = (assumptions or {}).get("treasury_30y_monthly")
+    co: CashOut | None
     if term is not None and commencement_date > term and rates is not None and nb.vested_percent > 0:
         # §13.7(G) applies at termination whatever the age: a small Value is paid at once.
         co = cash_out(
@@ -463,204 +365,3 @@ def form_relative_values(
         rules=relative_value_rules(settings),
         single_sum=None,
     )
-
-
-def _safe_estimate(p, as_of, d, core, assumptions, nb, data) -> Estimate:
-    """One estimate; a date the plan cannot price (e.g. beyond Table A) becomes an estimate error."""
-    try:
-        return estimate(p, as_of, d, core, assumptions, nrd_benefit=nb, data=data)
-    except ValueError as exc:
-        trace = Trace().add(str(exc), section="Table A, §9.3", result=None)
-        normal = "js50" if p.is_married else "life"
-        return Estimate(d, "none", ZERO, normal, {}, None, None, None, trace, str(exc))
-
-
-def calculate_benefits(
-    p: Participant, as_of: date, core: CoreResult, assumptions: Mapping[str, Any] | None = None
-) -> CarverBenefits:
-    """The whole Carver DB benefit picture for one participant (the web app's entry point)."""
-    settings = settings_of(core)
-    data = accrual_data(p, as_of, core)
-    nb = benefit_at_nrd(p, as_of, core, data)
-    earliest = (
-        earliest_commencement_date(p.birth_date, data.termination_date, p.hire_date)
-        if nb.vested_percent > 0
-        else None
-    )
-    ests = tuple(_safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates)
-    notes = []
-    if core.normal_retirement_date > date(2000, 12, 31):
-        notes.append(
-            "No increase for starting after Normal Retirement Date: the plan's late retirement factor "
-            "counts no time after 12/31/2000 (GAP-7)."
-        )
-    return CarverBenefits(nb, earliest, ests, settings, tuple(notes))
-
-
-# ------------------------------------------------------------------ the modeler's grid
-
-
-@dataclass(frozen=True)
-class GridRow:
-    commencement_date: date
-    kind: str
-    monthly: Mapping[str, Decimal]  # form → monthly payment in cents
-
-
-@dataclass(frozen=True)
-class PriceGrid:
-    rows: tuple[GridRow, ...]
-    forms: tuple[str, ...]
-    nrd_benefit: NrdBenefit
-
-
-def price_grid(
-    p: Participant,
-    as_of: date,
-    core: CoreResult | None = None,
-    *,
-    start: date | None = None,
-    last_age: int = GRID_LAST_AGE,
-) -> PriceGrid:
-    """Every month from the earliest commencement date (not before ``as_of``) to age 70, every form.
-
-    Rows carry rounded monthly amounts only; ``estimate()`` gives the trace for any one date.
-    """
-    if core is None:
-        from .rules import ServiceVestingSettings
-        from .rules import core as run_core
-
-        core = run_core(p, as_of, ServiceVestingSettings())
-    settings = settings_of(core)
-    data = accrual_data(p, as_of, core)
-    nb = benefit_at_nrd(p, as_of, core, data)
-    nrd = core.normal_retirement_date
-    first = start or max(
-        earliest_commencement_date(p.birth_date, data.termination_date, p.hire_date),
-        first_of_month_on_or_after(as_of),
-    )
-    end = first_of_month_on_or_after(birthday(p.birth_date, last_age))
-    rows = []
-    names: list[str] = []
-    if nb.vested_percent <= 0 or (p.death_date is not None and p.death_date <= as_of):
-        return PriceGrid((), (), nb)  # nothing to model: not vested, or only a Spouse benefit remains
-    employed_past_nrd = data.termination_date is None or data.termination_date >= nrd
-    annuitant = _annuitant_birth(p)
-    ss_amount = _pd_decimal(p, "ss_option_amount", None) or data.social_security_amount
-    early_nb = nb
-    if data.termination_date is None and settings.projected_cs_mode == UNFROZEN_PROJECTION:
-        early_nb = benefit_at_nrd(p, as_of, core, replace(data, termination_date=first - ONE_DAY))
-    d = first
-    while d <= end:
-        base = early_nb.vested_annual if d < nrd else nb.vested_annual
-        life = life_amount_at(data, base, nrd, d, employed_past_nrd=employed_past_nrd, settings=settings)
-        limit = _limit_415(p, core, data, d)
-        annual = min(life.annual, limit.annual_limit) if limit is not None else life.annual
-        forms = form_amounts(
-            annual,
-            participant_birth=p.birth_date,
-            retirement_date=d,
-            married=p.is_married,
-            annuitant_birth=annuitant,
-            nrd=nrd,
-            ss_option_amount=ss_amount,
-            settings=settings,
-        )
-        for k in forms:
-            if k not in names:
-                names.append(k)
-        rows.append(GridRow(d, life.kind, {k: v.monthly for k, v in forms.items()}))
-        d = add_months(d, 1)
-    return PriceGrid(tuple(rows), tuple(names), nb)
-
-
-# ------------------------------------------------------------------ the contract (engine-cli.md)
-
-
-def _form_json(f: FormAmount) -> dict:
-    out: dict[str, Any] = {"monthly": money_str(f.monthly)}
-    if f.survivor_monthly is not None:
-        out["survivor_monthly"] = money_str(f.survivor_monthly)
-    if f.monthly_after is not None:
-        out["monthly_after_social_security"] = money_str(f.monthly_after)
-    if f.note:
-        out["note"] = f.note
-    return out
-
-
-def _cash_out_json(co: CashOut) -> dict:
-    return {
-        "required": co.required,
-        "threshold": money_str(co.threshold),
-        "value": None if co.value is None else money_str(co.value),
-    }
-
-
-def plan_outputs(
-    participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
-) -> dict:
-    """The Carver DB keys of the contract result, with a ``traces`` map keyed by figure path."""
-    result = calculate_benefits(participant, as_of, core, assumptions)
-    nb = result.at_nrd
-    traces: dict[str, list] = {"accrued_benefit.monthly_at_nrd": nb.trace.as_list()}
-    out: dict[str, Any] = {
-        "accrued_benefit": {
-            "monthly_at_nrd": money_str(nb.annual / 12),
-            "annual_at_nrd": money_str(nb.annual),
-            "vested_monthly_at_nrd": money_str(nb.vested_annual / 12),
-        },
-        "earliest_commencement_date": (
-            result.earliest_commencement_date.isoformat() if result.earliest_commencement_date else None
-        ),
-    }
-    estimates = []
-    for i, e in enumerate(result.estimates):
-        item: dict[str, Any] = {
-            "commencement_date": e.commencement_date.isoformat(),
-            "forms": {k: _form_json(f) for k, f in e.forms.items()},
-            "normal_form": e.normal_form,
-            "kind": e.kind,
-        }
-        skip = len(nb.trace.steps)
-        for k, f in e.forms.items():
-            # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
-            tail = f.trace.steps[skip:] if f.trace.steps[:skip] == nb.trace.steps else f.trace.steps
-            traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER] + Trace(tail).as_list()
-        rv = e.relative_values
-        if rv is not None and rv.basis is not None:
-            item["relative_value_basis"] = rv.basis.as_json()
-            item["relative_value_groups"] = groups_json(rv.groups)
-            for k, value in rv.values.items():
-                item["forms"][k]["relative_value"] = relative_value_json(value)
-                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
-        elif rv is not None and rv.note:
-            item["notes"] = [rv.note]
-        if e.cash_out is not None:
-            item["cash_out"] = _cash_out_json(e.cash_out)
-            traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list()
-            if e.cash_out.required:
-                item["forms"] = {"lump_sum": {"lump_sum": money_str(e.cash_out.value or ZERO)}}
-                traces[f"estimates[{i}].forms.lump_sum"] = e.cash_out.trace.as_list()
-        if e.spouse_benefit is not None and e.spouse_benefit.eligible:
-            item["preretirement_spouse_benefit"] = {
-                "monthly": money_str(e.spouse_benefit.monthly),
-                "rule": e.spouse_benefit.rule,
-            }
-            traces[f"estimates[{i}].preretirement_spouse_benefit"] = e.spouse_benefit.trace.as_list()
-        if e.error:
-            item["error"] = e.error
-            traces[f"estimates[{i}]"] = e.trace.as_list()
-        estimates.append(item)
-    out["estimates"] = estimates
-    first_co = next((e.cash_out for e in result.estimates if e.cash_out is not None), None)
-    if first_co is not None:
-        out["cash_out"] = {
-            "required": first_co.required,
-            "threshold": money_str(first_co.threshold),
-            "mandatory_distribution": bool(first_co.required),
-            "automatic_rollover": False,
-        }
-    if result.notes:
-        out["notes"] = list(result.notes)
-    out["traces"] = traces
-    return out

@@ -1,107 +1,38 @@
-"""Carver 401(k) results for the engine contract (shared/contracts/engine-cli.md).
-
-``plan_outputs(participant, as_of, assumptions, core)`` returns the contract keys as nested objects
-(``{"account": {"balance": ...}}``) plus ``traces``: for each key, the list of trace steps behind it
-(plan sections in plain words); contributions and estimates have one trace per year / date
-(``"contributions.2002"``, ``"estimates.2027-09-01"``). Inputs and shape:
-docs/plan-notes/carver-401k/benefits.md.
+"""Carver 401(k) results for the engine contract (docs/engine-cli.md). ``plan_outputs(participant, as_of,
+assumptions, core)`` returns the contract keys as nested objects (``{"account": {"balance": ...}}``)
+plus ``traces``: for each key, the list of trace steps behind it (plan sections in plain words);
+contributions and estimates have one trace per year / date (``"contributions.2002"``,
+``"estimates.2027-09-01"``). Inputs and shape: docs/plan-notes/carver-401k/benefits.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import date, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 from benefits.engine import statement_input as si
 from benefits.engine.core import ParticipantError
-from benefits.engine.money import ZERO, money_str, percent_str, to_decimal, to_money
+from benefits.engine.money import ZERO, money_str, percent_str, to_decimal
 from benefits.engine.plan_support import termination
 from benefits.engine.trace import TraceBuilder
 
 from .accounts import AccountVesting, vest_accounts
-from .contributions import LimitUnavailable, PayPeriod, match_for_periods, year_contributions
-from .distributions import AnnuityQuote, cash_out, estimate_forms, forms_offered, lump_sum_window
+from .contributions import match_for_periods, year_contributions
+from .distributions import cash_out, estimate_forms, forms_offered, lump_sum_window
 from .hardship import hardship_available
+from .inputs import _money, _money_map, _payroll, _percents, _quotes, _settings, _year_map
+from .limits import LimitUnavailable
 from .loans import maximum_new_loan
 from .rules import core as core_fn
-from .settings import DEFAULT_SETTINGS, BenefitSettings
-from .sources import ALL_SOURCES, BEFORE_TAX, ROLLOVER, scheduled_sources
+from .settings import BenefitSettings
+from .sources import ALL_SOURCES, BEFORE_TAX, ROLLOVER
 from .statement import Kind, Transaction, account_statement
 from .withdrawals import withdrawal_at_59_half
 
 
-def _money(raw: Any, ptr: str) -> Decimal:
-    if isinstance(raw, bool) or raw is None:
-        raise ParticipantError(ptr, "must be a decimal string")
-    try:
-        return to_money(raw)
-    except (TypeError, InvalidOperation, ValueError):
-        raise ParticipantError(ptr, "must be a decimal string") from None
-
-
-def _money_map(raw: Any, ptr: str, keys: tuple[str, ...] | None = None) -> dict[str, Decimal]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, Mapping):
-        raise ParticipantError(ptr, "must be an object")
-    out = {}
-    for k, v in raw.items():
-        if keys is not None and k not in keys:
-            raise ParticipantError(f"{ptr}/{k}", f"unknown source {k!r}")
-        out[str(k)] = _money(v, f"{ptr}/{k}")
-    return out
-
-
-def _year_map(raw: Any, ptr: str) -> dict[int, Decimal]:
-    out = {}
-    for k, v in _money_map(raw, ptr).items():
-        try:
-            out[int(k)] = v
-        except ValueError:
-            raise ParticipantError(f"{ptr}/{k}", "key must be a year") from None
-    return out
-
-
-def _payroll(pd: Mapping[str, Any], year: int) -> list[PayPeriod]:
-    """``plan_data.payroll``: {"YYYY": [{"start", "compensation", "deferral"}]}, the payroll detail
-    the per-period match (A6) needs; without it the match is computed from the year's totals."""
-    raw = (pd.get("payroll") or {}).get(str(year)) or []
-    out = []
-    for i, item in enumerate(raw):
-        ptr = f"/plan_data/payroll/{year}/{i}"
-        try:
-            start = date.fromisoformat(item["start"])
-        except (KeyError, TypeError, ValueError):
-            raise ParticipantError(f"{ptr}/start", "must be an ISO date") from None
-        out.append(
-            PayPeriod(
-                start,
-                _money(item.get("compensation"), f"{ptr}/compensation"),
-                deferral=_money(item.get("deferral", "0"), f"{ptr}/deferral"),
-            )
-        )
-    return out
-
-
-def _settings(core: Any) -> BenefitSettings:
-    s = (getattr(core, "settings", None) or {}).get("benefits")
-    return s if isinstance(s, BenefitSettings) else DEFAULT_SETTINGS
-
-
-def _percents(core: Any, settings: BenefitSettings) -> tuple[Decimal, dict[str, Decimal]]:
-    """The §4.1(c) percentage from the service rules, and any per-source percentage they give."""
-    overall = to_decimal(core.vesting.percent) if core is not None else ZERO
-    by = {}
-    scheduled = scheduled_sources(settings)
-    for src, res in (getattr(core, "by_source", None) or {}).items():
-        if src in scheduled:
-            by[src] = to_decimal(res.percent)
-    return overall, by
-
-
-def _source_out(v: AccountVesting) -> dict:
+def _source_out(v: AccountVesting) -> dict[str, Any]:
     return {
         s.source: {
             "balance": money_str(s.balance),
@@ -112,36 +43,16 @@ def _source_out(v: AccountVesting) -> dict:
     }
 
 
-def _quotes(assumptions: Mapping[str, Any], on: date) -> dict[str, AnnuityQuote]:
-    """``assumptions.annuity_quotes``: {form: monthly per $1,000} or {date: {form: monthly per $1,000}}."""
-    raw = assumptions.get("annuity_quotes") or {}
-    if not isinstance(raw, Mapping):
-        raise ParticipantError("/assumptions/annuity_quotes", "must be an object")
-    dated = raw.get(on.isoformat())
-    table = (
-        dated if isinstance(dated, Mapping) else {k: v for k, v in raw.items() if not isinstance(v, Mapping)}
-    )
-    out = {}
-    for form, v in table.items():
-        try:
-            out[form] = AnnuityQuote(form, to_decimal(str(v)))
-        except (InvalidOperation, TypeError):
-            raise ParticipantError(
-                f"/assumptions/annuity_quotes/{form}", "must be a decimal string"
-            ) from None
-    return out
-
-
 def plan_outputs(
     participant: Any,
     as_of: date,
     assumptions: Mapping[str, Any] | None,
     core: Any,
-) -> dict:
+) -> dict[str, Any]:
     settings = _settings(core)
     assumptions = assumptions or {}
     pd = participant.plan_data or {}
-    traces: dict[str, list] = {}
+    traces: dict[str, list[Any]] = {}
     out: dict[str, Any] = {}
 
     # Accounts and vesting (§1.1, §4.1).
@@ -223,7 +134,7 @@ def plan_outputs(
     comp = dict(participant.compensation or {})
     employer = pd.get("employer_contributions") or {}
     term = termination(participant, as_of)
-    contributions: dict[str, dict] = {}
+    contributions: dict[str, dict[str, Any]] = {}
     for year in sorted(set(comp) | set(deferrals)):
         ec = employer.get(str(year)) or {}
         if not isinstance(ec, Mapping):
@@ -349,11 +260,11 @@ def statement_transactions(raw: Mapping[str, Any]) -> list[Transaction]:
 
 def _statement(
     participant: Any, as_of: date, core: Any, raw: Mapping[str, Any], settings: BenefitSettings
-) -> tuple[dict, list]:
+) -> tuple[dict[str, Any], list[Any]]:
     start, end = si.get_period(raw, as_of)
     transactions = statement_transactions(raw)
     opening = si.get_money_map(raw, "opening", si.BASE, ALL_SOURCES)
-    at_end = si.core_at(core, participant, as_of, end, core_fn)
+    at_end = si.core_at(core, participant, as_of, end, core_fn, uses_benefit_settings=True)
     tb = TraceBuilder()
     tb.step(
         "The vesting percentage on the last day of the period, from the service rules",

@@ -1,0 +1,305 @@
+"""The plan protocol: what every plan package offers, and the capabilities only some plans have.
+
+Every plan package exports one object, ``PLAN``, that satisfies ``Plan``; the registry
+(``benefits.engine.plans``) maps contract plan keys to them. Callers outside the engine ask a plan
+through this protocol and never import a plan package.
+
+Every plan has a key, a title, settings groups (frozen dataclasses, ``settings_classes``), a core
+result (service, vesting, retirement dates: ``core_result``) and the contract result
+(``calculate``). What only some plans offer is an attribute that is ``None`` when the plan lacks it,
+or a capability object when it has it:
+
+* ``claim_rules``: the plan's claims article (deadlines, deciders, voting, filing lead days, notice
+  before an in-service payment, claim types that need an election and spousal consent);
+* ``loans``: participant loans (minimum, term, rate, payments a year, first due date, schedule);
+* ``hardship``: hardship distributions (the deemed reasons, their sections and evidence);
+* ``grid``: the modeler's price grid (every commencement month, every form);
+* ``source_accounts`` / ``share_accounts`` / ``ledger``: statements for any period (401(k)-style
+  source accounts; ESOP share and cash accounts; a cash-balance account's ledger);
+* ``contributions``: the contribution formulas (deferrals and match) for account histories;
+* ``cash_out`` / ``diversification``: where the contract result reports them and under which sections.
+
+See docs/adding-a-plan.md for the package shape and a walk-through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Any, Protocol, runtime_checkable
+
+from ..claims import PlanClaimRules
+from ..core import CoreResult, core_with_settings
+from ..trace import Trace
+from ..types import Participant
+
+JSON = dict[str, Any]
+CoreFn = Callable[..., CoreResult]
+OutputsFn = Callable[[Participant, date, Mapping[str, Any], CoreResult], JSON]
+
+
+# ------------------------------------------------------------------------------ capabilities
+
+
+class LoanProgram(Protocol):
+    """Participant loans: the rules a loan request is checked against and the schedule it gets."""
+
+    @property
+    def minimum(self) -> Decimal: ...
+
+    def check_term(self, term_months: int, *, principal_residence: bool = False) -> None:
+        """Raise ``ValueError`` (naming the section) when the term is not allowed."""
+
+    def rate(self, prime_percent: object) -> tuple[Decimal, Trace]:
+        """The loan rate (a percent) from the prime rate of the month of the request."""
+        ...
+
+    def payments_per_year(self, *, employed: bool) -> int:
+        """How often repayments fall due (payroll while employed, else the plan's cash frequency)."""
+        ...
+
+    def first_due(self, decided_on: date) -> date:
+        """The first repayment date expected for a loan decided on ``decided_on``."""
+        ...
+
+    def schedule(
+        self,
+        principal: object,
+        annual_rate_percent: object,
+        number_of_payments: int,
+        *,
+        first_due: date,
+        periods_per_year: int,
+    ) -> Any:
+        """The amortization schedule (``principal``, ``level_payment``, ``total_interest``, ``payments``)."""
+        ...
+
+
+@dataclass(frozen=True)
+class HardshipReason:
+    """One need the plan deems immediate and heavy."""
+
+    value: str
+    label: str  # plain words for the claim form
+    section: str
+    evidence: tuple[str, ...]  # what the committee asks to see
+
+
+@dataclass(frozen=True)
+class HardshipRules:
+    reasons: tuple[HardshipReason, ...]
+    reasons_section: str  # where the plan lists the deemed needs
+
+    def reason(self, value: str) -> HardshipReason:
+        """The reason with this value (``ValueError`` if the plan has none such)."""
+        for r in self.reasons:
+            if r.value == value:
+                return r
+        raise ValueError(f"{value!r} is not one of the plan's hardship reasons")
+
+
+@dataclass(frozen=True)
+class PlanFeature:
+    """A benefit feature the contract result reports under ``result_key`` (e.g. a cash-out)."""
+
+    result_key: str
+    sections: str
+
+
+@dataclass(frozen=True)
+class GridPricing:
+    """The modeler's price grid: ``price(participant, as_of, assumptions, core=None)``."""
+
+    price: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class SourceAccounts:
+    """401(k)-style source accounts: ``statement(...)`` takes ``transaction(on, source, kind, amount)``
+    rows whose ``kind`` is one of ``kinds``; ``settings_class`` is the benefit settings group it uses."""
+
+    kinds: type
+    transaction: type
+    statement: Callable[..., Any]
+    settings_class: type
+    default_settings: Any
+
+
+@dataclass(frozen=True)
+class ShareAccounts:
+    """ESOP share and cash accounts: ``statement(...)`` takes ``entry(on, kind, shares=, cash=)`` rows."""
+
+    entry: type
+    kinds: tuple[str, ...]
+    statement: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class LedgerStatements:
+    """A cash-balance account's ledger for a period:
+    ``statement(participant, as_of, assumptions, start, end, core)`` (opening, credits, closing, entries)."""
+
+    statement: Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class ContributionRules:
+    """The contribution formulas: the year's contributions from pay and deferrals, the match on one
+    pay period, and the account source a match made on a date goes to."""
+
+    year_contributions: Callable[..., Any]
+    period_match: Callable[..., Any]
+    match_source: Callable[[date], str]
+
+
+# ------------------------------------------------------------------------------ the protocol
+
+
+@runtime_checkable
+class Plan(Protocol):
+    """What every plan package's ``PLAN`` offers (see the module docstring for the capabilities)."""
+
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    def settings_classes(self) -> dict[str, type]:
+        """The settings groups (name → frozen dataclass); ``service_vesting`` is always one."""
+        ...
+
+    def default_settings(self) -> dict[str, Any]: ...
+
+    def core_result(
+        self, participant: Participant, as_of: date, settings: Mapping[str, Any] | None = None
+    ) -> CoreResult: ...
+
+    def calculate(
+        self,
+        participant: Participant,
+        as_of: date,
+        assumptions: Mapping[str, Any],
+        settings: Mapping[str, Any] | None = None,
+        *,
+        detail: bool = False,
+    ) -> JSON: ...
+
+    @property
+    def claim_rules(self) -> PlanClaimRules | None: ...
+
+    @property
+    def loans(self) -> LoanProgram | None: ...
+
+    @property
+    def hardship(self) -> HardshipRules | None: ...
+
+    @property
+    def grid(self) -> GridPricing | None: ...
+
+    @property
+    def source_accounts(self) -> SourceAccounts | None: ...
+
+    @property
+    def share_accounts(self) -> ShareAccounts | None: ...
+
+    @property
+    def ledger(self) -> LedgerStatements | None: ...
+
+    @property
+    def contributions(self) -> ContributionRules | None: ...
+
+    @property
+    def cash_out(self) -> PlanFeature | None: ...
+
+    @property
+    def diversification(self) -> PlanFeature | None: ...
+
+
+# ------------------------------------------------------------------------------ the usual implementation
+
+
+def resolve_settings(classes: Mapping[str, type], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Default instances for each settings group, replaced by any given instance."""
+    out = {name: cls() for name, cls in classes.items()}
+    for name, value in (given or {}).items():
+        if name not in out:
+            raise KeyError(f"unknown settings group {name!r}")
+        if not isinstance(value, classes[name]):
+            raise TypeError(f"settings group {name!r} must be a {classes[name].__name__}")
+        out[name] = value
+    return out
+
+
+@dataclass(frozen=True)
+class PackagePlan:
+    """A ``Plan`` built from a package's parts: its ``rules.core`` (service, vesting, retirement
+    dates), its settings classes, and its ``contract.plan_outputs`` (the plan's benefit figures).
+
+    ``core_uses_benefit_settings``: the core also reads the ``benefits`` settings group (the
+    401(k)'s vesting depends on which sources are scheduled).
+    """
+
+    key: str
+    title: str
+    core: CoreFn
+    service_vesting: type
+    benefit_settings: type
+    outputs: OutputsFn
+    core_uses_benefit_settings: bool = False
+    claim_rules: PlanClaimRules | None = None
+    loans: LoanProgram | None = None
+    hardship: HardshipRules | None = None
+    grid: GridPricing | None = None
+    source_accounts: SourceAccounts | None = None
+    share_accounts: ShareAccounts | None = None
+    ledger: LedgerStatements | None = None
+    contributions: ContributionRules | None = None
+    cash_out: PlanFeature | None = None
+    diversification: PlanFeature | None = None
+
+    def settings_classes(self) -> dict[str, type]:
+        return {"service_vesting": self.service_vesting, "benefits": self.benefit_settings}
+
+    def default_settings(self) -> dict[str, Any]:
+        return resolve_settings(self.settings_classes(), None)
+
+    def _core(self, participant: Participant, as_of: date, settings: Mapping[str, Any]) -> CoreResult:
+        return core_with_settings(
+            self.core, participant, as_of, settings, uses_benefit_settings=self.core_uses_benefit_settings
+        )
+
+    def core_result(
+        self, participant: Participant, as_of: date, settings: Mapping[str, Any] | None = None
+    ) -> CoreResult:
+        """Service, vesting and retirement dates alone (the web app's vesting and statement pages)."""
+        return self._core(participant, as_of, resolve_settings(self.settings_classes(), settings))
+
+    def calculate(
+        self,
+        participant: Participant,
+        as_of: date,
+        assumptions: Mapping[str, Any],
+        settings: Mapping[str, Any] | None = None,
+        *,
+        detail: bool = False,
+    ) -> JSON:
+        """The contract result for one participant (docs/engine-cli.md).
+
+        ``settings`` maps a group name of ``settings_classes()`` to an instance; missing groups take
+        their defaults. ``detail`` adds the service breakdown and the trace.
+        """
+        core = self._core(participant, as_of, resolve_settings(self.settings_classes(), settings))
+        result: JSON = {"id": participant.id}
+        result.update(core.contract())
+        result.update(self.outputs(participant, as_of, assumptions, core))
+        if detail:
+            from ..request import history_dict
+
+            result["service_history"] = history_dict(core)
+            result["trace"] = core.trace.as_list()
+            if core.notes:
+                result["notes"] = list(core.notes)
+        return result

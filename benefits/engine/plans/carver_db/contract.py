@@ -1,0 +1,113 @@
+"""The contract keys (``plan_outputs``, docs/engine-cli.md). Every figure carries a Trace; in the contract
+output they are in one ``traces`` map keyed by the dotted path of the figure (e.g.
+``"estimates[0].forms.js50"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from benefits.engine.core import CoreResult
+from benefits.engine.money import money_str
+from benefits.engine.relative_value import (
+    groups_json,
+    relative_value_json,
+)
+from benefits.engine.trace import Trace
+from benefits.engine.types import Participant
+
+from .cash_out import CashOut
+from .forms import FormAmount
+from .inputs import NRD_POINTER, ZERO
+from .results import calculate_benefits
+
+
+def _form_json(f: FormAmount) -> dict[str, Any]:
+    out: dict[str, Any] = {"monthly": money_str(f.monthly)}
+    if f.survivor_monthly is not None:
+        out["survivor_monthly"] = money_str(f.survivor_monthly)
+    if f.monthly_after is not None:
+        out["monthly_after_social_security"] = money_str(f.monthly_after)
+    if f.note:
+        out["note"] = f.note
+    return out
+
+
+def _cash_out_json(co: CashOut) -> dict[str, Any]:
+    return {
+        "required": co.required,
+        "threshold": money_str(co.threshold),
+        "value": None if co.value is None else money_str(co.value),
+    }
+
+
+def plan_outputs(
+    participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
+) -> dict[str, Any]:
+    """The Carver DB keys of the contract result, with a ``traces`` map keyed by figure path."""
+    result = calculate_benefits(participant, as_of, core, assumptions)
+    nb = result.at_nrd
+    traces: dict[str, list[Any]] = {"accrued_benefit.monthly_at_nrd": nb.trace.as_list()}
+    out: dict[str, Any] = {
+        "accrued_benefit": {
+            "monthly_at_nrd": money_str(nb.annual / 12),
+            "annual_at_nrd": money_str(nb.annual),
+            "vested_monthly_at_nrd": money_str(nb.vested_annual / 12),
+        },
+        "earliest_commencement_date": (
+            result.earliest_commencement_date.isoformat() if result.earliest_commencement_date else None
+        ),
+    }
+    estimates = []
+    for i, e in enumerate(result.estimates):
+        item: dict[str, Any] = {
+            "commencement_date": e.commencement_date.isoformat(),
+            "forms": {k: _form_json(f) for k, f in e.forms.items()},
+            "normal_form": e.normal_form,
+            "kind": e.kind,
+        }
+        skip = len(nb.trace.steps)
+        for k, f in e.forms.items():
+            # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
+            tail = f.trace.steps[skip:] if f.trace.steps[:skip] == nb.trace.steps else f.trace.steps
+            traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER] + Trace(tail).as_list()
+        rv = e.relative_values
+        if rv is not None and rv.basis is not None:
+            item["relative_value_basis"] = rv.basis.as_json()
+            item["relative_value_groups"] = groups_json(rv.groups)
+            for k, value in rv.values.items():
+                item["forms"][k]["relative_value"] = relative_value_json(value)
+                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
+        elif rv is not None and rv.note:
+            item["notes"] = [rv.note]
+        if e.cash_out is not None:
+            item["cash_out"] = _cash_out_json(e.cash_out)
+            traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list()
+            if e.cash_out.required:
+                item["forms"] = {"lump_sum": {"lump_sum": money_str(e.cash_out.value or ZERO)}}
+                traces[f"estimates[{i}].forms.lump_sum"] = e.cash_out.trace.as_list()
+        if e.spouse_benefit is not None and e.spouse_benefit.eligible:
+            item["preretirement_spouse_benefit"] = {
+                "monthly": money_str(e.spouse_benefit.monthly),
+                "rule": e.spouse_benefit.rule,
+            }
+            traces[f"estimates[{i}].preretirement_spouse_benefit"] = e.spouse_benefit.trace.as_list()
+        if e.error:
+            item["error"] = e.error
+            traces[f"estimates[{i}]"] = e.trace.as_list()
+        estimates.append(item)
+    out["estimates"] = estimates
+    first_co = next((e.cash_out for e in result.estimates if e.cash_out is not None), None)
+    if first_co is not None:
+        out["cash_out"] = {
+            "required": first_co.required,
+            "threshold": money_str(first_co.threshold),
+            "mandatory_distribution": bool(first_co.required),
+            "automatic_rollover": False,
+        }
+    if result.notes:
+        out["notes"] = list(result.notes)
+    out["traces"] = traces
+    return out

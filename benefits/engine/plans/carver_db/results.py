@@ -1,0 +1,58 @@
+"""Every estimate a participant asks for (``calculate_benefits``), each kept apart so one date's error does
+not hide the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from benefits.engine.core import CoreResult
+from benefits.engine.trace import Trace
+from benefits.engine.types import Participant
+
+from .accrued import AccrualData
+from .commencement import earliest_commencement_date
+from .estimates import CarverBenefits, Estimate, NrdBenefit, benefit_at_nrd, estimate
+from .inputs import ZERO, accrual_data, settings_of
+
+
+def _safe_estimate(
+    p: Participant,
+    as_of: date,
+    d: date,
+    core: CoreResult,
+    assumptions: Mapping[str, Any] | None,
+    nb: NrdBenefit,
+    data: AccrualData,
+) -> Estimate:
+    """One estimate; a date the plan cannot price (e.g. beyond Table A) becomes an estimate error."""
+    try:
+        return estimate(p, as_of, d, core, assumptions, nrd_benefit=nb, data=data)
+    except ValueError as exc:
+        trace = Trace().add(str(exc), section="Table A, §9.3", result=None)
+        normal = "js50" if p.is_married else "life"
+        return Estimate(d, "none", ZERO, normal, {}, None, None, None, trace, str(exc))
+
+
+def calculate_benefits(
+    p: Participant, as_of: date, core: CoreResult, assumptions: Mapping[str, Any] | None = None
+) -> CarverBenefits:
+    """The whole Carver DB benefit picture for one participant (the web app's entry point)."""
+    settings = settings_of(core)
+    data = accrual_data(p, as_of, core)
+    nb = benefit_at_nrd(p, as_of, core, data)
+    earliest = (
+        earliest_commencement_date(p.birth_date, data.termination_date, p.hire_date)
+        if nb.vested_percent > 0
+        else None
+    )
+    ests = tuple(_safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates)
+    notes = []
+    if core.normal_retirement_date > date(2000, 12, 31):
+        notes.append(
+            "No increase for starting after Normal Retirement Date: the plan's late retirement factor "
+            "counts no time after 12/31/2000 (GAP-7)."
+        )
+    return CarverBenefits(nb, earliest, ests, settings, tuple(notes))

@@ -1,0 +1,78 @@
+"""Fairport ESOP plan data read from ``plan_data`` with JSON-pointer errors, and the statement inputs
+(period, opening shares and cash, share values, ledger entries).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from benefits.engine import statement_input as si
+from benefits.engine.core import ParticipantError
+from benefits.engine.money import ZERO, to_decimal
+
+from .statement import KINDS, LedgerEntry
+
+
+def _error(field: str, message: str) -> ParticipantError:
+    """A bad ``plan_data`` value: the JSON pointer and the rule."""
+    return ParticipantError(field, message)
+
+
+def _num(plan_data: Mapping[str, Any], key: str, default: Decimal | None = None) -> Decimal:
+    if key not in plan_data or plan_data[key] is None:
+        if default is not None:
+            return default
+        raise _error(f"/plan_data/{key}", f"plan_data.{key} is required for the Fairport ESOP")
+    try:
+        return to_decimal(plan_data[key] if not isinstance(plan_data[key], float) else str(plan_data[key]))
+    except (InvalidOperation, TypeError) as exc:
+        raise _error(f"/plan_data/{key}", f"plan_data.{key} is not a number") from exc
+
+
+def _vested_percent(core: Any) -> Decimal:
+    vesting = getattr(core, "vesting", None)
+    if vesting is not None and getattr(vesting, "percent", None) is not None:
+        return to_decimal(vesting.percent)
+    pct = getattr(core, "vested_percent", None)
+    if pct is None:
+        raise _error("/plan_data", "the vested percent (core vesting result) is missing")
+    return to_decimal(pct)
+
+
+def statement_inputs(raw: Mapping[str, Any], as_of: date, default_elected: Decimal = ZERO) -> dict[str, Any]:
+    """``plan_data.statement`` as the keyword arguments of ``statement.statement`` (all but the vested
+    percent). Entries keep their signs: forfeitures and distributions are negative. Shared with the
+    Carver ESOP, whose statements use this ledger too."""
+    b = si.BASE
+    start, end = si.get_period(raw, as_of)
+    entries = []
+    for ptr, item in si.get_items(raw, "entries", b):
+        on = si.get_date(item, "date", ptr)
+        kind = si.get_choice(item, "kind", ptr, KINDS)
+        if item.get("shares") is None and item.get("cash") is None:
+            raise _error(ptr, "an entry gives shares or cash (or both)")
+        entries.append(
+            LedgerEntry(
+                on,
+                kind,
+                shares=si.get_decimal(item, "shares", ptr, ZERO),
+                cash=si.get_money(item, "cash", ptr, ZERO),
+            )
+        )
+    values = {}
+    for key in ("opening_share_value", "closing_share_value"):
+        values[key] = si.get_decimal(raw, key, b)
+        if values[key] < ZERO:
+            raise _error(f"{b}/{key}", f"{key} cannot be negative")
+    return {
+        "period_start": start,
+        "period_end": end,
+        "opening_shares": si.get_decimal(raw, "opening_shares", b),
+        "opening_cash": si.get_money(raw, "opening_cash", b),
+        **values,
+        "entries": entries,
+        "elected_dividends": si.get_money(raw, "elected_dividends", b, default_elected),
+    }

@@ -1,0 +1,63 @@
+"""The participant's Cash Balance Account: the ledger from the plan's credits (Art. 4) and a statement for
+any period.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Any
+
+from benefits.engine.core import CoreResult
+from benefits.engine.types import Participant
+
+from .inputs import AccountInputs, _comp_limit, _core, _loan_limit, _settings, account_inputs
+from .ledger import Ledger, Statement, account_ledger
+from .market import MarketData
+
+
+def participant_ledger(
+    p: Participant,
+    as_of: date,
+    market: MarketData,
+    core: CoreResult,
+    *,
+    through: date | None = None,
+    asd: date | None = None,
+    inputs: AccountInputs | None = None,
+) -> Ledger:
+    """The account ledger through ``through`` (default ``as_of``); after ``as_of`` it is a projection."""
+    settings = _settings(core)
+    inputs = inputs or account_inputs(p, core, market)
+    if inputs.account_open is None:
+        return Ledger(())
+    return account_ledger(
+        account_open=inputs.account_open,
+        opening_balance=inputs.opening_balance,
+        periods=inputs.periods,
+        compensation=inputs.compensation,
+        comp_limit=_comp_limit,
+        market=market,
+        as_of=as_of,
+        through=through or as_of,
+        settings=settings,
+        asd=asd,
+        forfeitures=inputs.forfeitures,
+        disability_date=p.disability_date,
+        countable_override=inputs.countable_override,
+        loan_agent_limit=_loan_limit if inputs.loan_agent else None,
+    )
+
+
+def statement(
+    p: Participant,
+    as_of: date,
+    assumptions: Mapping[str, Any],
+    start: date,
+    end: date,
+    core: CoreResult | None = None,
+) -> Statement:
+    """The ledger for a statement period: opening, pay credits, interest credits, closing."""
+    core = _core(p, as_of, core)
+    market = MarketData.from_assumptions(assumptions)
+    return participant_ledger(p, as_of, market, core, through=end).statement(start, end)

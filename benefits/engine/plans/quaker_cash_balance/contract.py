@@ -1,0 +1,126 @@
+"""The contract's JSON for one participant (docs/engine-cli.md): ``plan_outputs`` turns
+``results.benefits`` into the keys the command line returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
+from typing import Any, cast
+
+from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.money import money_str
+from benefits.engine.relative_value import (
+    groups_json,
+    relative_value_json,
+)
+from benefits.engine.types import Participant
+
+from .forms import FormAmount
+from .market import MarketDataError
+from .results import benefits
+
+
+def _form_json(f: FormAmount) -> dict[str, Any]:
+    if f.monthly is None:
+        return {"lump_sum": money_str(cast(Decimal, f.lump_sum))}
+    out = {"monthly": money_str(f.monthly)}
+    if f.survivor_monthly is not None:
+        out["survivor_monthly"] = money_str(f.survivor_monthly)
+    return out
+
+
+def plan_outputs(
+    participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
+) -> dict[str, Any]:
+    """The contract keys for one participant (engine-cli.md).
+
+    Form objects hold exactly the contract's ``monthly`` or ``lump_sum``; every figure's trace is in
+    one ``traces`` map keyed by the dotted path of the figure (``"account.balance"``,
+    ``"accrued_benefit.monthly_at_nrd"``, ``"estimates[0].forms.js50"``, ``"cash_out"``,
+    ``"survivor_annuity"``), as the other plans do. Missing market data: a Treasury yield the account
+    needs is a participant error (pointer into the request); a missing Applicable Interest Rate keeps
+    the account figures and adds ``error`` naming the rate (no annuity figures).
+    """
+    error = None
+    try:
+        b = benefits(participant, as_of, assumptions, core)
+    except MarketDataError as exc:
+        if not exc.field.startswith("/assumptions/applicable_interest_rate"):
+            raise ParticipantError(exc.field, exc.message, absolute=True) from None
+        # The account needs no AIR: give it, and name the missing rate for the annuity figures.
+        error = {"field": exc.field, "message": exc.message}
+        try:
+            b = benefits(participant, as_of, assumptions, core, annuities=False)
+        except MarketDataError as exc2:
+            raise ParticipantError(exc2.field, exc2.message, absolute=True) from None
+    traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()}
+    estimates = []
+    for i, e in enumerate(b.estimates):
+        item: dict[str, Any] = {
+            "commencement_date": e.commencement_date.isoformat(),
+            "forms": {k: _form_json(f) for k, f in e.forms.items()},
+            "route": e.route,
+            "default_form": e.default_form,
+            "estimate": e.estimate,
+        }
+        survivors = {
+            k: money_str(f.survivor_monthly) for k, f in e.forms.items() if f.survivor_monthly is not None
+        }
+        if survivors:
+            item["survivor_monthly"] = survivors  # also on each form (kept for earlier callers)
+        rv = e.relative_values
+        if rv is not None and rv.basis is not None:
+            item["relative_value_basis"] = rv.basis.as_json()
+            item["relative_value_groups"] = groups_json(rv.groups)
+            for k, value in rv.values.items():
+                item["forms"][k]["relative_value"] = relative_value_json(value)
+                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
+        if e.notes:
+            item["notes"] = list(e.notes)
+        estimates.append(item)
+        for k, f in e.forms.items():
+            traces[f"estimates[{i}].forms.{k}"] = f.trace.as_list()
+        if not e.forms:
+            traces[f"estimates[{i}]"] = e.trace.as_list()
+    out: dict[str, Any] = {
+        "account": {
+            "balance": money_str(b.account.balance),
+            "vested_balance": money_str(b.account.vested_balance),
+        },
+        "estimates": estimates,
+    }
+    if b.accrued is not None:
+        out["accrued_benefit"] = {
+            "monthly_at_nrd": money_str(b.accrued.monthly_at_nrd),
+            "balance_at_nrd": money_str(b.accrued.balance_at_nrd),
+            "estimate": b.accrued.estimate,
+        }
+        traces["accrued_benefit.monthly_at_nrd"] = b.accrued.trace.as_list()
+    if b.cash_out is not None:
+        co = b.cash_out
+        out["cash_out"] = {
+            "required": co.required,
+            "threshold": money_str(co.threshold),
+            "commencement_date": co.commencement_date.isoformat() if co.commencement_date else None,
+        }
+        traces["cash_out"] = co.trace.as_list()
+    if b.survivor is not None:
+        s = b.survivor
+        out["survivor_annuity"] = {
+            "recipient": s.recipient,
+            "commencement_date": s.start.isoformat(),
+            "monthly": money_str(s.monthly),
+            "lump_sum": money_str(s.lump_sum),
+            "lump_sum_automatic": s.lump_sum_automatic,
+            "latest_commencement_date": s.dates.latest_start.isoformat(),
+            "lump_sum_election_deadline": s.dates.lump_sum_election_deadline.isoformat(),
+        }
+        traces["survivor_annuity"] = s.trace.as_list()
+    if b.notes:
+        out["benefit_notes"] = list(b.notes)
+    if error is not None:
+        out["error"] = error
+    out["traces"] = traces
+    return out

@@ -1,0 +1,224 @@
+"""The participant's benefits: the accrued benefit with the §415 limit, the pre-retirement survivor
+benefit, and every estimate asked for (the Python API the web app calls).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from decimal import Decimal
+from typing import Any, cast
+
+from benefits.engine.core import CoreResult
+from benefits.engine.dates import (
+    first_of_month_on_or_after,
+    first_of_next_month,
+)
+from benefits.engine.money import ZERO
+from benefits.engine.trace import Trace
+from benefits.engine.types import Participant
+
+from .account import participant_ledger
+from .annuity import applicable_basis, balance_to_life_annuity
+from .compensation import ActivePeriod
+from .death import Recipient, SurvivorAnnuity, survivor_annuity, survivor_dates
+from .estimates import Account, AccruedBenefit, Estimate, QuakerBenefits, estimate
+from .forms import FormAmount
+from .inputs import AccountInputs, _core, _pd_date, _pd_money, _settings, account_inputs, vested_amount
+from .ledger import Ledger
+from .limits import (
+    cash_out,
+    cash_out_threshold,
+)
+from .market import MarketData
+
+
+def accrued_benefit(
+    p: Participant, as_of: date, market: MarketData, core: CoreResult, inputs: AccountInputs
+) -> AccruedBenefit | None:
+    """The life annuity at NRD bought by today's balance with Interest Credits only to NRD (§5.3)."""
+    nrd = core.normal_retirement_date
+    if inputs.account_open is None:
+        return None
+    # No pay credits after the last December 31 for someone still working; a separated person's
+    # final-year credit is earned (it posts on December 31, §4.3(b)).
+    last_dec31 = as_of if (as_of.month, as_of.day) == (12, 31) else date(as_of.year - 1, 12, 31)
+    spans = tuple(ActivePeriod(x.start, x.end or last_dec31) for x in inputs.periods)
+    frozen = AccountInputs(
+        inputs.account_open, inputs.opening_balance, inputs.opening_trace,
+        tuple(x for x in spans if cast(date, x.end) >= x.start),
+        inputs.forfeitures, inputs.compensation, inputs.countable_override, inputs.loan_agent,
+        inputs.separation,
+    )  # fmt: skip
+    ledger = participant_ledger(p, as_of, market, core, through=nrd, inputs=frozen)
+    balance = ledger.balance_before(nrd)
+    pct = core.vesting.percent
+    basis = applicable_basis(nrd, market)
+    sla = balance_to_life_annuity(
+        balance, birth_date=p.birth_date, start=nrd, basis=basis, section="§1.2(g), §5.3"
+    )
+    trace = (
+        Trace()
+        .add(
+            "Accrued benefit: the balance earned so far with Interest Credits only to NRD",
+            section="§5.3(a),(b), §5.9(c)",
+            result=balance,
+            as_of=as_of,
+            normal_retirement_date=nrd,
+            vested_percent=pct,
+        )
+        .extend(sla.trace)
+    )
+    return AccruedBenefit(nrd, balance, sla.monthly, nrd > as_of, trace)
+
+
+def survivor_benefit(
+    p: Participant, as_of: date, market: MarketData, core: CoreResult, inputs: AccountInputs,
+    start: date | None = None,
+) -> SurvivorAnnuity | None:  # fmt: skip
+    """§5.12 for a participant who died vested before his ASD (start: the earliest, or ``start``)."""
+    if p.death_date is None or core.vesting.percent <= 0 or inputs.account_open is None:
+        return None
+    if p.is_married and p.spouse_birth_date and not p.plan_data.get("qpsa_waived"):
+        recipient: Recipient = "spouse"
+        who: date | None = p.spouse_birth_date
+    else:
+        who = _pd_date(p, "beneficiary_birth_date")
+        if who is None:
+            return None
+        recipient = "beneficiary"
+    dates = survivor_dates(death_date=p.death_date, birth_date=p.birth_date, recipient=recipient)
+    begin = first_of_month_on_or_after(start) if start else dates.earliest_start
+    ledger = participant_ledger(p, as_of, market, core, through=begin, inputs=inputs)
+    balance = vested_amount(ledger.balance_before(begin), core.vesting.percent)
+    threshold, _ = cash_out_threshold(begin, _settings(core))
+    return survivor_annuity(
+        balance, recipient=recipient, start=begin, survivor_birth_date=cast(date, who), dates=dates,
+        basis=applicable_basis(begin, market), cash_out_threshold=threshold,
+    )  # fmt: skip
+
+
+def yearly_trace(ledger: Ledger, as_of: date) -> Trace:
+    """One plain-words step per Plan Year of the ledger up to ``as_of`` (the statement summary)."""
+    steps: dict[int, list[Decimal]] = {}  # year → [opening, interest, pay, other, closing]
+    balance = ZERO
+    for e in ledger.entries:
+        if e.date > as_of:
+            break
+        row = steps.setdefault(e.date.year, [balance, ZERO, ZERO, ZERO, balance])
+        row[1 if e.kind == "interest_credit" else 2 if e.kind == "pay_credit" else 3] += e.amount
+        row[4] = balance = e.balance
+    trace = Trace()
+    for year, (opening, interest, pay, other, closing) in steps.items():
+        words = (
+            f"Plan Year {year}: opening {opening:,.2f} + Interest Credits {interest:,.2f} "
+            f"+ Contribution Credit {pay:,.2f}"
+        )
+        if other:
+            words += f" + other movements {other:,.2f}"
+        partial = year == as_of.year and (as_of.month, as_of.day) != (12, 31)
+        trace = trace.add(
+            words + f" = {closing:,.2f}" + (" (to date)" if partial else ""),
+            section="§4.3, §4.4" + (", §2.3(a), §4.5, §5.14" if other else ""),
+            result=closing,
+        )
+    return trace
+
+
+def survivor_estimate(
+    p: Participant, as_of: date, market: MarketData, core: CoreResult, inputs: AccountInputs, start: date
+) -> Estimate:
+    """For a participant who died before his ASD, a commencement date prices the §5.12 Survivor
+    Annuity (``life`` = the survivor's monthly life annuity) and its lump sum (§5.12(e))."""
+    d = first_of_month_on_or_after(start)
+    s = survivor_benefit(p, as_of, market, core, inputs, start=d)
+    if s is None:
+        return Estimate(d, "no_survivor_benefit", ZERO, ZERO, {}, None, None, False, d > as_of,
+                        ("no §5.12 benefit: not vested at death, or no spouse/beneficiary data",), Trace())  # fmt: skip
+    notes = []
+    if d < s.dates.earliest_start or d > s.dates.latest_start:
+        notes.append(f"outside the §5.12 start window {s.dates.earliest_start} – {s.dates.latest_start}")
+    forms = {
+        "life": FormAmount("life", f"Survivor Annuity to the {s.recipient}", monthly=s.monthly, trace=s.trace),
+        "lump_sum": FormAmount("lump_sum", "Lump sum instead of the Survivor Annuity", lump_sum=s.lump_sum,
+                               trace=s.trace),
+    }  # fmt: skip
+    default = "life"
+    if s.lump_sum_automatic:  # §5.12(e): paid in a lump sum in lieu of the annuity
+        forms, default = {"lump_sum": forms["lump_sum"]}, "lump_sum"
+    return Estimate(d, "survivor", s.balance, s.balance, forms, default, None, s.lump_sum_automatic,
+                    d > as_of, tuple(notes), s.trace)  # fmt: skip
+
+
+def benefits(
+    p: Participant,
+    as_of: date,
+    assumptions: Mapping[str, Any],
+    core: CoreResult | None = None,
+    *,
+    annuities: bool = True,
+) -> QuakerBenefits:
+    """Everything the web app shows for one participant (raises MarketDataError/ParticipantError).
+
+    ``annuities=False`` skips what needs the Applicable Interest Rate (accrued benefit, estimates,
+    survivor annuity, the 1999 floor in the cash-out test): the account alone."""
+    core = _core(p, as_of, core)
+    market = MarketData.from_assumptions(assumptions)
+    settings = _settings(core)
+    inputs = account_inputs(p, core, market)
+    last = max([as_of, *p.commencement_dates])
+    ledger = participant_ledger(p, as_of, market, core, through=last, inputs=inputs)
+    balance = ledger.balance_at(as_of)
+    pct = core.vesting.percent
+    vested = vested_amount(balance, pct)
+    acct_trace = inputs.opening_trace.extend(yearly_trace(ledger, as_of)).add(
+        "Account balance on the as-of date, from the ledger; vested balance = vested % × balance",
+        section="Art. 4; §5.9(a), §7.3 (GAP-17)",
+        result=balance,
+        as_of=as_of,
+        vested_percent=pct,
+        vested_balance=vested,
+        entries=len([e for e in ledger.entries if e.date <= as_of]),
+    )
+    account = Account(as_of, balance, pct, vested, acct_trace)
+    notes: list[str] = []
+    residual = [e for e in ledger.entries if e.residual]
+    if residual:
+        notes.append("a Contribution Credit falls after the ASD: residual work item (GAP-2)")
+    accrued = accrued_benefit(p, as_of, market, core, inputs) if annuities else None
+    if not annuities:
+        estimates: tuple[Estimate, ...] = ()
+    elif p.death_date is not None:
+        estimates = tuple(survivor_estimate(p, as_of, market, core, inputs, d) for d in p.commencement_dates)
+    else:
+        estimates = tuple(
+            estimate(
+                p,
+                as_of,
+                market,
+                core,
+                d,
+                ledger=ledger,
+                inputs=inputs,
+                with_whipsaw=True,
+                assumptions=assumptions,
+            )
+            for d in p.commencement_dates
+        )
+    co = None
+    if inputs.separation is not None and p.death_date is None:
+        at_sep = ledger.balance_at(inputs.separation)
+        floor = None
+        if annuities and _pd_money(p, "dec31_1999_benefit") is not None:
+            floor = estimate(p, as_of, market, core, first_of_next_month(inputs.separation),
+                             ledger=ledger, inputs=inputs, with_relative_values=False).lump_sum.floor  # type: ignore[union-attr]  # fmt: skip
+        co = cash_out(
+            separation=inputs.separation,
+            vested_balance=vested_amount(at_sep, pct),
+            settings=settings,
+            as_of=as_of,
+            floor=floor,
+            prior_distribution_over_limit=bool(p.plan_data.get("prior_distribution_over_cash_out_limit")),
+        )
+    survivor = survivor_benefit(p, as_of, market, core, inputs) if annuities else None
+    return QuakerBenefits(account, accrued, estimates, co, survivor, ledger, tuple(notes))
