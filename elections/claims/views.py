@@ -275,21 +275,16 @@ def _participant_facts(claim) -> list[tuple[str, str]]:
         facts.append(("Spouse", f"{spouse}{born}"))
         form = (claim.details or {}).get("form", "")
         needs = bool(form) and not str(form).startswith("js")
-        consent = getattr(claim, "spousal_consent_status", None)
-        facts.append(
-            (
-                "Spousal consent",
-                consent
-                or (
+        if form:  # a claim that names a form of payment: whether that form needs the spouse's consent
+            facts.append(
+                (
+                    "Spousal consent",
                     "Needed: the chosen form is not a joint and survivor annuity, so the spouse must consent "
                     "in writing before payment starts."
                     if needs
-                    else "Not needed for the form requested (a joint and survivor annuity)."
-                    if form
-                    else "Decided at the election, if a form other than the joint and survivor annuity is chosen."
-                ),
+                    else "Not needed for the form requested (a joint and survivor annuity).",
+                )
             )
-        )
     else:
         facts.append(("Spousal consent", "Not needed: the participant is not married."))
     return facts
