@@ -101,7 +101,9 @@ def _cash_balance_statement(membership, as_of: date, result: dict, year: int) ->
     inputs = engine_inputs(membership, as_of=as_of)
     start = date(year, 1, 1)
     end = min(date(year, 12, 31), as_of)
-    st = inputs.module.ledger.statement(inputs.participant, as_of, inputs.assumptions, start, end, inputs.core)
+    st = inputs.module.ledger.statement(
+        inputs.participant, as_of, inputs.assumptions, start, end, inputs.core
+    )
     payload["period"] = f"{start.isoformat()} to {end.isoformat()}"
     payload["year"] = year
     payload["ledger"] = {

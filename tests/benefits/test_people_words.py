@@ -185,3 +185,14 @@ def test_audit_log_is_for_administrators_only(client, db):
     enroll_totp(committee)
     login_with_totp(client, committee)
     assert client.get(reverse("benefits:audit_log"), {"format": "csv"}).status_code == 403
+
+
+def test_share_counts_keep_only_the_decimals_that_matter():
+    from decimal import Decimal
+
+    from benefits.presenters.account_statements import shares_str
+
+    assert shares_str(Decimal("1250.0000")) == "1,250"
+    assert shares_str(Decimal("1250.5000")) == "1,250.5"
+    assert shares_str(Decimal("0.1234")) == "0.1234"
+    assert shares_str(Decimal("0")) == "0"
