@@ -85,6 +85,33 @@ def audit_events_for_admin(*, user, limit: int = 200) -> QuerySet[AuditEvent]:
     return AuditEvent.objects.select_related("acting_user", "participant")[:limit]
 
 
+def audit_events_filtered(
+    *, user, who: str = "", what: str = "", plan: str = "", start: date | None = None, end: date | None = None
+) -> QuerySet[AuditEvent]:
+    """The audit events an administrator asked for, newest first: by who acted (login email, or the
+    participant's number), what happened, the plan, and the days (inclusive). Anyone else: 404."""
+    if not user.is_authenticated or not user.is_administrator:
+        raise Http404
+    qs = AuditEvent.objects.select_related("acting_user", "participant")
+    if who:
+        qs = qs.filter(Q(acting_user__email__icontains=who) | Q(participant__participant_number=who))
+    if what:
+        qs = qs.filter(event_type=what)
+    if plan:
+        qs = qs.filter(Q(extra_data__plan=plan) | Q(participant__memberships__plan__key=plan)).distinct()
+    if start:
+        qs = qs.filter(event_time__date__gte=start)
+    if end:
+        qs = qs.filter(event_time__date__lte=end)
+    return qs.order_by("-event_time", "-pk")
+
+
+def audit_event_types_stored(*, user) -> list[str]:
+    if not user.is_authenticated or not user.is_administrator:
+        raise Http404
+    return list(AuditEvent.objects.values_list("event_type", flat=True).distinct())
+
+
 def document_get_for_viewer(*, user, document_id: int):
     """A generated document the user may download: their own, or any for committee/administrators."""
     if not user.is_authenticated:

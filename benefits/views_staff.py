@@ -93,7 +93,16 @@ def audit_log(request):
     from benefits.presenters import audit_log as log
 
     filters, errors = log.Filters.from_query(request.GET)
-    events = log.audit_events_filtered(user=request.user, filters=filters if not errors else log.Filters())
+    if errors:
+        filters = log.Filters()
+    events = selectors.audit_events_filtered(
+        user=request.user,
+        who=filters.who,
+        what=filters.what,
+        plan=filters.plan,
+        start=filters.start,
+        end=filters.end,
+    )
     if request.GET.get("format") == "csv" and not errors:
         return log.csv_response(events)
     page = log.page_of(events, request.GET.get("page"))
@@ -107,7 +116,7 @@ def audit_log(request):
             "rows": [log.present(e) for e in page.object_list],
             "filters": {k: request.GET.get(k, "") for k in ("who", "what", "plan", "start", "end")},
             "errors": errors,
-            "event_choices": log.event_choices(),
+            "event_choices": log.event_choices(selectors.audit_event_types_stored(user=request.user)),
             "plans": Plan.objects.order_by("name"),
             "query": query.urlencode(),
         },

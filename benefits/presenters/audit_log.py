@@ -1,6 +1,6 @@
 """The administrators' audit log: human event names, old and new values, filters, pages and CSV.
 
-Reads go through ``audit_events_filtered`` (administrators only); the presenter turns each event's
+Reads go through ``benefits.selectors.audit_events_filtered`` (administrators only); this turns each event's
 stored data into words. Event names come from ``EVENT_NAMES``; a type nobody named yet is shown in
 words built from its parts, never as its key.
 """
@@ -8,15 +8,14 @@ words built from its parts, never as its key.
 from __future__ import annotations
 
 import csv
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
 from django.core.paginator import Paginator
-from django.db.models import Q, QuerySet
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 
 from benefits.audit import AuditEventType
-from benefits.models import AuditEvent
 from benefits.presenters.plain import plain_text
 from benefits.presenters.reading_words import reading_label
 
@@ -51,7 +50,7 @@ def _value(value: object) -> str:
 
 @dataclass(frozen=True)
 class Row:
-    event: AuditEvent
+    event: object  # the AuditEvent
     name: str
     what: str
     changed: str  # what changed, in words ("" when nothing did)
@@ -69,7 +68,7 @@ def _changed(extra: dict) -> tuple[str, str, str]:
     return "", "", ""
 
 
-def present(event: AuditEvent) -> Row:
+def present(event) -> Row:
     extra = event.extra_data or {}
     changed, old, new = _changed(extra)
     summary = plain_text(event.summary.replace("→", "to"))
@@ -118,30 +117,9 @@ class Filters:
         )
 
 
-def audit_events_filtered(*, user, filters: Filters) -> QuerySet[AuditEvent]:
-    """The audit events an administrator asked for (anyone else: 404)."""
-    if not user.is_authenticated or not user.is_administrator:
-        raise Http404
-    qs = AuditEvent.objects.select_related("acting_user", "participant")
-    if filters.who:
-        qs = qs.filter(
-            Q(acting_user__email__icontains=filters.who) | Q(participant__participant_number=filters.who)
-        )
-    if filters.what:
-        qs = qs.filter(event_type=filters.what)
-    if filters.plan:
-        qs = qs.filter(
-            Q(extra_data__plan=filters.plan) | Q(participant__memberships__plan__key=filters.plan)
-        ).distinct()
-    if filters.start:
-        qs = qs.filter(event_time__date__gte=filters.start)
-    if filters.end:
-        qs = qs.filter(event_time__date__lte=filters.end)
-    return qs.order_by("-event_time", "-pk")
-
-
-def event_choices() -> list[tuple[str, str]]:
-    known = set(AuditEvent.objects.values_list("event_type", flat=True).distinct()) | set(EVENT_NAMES)
+def event_choices(stored: Iterable[str]) -> list[tuple[str, str]]:
+    """Every listed event type, and any older type still in the log, by name."""
+    known = set(stored) | set(EVENT_NAMES)
     return sorted(((t, event_name(t)) for t in known), key=lambda c: c[1])
 
 

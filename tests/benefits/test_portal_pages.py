@@ -401,9 +401,7 @@ def test_each_form_says_who_is_paid_after_death_and_the_level_income_option_when
     assert "Payments stop at your death; nothing is paid to anyone after." in page
     # Relative values sit beside the amounts when the month's market data is there (the demo's is).
     assert "Relative value: <strong>" in page
-    assert after_death("js66", {"survivor_monthly": "10.00"}).startswith(
-        "After your death your spouse receives 66⅔%"
-    )
+    assert after_death("js66", {"survivor_monthly": "10.00"}).startswith("Your spouse receives 66⅔%")
 
 
 def test_dashboard_totals_across_plans_and_says_why_service_differs(pat_client, demo):

@@ -21,7 +21,26 @@ def data(db, settings, tmp_path):
     from tests.test_access_matrix import _build
 
     settings.PRIVATE_STORAGE_ROOT = tmp_path
-    return _build(today())
+    d = _build(today())
+    d.chart_run_id = _run_with_dates(d, 4)  # a chart needs more than one start date
+    return d
+
+
+def _run_with_dates(d, n: int) -> int:
+    from django.test import TestCase
+
+    from accounts.models import User
+    from benefits.models import PlanMembership
+    from benefits.services import modeler as modeler_services
+
+    pat = User.objects.get(email="pat@demo.test")
+    db = PlanMembership.objects.get(participant__user=pat, plan__key="carver-db")
+    dates = [d.start.replace(year=d.start.year + k).isoformat() for k in range(n)]
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        run = modeler_services.modeler_run_create(
+            membership=db, actor=pat, inputs={"commencement_dates": dates}, as_of=d.today
+        )
+    return run.pk
 
 
 def _in_view(page, selector: str) -> list[str]:
@@ -59,7 +78,7 @@ def test_claims_list_keeps_status_and_next_deadline_in_view(page, data):
 def test_modeler_keeps_the_normal_form_and_the_chosen_form_beside_the_start_date(page, data):
     page.set_viewport_size({"width": PHONE, "height": 800})
     login(page, "pat@demo.test")
-    page.goto(reverse("benefits:modeler_run", args=[data.pid, data.run_id]) + "?form=life")
+    page.goto(reverse("benefits:modeler_run", args=[data.pid, data.chart_run_id]) + "?form=life")
     normal = page.locator("th.app-col-normal")
     chosen = page.locator("th.app-col-chosen")
     assert normal.count() == 1 and chosen.count() == 1
@@ -76,7 +95,7 @@ def test_modeler_keeps_the_normal_form_and_the_chosen_form_beside_the_start_date
 def test_desktop_modeler_table_scrolls_with_the_start_date_fixed(page, data):
     page.set_viewport_size({"width": 1024, "height": 800})
     login(page, "pat@demo.test")
-    page.goto(reverse("benefits:modeler_run", args=[data.pid, data.run_id]))
+    page.goto(reverse("benefits:modeler_run", args=[data.pid, data.chart_run_id]))
     wrap = page.locator(".app-grid-wrap")
     fits = wrap.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
     if not fits:

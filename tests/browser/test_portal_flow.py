@@ -67,6 +67,10 @@ def test_pat_sees_plans_vesting_statement_and_models_retirement(page, demo):
     expect(
         page.get_by_role("heading", name="Vesting in the Carver Federal Savings Bank Retirement Income Plan")
     ).to_be_visible()
+    # Pat is fully vested: the page says so first and folds the year-by-year table (issue 14).
+    expect(page.get_by_text("You are fully vested", exact=True)).to_be_visible()
+    expect(page.get_by_role("rowheader", name="1987")).not_to_be_visible()
+    page.get_by_text("Your service, year by year").click()
     expect(page.get_by_role("rowheader", name="1987")).to_be_visible()
     assert_accessible(page)
     _shot(page, "portal-vesting", full=False)
