@@ -14,6 +14,7 @@ def navigation(request) -> dict:
         if hasattr(user, "participant"):
             items.append(("My plans", reverse("benefits:dashboard")))
             items.append(("My claims", reverse("elections:claims_home")))
+            items.append(("My documents", reverse("elections:documents", args=[user.participant.pk])))
         else:
             items.append(("Link your plan record", reverse("accounts:link_identity")))
             if user.beneficiary_links.exists():
@@ -24,6 +25,8 @@ def navigation(request) -> dict:
         items.append(("Claims queue", reverse("elections:committee_queue")))
     if user.is_administrator:
         items.append(("Plans", reverse("benefits:admin_plans")))
+        items.append(("Notices", reverse("elections:notice_batches")))
+        items.append(("Consents", reverse("elections:consent_queue")))
         items.append(("Audit log", reverse("benefits:audit_log")))
     items.append(("Security", reverse("mfa_index")))
     return {"nav_items": items}

@@ -53,6 +53,25 @@ class AuditEventType(models.TextChoices):
     CLAIM_NOTICE_VIEWED = "claim.notice_viewed", "Claim notice viewed"
     CLAIM_ASSIGNED = "claim.assigned", "Claim assigned to a committee member"
     CLAIM_NOTE_ADDED = "claim.note_added", "Internal note added to a claim"
+    CLAIM_ELECTION_EFFECTIVE = "claim.election_effective", "Claim in pay: its election took effect"
+    CLAIM_ELECTION_REVOKED = "claim.election_revoked", "Claim back to election required: election revoked"
+    # elections: notices (§417(a)(3), QPSA, §402(f)) and their batches
+    NOTICE_ISSUED = "notice.issued", "Notice issued"
+    NOTICE_BATCH_CREATED = "notice_batch.created", "Notice batch started"
+    NOTICE_BATCH_FINISHED = "notice_batch.finished", "Notice batch finished"
+    NOTICE_BATCH_RETRIED = "notice_batch.retried", "Failed notices of a batch retried"
+    NOTICE_BATCH_RESUMED = "notice_batch.resumed", "Notice batch resumed"
+    # elections: benefit elections and spousal consent
+    ELECTION_STARTED = "election.started", "Election started"
+    ELECTION_STEP_SAVED = "election.step_saved", "Election step saved"
+    ELECTION_SIGNED = "election.signed", "Election signed"
+    ELECTION_EFFECTIVE = "election.effective", "Election took effect"
+    ELECTION_REVOKED = "election.revoked", "Election revoked"
+    ELECTION_VIEWED_BY_STAFF = "election.viewed_by_staff", "Election, consent or notice viewed by plan staff"
+    CONSENT_UPLOADED = "consent.uploaded", "Signed spousal consent uploaded"
+    CONSENT_VERIFIED = "consent.verified", "Spousal consent verified"
+    CONSENT_REJECTED = "consent.rejected", "Spousal consent sent back"
+    CONSENT_EXCEPTION_CERTIFIED = "consent.exception_certified", "Spousal consent exception certified"
 
 
 def client_ip(request) -> str | None:

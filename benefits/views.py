@@ -43,7 +43,15 @@ def _render_dashboard(request, participant):
     context["totals"] = plan_totals(context["summaries"])
     context["as_of"] = services.today()
     context["waiting"] = _waiting_items(request.user, participant)
+    context["in_pay"] = _benefits_in_pay(participant)
     return render(request, "benefits/dashboard.html", context)
+
+
+def _benefits_in_pay(participant) -> list:
+    """Elections in effect (elections app's scoped selector), with their money written for people."""
+    from elections.benefit_elections.presenters import in_pay_rows
+
+    return in_pay_rows(participant)
 
 
 def _waiting_items(user, participant) -> list[dict]:
@@ -327,6 +335,10 @@ def modeler_run(request, participant_id: int, run_id: int):
     context["run"] = run
     if run.status == ModelerRun.Status.DONE:
         context.update(_grid_context(run.result, run.membership.participant, request.GET.get("form", "")))
+        if request.user.is_participant_role:
+            from elections.benefit_elections.presenters import electable_dates
+
+            context["elect_dates"] = electable_dates(run.membership, run.result)
     return render(request, "benefits/modeler_run.html", context)
 
 

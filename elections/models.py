@@ -5,6 +5,15 @@ claims for benefits and their appeals; ``elections.benefit_elections`` will hold
 spousal consent and notices. Importing from ``elections.models`` keeps working for both.
 """
 
+from elections.benefit_elections.models import (  # noqa: E402,F401  (Django loads models from here)
+    BeneficiaryDesignation,
+    Election,
+    ElectionDraft,
+    Notice,
+    NoticeBatch,
+    NoticeBatchItem,
+    SpousalConsent,
+)
 from elections.claims.models import (  # noqa: F401  (Django loads models from here)
     COMMITTEE_OPEN,
     INITIAL_OPEN,

@@ -19,7 +19,7 @@ Each cell runs in its own rolled-back transaction on one demo data set built onc
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -123,6 +123,29 @@ MATRIX: tuple[Row, ...] = (
     Row("elections:claim_decide",                     "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
     Row("elections:claim_assign",                     "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
     Row("elections:claim_add_note",                   "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
+    # benefit elections: the participant's side (staff read-only views are audited)
+    Row("elections:documents",                        "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
+    Row("elections:notice_detail",                    "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
+    Row("elections:election_start",                   "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:election_step",                    "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:election_step",                    "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:election_sign",                    "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:election_detail",                  "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
+    Row("elections:election_revoke",                  "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:consent_upload",                   "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:consent_file",                     "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
+    # benefit elections: administrators issue notices and verify consents
+    Row("elections:notice_batches",                   "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("elections:notice_batches",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("elections:notice_issue_one",                 "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("elections:notice_batch",                     "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("elections:notice_batch_retry",               "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("elections:notice_batch_resume",              "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("elections:consent_queue",                    "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("elections:consent_review",                   "GET",  LOGIN,  DENIED, DENIED, DENIED, SEEN,   ENROL),
+    Row("elections:consent_verify",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("elections:consent_reject",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("elections:consent_exception",                "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
 )
 # fmt: on
 
@@ -161,6 +184,22 @@ ARGS = {
     "elections:claim_decide": lambda d: [d.under_review],
     "elections:claim_assign": lambda d: [d.under_review],
     "elections:claim_add_note": lambda d: [d.under_review],
+    "elections:documents": lambda d: [d.pid],
+    "elections:notice_detail": lambda d: [d.election_notice_id],
+    "elections:election_start": lambda d: [d.membership_id],
+    "elections:election_step": lambda d: [d.draft_id, "form"],
+    "elections:election_sign": lambda d: [d.draft_id],
+    "elections:election_detail": lambda d: [d.election_id],
+    "elections:election_revoke": lambda d: [d.election_id],
+    "elections:consent_upload": lambda d: [d.open_consent_id],
+    "elections:consent_file": lambda d: [d.consent_id],
+    "elections:notice_batch": lambda d: [d.batch_id],
+    "elections:notice_batch_retry": lambda d: [d.batch_id],
+    "elections:notice_batch_resume": lambda d: [d.batch_id],
+    "elections:consent_review": lambda d: [d.consent_id],
+    "elections:consent_verify": lambda d: [d.consent_id],
+    "elections:consent_reject": lambda d: [d.consent_id],
+    "elections:consent_exception": lambda d: [d.election_id],
 }
 
 # A valid submission for each write, so the allowed user's answer is the real one (not a form error).
@@ -183,6 +222,32 @@ DATA = {
         "reasons": "The requested date is before the earliest retirement date.",
         "provisions": "§4.3",
         "perfecting_material": "None: the date itself is the reason.",
+    },
+    "elections:election_start": lambda d: {"asd": d.asd.isoformat(), "claim": d.election_claim_id},
+    "elections:election_step": lambda d: {"form": "js50"},
+    "elections:election_sign": lambda d: {"password": DEMO_PASSWORD, "confirm": "on"},
+    "elections:consent_upload": lambda d: {
+        "document": SimpleUploadedFile("consent.pdf", PDF),
+        "signed_on": d.today.isoformat(),
+        "witness": "plan_representative",
+        "witness_name": "Robin Lee, Benefits Office",
+        "witnessing": "in_person",
+    },
+    "elections:notice_batches": lambda d: {
+        "plan": "carver-db",
+        "rule": "awaiting_election",
+        "within_days": "90",
+    },
+    "elections:notice_issue_one": lambda d: {
+        "plan": "carver-db",
+        "participant_number": "CFS-10004",
+        "kind": "qjsa_explanation",
+        "asd": d.asd.isoformat(),
+    },
+    "elections:consent_reject": lambda d: {"reason": "The notary's seal is missing."},
+    "elections:consent_exception": lambda d: {
+        "exception": "cannot_locate",
+        "certification": "Letters to the last two addresses were returned; no forwarding address was found.",
     },
 }
 
@@ -271,7 +336,51 @@ def _build(today) -> SimpleNamespace:
     notice.document.refresh_from_db()
     assert notice.document.status == GeneratedDocument.Status.DONE, notice.document.error
     d.denied, d.notice_id = denied.pk, notice.pk
+    _build_elections(d, pat, db, today)
     return d
+
+
+def _build_elections(d, pat, db, today) -> None:
+    """Pat's demo claim awaiting an election: its explanation, a signed election waiving the QJSA with
+    its consent uploaded, a second consent form still to upload, a draft ready to sign, a batch."""
+    from benefits.demo.elections import DEMO_CLAIM_STATEMENT
+    from elections.benefit_elections import services as be
+    from elections.benefit_elections.models import NoticeBatch, SpousalConsent
+    from elections.claims.uploads import check_upload
+    from elections.models import Claim
+
+    claim = Claim.objects.get(membership=db, statement=DEMO_CLAIM_STATEMENT)
+    asd = date.fromisoformat(claim.details["commencement_date"])
+    payment = {
+        "payment_method": "direct_deposit",
+        "payment": {"routing_number": "011000015", "account_number": "12345678", "account_type": "checking"},
+        "withholding": {"form": "W-4P", "w4p": "married", "w4p_extra": "0.00"},
+    }
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        notice = be.notice_issue(membership=db, kind="qjsa_explanation", asd=asd, on=today).notice
+        draft = be.draft_start(user=pat, membership=db, asd=asd, claim=claim)
+        be.draft_save(draft=draft, user=pat, step="form", answers={"form": "life"})
+        be.draft_save(draft=draft, user=pat, step="payment", answers=payment)
+        election = be.election_sign(draft=draft, user=pat, password=DEMO_PASSWORD, on=today)
+    consent = be.consent_upload(
+        consent=election.consents.get(),
+        user=pat,
+        upload=check_upload(SimpleUploadedFile("consent.pdf", PDF)),
+        details={
+            "signed_on": today,
+            "witness": "plan_representative",
+            "witness_name": "Robin Lee",
+            "witnessing": "in_person",
+        },
+    )
+    second = SpousalConsent.objects.create(election=election, spouse_name=election.spouse_name)
+    ready = be.draft_start(user=pat, membership=db, asd=asd, claim=claim)
+    be.draft_save(draft=ready, user=pat, step="form", answers={"form": "js50"})
+    be.draft_save(draft=ready, user=pat, step="payment", answers=payment)
+    batch = NoticeBatch.objects.create(plan=db.plan, rule="awaiting_election", as_of=today)
+    d.asd, d.election_claim_id, d.notice_id = asd, claim.pk, d.notice_id
+    d.election_notice_id, d.draft_id, d.election_id = notice.pk, ready.pk, election.pk
+    d.consent_id, d.open_consent_id, d.batch_id = consent.pk, second.pk, batch.pk
 
 
 @pytest.fixture(scope="module")

@@ -17,6 +17,7 @@ from django.db import transaction
 
 from accounts.models import User
 from benefits.demo.activity import esop_history, k401_history
+from benefits.demo.elections import load_demo_elections
 from benefits.demo.people import PEOPLE, Person
 from benefits.identity import ssn_hash
 from benefits.models import (
@@ -257,6 +258,7 @@ def load_demo(*, as_of: date) -> dict[str, int]:
         )
     load_demo_prime_rates(as_of=as_of)
     load_demo_market_months(as_of=as_of)
+    load_demo_elections(as_of=as_of)
     from django.conf import settings
 
     from benefits.demo.claims import load_demo_claims

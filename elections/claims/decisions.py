@@ -313,7 +313,12 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
             )
         if step:
             from_state = move(claim, "require_election", on=on)
-            claim.next_step = f"{step}. The plan administrator will send the election papers; nothing is paid before it is complete."
+            how = (
+                "Read the explanation of your payment options and make your election from this claim"
+                if claim.claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM)
+                else "The plan administrator will send the consent papers"
+            )
+            claim.next_step = f"{step}. {how}; nothing is paid before it is complete."
             claim.save(update_fields=["next_step"])
             record_event(
                 claim,

@@ -40,6 +40,8 @@ class ClaimState(models.TextChoices):
     APPROVED_ON_REVIEW = "approved_on_review", "Approved on review"
     DENIED_ON_REVIEW = "denied_on_review", "Denied on review (final)"
     ELECTION_REQUIRED = "election_required", "Approved: election required"
+    IN_PAY = "in_pay", "In pay"
+    PAID = "paid", "Paid"
 
 
 S = ClaimState
@@ -230,6 +232,20 @@ class Claim(FSMModelMixin, models.Model):
 
     @transition(field=state, source=[S.APPROVED, S.APPROVED_ON_REVIEW], target=S.ELECTION_REQUIRED)
     def require_election(self) -> None:
+        pass
+
+    # The election took effect (elections.benefit_elections): an annuity goes into pay, a single sum is paid.
+    @transition(field=state, source=S.ELECTION_REQUIRED, target=S.IN_PAY)
+    def start_payments(self) -> None:
+        pass
+
+    @transition(field=state, source=S.ELECTION_REQUIRED, target=S.PAID)
+    def pay_single_sum(self) -> None:
+        pass
+
+    # The election was revoked before the annuity starting date: a new election is needed.
+    @transition(field=state, source=[S.IN_PAY, S.PAID], target=S.ELECTION_REQUIRED)
+    def reopen_election(self) -> None:
         pass
 
 

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from elections.benefit_elections.urls import urlpatterns as benefit_election_patterns
 from elections.claims import views, views_committee
 
 app_name = "elections"
@@ -27,3 +28,6 @@ urlpatterns = [
     path("<int:claim_id>/assign/", views_committee.claim_assign, name="claim_assign"),
     path("<int:claim_id>/notes/", views_committee.claim_add_note, name="claim_add_note"),
 ]
+
+# Benefit elections, consent and notices share the "elections" namespace (their own area's urls.py).
+urlpatterns += benefit_election_patterns

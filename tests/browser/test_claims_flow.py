@@ -65,7 +65,7 @@ def test_file_deny_appeal_approve(page, demo, tmp_path):
     screenshot(page, "claims-file")
     page.get_by_role("button", name="Submit the claim").click()
     page.wait_for_load_state("networkidle")
-    claim = Claim.objects.get()
+    claim = Claim.objects.latest("pk")
     received = claim.received_on
     assert page.get_by_text(f"{received + timedelta(days=90):%B %-d, %Y}").first.is_visible()
     assert page.get_by_role("link", name="birth-certificate.png").is_visible()
@@ -93,7 +93,7 @@ def test_file_deny_appeal_approve(page, demo, tmp_path):
     screenshot(page, "claims-decide")
     page.get_by_role("button", name="Record the decision and send the notice").click()
     page.wait_for_load_state("networkidle")
-    claim = Claim.objects.get()
+    claim = Claim.objects.latest("pk")
     assert claim.state == ClaimState.DENIED
     assert page.get_by_role("link", name="Notice of denial of your claim").is_visible()
     _logout(page)
@@ -112,7 +112,7 @@ def test_file_deny_appeal_approve(page, demo, tmp_path):
     screenshot(page, "claims-denied")
     page.get_by_role("button", name="File my appeal").click()
     page.wait_for_load_state("networkidle")
-    assert Claim.objects.get().state == ClaimState.APPEALED
+    assert Claim.objects.latest("pk").state == ClaimState.APPEALED
     page.get_by_role("button", name="Request the documents relevant to my claim").click()
     page.wait_for_load_state("networkidle")
     assert page.get_by_role("link", name="Documents relevant to your claim").is_visible()
@@ -133,7 +133,7 @@ def test_file_deny_appeal_approve(page, demo, tmp_path):
     # Pat sees the approval, the hand-off to the election, and the whole timeline.
     login(page, "pat@demo.test")
     page.goto(f"/claims/{claim.pk}/")
-    claim = Claim.objects.get()
+    claim = Claim.objects.latest("pk")
     assert claim.state == ClaimState.ELECTION_REQUIRED
     assert page.get_by_text(
         "Election required: §417(a)(3) explanation and spousal consent"

@@ -65,3 +65,11 @@ def file_db_claim(user, *, on: date | None = None, **kw):
         on=on,
         **kw,
     )
+
+
+def demo_claim_ids() -> list[int]:
+    """The claims load_demo itself files (pat's claim awaiting an election)."""
+    from benefits.demo.elections import DEMO_CLAIM_STATEMENT
+    from elections.models import Claim
+
+    return list(Claim.objects.filter(statement=DEMO_CLAIM_STATEMENT).values_list("pk", flat=True))

@@ -17,7 +17,8 @@ or a capability object when it has it:
 * ``source_accounts`` / ``share_accounts`` / ``ledger``: statements for any period (401(k)-style
   source accounts; ESOP share and cash accounts; a cash-balance account's ledger);
 * ``contributions``: the contribution formulas (deferrals and match) for account histories;
-* ``cash_out`` / ``diversification``: where the contract result reports them and under which sections.
+* ``cash_out`` / ``diversification``: where the contract result reports them and under which sections;
+* ``election_rules``: the plan's election period and spousal-consent rules (``benefits.engine.elections``).
 
 See docs/adding-a-plan.md for the package shape and a walk-through.
 """
@@ -32,6 +33,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..claims import PlanClaimRules
 from ..core import CoreResult, core_with_settings
+from ..elections import ElectionRules
 from ..trace import Trace
 from ..types import Participant
 
@@ -217,6 +219,9 @@ class Plan(Protocol):
     @property
     def diversification(self) -> PlanFeature | None: ...
 
+    @property
+    def election_rules(self) -> ElectionRules | None: ...
+
 
 # ------------------------------------------------------------------------------ the usual implementation
 
@@ -259,6 +264,7 @@ class PackagePlan:
     contributions: ContributionRules | None = None
     cash_out: PlanFeature | None = None
     diversification: PlanFeature | None = None
+    election_rules: ElectionRules | None = None
 
     def settings_classes(self) -> dict[str, type]:
         return {"service_vesting": self.service_vesting, "benefits": self.benefit_settings}

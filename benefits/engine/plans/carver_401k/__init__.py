@@ -11,6 +11,7 @@ from . import rules, statement
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
 from .contributions import match_source, period_match, year_contributions
+from .elections import ELECTION_RULES
 from .hardship import HARDSHIP
 from .loans import LOANS
 from .rules import ServiceVestingSettings, core
@@ -26,6 +27,7 @@ PLAN = PackagePlan(
     outputs=plan_outputs,
     core_uses_benefit_settings=True,  # which sources the §4.1 schedule covers is a benefit setting
     claim_rules=CLAIM_RULES,
+    election_rules=ELECTION_RULES,
     loans=LOANS,
     hardship=HARDSHIP,
     source_accounts=SourceAccounts(

@@ -10,6 +10,7 @@ from ..base import GridPricing, PackagePlan, PlanFeature
 from . import rules
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
+from .elections import ELECTION_RULES
 from .grid import price_grid
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
@@ -23,6 +24,7 @@ PLAN = PackagePlan(
     benefit_settings=BenefitSettings,
     outputs=plan_outputs,
     claim_rules=CLAIM_RULES,
+    election_rules=ELECTION_RULES,
     grid=GridPricing(lambda p, as_of, assumptions, core=None: price_grid(p, as_of, core)),
     cash_out=PlanFeature("cash_out", "§13.7(G)"),
 )

@@ -12,6 +12,7 @@ from ..fairport_esop import SHARE_ACCOUNTS
 from . import rules
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
+from .elections import ELECTION_RULES
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
 
@@ -24,6 +25,7 @@ PLAN = PackagePlan(
     benefit_settings=BenefitSettings,
     outputs=plan_outputs,
     claim_rules=CLAIM_RULES,
+    election_rules=ELECTION_RULES,
     share_accounts=SHARE_ACCOUNTS,  # the same share-and-cash ledger as the Fairport ESOP's
     cash_out=PlanFeature("cash_out", "Carver ESOP §10.6 (Sixth Amendment)"),
 )

@@ -11,6 +11,7 @@ from ..base import PackagePlan, PlanFeature, ShareAccounts
 from . import rules, statement
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
+from .elections import ELECTION_RULES
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
 
@@ -27,6 +28,7 @@ PLAN = PackagePlan(
     benefit_settings=BenefitSettings,
     outputs=plan_outputs,
     claim_rules=CLAIM_RULES,
+    election_rules=ELECTION_RULES,
     share_accounts=SHARE_ACCOUNTS,
     cash_out=PlanFeature("cash_out", "Fairport ESOP §10.1"),
     diversification=PlanFeature("diversification", "Fairport ESOP §6.4; Code §401(a)(28)(B)"),

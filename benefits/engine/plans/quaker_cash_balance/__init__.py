@@ -12,6 +12,7 @@ from . import rules
 from .account import statement
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
+from .elections import ELECTION_RULES
 from .grid import price_grid
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
@@ -25,6 +26,7 @@ PLAN = PackagePlan(
     benefit_settings=BenefitSettings,
     outputs=plan_outputs,
     claim_rules=CLAIM_RULES,
+    election_rules=ELECTION_RULES,
     grid=GridPricing(price_grid),
     ledger=LedgerStatements(statement),
     cash_out=PlanFeature("cash_out", "§5.16"),

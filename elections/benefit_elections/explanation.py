@@ -1,0 +1,288 @@
+"""The content of each notice, computed from the engine for one participant and one date.
+
+§417(a)(3) explanation (Treas. Reg. §1.417(a)(3)-1(c)(1)): for the QJSA and every optional form
+available on the ASD — a description, its eligibility conditions, the monthly amount to the participant
+and to the survivor, and (defined benefit plans) its relative value against the QJSA as a percent,
+"approximately equal in value" only within 95%–105% ((c)(2)(iii)(C)); the rights to waive, revoke and
+defer, the spouse's rights, the QOSA (§417(g)) and the 30-day/7-day rules. Every figure is the engine's
+for that participant on that date; nothing here prices anything.
+
+The content is JSON (stored on the ``Notice``), shown as a page and rendered into the PDF.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import date
+from decimal import Decimal
+
+from benefits.engine import ENGINE_VERSION
+from benefits.engine.elections import Window, election_rules
+from benefits.engine_adapter import CalculationError, membership_calculate, membership_request
+from benefits.presenters.labels import FORM_LABELS, form_label
+
+APPROX_LOW, APPROX_HIGH = Decimal("95"), Decimal("105")  # Treas. Reg. §1.417(a)(3)-1(c)(2)(iii)(C)
+
+
+class ExplanationUnavailable(Exception):
+    """The notice cannot be computed for this person and date; the message says why in plain words."""
+
+
+def _survivor_share(form: str) -> int | None:
+    if form.startswith("js") and form[2:].isdigit():
+        return {"50": 50, "66": 66, "75": 75, "100": 100}.get(form[2:])
+    return None
+
+
+def describe(form: str) -> tuple[str, str]:
+    """A plain description of a form and its eligibility condition (for the explanation's list)."""
+    share = _survivor_share(form)
+    if form == "life":
+        return (
+            "A monthly payment for your lifetime only. Payments stop when you die; nothing is paid to anyone after.",
+            "Available to everyone. If you are married, your spouse must consent in writing.",
+        )
+    if share is not None:
+        part = "two-thirds" if share == 66 else f"{share}%"
+        return (
+            f"A reduced monthly payment for your lifetime; after your death, {part} of that payment continues "
+            "for the rest of your survivor's life.",
+            "Your survivor (contingent annuitant) must be living on the payment start date.",
+        )
+    if form.startswith("cc") and form[2:].isdigit():
+        years = int(form[2:])
+        return (
+            f"A monthly payment for your lifetime, guaranteed for at least {years} years: if you die sooner, "
+            "your beneficiary receives the same payment for the rest of those years.",
+            "Available to everyone; naming anyone but your spouse needs your spouse's consent.",
+        )
+    if form == "ss_level":
+        return (
+            "A larger monthly payment until your Social Security benefit is expected to start, then a smaller "
+            "one, so that your total income stays about level.",
+            "Available before your Social Security starting age.",
+        )
+    if form == "lump_sum":
+        return (
+            "One payment of the whole value of your benefit; nothing more is paid later. It can be rolled over "
+            "to an IRA or another plan.",
+            "An eligible rollover distribution: see the rollover notice.",
+        )
+    return (form_label(form), "")
+
+
+def _fingerprint(membership, *, as_of: date, dates: list[date]) -> str:
+    request = membership_request(membership, as_of=as_of, commencement_dates=dates)
+    blob = json.dumps(request, sort_keys=True) + ENGINE_VERSION
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _later_date(asd: date, nrd: date | None) -> date:
+    """The date deferral is shown for: the NRD if the ASD is before it, else one year later."""
+    if nrd and nrd > asd:
+        return nrd
+    return date(asd.year + 1, asd.month, 1)
+
+
+def _iso(d: date) -> str:
+    return d.isoformat()
+
+
+def qjsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
+    """The §417(a)(3) explanation's content for this membership and ASD, as of ``explained_on``."""
+    participant = membership.participant
+    plan = membership.plan
+    rules = election_rules(plan.key)
+    if not rules.qjsa_applies:
+        raise ExplanationUnavailable(
+            f"{plan.name} is not subject to the joint and survivor rules (Code §401(a)(11)); no explanation is due."
+        )
+    try:
+        first = membership_calculate(membership, as_of=explained_on, commencement_dates=[asd])
+    except CalculationError as exc:
+        raise ExplanationUnavailable(f"The plan's calculation stopped: {exc}") from None
+    nrd = date.fromisoformat(first["normal_retirement_date"]) if first.get("normal_retirement_date") else None
+    later = _later_date(asd, nrd)
+    result = membership_calculate(membership, as_of=explained_on, commencement_dates=[asd, later])
+    estimates = result.get("estimates") or []
+    if not estimates or estimates[0].get("error"):
+        why = estimates[0].get("error") if estimates else "no estimate for that date"
+        raise ExplanationUnavailable(f"The plan cannot price a start on {asd:%B %-d, %Y}: {why}.")
+    e = estimates[0]
+    forms = e.get("forms") or {}
+    married = participant.marital_status == participant.MaritalStatus.MARRIED
+    basis = e.get("relative_value_basis") or {}
+    qjsa = e.get("normal_form") or e.get("default_form") or basis.get("form") or ""
+    if married and qjsa not in forms:
+        raise ExplanationUnavailable(
+            "The plan's calculation does not give the joint and survivor annuity for this date, so the "
+            "explanation cannot state its amounts."
+        )
+    defined_benefit = plan.kind in (plan.Kind.FINAL_AVERAGE_PAY, plan.Kind.CASH_BALANCE)
+    if defined_benefit and not basis and len(forms) > 1:
+        notes = "; ".join(e.get("notes") or []) or "the relative values were not computed"
+        raise ExplanationUnavailable(
+            f"Relative values are required for a defined benefit plan (Treas. Reg. §1.417(a)(3)-1(c)(1)(iv)), "
+            f"and the calculation could not give them: {notes}."
+        )
+    window = Window(explained_on, asd, rules.period_days, rules.period_source)
+    rows = []
+    order = [k for k in FORM_LABELS if k in forms] + sorted(set(forms) - set(FORM_LABELS))
+    for key in order:
+        f = forms[key]
+        rv = f.get("relative_value") if isinstance(f.get("relative_value"), dict) else None
+        percent = Decimal(rv["percent"]) if rv and rv.get("percent") not in (None, "") else None
+        approx = (
+            bool(rv and rv.get("approximately_equal"))
+            and percent is not None
+            and (APPROX_LOW <= percent <= APPROX_HIGH)
+        )
+        description, eligibility = describe(key)
+        share = _survivor_share(key)
+        consent = (
+            married
+            and (key not in rules.consent_free_forms)
+            and (key != "lump_sum" or rules.single_sum_needs_consent)
+        )
+        rows.append(
+            {
+                "form": key,
+                "label": form_label(key),
+                "description": description,
+                "eligibility": eligibility,
+                "monthly": f.get("monthly", ""),
+                "survivor_monthly": f.get("survivor_monthly", ""),
+                "monthly_after_social_security": f.get("monthly_after_social_security", ""),
+                "lump_sum": f.get("lump_sum", ""),
+                "survivor_percent": share,
+                "relative_value_percent": f"{percent:f}" if percent is not None else "",
+                "approximately_equal": approx,
+                "is_qjsa": key == qjsa,
+                "consent_needed": consent,
+            }
+        )
+    qjsa_share = _survivor_share(qjsa) or 50
+    qosa_share = 75 if qjsa_share < 75 else 50  # Code §417(g)
+    qosa_form = next((k for k in forms if _survivor_share(k) == qosa_share), "")
+    deferred = estimates[1] if len(estimates) > 1 else {}
+    deferred_forms = deferred.get("forms") or {}
+    deferred_amount = (deferred_forms.get(qjsa) or deferred_forms.get("life") or {}).get("monthly", "")
+    return {
+        "kind": "qjsa_explanation",
+        "plan": {"key": plan.key, "name": plan.name},
+        "participant": {
+            "name": participant.full_name,
+            "number": participant.participant_number,
+            "married": married,
+            "spouse_name": participant.spouse_name if married else "",
+        },
+        "asd": _iso(asd),
+        "explained_on": _iso(explained_on),
+        "defined_benefit": defined_benefit,
+        "window": {
+            "period_days": rules.period_days,
+            "period_source": rules.period_source,
+            "period_opens": _iso(window.period_opens),
+            "thirty_days_end": _iso(window.thirty_days_end),
+            "seven_day_period_end": _iso(window.seven_day_period_end),
+            "revocable_until": _iso(window.revocable_until),
+            "needs_waiver": window.needs_waiver,
+        },
+        "qjsa_form": qjsa,
+        "qjsa_label": form_label(qjsa) if qjsa else "",
+        "comparison_form": basis.get("form", qjsa),
+        "forms": rows,
+        "relative_value_basis": {
+            "interest": basis.get("interest", ""),
+            "mortality": basis.get("mortality", ""),
+        },
+        "qosa": {
+            "survivor_percent": qosa_share,
+            "form": qosa_form,
+            "label": form_label(qosa_form) if qosa_form else f"{qosa_share}% joint and survivor",
+        },
+        "deferral": {
+            "date": _iso(later),
+            "monthly": deferred_amount,
+            "form_label": form_label(qjsa if qjsa in deferred_forms else "life"),
+            "normal_retirement_date": _iso(nrd) if nrd else "",
+        },
+        "consent_source": rules.consent_source,
+        "consent_free_forms": sorted(rules.consent_free_forms),
+        "engine_notes": list(e.get("notes") or []),
+        "engine_version": ENGINE_VERSION,
+        "fingerprint": _fingerprint(membership, as_of=explained_on, dates=[asd, later]),
+    }
+
+
+def qpsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
+    """The QPSA explanation (§417(a)(3)(B); §1.401(a)-20 Q&A-35): the survivor benefit before retirement,
+    the right to waive it from the plan year of age 35 with the spouse's consent, and to revoke."""
+    participant = membership.participant
+    plan = membership.plan
+    rules = election_rules(plan.key)
+    if not rules.qjsa_applies:
+        raise ExplanationUnavailable(f"{plan.name} is not subject to the survivor annuity rules.")
+    try:
+        result = membership_calculate(membership, as_of=explained_on)
+    except CalculationError as exc:
+        raise ExplanationUnavailable(f"The plan's calculation stopped: {exc}") from None
+    accrued = result.get("accrued_benefit") or {}
+    return {
+        "kind": "qpsa_explanation",
+        "plan": {"key": plan.key, "name": plan.name},
+        "participant": {
+            "name": participant.full_name,
+            "number": participant.participant_number,
+            "married": participant.marital_status == participant.MaritalStatus.MARRIED,
+            "spouse_name": participant.spouse_name,
+        },
+        "asd": _iso(asd),  # the first day of the plan year of age 35
+        "explained_on": _iso(explained_on),
+        "vested_monthly_at_nrd": accrued.get("vested_monthly_at_nrd", ""),
+        "normal_retirement_date": result.get("normal_retirement_date") or "",
+        "engine_version": ENGINE_VERSION,
+        "fingerprint": _fingerprint(membership, as_of=explained_on, dates=[]),
+    }
+
+
+def rollover_notice(membership, *, asd: date, explained_on: date) -> dict:
+    """The §402(f) notice for an eligible rollover distribution paid on ``asd``: the participant's
+    choices (direct rollover, payment with 20% withheld, the 60-day rollover) and the amount."""
+    participant = membership.participant
+    plan = membership.plan
+    try:
+        result = membership_calculate(membership, as_of=explained_on, commencement_dates=[asd])
+    except CalculationError as exc:
+        raise ExplanationUnavailable(f"The plan's calculation stopped: {exc}") from None
+    estimates = result.get("estimates") or []
+    forms = (estimates[0].get("forms") or {}) if estimates else {}
+    amount = (forms.get("lump_sum") or {}).get("lump_sum", "")
+    if not amount:
+        raise ExplanationUnavailable(
+            f"No single sum is payable from {plan.name} on {asd:%B %-d, %Y}, so there is no eligible rollover "
+            "distribution to explain."
+        )
+    return {
+        "kind": "rollover_402f",
+        "plan": {"key": plan.key, "name": plan.name},
+        "participant": {"name": participant.full_name, "number": participant.participant_number},
+        "asd": _iso(asd),
+        "explained_on": _iso(explained_on),
+        "amount": amount,
+        "mandatory_withholding_percent": "20",
+        "engine_version": ENGINE_VERSION,
+        "fingerprint": _fingerprint(membership, as_of=explained_on, dates=[asd]),
+    }
+
+
+BUILDERS = {
+    "qjsa_explanation": qjsa_explanation,
+    "qpsa_explanation": qpsa_explanation,
+    "rollover_402f": rollover_notice,
+}
+
+
+def build(kind: str, membership, *, asd: date, explained_on: date) -> dict:
+    return BUILDERS[kind](membership, asd=asd, explained_on=explained_on)

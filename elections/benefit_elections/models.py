@@ -1,0 +1,314 @@
+"""Notices the law requires before payment, the participant's election, the spouse's consent.
+
+* ``Notice``: one §417(a)(3) explanation (QJSA), QPSA explanation or §402(f) rollover notice for one
+  participant, plan and annuity starting date. Exactly once: a database uniqueness rule over
+  (participant, plan, kind, ASD, version) — a second issue of the same version fails in the database,
+  not only in code. The figures are the engine's, stored with the engine version and a fingerprint of
+  the request, and the PDF is a ``GeneratedDocument`` (rendered in a Celery task, SHA-256 kept).
+* ``NoticeBatch`` / ``NoticeBatchItem``: a batch chosen by rule; each item is pending, issued, already
+  issued or failed (with the reason); a batch resumes from its pending items.
+* ``ElectionDraft``: the participant's working copy through the steps; nothing legal rests on it.
+* ``Election``: a signed election. Its content is never edited; a new version supersedes it.
+* ``SpousalConsent``: the spouse's witnessed consent to one election (or an administrator's certified
+  exception), with the uploaded signed form and its verification.
+* ``BeneficiaryDesignation``: a participant's beneficiaries under one plan, versioned like elections.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings as django_settings
+from django.db import models
+
+from benefits.models import GeneratedDocument, Participant, Plan, PlanMembership
+
+
+class NoticeKind(models.TextChoices):
+    QJSA_EXPLANATION = "qjsa_explanation", "Explanation of your payment options (§417(a)(3))"
+    QPSA_EXPLANATION = "qpsa_explanation", "Explanation of the survivor benefit before retirement"
+    ROLLOVER_402F = "rollover_402f", "Your rollover options (§402(f) notice)"
+
+
+class Notice(models.Model):
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="notices")
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="notices")
+    membership = models.ForeignKey(PlanMembership, on_delete=models.PROTECT, related_name="notices")
+    kind = models.CharField(max_length=30, choices=NoticeKind.choices)
+    # The annuity starting date the notice is for (for a QPSA explanation: the first day of the plan
+    # year in which the participant reaches 35, the date its waiver period opens).
+    asd = models.DateField()
+    version = models.PositiveSmallIntegerField(default=1)
+    content = models.JSONField(default=dict)  # the explanation as computed (figures, rules, dates)
+    engine_version = models.CharField(max_length=20, blank=True)
+    engine_fingerprint = models.CharField(max_length=64, blank=True)  # sha256 of request + engine version
+    document = models.ForeignKey(
+        GeneratedDocument, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    issued_on = models.DateField()  # the date the explanation is provided (drives the 30/7/180-day rules)
+    issued_at = models.DateTimeField(auto_now_add=True)
+    issued_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    batch = models.ForeignKey(
+        "NoticeBatch", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    delivery = models.CharField(max_length=40, default="portal")  # "portal", "portal+email"
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-issued_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["participant", "plan", "kind", "asd", "version"], name="notice_exactly_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for {self.asd:%B %-d, %Y} (v{self.version})"
+
+
+class BatchRule(models.TextChoices):
+    ASD_WITHIN = "asd_within", "Annuity starting date in the next N days"
+    AWAITING_ELECTION = "awaiting_election", "Approved claims awaiting an election"
+    REACHING_35 = "reaching_35", "Participants reaching age 35 (QPSA explanation)"
+
+
+class NoticeBatch(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending", "Waiting to start"
+        RUNNING = "running", "Running"
+        DONE = "done", "Finished"
+
+    plan = models.ForeignKey(Plan, on_delete=models.PROTECT, related_name="notice_batches")
+    rule = models.CharField(max_length=30, choices=BatchRule.choices)
+    within_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    as_of = models.DateField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Batch {self.pk}: {self.get_rule_display()} ({self.plan.key})"
+
+
+class NoticeBatchItem(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending", "Waiting"
+        ISSUED = "issued", "Issued"
+        ALREADY_ISSUED = "already_issued", "Already issued"
+        FAILED = "failed", "Failed"
+
+    batch = models.ForeignKey(NoticeBatch, on_delete=models.CASCADE, related_name="items")
+    membership = models.ForeignKey(PlanMembership, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=30, choices=NoticeKind.choices)
+    asd = models.DateField()
+    state = models.CharField(max_length=20, choices=State.choices, default=State.PENDING)
+    failure_reason = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    notice = models.ForeignKey(Notice, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["batch", "membership", "kind"], name="batch_item_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.membership} {self.state}"
+
+
+class PaymentMethod(models.TextChoices):
+    DIRECT_DEPOSIT = "direct_deposit", "Direct deposit to my bank account"
+    DIRECT_ROLLOVER = "direct_rollover", "Direct rollover to an IRA or another plan"
+
+
+class ElectionDraft(models.Model):
+    """The participant's answers while moving through the steps; replaced by a signed ``Election``."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="election_drafts")
+    membership = models.ForeignKey(PlanMembership, on_delete=models.CASCADE, related_name="+")
+    claim = models.ForeignKey(
+        "elections.Claim", null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    notice = models.ForeignKey(Notice, on_delete=models.PROTECT, related_name="+")
+    asd = models.DateField()
+    answers = models.JSONField(default=dict)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return f"Election draft {self.pk} for {self.asd}"
+
+
+class Election(models.Model):
+    """A signed election. The content fields are never changed after signing (``save`` refuses); only
+    the lifecycle fields below ``# lifecycle`` move, through the services."""
+
+    class State(models.TextChoices):
+        AWAITING_CONSENT = "awaiting_consent", "Waiting for your spouse's verified consent"
+        WAITING_PERIOD = "waiting_period", "Signed: waiting for the 30-day period to end"
+        EFFECTIVE = "effective", "In effect"
+        REVOKED = "revoked", "Revoked"
+        SUPERSEDED = "superseded", "Replaced by a later election"
+
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="elections")
+    membership = models.ForeignKey(PlanMembership, on_delete=models.PROTECT, related_name="elections")
+    claim = models.ForeignKey(
+        "elections.Claim", null=True, blank=True, on_delete=models.PROTECT, related_name="elections"
+    )
+    notice = models.ForeignKey(Notice, on_delete=models.PROTECT, related_name="elections")
+    asd = models.DateField()
+    version = models.PositiveSmallIntegerField()
+    form = models.CharField(max_length=20)
+    form_label = models.CharField(max_length=100)
+    figures = models.JSONField(default=dict)  # the engine's figures for the form on the ASD
+    spouse_name = models.CharField(max_length=200, blank=True)  # the spouse of record when signed
+    married = models.BooleanField(default=False)
+    contingent_annuitant = models.JSONField(default=dict, blank=True)  # name, birth_date, relationship
+    beneficiaries = models.JSONField(default=list, blank=True)  # [{name, relationship, percent, kind}]
+    payment_method = models.CharField(max_length=20, choices=PaymentMethod.choices)
+    payment = models.JSONField(default=dict)  # bank (masked) or rollover destination
+    withholding = models.JSONField(default=dict)  # W-4P or W-4R choices
+    waive_30_days = models.BooleanField(default=False)
+    needs_consent = models.BooleanField(default=False)
+    consent_reasons = models.JSONField(default=list, blank=True)
+    signed_on = models.DateField()
+    signed_at = models.DateTimeField()
+    signed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    signed_ip = models.GenericIPAddressField(null=True, blank=True)
+    # lifecycle
+    state = models.CharField(max_length=20, choices=State.choices)
+    effective_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="supersedes"
+    )
+
+    LIFECYCLE = frozenset({"state", "effective_at", "revoked_at", "superseded_by"})
+
+    class Meta:
+        ordering = ["-signed_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["membership", "asd", "version"], name="election_version_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"Election {self.pk}: {self.form_label} from {self.asd:%B %-d, %Y} (v{self.version})"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            fields = kwargs.get("update_fields")
+            if fields is None or not set(fields) <= self.LIFECYCLE:
+                raise ValueError("A signed election is never edited: make a new version instead.")
+        return super().save(*args, **kwargs)
+
+    @property
+    def is_single_sum(self) -> bool:
+        return self.form == "lump_sum"
+
+
+class SpousalConsent(models.Model):
+    """The spouse's consent to one election (§417(a)(2)), or a certified exception to it."""
+
+    class Kind(models.TextChoices):
+        CONSENT = "consent", "Spouse's written consent"
+        EXCEPTION = "exception", "Consent not required (certified exception)"
+
+    class State(models.TextChoices):
+        AWAITING_FORM = "awaiting_form", "Waiting for the signed form"
+        AWAITING_VERIFICATION = "awaiting_verification", "Waiting for the administrator to verify"
+        VERIFIED = "verified", "Verified"
+        REJECTED = "rejected", "Not accepted"
+
+    class Witness(models.TextChoices):
+        NOTARY = "notary", "A notary public"
+        PLAN_REPRESENTATIVE = "plan_representative", "A plan representative"
+
+    class Witnessing(models.TextChoices):
+        IN_PERSON = "in_person", "In person"
+        REMOTE = "remote", "Remotely, by live audio-video"
+
+    class ExceptionReason(models.TextChoices):
+        NO_SPOUSE = "no_spouse", "There is no spouse"
+        CANNOT_LOCATE = "cannot_locate", "The spouse cannot be located"
+        LEGAL_SEPARATION = "legal_separation", "Legally separated (court order)"
+        ABANDONMENT = "abandonment", "Abandoned (court order)"
+
+    election = models.ForeignKey(Election, on_delete=models.PROTECT, related_name="consents")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CONSENT)
+    state = models.CharField(max_length=25, choices=State.choices, default=State.AWAITING_FORM)
+    spouse_name = models.CharField(max_length=200, blank=True)
+    form_document = models.ForeignKey(
+        GeneratedDocument, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # As the spouse and witness signed it (entered with the upload, checked by the administrator)
+    signed_on = models.DateField(null=True, blank=True)
+    witness = models.CharField(max_length=25, choices=Witness.choices, blank=True)
+    witness_name = models.CharField(max_length=200, blank=True)
+    notary_commission_number = models.CharField(max_length=60, blank=True)
+    notary_commission_state = models.CharField(max_length=2, blank=True)
+    notary_commission_expires = models.DateField(null=True, blank=True)
+    witnessing = models.CharField(max_length=10, choices=Witnessing.choices, blank=True)
+    remote_live_audio_video = models.BooleanField(default=False)
+    remote_identity_shown = models.BooleanField(default=False)
+    remote_same_day_transmission = models.BooleanField(default=False)
+    # The uploaded signed form (PDF/JPEG/PNG, checked by content), outside the web root
+    upload_name = models.CharField(max_length=200, blank=True)
+    upload_content_type = models.CharField(max_length=40, blank=True)
+    upload_sha256 = models.CharField(max_length=64, blank=True)
+    upload_file = models.CharField(max_length=300, blank=True)
+    uploaded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    uploaded_at = models.DateTimeField(null=True, blank=True)
+    # Exceptions (§417(a)(2)(B); Treas. Reg. §1.401(a)-20 Q&A-27): the administrator's certification
+    exception = models.CharField(max_length=20, choices=ExceptionReason.choices, blank=True)
+    certification = models.TextField(blank=True)
+    verified_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    verified_at = models.DateTimeField(null=True, blank=True)
+    rejected_reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for election {self.election_id} ({self.get_state_display()})"
+
+
+class BeneficiaryDesignation(models.Model):
+    """Who receives a death benefit under one plan; a new designation supersedes the last."""
+
+    participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="designations")
+    membership = models.ForeignKey(PlanMembership, on_delete=models.PROTECT, related_name="designations")
+    version = models.PositiveSmallIntegerField()
+    beneficiaries = models.JSONField(default=list)  # [{name, relationship, percent, kind}]
+    needs_consent = models.BooleanField(default=False)
+    election = models.ForeignKey(Election, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    signed_at = models.DateTimeField()
+    signed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    superseded_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-signed_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["membership", "version"], name="designation_version_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"Beneficiary designation v{self.version} ({self.membership})"

@@ -1,0 +1,1018 @@
+"""Every write of benefit elections: notices (one and in batches), elections, spousal consent.
+
+Each service checks who may act, makes its change and its audit event in one transaction, and queues
+Celery work (PDF rendering, the batch) with ``transaction.on_commit``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+from allauth.mfa.utils import is_mfa_enabled
+from django.conf import settings
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from benefits.audit import AuditEventType, audit_record
+from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
+from benefits.models import Plan, PlanMembership
+from benefits.services.documents import document_request
+from elections.benefit_elections import explanation
+from elections.benefit_elections.models import (
+    BatchRule,
+    Election,
+    ElectionDraft,
+    Notice,
+    NoticeBatch,
+    NoticeBatchItem,
+    NoticeKind,
+    PaymentMethod,
+    SpousalConsent,
+)
+
+logger = logging.getLogger(__name__)
+
+NOTICE_TEMPLATES = {
+    NoticeKind.QJSA_EXPLANATION: "pdf/notices/qjsa_explanation.html",
+    NoticeKind.QPSA_EXPLANATION: "pdf/notices/qpsa_explanation.html",
+    NoticeKind.ROLLOVER_402F: "pdf/notices/rollover_402f.html",
+}
+
+
+class ElectionInvalid(Exception):
+    """Refused whole: ``errors`` maps each field to the rule it broke, in words for the participant."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(errors.values()))
+        self.errors = errors
+
+
+def today() -> date:
+    return timezone.localdate()
+
+
+def _d(d: date) -> str:
+    return f"{d:%B} {d.day}, {d.year}"
+
+
+# ------------------------------------------------------------------------------------ authority
+
+
+def require_administrator(actor) -> None:
+    if actor is None:  # the command line and Celery workers act for the plan administrator
+        return
+    if not getattr(actor, "is_authenticated", False) or not actor.is_administrator:
+        raise PermissionDenied("Only a plan administrator may do this.")
+    if not is_mfa_enabled(actor):
+        raise PermissionDenied("Administrators act only after logging in with two-factor authentication.")
+
+
+def require_owner(participant, actor) -> None:
+    if not getattr(actor, "is_authenticated", False) or participant.user_id != actor.pk:
+        raise PermissionDenied("Only the participant may do this.")
+
+
+def staff_viewed(*, viewer, participant, what: str, request=None, **extra) -> None:
+    """Every staff view of an election or a consent is an audit event."""
+    if not getattr(viewer, "is_plan_staff", False):
+        return
+    with transaction.atomic():
+        audit_record(
+            event_type=AuditEventType.ELECTION_VIEWED_BY_STAFF,
+            summary=f"{viewer.email} viewed {what} of {participant.participant_number}",
+            actor=viewer,
+            participant=participant,
+            request=request,
+            what=what,
+            **extra,
+        )
+
+
+# ------------------------------------------------------------------------------------ notices
+
+
+@dataclass(frozen=True)
+class IssueOutcome:
+    notice: Notice
+    created: bool
+
+
+def notice_issue(
+    *,
+    membership: PlanMembership,
+    kind: str,
+    asd: date,
+    actor=None,
+    on: date | None = None,
+    batch: NoticeBatch | None = None,
+    request=None,
+) -> IssueOutcome:
+    """Issue one notice (version 1) exactly once: the database refuses a second row for the same
+    participant, plan, kind, ASD and version, and that refusal is reported as "already issued"."""
+    if actor is not None and getattr(actor, "is_participant_role", False):
+        require_owner(membership.participant, actor)  # a participant may ask for their own explanation
+    else:
+        require_administrator(actor)
+    on = on or today()
+    existing = Notice.objects.filter(
+        participant=membership.participant, plan=membership.plan, kind=kind, asd=asd, version=1
+    ).first()
+    if existing is not None:
+        return IssueOutcome(existing, False)
+    from elections.benefit_elections.presenters import present_content
+
+    content = explanation.build(kind, membership, asd=asd, explained_on=on)  # ExplanationUnavailable
+    participant = membership.participant
+    title = f"{NoticeKind(kind).label} — payments from {_d(asd)}"
+    if kind == NoticeKind.QPSA_EXPLANATION:
+        title = NoticeKind(kind).label
+    try:
+        with transaction.atomic():
+            notice = Notice.objects.create(
+                participant=participant,
+                plan=membership.plan,
+                membership=membership,
+                kind=kind,
+                asd=asd,
+                version=1,
+                content=content,
+                engine_version=content.get("engine_version", ""),
+                engine_fingerprint=content.get("fingerprint", ""),
+                issued_on=on,
+                issued_by=actor if getattr(actor, "is_authenticated", False) else None,
+                batch=batch,
+            )
+            document = document_request(
+                kind=kind,
+                participant=participant,
+                title=title,
+                template_name=NOTICE_TEMPLATES[kind],
+                payload=present_content(content),
+                requested_by=actor,
+                request=request,
+            )
+            notice.document = document
+            notice.save(update_fields=["document"])
+            audit_record(
+                event_type=AuditEventType.NOTICE_ISSUED,
+                summary=f"{NoticeKind(kind).label} issued to {participant.participant_number} for {asd}",
+                actor=actor,
+                participant=participant,
+                request=request,
+                notice_id=notice.pk,
+                kind=kind,
+                asd=asd.isoformat(),
+                batch_id=batch.pk if batch else None,
+                engine_version=notice.engine_version,
+                engine_fingerprint=notice.engine_fingerprint,
+            )
+    except IntegrityError:
+        # Another worker issued it between our check and our insert: exactly once, by the constraint.
+        notice = Notice.objects.get(
+            participant=participant, plan=membership.plan, kind=kind, asd=asd, version=1
+        )
+        return IssueOutcome(notice, False)
+    return IssueOutcome(notice, True)
+
+
+# ------------------------------------------------------------------------------------ batches
+
+
+def _first_of_month_on_or_after(d: date) -> date:
+    return d if d.day == 1 else date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+
+
+def _claimed_asd(claim) -> date | None:
+    value = (claim.details or {}).get("commencement_date")
+    try:
+        return date.fromisoformat(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def batch_candidates(
+    plan: Plan, rule: str, *, on: date, within_days: int | None
+) -> list[tuple[PlanMembership, str, date]]:
+    """Who the rule chooses: (membership, notice kind, date) for each person."""
+    from benefits.engine_adapter import CalculationError, membership_calculate
+    from elections.models import Claim, ClaimState, ClaimType
+
+    rules = election_rules(plan.key)
+    kind = NoticeKind.QJSA_EXPLANATION if rules.qjsa_applies else NoticeKind.ROLLOVER_402F
+    memberships = (
+        PlanMembership.objects.filter(plan=plan, participant__death_date__isnull=True)
+        .select_related("participant", "plan")
+        .order_by("participant__participant_number")
+    )
+    out: list[tuple[PlanMembership, str, date]] = []
+    if rule == BatchRule.AWAITING_ELECTION:
+        claims = Claim.objects.filter(
+            membership__plan=plan, state=ClaimState.ELECTION_REQUIRED, claimant_relationship="participant"
+        ).select_related("membership__participant", "membership__plan")
+        for claim in claims.order_by("pk"):
+            asd = _claimed_asd(claim)
+            if asd and claim.claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
+                out.append((claim.membership, kind, asd))
+        return out
+    if rule == BatchRule.REACHING_35:
+        if not rules.qjsa_applies:
+            return []
+        horizon = on + timedelta(days=within_days or 365)
+        for m in memberships:
+            birth = m.participant.birth_date
+            try:
+                thirty_five = birth.replace(year=birth.year + 35)
+            except ValueError:  # February 29
+                thirty_five = date(birth.year + 35, 3, 1)
+            # The QPSA waiver period opens on the first day of the plan year of age 35 (§417(a)(6)(B));
+            # the plan year is the calendar year for these plans.
+            if on <= thirty_five <= horizon and m.participant.termination_date is None:
+                out.append((m, NoticeKind.QPSA_EXPLANATION, date(thirty_five.year, 1, 1)))
+        return out
+    # ASD within the next N days: the start date a participant has claimed, else the normal retirement date.
+    horizon = on + timedelta(days=within_days if within_days is not None else rules.period_days)
+    claimed = {}
+    for claim in Claim.objects.filter(
+        membership__plan=plan,
+        claim_type__in=[ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM],
+        claimant_relationship="participant",
+    ).exclude(state__in=[ClaimState.DENIED, ClaimState.DENIED_ON_REVIEW, ClaimState.IN_PAY, ClaimState.PAID]):
+        asd = _claimed_asd(claim)
+        if asd:
+            claimed.setdefault(claim.membership_id, asd)
+    in_effect = set(
+        Election.objects.filter(membership__plan=plan, state=Election.State.EFFECTIVE).values_list(
+            "membership_id", flat=True
+        )
+    )
+    for m in memberships:
+        if m.pk in in_effect:
+            continue
+        asd = claimed.get(m.pk)
+        if asd is None:
+            try:
+                nrd = membership_calculate(m, as_of=on).get("normal_retirement_date")
+            except CalculationError:
+                continue
+            asd = _first_of_month_on_or_after(date.fromisoformat(nrd)) if nrd else None
+            if asd and asd <= on and m.participant.termination_date is not None:
+                # Past normal retirement and gone, nothing in pay: payments are due now (Code §401(a)(14));
+                # the earliest start the 30-day explanation rule allows.
+                asd = _first_of_month_on_or_after(on + timedelta(days=30))
+        if asd and on < asd <= horizon:
+            out.append((m, kind, asd))
+    return out
+
+
+def batch_create(
+    *, plan: Plan, rule: str, within_days: int | None, actor, on: date | None = None, request=None
+) -> NoticeBatch:
+    """Record a batch and queue it; the worker chooses the people and issues each notice."""
+    from elections.benefit_elections.tasks import notice_batch_task
+
+    require_administrator(actor)
+    if rule not in BatchRule.values:
+        raise ElectionInvalid({"rule": "Choose one of the rules offered."})
+    if rule == BatchRule.ASD_WITHIN and (within_days is None or not 1 <= within_days <= 366):
+        raise ElectionInvalid({"within_days": "Days ahead: a whole number from 1 to 366."})
+    with transaction.atomic():
+        batch = NoticeBatch.objects.create(
+            plan=plan,
+            rule=rule,
+            within_days=within_days,
+            as_of=on or today(),
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        audit_record(
+            event_type=AuditEventType.NOTICE_BATCH_CREATED,
+            summary=f"Notice batch {batch.pk} for {plan.key}: {batch.get_rule_display()}",
+            actor=actor,
+            request=request,
+            batch_id=batch.pk,
+            rule=rule,
+            within_days=within_days,
+        )
+        transaction.on_commit(lambda: notice_batch_task.delay(batch.pk))
+    return batch
+
+
+def batch_select(batch: NoticeBatch) -> int:
+    """Create the batch's items once (a rerun after a crash finds them already there)."""
+    if batch.items.exists():
+        return batch.items.count()
+    chosen = batch_candidates(batch.plan, batch.rule, on=batch.as_of, within_days=batch.within_days)
+    with transaction.atomic():
+        NoticeBatchItem.objects.bulk_create(
+            [NoticeBatchItem(batch=batch, membership=m, kind=k, asd=a) for m, k, a in chosen],
+            ignore_conflicts=True,
+        )
+    return batch.items.count()
+
+
+def batch_item_run(item_id: int) -> NoticeBatchItem:
+    """Issue one item's notice; its outcome and the notice are saved together."""
+    with transaction.atomic():
+        item = (
+            NoticeBatchItem.objects.select_for_update(skip_locked=True)
+            .select_related("batch", "membership__participant", "membership__plan")
+            .filter(pk=item_id, state=NoticeBatchItem.State.PENDING)
+            .first()
+        )
+        if item is None:  # done already, or another worker has it
+            return NoticeBatchItem.objects.get(pk=item_id)
+        item.attempts += 1
+        try:
+            with transaction.atomic():
+                outcome = notice_issue(
+                    membership=item.membership,
+                    kind=item.kind,
+                    asd=item.asd,
+                    on=item.batch.as_of,
+                    batch=item.batch,
+                )
+            item.notice = outcome.notice
+            item.state = (
+                NoticeBatchItem.State.ISSUED if outcome.created else NoticeBatchItem.State.ALREADY_ISSUED
+            )
+            item.failure_reason = ""
+        except explanation.ExplanationUnavailable as exc:
+            item.state, item.failure_reason = NoticeBatchItem.State.FAILED, str(exc)
+        except Exception as exc:  # reported on the item and the log, never dropped
+            logger.exception("Notice batch item %s failed", item_id)
+            item.state, item.failure_reason = NoticeBatchItem.State.FAILED, f"Unexpected error: {exc}"
+        item.finished_at = timezone.now()
+        item.save()
+    return item
+
+
+def batch_run(batch_id: int, *, item_hook=None) -> NoticeBatch:
+    """Run (or resume) a batch: choose the people once, then issue every pending item."""
+    batch = NoticeBatch.objects.select_related("plan").get(pk=batch_id)
+    NoticeBatch.objects.filter(pk=batch.pk).update(
+        state=NoticeBatch.State.RUNNING, started_at=batch.started_at or timezone.now(), finished_at=None
+    )
+    batch_select(batch)
+    pause = float(getattr(settings, "NOTICE_BATCH_ITEM_PAUSE_SECONDS", 0) or 0)
+    for item_id in batch.items.filter(state=NoticeBatchItem.State.PENDING).values_list("pk", flat=True):
+        item = batch_item_run(item_id)
+        if item_hook is not None:
+            item_hook(item)
+        if pause:  # an operator's throttle (e.g. to spread mail delivery); 0 by default
+            time.sleep(pause)
+    with transaction.atomic():
+        NoticeBatch.objects.filter(pk=batch.pk).update(
+            state=NoticeBatch.State.DONE, finished_at=timezone.now()
+        )
+        audit_record(
+            event_type=AuditEventType.NOTICE_BATCH_FINISHED,
+            summary=f"Notice batch {batch.pk} finished",
+            batch_id=batch.pk,
+            counts=batch_counts(batch),
+        )
+    batch.refresh_from_db()
+    return batch
+
+
+def batch_counts(batch: NoticeBatch) -> dict[str, int]:
+    counts = {s: 0 for s in NoticeBatchItem.State.values}
+    for state in batch.items.values_list("state", flat=True):
+        counts[state] += 1
+    return counts
+
+
+def batch_retry_failed(*, batch: NoticeBatch, actor, request=None) -> int:
+    """Put the failed items back to pending and run the batch again."""
+    from elections.benefit_elections.tasks import notice_batch_task
+
+    require_administrator(actor)
+    with transaction.atomic():
+        n = batch.items.filter(state=NoticeBatchItem.State.FAILED).update(
+            state=NoticeBatchItem.State.PENDING, failure_reason=""
+        )
+        NoticeBatch.objects.filter(pk=batch.pk).update(state=NoticeBatch.State.PENDING)
+        audit_record(
+            event_type=AuditEventType.NOTICE_BATCH_RETRIED,
+            summary=f"Notice batch {batch.pk}: {n} failed item(s) retried",
+            actor=actor,
+            request=request,
+            batch_id=batch.pk,
+        )
+        transaction.on_commit(lambda: notice_batch_task.delay(batch.pk))
+    return n
+
+
+def batch_resume(*, batch: NoticeBatch, actor, request=None) -> None:
+    """Queue the batch again (after a worker stopped): only pending items are issued."""
+    from elections.benefit_elections.tasks import notice_batch_task
+
+    require_administrator(actor)
+    with transaction.atomic():
+        audit_record(
+            event_type=AuditEventType.NOTICE_BATCH_RESUMED,
+            summary=f"Notice batch {batch.pk} resumed",
+            actor=actor,
+            request=request,
+            batch_id=batch.pk,
+        )
+        transaction.on_commit(lambda: notice_batch_task.delay(batch.pk))
+
+
+# ------------------------------------------------------------------------------------ elections
+
+
+def _explanation_for(membership, asd: date) -> Notice | None:
+    return (
+        Notice.objects.filter(membership=membership, kind=NoticeKind.QJSA_EXPLANATION, asd=asd)
+        .order_by("-version")
+        .first()
+    )
+
+
+def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, request=None) -> ElectionDraft:
+    """Open an election for this start date; the explanation for it must have been given (it is
+    issued now, on the participant's request, when it has not)."""
+    require_owner(membership.participant, user)
+    if claim is not None and (claim.membership_id != membership.pk or claim.filed_by_id != user.pk):
+        raise PermissionDenied
+    rules = election_rules(membership.plan.key)
+    if not rules.qjsa_applies:
+        raise ElectionInvalid({"plan": f"{membership.plan.name} has no forms of payment to elect."})
+    if asd <= today():
+        raise ElectionInvalid({"asd": "The payment start date must be in the future."})
+    notice = _explanation_for(membership, asd)
+    if notice is None:
+        notice = notice_issue(
+            membership=membership, kind=NoticeKind.QJSA_EXPLANATION, asd=asd, actor=user, request=request
+        ).notice
+    window = Window(notice.issued_on, asd, rules.period_days, rules.period_source)
+    try:
+        window.check_explanation()
+    except WindowError as exc:
+        raise ElectionInvalid({exc.field: str(exc)}) from None
+    with transaction.atomic():
+        ElectionDraft.objects.filter(membership=membership, asd=asd, created_by=user).delete()
+        draft = ElectionDraft.objects.create(
+            participant=membership.participant,
+            membership=membership,
+            claim=claim,
+            notice=notice,
+            asd=asd,
+            created_by=user,
+        )
+        audit_record(
+            event_type=AuditEventType.ELECTION_STARTED,
+            summary=f"Election started for payments from {asd}",
+            actor=user,
+            participant=membership.participant,
+            request=request,
+            draft_id=draft.pk,
+            notice_id=notice.pk,
+            claim_id=claim.pk if claim else None,
+        )
+    return draft
+
+
+def form_row(draft: ElectionDraft, form: str) -> dict | None:
+    return next((r for r in draft.notice.content.get("forms", []) if r["form"] == form), None)
+
+
+def needs_beneficiaries(form: str) -> str:
+    """'annuitant' for a survivor form, 'beneficiaries' for a period-certain form, '' otherwise."""
+    if form.startswith("js"):
+        return "annuitant"
+    if form.startswith("cc"):
+        return "beneficiaries"
+    return ""
+
+
+def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=None) -> ElectionDraft:
+    require_owner(draft.participant, user)
+    with transaction.atomic():
+        merged = {**draft.answers, **answers}
+        if (
+            step == "form"
+            and draft.answers.get("form") != answers.get("form")
+            and "beneficiaries" not in answers
+        ):
+            merged.pop("beneficiaries", None)  # a new form: its beneficiaries are asked again
+        draft.answers = merged
+        draft.save(update_fields=["answers", "updated_at"])
+        audit_record(
+            event_type=AuditEventType.ELECTION_STEP_SAVED,
+            summary=f"Election step '{step}' saved",
+            actor=user,
+            participant=draft.participant,
+            request=request,
+            draft_id=draft.pk,
+            step=step,
+        )
+    return draft
+
+
+def consent_reasons(
+    draft_or_answers: dict, *, married: bool, rules, qjsa: str, spouse_name: str
+) -> list[str]:
+    """Why the spouse must consent (§417(a)(2); the plan's consent section), in plain words."""
+    if not married or not rules.qjsa_applies:
+        return []
+    form = draft_or_answers.get("form", "")
+    reasons = []
+    if form == "lump_sum":
+        if rules.single_sum_needs_consent:
+            reasons.append("You chose a single sum instead of the joint and survivor annuity.")
+    elif form not in rules.consent_free_forms and form != qjsa:
+        reasons.append(
+            "You chose a form other than the joint and survivor annuity with your spouse (you waive it)."
+        )
+    for b in draft_or_answers.get("beneficiaries") or []:
+        if b.get("kind") == "primary" and b.get("relationship") != "spouse":
+            reasons.append(f"You named {b.get('name')} rather than your spouse as beneficiary.")
+            break
+    return reasons
+
+
+def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
+    """Every rule the election must meet, by field; empty when it may be signed."""
+    a = draft.answers
+    errors: dict[str, str] = {}
+    participant = draft.participant
+    rules = election_rules(draft.membership.plan.key)
+    row = form_row(draft, a.get("form", ""))
+    if row is None:
+        errors["form"] = "Form of payment: choose one of the forms in the explanation."
+        return errors
+    married = participant.marital_status == participant.MaritalStatus.MARRIED
+    window = Window(draft.notice.issued_on, draft.asd, rules.period_days, rules.period_source)
+    try:
+        window.check_election(
+            on, waive_30_days=bool(a.get("waive_30_days")), waiver_allowed=rules.waiver_30_days_allowed
+        )
+    except WindowError as exc:
+        errors[exc.field] = str(exc)
+    need = needs_beneficiaries(row["form"])
+    if need == "annuitant" and not married:
+        errors["form"] = (
+            "Form of payment: a survivor form needs a contingent annuitant; ask the plan administrator for a quote."
+        )
+    if need == "beneficiaries":
+        bens = [b for b in a.get("beneficiaries") or [] if b.get("kind") == "primary"]
+        total = sum((Decimal(str(b.get("percent") or 0)) for b in bens), Decimal(0))
+        if not bens:
+            errors["beneficiaries"] = (
+                "Beneficiaries: name at least one primary beneficiary for the guaranteed payments."
+            )
+        elif total != 100:
+            errors["beneficiaries"] = (
+                f"Beneficiaries: the primary beneficiaries' shares must add up to 100% (they add up to {total}%)."
+            )
+    method = a.get("payment_method")
+    if method not in PaymentMethod.values:
+        errors["payment_method"] = "Payment: choose direct deposit or a direct rollover."
+    elif method == PaymentMethod.DIRECT_ROLLOVER and row["form"] != "lump_sum":
+        errors["payment_method"] = (
+            "Payment: monthly annuity payments are not eligible rollover distributions (Code §402(c)(4)(A)); "
+            "choose direct deposit."
+        )
+    w = a.get("withholding") or {}
+    if method == PaymentMethod.DIRECT_DEPOSIT and row["form"] == "lump_sum":
+        try:
+            rate = Decimal(str(w.get("w4r_rate", "")))
+        except InvalidOperation:
+            rate = Decimal(-1)
+        if not Decimal(20) <= rate <= Decimal(100):
+            errors["withholding"] = (
+                "Withholding (Form W-4R): a single sum paid to you has 20% federal income tax withheld "
+                "(Code §3405(c)); you may choose a higher rate, up to 100%, but not a lower one."
+            )
+    elif method == PaymentMethod.DIRECT_DEPOSIT and w.get("w4p") not in (
+        "none",
+        "single",
+        "married",
+        "head_of_household",
+    ):
+        errors["withholding"] = "Withholding (Form W-4P): choose a filing status or no withholding."
+    return errors
+
+
+def _check_password(user, password: str) -> bool:
+    return bool(password) and user.check_password(password)
+
+
+def election_sign(
+    *, draft: ElectionDraft, user, password: str, on: date | None = None, request=None
+) -> Election:
+    """Sign the election: password re-entered, every rule met (or refused whole), a new version that
+    supersedes the last one, the spouse's consent form when consent is needed."""
+    require_owner(draft.participant, user)
+    on = on or today()
+    if not _check_password(user, password):
+        raise ElectionInvalid({"password": "Password: re-enter your password to sign (it did not match)."})
+    errors = validate_election(draft, on=on)
+    if errors:
+        raise ElectionInvalid(errors)
+    a = draft.answers
+    participant = draft.participant
+    row = form_row(draft, a["form"])
+    rules = election_rules(draft.membership.plan.key)
+    married = participant.marital_status == participant.MaritalStatus.MARRIED
+    reasons = consent_reasons(
+        a,
+        married=married,
+        rules=rules,
+        qjsa=draft.notice.content.get("qjsa_form", ""),
+        spouse_name=participant.spouse_name,
+    )
+    need = needs_beneficiaries(row["form"])
+    annuitant = (
+        {
+            "name": participant.spouse_name,
+            "relationship": "spouse",
+            "birth_date": participant.spouse_birth_date.isoformat() if participant.spouse_birth_date else "",
+        }
+        if need == "annuitant"
+        else {}
+    )
+    withholding = dict(a.get("withholding") or {})
+    if a.get("payment_method") == PaymentMethod.DIRECT_DEPOSIT and row["form"] == "lump_sum":
+        withholding["mandatory_20_percent"] = True
+    with transaction.atomic():
+        previous = list(
+            Election.objects.select_for_update()
+            .filter(membership=draft.membership, asd=draft.asd)
+            .exclude(state__in=[Election.State.REVOKED, Election.State.SUPERSEDED])
+        )
+        version = (
+            Election.objects.filter(membership=draft.membership, asd=draft.asd).aggregate(v=Max("version"))[
+                "v"
+            ]
+            or 0
+        ) + 1
+        election = Election.objects.create(
+            participant=participant,
+            membership=draft.membership,
+            claim=draft.claim,
+            notice=draft.notice,
+            asd=draft.asd,
+            version=version,
+            form=row["form"],
+            form_label=row["label"],
+            figures={
+                k: row.get(k, "")
+                for k in (
+                    "monthly",
+                    "survivor_monthly",
+                    "lump_sum",
+                    "relative_value_percent",
+                    "monthly_after_social_security",
+                )
+            },
+            spouse_name=participant.spouse_name if married else "",
+            married=married,
+            contingent_annuitant=annuitant,
+            beneficiaries=a.get("beneficiaries") or [],
+            payment_method=a["payment_method"],
+            payment=a.get("payment") or {},
+            withholding=withholding,
+            waive_30_days=bool(a.get("waive_30_days")),
+            needs_consent=bool(reasons),
+            consent_reasons=reasons,
+            signed_on=on,
+            signed_at=timezone.now(),
+            signed_by=user,
+            signed_ip=(request.META.get("REMOTE_ADDR") if request else None),
+            state=Election.State.AWAITING_CONSENT if reasons else Election.State.WAITING_PERIOD,
+        )
+        for old in previous:
+            old.state, old.superseded_by = Election.State.SUPERSEDED, election
+            old.save(update_fields=["state", "superseded_by"])
+        audit_record(
+            event_type=AuditEventType.ELECTION_SIGNED,
+            summary=f"Election {election.pk} signed: {election.form_label} from {election.asd} (v{version})",
+            actor=user,
+            participant=participant,
+            request=request,
+            election_id=election.pk,
+            version=version,
+            form=election.form,
+            needs_consent=election.needs_consent,
+            supersedes=[e.pk for e in previous],
+        )
+        if reasons:
+            _consent_open(election, actor=user, request=request)
+        draft.delete()
+        election_try_effective(election, actor=user, on=on, request=request)
+    return election
+
+
+def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:
+    """A consent record for the spouse of record, with the consent form naming this election."""
+    consent = SpousalConsent.objects.create(election=election, spouse_name=election.spouse_name)
+    payload = consent_form_payload(election)
+    consent.form_document = document_request(
+        kind="spousal_consent_form",
+        participant=election.participant,
+        title=f"Spousal consent form for election {election.pk} ({election.form_label})",
+        template_name="pdf/notices/spousal_consent.html",
+        payload=payload,
+        requested_by=actor,
+        request=request,
+    )
+    consent.save(update_fields=["form_document"])
+    return consent
+
+
+def consent_form_payload(election: Election) -> dict:
+    """The consent form's content: the specific form and beneficiaries it consents to (Q&A-31)."""
+    from elections.benefit_elections.presenters import money, words
+
+    p = election.participant
+    rules = election_rules(election.membership.plan.key)
+    qjsa = next((r for r in election.notice.content.get("forms", []) if r.get("is_qjsa")), {})
+    return {
+        "election_id": election.pk,
+        "version": election.version,
+        "plan": election.membership.plan.name,
+        "participant": p.full_name,
+        "participant_number": p.participant_number,
+        "spouse": election.spouse_name,
+        "form": election.form_label,
+        "figures": {k: money(v) for k, v in election.figures.items() if k != "relative_value_percent"},
+        "asd": words(election.asd),
+        "qjsa_label": election.notice.content.get("qjsa_label", ""),
+        "qjsa_figures": {k: money(qjsa.get(k)) for k in ("monthly", "survivor_monthly")},
+        "beneficiaries": election.beneficiaries,
+        "contingent_annuitant": election.contingent_annuitant,
+        "reasons": election.consent_reasons,
+        "period_opens": words(election.asd - timedelta(days=rules.period_days)),
+        "period_source": rules.period_source,
+        "consent_source": rules.consent_source,
+    }
+
+
+def _window(election: Election) -> Window:
+    rules = election_rules(election.membership.plan.key)
+    return Window(election.notice.issued_on, election.asd, rules.period_days, rules.period_source)
+
+
+def consent_facts(consent: SpousalConsent, election: Election) -> ConsentFacts:
+    return ConsentFacts(
+        kind=consent.kind,
+        consent_spouse=consent.spouse_name,
+        election_id=election.pk,
+        consent_election_id=consent.election_id,
+        signed_on=consent.signed_on,
+        witness=consent.witness,
+        witness_name=consent.witness_name,
+        notary_commission_number=consent.notary_commission_number,
+        notary_commission_expires=consent.notary_commission_expires,
+        witnessing=consent.witnessing,
+        remote_live_audio_video=consent.remote_live_audio_video,
+        remote_identity_shown=consent.remote_identity_shown,
+        remote_same_day_transmission=consent.remote_same_day_transmission,
+        has_upload=bool(consent.upload_file),
+        verified=consent.state == SpousalConsent.State.VERIFIED,
+        exception=consent.exception,
+        certification=consent.certification,
+        certified_by_staff=consent.verified_by_id is not None
+        or consent.kind == SpousalConsent.Kind.EXCEPTION
+        and bool(consent.certification),
+    )
+
+
+def consent_validity(consent: SpousalConsent, election: Election | None = None) -> dict[str, str]:
+    """Why this consent does not (yet) make ``election`` effective; empty when it does."""
+    election = election or consent.election
+    p = election.participant
+    spouse_now = p.spouse_name if p.marital_status == p.MaritalStatus.MARRIED else ""
+    return consent_problems(
+        consent_facts(consent, election),
+        spouse_now=spouse_now,
+        election_signed_on=election.signed_on,
+        window=_window(election),
+    )
+
+
+def election_try_effective(election: Election, *, actor=None, on: date | None = None, request=None) -> bool:
+    """Make the election effective when everything it needs is in place; move its claim on."""
+    from elections.benefit_elections.claim_effects import claim_election_effective
+
+    on = on or today()
+    if election.state not in (Election.State.AWAITING_CONSENT, Election.State.WAITING_PERIOD):
+        return election.state == Election.State.EFFECTIVE
+    if election.needs_consent and not any(not consent_validity(c, election) for c in election.consents.all()):
+        return False
+    with transaction.atomic():
+        election.state, election.effective_at = Election.State.EFFECTIVE, timezone.now()
+        election.save(update_fields=["state", "effective_at"])
+        audit_record(
+            event_type=AuditEventType.ELECTION_EFFECTIVE,
+            summary=f"Election {election.pk} in effect: {election.form_label} from {election.asd}",
+            actor=actor,
+            participant=election.participant,
+            request=request,
+            election_id=election.pk,
+        )
+        if election.claim_id:
+            claim_election_effective(election, actor=actor, on=on, request=request)
+    return True
+
+
+def election_revoke(*, election: Election, user, on: date | None = None, request=None) -> Election:
+    """Revoke before the later of the ASD and the end of the 7-day period; no consent needed."""
+    from elections.benefit_elections.claim_effects import claim_election_revoked
+
+    require_owner(election.participant, user)
+    on = on or today()
+    if election.state in (Election.State.REVOKED, Election.State.SUPERSEDED):
+        raise ElectionInvalid({"election": "This election is no longer in force."})
+    window = _window(election)
+    if not window.can_revoke(on):
+        raise ElectionInvalid(
+            {
+                "revoke": f"An election can be revoked until {_d(window.revocable_until)} (the later of the payment "
+                "start date and 7 days after the explanation; Treas. Reg. §1.417(e)-1(b)(3)(ii)(B)); that date has passed."
+            }
+        )
+    with transaction.atomic():
+        was_effective = election.state == Election.State.EFFECTIVE
+        election.state, election.revoked_at = Election.State.REVOKED, timezone.now()
+        election.save(update_fields=["state", "revoked_at"])
+        audit_record(
+            event_type=AuditEventType.ELECTION_REVOKED,
+            summary=f"Election {election.pk} revoked",
+            actor=user,
+            participant=election.participant,
+            request=request,
+            election_id=election.pk,
+        )
+        if was_effective and election.claim_id:
+            claim_election_revoked(election, actor=user, on=on, request=request)
+    return election
+
+
+# ------------------------------------------------------------------------------------ consent
+
+
+def _store_upload(election_id: int, upload) -> str:
+    relative = f"consents/{election_id}/{uuid.uuid4().hex}.{upload.extension}"
+    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(upload.content)
+    return relative
+
+
+CONSENT_FIELDS = (
+    "signed_on",
+    "witness",
+    "witness_name",
+    "notary_commission_number",
+    "notary_commission_state",
+    "notary_commission_expires",
+    "witnessing",
+    "remote_live_audio_video",
+    "remote_identity_shown",
+    "remote_same_day_transmission",
+)
+
+
+def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, request=None) -> SpousalConsent:
+    """The participant uploads the signed, witnessed form with what it says; refused whole if the form
+    as described could not be valid."""
+    election = consent.election
+    require_owner(election.participant, user)
+    if election.state not in (Election.State.AWAITING_CONSENT,):
+        raise ElectionInvalid({"election": "This election is no longer waiting for a consent."})
+    if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
+        raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
+    with transaction.atomic():
+        consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
+        for f in CONSENT_FIELDS:
+            if f in details:
+                setattr(consent, f, details[f])
+        consent.upload_file = "pending"  # counted as present for the check below
+        problems = {k: v for k, v in consent_validity(consent, election).items() if k != "verified"}
+        if problems:
+            raise ElectionInvalid(problems)
+        consent.upload_file = _store_upload(election.pk, upload)
+        consent.upload_name, consent.upload_content_type, consent.upload_sha256 = (
+            upload.original_name,
+            upload.content_type,
+            upload.sha256,
+        )
+        consent.uploaded_by, consent.uploaded_at = user, timezone.now()
+        consent.state, consent.rejected_reason = SpousalConsent.State.AWAITING_VERIFICATION, ""
+        consent.save()
+        audit_record(
+            event_type=AuditEventType.CONSENT_UPLOADED,
+            summary=f"Spousal consent for election {election.pk} uploaded",
+            actor=user,
+            participant=election.participant,
+            request=request,
+            consent_id=consent.pk,
+            sha256=consent.upload_sha256,
+        )
+    return consent
+
+
+def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | None = None) -> SpousalConsent:
+    """The administrator checks the uploaded form against the record and verifies it."""
+    require_administrator(actor)
+    if actor is None:
+        raise PermissionDenied("A consent is verified by a person.")
+    with transaction.atomic():
+        consent = SpousalConsent.objects.select_for_update().select_related("election").get(pk=consent.pk)
+        if consent.state != SpousalConsent.State.AWAITING_VERIFICATION:
+            raise ElectionInvalid(
+                {"state": f"This consent is “{consent.get_state_display()}”, not waiting for verification."}
+            )
+        problems = {k: v for k, v in consent_validity(consent).items() if k != "verified"}
+        if problems:
+            raise ElectionInvalid(problems)
+        consent.state, consent.verified_by, consent.verified_at = (
+            SpousalConsent.State.VERIFIED,
+            actor,
+            timezone.now(),
+        )
+        consent.save(update_fields=["state", "verified_by", "verified_at"])
+        audit_record(
+            event_type=AuditEventType.CONSENT_VERIFIED,
+            summary=f"Spousal consent {consent.pk} for election {consent.election_id} verified",
+            actor=actor,
+            participant=consent.election.participant,
+            request=request,
+            consent_id=consent.pk,
+            election_id=consent.election_id,
+        )
+        election_try_effective(consent.election, actor=actor, on=on, request=request)
+    return consent
+
+
+def consent_reject(*, consent: SpousalConsent, actor, reason: str, request=None) -> SpousalConsent:
+    require_administrator(actor)
+    if not reason.strip():
+        raise ElectionInvalid({"reason": "Reason: tell the participant what is wrong with the form."})
+    with transaction.atomic():
+        consent = SpousalConsent.objects.select_for_update().select_related("election").get(pk=consent.pk)
+        if consent.state != SpousalConsent.State.AWAITING_VERIFICATION:
+            raise ElectionInvalid({"state": "Only a consent waiting for verification can be sent back."})
+        consent.state, consent.rejected_reason = SpousalConsent.State.REJECTED, reason.strip()
+        consent.save(update_fields=["state", "rejected_reason"])
+        audit_record(
+            event_type=AuditEventType.CONSENT_REJECTED,
+            summary=f"Spousal consent {consent.pk} not accepted",
+            actor=actor,
+            participant=consent.election.participant,
+            request=request,
+            consent_id=consent.pk,
+            reason=reason.strip(),
+        )
+    return consent
+
+
+def consent_exception_certify(
+    *, election: Election, actor, exception: str, certification: str, request=None, on: date | None = None
+) -> SpousalConsent:
+    """A plan representative certifies that consent cannot be obtained (§417(a)(2)(B); Q&A-27)."""
+    require_administrator(actor)
+    if actor is None:
+        raise PermissionDenied("An exception is certified by a person.")
+    errors = {}
+    if exception not in SpousalConsent.ExceptionReason.values:
+        errors["exception"] = "Circumstance: choose one of the exceptions the law allows."
+    if len(certification.strip()) < 20:
+        errors["certification"] = (
+            "Certification: state the facts you relied on (the court order, the search made)."
+        )
+    if errors:
+        raise ElectionInvalid(errors)
+    with transaction.atomic():
+        consent = SpousalConsent.objects.create(
+            election=election,
+            kind=SpousalConsent.Kind.EXCEPTION,
+            spouse_name=election.spouse_name,
+            exception=exception,
+            certification=certification.strip(),
+            state=SpousalConsent.State.VERIFIED,
+            verified_by=actor,
+            verified_at=timezone.now(),
+        )
+        audit_record(
+            event_type=AuditEventType.CONSENT_EXCEPTION_CERTIFIED,
+            summary=f"Consent exception certified for election {election.pk}: {consent.get_exception_display()}",
+            actor=actor,
+            participant=election.participant,
+            request=request,
+            consent_id=consent.pk,
+            election_id=election.pk,
+            exception=exception,
+        )
+        election_try_effective(election, actor=actor, on=on, request=request)
+    return consent

@@ -1,0 +1,27 @@
+"""Benefit elections, consent and notices; included into the ``elections`` namespace."""
+
+from django.urls import path
+
+from elections.benefit_elections import views
+
+urlpatterns = [
+    path("people/<int:participant_id>/documents/", views.documents, name="documents"),
+    path("notices/<int:notice_id>/", views.notice_detail, name="notice_detail"),
+    path("elect/<int:membership_id>/", views.election_start, name="election_start"),
+    path("drafts/<int:draft_id>/sign/", views.election_sign, name="election_sign"),
+    path("drafts/<int:draft_id>/<slug:step>/", views.election_step, name="election_step"),
+    path("elections/<int:election_id>/", views.election_detail, name="election_detail"),
+    path("elections/<int:election_id>/revoke/", views.election_revoke, name="election_revoke"),
+    path("elections/<int:election_id>/exception/", views.consent_exception, name="consent_exception"),
+    path("consents/<int:consent_id>/upload/", views.consent_upload, name="consent_upload"),
+    path("consents/<int:consent_id>/file/", views.consent_file, name="consent_file"),
+    path("admin/notices/", views.notice_batches, name="notice_batches"),
+    path("admin/notices/issue/", views.notice_issue_one, name="notice_issue_one"),
+    path("admin/notices/<int:batch_id>/", views.notice_batch, name="notice_batch"),
+    path("admin/notices/<int:batch_id>/retry/", views.notice_batch_retry, name="notice_batch_retry"),
+    path("admin/notices/<int:batch_id>/resume/", views.notice_batch_resume, name="notice_batch_resume"),
+    path("admin/consents/", views.consent_queue, name="consent_queue"),
+    path("admin/consents/<int:consent_id>/", views.consent_review, name="consent_review"),
+    path("admin/consents/<int:consent_id>/verify/", views.consent_verify, name="consent_verify"),
+    path("admin/consents/<int:consent_id>/reject/", views.consent_reject, name="consent_reject"),
+]

@@ -1,0 +1,448 @@
+"""Pages for notices, elections and spousal consent: thin views over selectors (scoped reads) and
+services (writes). Staff views of an election, a consent or a participant's documents are audited."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from accounts.roles import role_required
+from benefits.models import Plan, PlanMembership
+from benefits.selectors import participant_get_for_viewer
+from elections.benefit_elections import forms, presenters, selectors, services
+from elections.benefit_elections.explanation import ExplanationUnavailable
+from elections.benefit_elections.models import NoticeBatch
+from elections.claims import uploads
+
+participant_only = role_required("participant")
+administrator_only = role_required("administrator")
+
+STEPS = ("form", "beneficiaries", "payment", "review")
+
+
+def _refused(request, exc: services.ElectionInvalid) -> None:
+    for message in exc.errors.values():
+        messages.error(request, message)
+
+
+# ------------------------------------------------------------------------------------ documents
+
+
+@login_required
+def documents(request, participant_id: int):
+    participant = participant_get_for_viewer(user=request.user, participant_id=participant_id)
+    services.staff_viewed(
+        viewer=request.user, participant=participant, what="documents page", request=request
+    )
+    context = selectors.documents_for_participant(participant)
+    context.update(
+        participant=participant,
+        notices=selectors.notices_for_participant(participant),
+        elections=selectors.elections_for_participant(participant),
+        is_staff=request.user.is_plan_staff,
+    )
+    return render(request, "elections/benefit_elections/documents.html", context)
+
+
+@login_required
+def notice_detail(request, notice_id: int):
+    notice = selectors.notice_get_for_viewer(user=request.user, notice_id=notice_id)
+    services.staff_viewed(
+        viewer=request.user,
+        participant=notice.participant,
+        what=f"notice {notice.pk}",
+        request=request,
+        notice_id=notice.pk,
+    )
+    can_elect = (
+        request.user.is_participant_role
+        and notice.kind == "qjsa_explanation"
+        and notice.asd > services.today()
+    )
+    return render(
+        request,
+        "elections/benefit_elections/notice_detail.html",
+        {"notice": notice, "c": presenters.notice_context(notice), "can_elect": can_elect},
+    )
+
+
+# ------------------------------------------------------------------------------------ the election
+
+
+@participant_only
+@require_POST
+def election_start(request, membership_id: int):
+    membership = get_object_or_404(
+        PlanMembership.objects.select_related("participant", "plan"),
+        pk=membership_id,
+        participant__user=request.user,
+    )
+    try:
+        asd = date.fromisoformat(request.POST.get("asd", ""))
+    except ValueError:
+        messages.error(request, "Payment start date: give a date like 2027-04-01.")
+        return redirect("benefits:dashboard")
+    claim = None
+    if request.POST.get("claim"):
+        from elections.models import Claim
+
+        claim = get_object_or_404(Claim, pk=request.POST["claim"], filed_by=request.user)
+    try:
+        draft = services.draft_start(
+            user=request.user, membership=membership, asd=asd, claim=claim, request=request
+        )
+    except services.ElectionInvalid as exc:
+        _refused(request, exc)
+        return redirect(reverse("elections:claim_detail", args=[claim.pk]) if claim else "benefits:dashboard")
+    except ExplanationUnavailable as exc:
+        messages.error(request, f"The explanation for that date cannot be prepared: {exc}")
+        return redirect(reverse("elections:claim_detail", args=[claim.pk]) if claim else "benefits:dashboard")
+    return redirect("elections:election_step", draft.pk, "form")
+
+
+def _next_step(draft, step: str) -> str:
+    i = STEPS.index(step) + 1
+    if (
+        STEPS[i] == "beneficiaries"
+        and services.needs_beneficiaries(draft.answers.get("form", "")) != "beneficiaries"
+    ):
+        i += 1
+    return STEPS[i]
+
+
+@participant_only
+def election_step(request, draft_id: int, step: str):
+    if step not in STEPS:
+        raise Http404
+    draft = selectors.draft_get_for_owner(user=request.user, draft_id=draft_id)
+    content = draft.notice.content
+    row = services.form_row(draft, draft.answers.get("form", ""))
+    if step != "form" and row is None:
+        return redirect("elections:election_step", draft.pk, "form")
+    participant = draft.participant
+    form = None
+    if step == "form":
+        form = forms.FormChoiceForm(
+            request.POST or None,
+            rows=content["forms"],
+            needs_waiver=content["window"]["needs_waiver"],
+            initial={"form": draft.answers.get("form") or content.get("qjsa_form")},
+        )
+    elif step == "beneficiaries":
+        form = forms.BeneficiariesForm(
+            request.POST or None,
+            spouse_name=participant.spouse_name if participant.marital_status == "married" else "",
+        )
+    elif step == "payment":
+        form = forms.PaymentForm(request.POST or None, single_sum=row["form"] == "lump_sum")
+    if request.method == "POST" and form is not None and form.is_valid():
+        if step == "form":
+            answers = {
+                "form": form.cleaned_data["form"],
+                "waive_30_days": form.cleaned_data.get("waive_30_days", False),
+            }
+        elif step == "beneficiaries":
+            answers = {"beneficiaries": form.beneficiaries()}
+        else:
+            answers = form.answers()
+        services.draft_save(draft=draft, user=request.user, step=step, answers=answers, request=request)
+        return redirect("elections:election_step", draft.pk, _next_step(draft, step))
+    context = {
+        "draft": draft,
+        "step": step,
+        "form": form,
+        "c": presenters.notice_context(draft.notice),
+        "row": row,
+        "steps": presenters.step_list(draft, step),
+    }
+    if step == "review":
+        context["review"] = presenters.review(draft)
+        context["problems"] = services.validate_election(draft, on=services.today())
+        context["sign_form"] = forms.SignForm()
+    return render(request, f"elections/benefit_elections/step_{step}.html", context)
+
+
+@participant_only
+@require_POST
+def election_sign(request, draft_id: int):
+    draft = selectors.draft_get_for_owner(user=request.user, draft_id=draft_id)
+    form = forms.SignForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "To sign, re-enter your password and confirm that you make this election.")
+        return redirect("elections:election_step", draft.pk, "review")
+    try:
+        election = services.election_sign(
+            draft=draft, user=request.user, password=form.cleaned_data["password"], request=request
+        )
+    except services.ElectionInvalid as exc:
+        _refused(request, exc)
+        return redirect("elections:election_step", draft.pk, "review")
+    messages.success(
+        request,
+        "Your election is signed."
+        + (" Your spouse's consent is needed next." if election.needs_consent else ""),
+    )
+    return redirect("elections:election_detail", election.pk)
+
+
+@login_required
+def election_detail(request, election_id: int):
+    election = selectors.election_get_for_viewer(user=request.user, election_id=election_id)
+    services.staff_viewed(
+        viewer=request.user,
+        participant=election.participant,
+        what=f"election {election.pk}",
+        request=request,
+        election_id=election.pk,
+    )
+    return render(
+        request,
+        "elections/benefit_elections/election_detail.html",
+        presenters.election_context(election, request.user),
+    )
+
+
+@participant_only
+@require_POST
+def election_revoke(request, election_id: int):
+    election = selectors.election_get_for_viewer(user=request.user, election_id=election_id)
+    try:
+        services.election_revoke(election=election, user=request.user, request=request)
+        messages.success(
+            request, "Your election is revoked. Make a new election before the payment start date."
+        )
+    except services.ElectionInvalid as exc:
+        _refused(request, exc)
+    return redirect("elections:election_detail", election.pk)
+
+
+@participant_only
+@require_POST
+def consent_upload(request, consent_id: int):
+    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
+    form = forms.ConsentUploadForm(request.POST, request.FILES)
+    if not form.is_valid():
+        for field, errs in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            messages.error(request, f"{label}: {' '.join(errs)}" if label else " ".join(errs))
+        return redirect("elections:election_detail", consent.election_id)
+    try:
+        upload = uploads.check_upload(form.cleaned_data["document"])
+        services.consent_upload(
+            consent=consent, user=request.user, upload=upload, details=form.details(), request=request
+        )
+        messages.success(request, "The consent form is uploaded. The plan administrator will verify it.")
+    except uploads.UploadRefused as exc:
+        messages.error(request, str(exc))
+    except services.ElectionInvalid as exc:
+        _refused(request, exc)
+    return redirect("elections:election_detail", consent.election_id)
+
+
+@login_required
+def consent_file(request, consent_id: int):
+    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
+    if not consent.upload_file:
+        raise Http404
+    services.staff_viewed(
+        viewer=request.user,
+        participant=consent.election.participant,
+        what=f"consent {consent.pk} (signed form)",
+        request=request,
+        consent_id=consent.pk,
+    )
+    response = FileResponse(
+        uploads.stored_path(consent.upload_file).open("rb"),
+        content_type=consent.upload_content_type,
+        filename=consent.upload_name or f"consent-{consent.pk}",
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+# ------------------------------------------------------------------------------------ administrators
+
+
+@administrator_only
+def notice_batches(request):
+    plans = Plan.objects.order_by("name")
+    form = forms.BatchForm(request.POST or None, plans=plans)
+    if request.method == "POST" and form.is_valid():
+        plan = get_object_or_404(Plan, key=form.cleaned_data["plan"])
+        try:
+            batch = services.batch_create(
+                plan=plan,
+                rule=form.cleaned_data["rule"],
+                within_days=form.cleaned_data.get("within_days"),
+                actor=request.user,
+                request=request,
+            )
+            return redirect("elections:notice_batch", batch.pk)
+        except services.ElectionInvalid as exc:
+            for field, message in exc.errors.items():
+                form.add_error(field if field in form.fields else None, message)
+    return render(
+        request,
+        "elections/benefit_elections/notice_batches.html",
+        {"form": form, "batches": [presenters.batch_summary(b) for b in selectors.batches_recent()]},
+    )
+
+
+@administrator_only
+@require_POST
+def notice_issue_one(request):
+    number = request.POST.get("participant_number", "").strip()
+    plan_key = request.POST.get("plan", "")
+    kind = request.POST.get("kind", "qjsa_explanation")
+    membership = (
+        PlanMembership.objects.filter(participant__participant_number=number, plan__key=plan_key)
+        .select_related("participant", "plan")
+        .first()
+    )
+    try:
+        asd = date.fromisoformat(request.POST.get("asd", ""))
+    except ValueError:
+        asd = None
+    if (
+        membership is None
+        or asd is None
+        or kind not in ("qjsa_explanation", "qpsa_explanation", "rollover_402f")
+    ):
+        messages.error(
+            request,
+            "Issue one notice: give a participant number in that plan, a kind of notice and a payment start date (YYYY-MM-DD).",
+        )
+        return redirect("elections:notice_batches")
+    try:
+        outcome = services.notice_issue(
+            membership=membership, kind=kind, asd=asd, actor=request.user, request=request
+        )
+        if outcome.created:
+            messages.success(request, f"Issued to {membership.participant.full_name}.")
+        else:
+            messages.info(
+                request,
+                f"Already issued to {membership.participant.full_name} on {outcome.notice.issued_on:%B %-d, %Y}.",
+            )
+    except ExplanationUnavailable as exc:
+        messages.error(request, f"Not issued: {exc}")
+    return redirect("elections:notice_batches")
+
+
+@administrator_only
+def notice_batch(request, batch_id: int):
+    batch = get_object_or_404(NoticeBatch.objects.select_related("plan"), pk=batch_id)
+    context = {"b": presenters.batch_summary(batch, items=True)}
+    template = (
+        "elections/benefit_elections/_batch_progress.html"
+        if request.headers.get("HX-Request")
+        else "elections/benefit_elections/notice_batch.html"
+    )
+    return render(request, template, context)
+
+
+@administrator_only
+@require_POST
+def notice_batch_retry(request, batch_id: int):
+    batch = get_object_or_404(NoticeBatch, pk=batch_id)
+    n = services.batch_retry_failed(batch=batch, actor=request.user, request=request)
+    messages.info(request, f"{n} failed notice(s) queued again.")
+    return redirect("elections:notice_batch", batch.pk)
+
+
+@administrator_only
+@require_POST
+def notice_batch_resume(request, batch_id: int):
+    batch = get_object_or_404(NoticeBatch, pk=batch_id)
+    services.batch_resume(batch=batch, actor=request.user, request=request)
+    messages.info(request, "The batch is queued again; notices already issued are not issued twice.")
+    return redirect("elections:notice_batch", batch.pk)
+
+
+@administrator_only
+def consent_queue(request):
+    return render(
+        request,
+        "elections/benefit_elections/consent_queue.html",
+        {
+            "consents": selectors.consents_awaiting_verification(),
+            "elections": selectors.elections_awaiting_consent(),
+        },
+    )
+
+
+@administrator_only
+def consent_review(request, consent_id: int):
+    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
+    services.staff_viewed(
+        viewer=request.user,
+        participant=consent.election.participant,
+        what=f"consent {consent.pk}",
+        request=request,
+        consent_id=consent.pk,
+    )
+    return render(
+        request,
+        "elections/benefit_elections/consent_review.html",
+        {
+            "consent": consent,
+            "election": consent.election,
+            "problems": {k: v for k, v in services.consent_validity(consent).items() if k != "verified"},
+            "reject_form": forms.RejectForm(),
+        },
+    )
+
+
+@administrator_only
+@require_POST
+def consent_verify(request, consent_id: int):
+    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
+    try:
+        services.consent_verify(consent=consent, actor=request.user, request=request)
+        consent.election.refresh_from_db()
+        messages.success(
+            request, f"Consent verified. The election is now “{consent.election.get_state_display()}”."
+        )
+    except services.ElectionInvalid as exc:
+        _refused(request, exc)
+    return redirect("elections:consent_review", consent.pk)
+
+
+@administrator_only
+@require_POST
+def consent_reject(request, consent_id: int):
+    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
+    form = forms.RejectForm(request.POST)
+    try:
+        services.consent_reject(
+            consent=consent, actor=request.user, reason=form.data.get("reason", ""), request=request
+        )
+        messages.info(request, "The participant has been told what to correct.")
+    except services.ElectionInvalid as exc:
+        _refused(request, exc)
+    return redirect("elections:consent_review", consent.pk)
+
+
+@administrator_only
+@require_POST
+def consent_exception(request, election_id: int):
+    election = selectors.election_get_for_viewer(user=request.user, election_id=election_id)
+    form = forms.ExceptionForm(request.POST)
+    try:
+        services.consent_exception_certify(
+            election=election,
+            actor=request.user,
+            exception=form.data.get("exception", ""),
+            certification=form.data.get("certification", ""),
+            request=request,
+        )
+        messages.success(request, "Exception certified.")
+    except services.ElectionInvalid as exc:
+        _refused(request, exc)
+    return redirect("elections:election_detail", election.pk)

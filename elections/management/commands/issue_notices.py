@@ -1,0 +1,71 @@
+"""Issue the §417(a)(3) explanation (or the plan's notice) to everyone in a plan whose payment start
+date falls in the next N days. Each notice is issued once (a database uniqueness rule); a second run
+issues nothing. With ``--json`` the last line is
+``{"issued": n, "already_issued": m, "failed": [{"participant": ..., "reason": ...}]}``."""
+
+from __future__ import annotations
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from benefits.models import Plan
+from elections.benefit_elections.models import BatchRule, NoticeBatch, NoticeBatchItem
+from elections.benefit_elections.services import batch_run, today
+
+
+class Command(BaseCommand):
+    help = "Issue explanations to participants whose payments start within the next N days (exactly once)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("plan", help="the plan's key, e.g. carver-db")
+        parser.add_argument(
+            "--within-days", type=int, default=None, help="days ahead (default: the plan's election period)"
+        )
+        parser.add_argument("--json", action="store_true", help="end with one line of JSON counts")
+
+    def handle(self, *args, plan: str, within_days: int | None, **options):
+        as_json = options["json"]
+        from benefits.engine.elections import election_rules
+
+        try:
+            plan_row = Plan.objects.get(key=plan)
+        except Plan.DoesNotExist:
+            raise CommandError(
+                f"No plan with the key {plan!r}; the plans are: {', '.join(Plan.objects.values_list('key', flat=True))}"
+            ) from None
+        days = within_days if within_days is not None else election_rules(plan).period_days
+        if not 1 <= days <= 366:
+            raise CommandError("--within-days: a whole number of days from 1 to 366.")
+        batch = NoticeBatch.objects.create(
+            plan=plan_row, rule=BatchRule.ASD_WITHIN, within_days=days, as_of=today()
+        )
+
+        def report(item):
+            who = item.membership.participant.participant_number
+            line = f"{who} {item.asd.isoformat()}: {item.get_state_display().lower()}"
+            if item.failure_reason:
+                line += f" ({item.failure_reason})"
+            self.stdout.write(line)
+
+        batch_run(batch.pk, item_hook=report)
+        items = list(batch.items.select_related("membership__participant"))
+        summary = {
+            "issued": sum(i.state == NoticeBatchItem.State.ISSUED for i in items),
+            "already_issued": sum(i.state == NoticeBatchItem.State.ALREADY_ISSUED for i in items),
+            "failed": [
+                {"participant": i.membership.participant.participant_number, "reason": i.failure_reason}
+                for i in items
+                if i.state == NoticeBatchItem.State.FAILED
+            ],
+        }
+        if as_json:
+            self.stdout.write(_dumps(summary))
+        else:
+            self.stdout.write(
+                f"Issued {summary['issued']}, already issued {summary['already_issued']}, failed {len(summary['failed'])}."
+            )
+
+
+def _dumps(data) -> str:
+    return json.dumps(data)
