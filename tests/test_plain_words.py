@@ -39,7 +39,8 @@ JARGON = {
 # The administrator's own tools (Django's admin site) keep Django's words; MFA pages are allauth's.
 SKIP_PREFIXES = ("/admin/", "/accounts/logout/", "/static/")
 MAX_PAGES = 400
-UPLOADS = {"elections:claim_document"}
+# What people uploaded themselves (evidence, a signed consent): their words, not ours.
+UPLOADS = {"elections:claim_document", "elections:consent_file"}
 
 
 class _Page(HTMLParser):
