@@ -27,6 +27,8 @@ def navigation(request) -> dict:
         items.append(("Plans", reverse("benefits:admin_plans")))
         items.append(("Notices", reverse("elections:notice_batches")))
         items.append(("Consents", reverse("elections:consent_queue")))
+        items.append(("Data imports", reverse("benefits:imports_home")))
+        items.append(("Market rates", reverse("benefits:market_rates")))
         items.append(("Audit log", reverse("benefits:audit_log")))
     items.append(("Security", reverse("mfa_index")))
     return {"nav_items": items}

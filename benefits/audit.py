@@ -28,6 +28,11 @@ class AuditEventType(models.TextChoices):
     DOCUMENT_REQUESTED = "document.requested", "Document requested"
     DOCUMENT_RENDERED = "document.rendered", "Document rendered"
     DOCUMENT_FAILED = "document.failed", "Document could not be rendered"
+    # benefits: data imports (benefits/imports/)
+    IMPORT_UPLOADED = "import.uploaded", "Data file uploaded for import"
+    IMPORT_APPLIED = "import.applied", "Data file imported"
+    IMPORT_FAILED = "import.failed", "Data import failed"
+    IMPORT_ROLLED_BACK = "import.rolled_back", "Data import rolled back"
     # elections: claims (``claim.<action>``; the action is also the claim timeline's ``ClaimEvent.action``)
     CLAIM_FILED = "claim.filed", "Claim filed"
     CLAIM_START_REVIEW = "claim.start_review", "Claim review started"

@@ -38,6 +38,9 @@ class CalculationError(Exception):
         self.field = field
 
 
+SEGMENT_SERIES = ("417e_segment_1", "417e_segment_2", "417e_segment_3")
+
+
 def plan_assumptions(plan: Plan) -> dict:
     """Market data as administrators keep it (``MarketRate``), in the engine contract's assumption names.
 
@@ -55,6 +58,14 @@ def plan_assumptions(plan: Plan) -> dict:
         assumptions["applicable_interest_rate"] = monthly  # quaker-cash-balance §1.2(e)
         assumptions["treasury_30y_monthly"] = monthly  # carver-db small-benefit cash-out basis
         assumptions["applicable_interest_rate_default"] = str(monthly_30y[-1].percent)
+    # §417(e)(3) segment rates by month, [first, second, third], where all three are loaded (used when a
+    # plan reading chooses segment rates for relative values).
+    segments: dict[str, dict[int, str]] = {}
+    for r in MarketRate.objects.filter(series__in=SEGMENT_SERIES).order_by("period"):
+        segments.setdefault(f"{r.period:%Y-%m}", {})[SEGMENT_SERIES.index(r.series)] = str(r.percent)
+    complete = {month: [by[0], by[1], by[2]] for month, by in segments.items() if len(by) == 3}
+    if complete:
+        assumptions["segment_rates"] = complete
     return assumptions
 
 

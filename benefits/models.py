@@ -433,3 +433,7 @@ class AccountTransaction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date} {self.source} {self.get_kind_display()}: {self.amount}"
+
+
+# Areas of this app keep their models in their own package; Django finds them through this module.
+from benefits.imports.models import ImportBatch, ImportChange  # noqa: E402, F401

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from benefits import views, views_staff
+from benefits.imports import urls as imports_urls
 
 app_name = "benefits"
 
@@ -54,4 +55,5 @@ urlpatterns = [
         name="admin_plan_update_reading",
     ),
     path("staff/audit/", views_staff.audit_log, name="audit_log"),
+    *imports_urls.urlpatterns,
 ]

@@ -39,6 +39,7 @@ pytestmark = pytest.mark.django_db
 DEMO_PASSWORD = "demo-pass-2026"  # noqa: S105 - the demo logins' password (README)
 PROJECT_APPS = ("accounts.", "benefits.", "elections.")
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+RATES = b"series,month,percent,source\nprime_rate,2001-07,6.75,WSJ (test)\n"
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,13 @@ MATRIX: tuple[Row, ...] = (
     Row("benefits:admin_plan_confirm",                "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:admin_plan_update_reading",         "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:audit_log",                         "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    # data imports and market rates: administrators only
+    Row("benefits:imports_home",                      "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:imports_upload",                    "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("benefits:import_detail",                     "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:import_apply",                      "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("benefits:import_rollback",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("benefits:market_rates",                      "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     # claims: the claimant's side (administrators do not see claims: 403 on pages, 404 on files)
     Row("elections:claims_home",                      "GET",  LOGIN,  OK,     OK,     MOVED,  DENIED, ENROL),
     Row("elections:claim_new",                        "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),
@@ -169,6 +177,9 @@ ARGS = {
     "benefits:admin_plan_detail": lambda d: ["carver-db"],
     "benefits:admin_plan_confirm": lambda d: ["carver-db"],
     "benefits:admin_plan_update_reading": lambda d: ["fairport-esop", "pre_plan_vesting_cap_years"],
+    "benefits:import_detail": lambda d: [d.import_previewed],
+    "benefits:import_apply": lambda d: [d.import_previewed],
+    "benefits:import_rollback": lambda d: [d.import_applied],
     "elections:claim_new": lambda d: [d.membership_id, "commencement"],
     "elections:claim_detail": lambda d: [d.under_review],
     "elections:claim_document": lambda d: [d.claim_document_id],
@@ -206,6 +217,10 @@ ARGS = {
 DATA = {
     "benefits:plan_modeler": lambda d: {"mode": "dates", "dates": d.start.isoformat()},
     "benefits:admin_plan_update_reading": lambda d: {"action": "reset"},
+    "benefits:imports_upload": lambda d: {
+        "kind": "market_rates",
+        "file": SimpleUploadedFile("rates.csv", RATES),
+    },
     "elections:claim_new": lambda d: {"commencement_date": d.start.isoformat(), "form": "js50"},
     "elections:claim_appeal": lambda d: {"statement": "Please look again."},
     "elections:claim_answer": lambda d: {"response": "Here it is."},
@@ -337,6 +352,17 @@ def _build(today) -> SimpleNamespace:
     assert notice.document.status == GeneratedDocument.Status.DONE, notice.document.error
     d.denied, d.notice_id = denied.pk, notice.pk
     _build_elections(d, pat, db, today)
+
+    from benefits.imports import services as imports
+
+    admin = User.objects.get(email="admin@demo.test")
+    applied = imports.import_create(kind="market_rates", file_name="a.csv", content=RATES, actor=admin)
+    imports.import_check(applied.pk)
+    d.import_applied = imports.import_request_apply(batch=applied, actor=admin, valid_rows_only=False).pk
+    previewed = imports.import_create(
+        kind="market_rates", file_name="b.csv", content=RATES.replace(b"2001-07", b"2001-08"), actor=admin
+    )
+    d.import_previewed = imports.import_check(previewed.pk).pk
     return d
 
 

@@ -18,6 +18,16 @@ RELATIONSHIPS = (
 )
 
 
+def _choice_label(row: dict) -> str:
+    """The form with its figures, so the choice can be made without the table (on a phone)."""
+    if row.get("lump_sum"):
+        return f"{row['label']}: ${Decimal(row['lump_sum']):,.2f} once"
+    text = f"{row['label']}: ${Decimal(row['monthly']):,.2f} a month" if row.get("monthly") else row["label"]
+    if row.get("survivor_monthly"):
+        text += f", then ${Decimal(row['survivor_monthly']):,.2f} a month to your survivor"
+    return text
+
+
 class FormChoiceForm(forms.Form):
     form = forms.ChoiceField(label="Form of payment", widget=forms.RadioSelect)
     waive_30_days = forms.BooleanField(
@@ -28,7 +38,7 @@ class FormChoiceForm(forms.Form):
 
     def __init__(self, *args, rows: list[dict], needs_waiver: bool, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["form"].choices = [(r["form"], r["label"]) for r in rows]
+        self.fields["form"].choices = [(r["form"], _choice_label(r)) for r in rows]
         if not needs_waiver:
             del self.fields["waive_30_days"]
 

@@ -163,6 +163,16 @@ def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
     return rows
 
 
+def _rate_not_published(membership, on, series: str) -> str:
+    """A plain sentence in place of a figure whose market rate the administrator has not loaded yet."""
+    from benefits.imports.selectors import market_missing
+
+    for missing in market_missing(on=on, plans=[membership.plan]):
+        if missing.series.key == series:
+            return missing.sentence
+    return "Not available yet: the rate it is based on has not been published to this site. Please check again later."
+
+
 def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
     """The engine's figures today that bound this request, shown before the claimant fills the form."""
     today = services.today()
@@ -180,6 +190,8 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
                 (f"Loan rate for requests in {today:%B %Y} (§8.3)", f"{loans.rate(prime.percent)[0]}%")
             )
             out.append(("Prime rate it is based on", f"{prime.percent.normalize():f}% ({prime.source})"))
+        else:
+            out.append(("Loan rate", _rate_not_published(membership, today, checks.PRIME_SERIES)))
     if claim_type == ClaimType.HARDSHIP and result.get("hardship"):
         out.append(
             (

@@ -264,6 +264,8 @@ def test_administrator_pages(page, data):
     pages = _staff_pages(data) + [
         ("plans", reverse("benefits:admin_plans")),
         ("audit log", reverse("benefits:audit_log")),
+        ("data imports", reverse("benefits:imports_home")),
+        ("market rates", reverse("benefits:market_rates")),
         ("403", reverse("elections:committee_queue")),
     ]
     pages += [

@@ -98,7 +98,7 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     screenshot(page, "elections-explanation")
     fits_a_phone(page, "elections-explanation")
     page.go_back()
-    choose(page, "Single life annuity")
+    choose(page, f"Single life annuity: ${float(life['monthly']):,.2f} a month")
     page.get_by_role("button", name="Continue").click()
     choose(page, "Direct deposit to my bank account")
     page.get_by_label("Bank routing number (9 digits)").fill("011000015")

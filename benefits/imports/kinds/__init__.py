@@ -1,0 +1,24 @@
+"""The kinds of import files, by name (the command's KIND and the file names under docs/import/)."""
+
+from __future__ import annotations
+
+from benefits.imports.kinds import (
+    compensation,
+    contributions,
+    esop,
+    hours,
+    loans,
+    market_rates,
+    participants,
+    valuations,
+)
+from benefits.imports.kinds.base import Kind
+
+KINDS: dict[str, Kind] = {
+    k.KIND.name: k.KIND
+    for k in (participants, hours, compensation, contributions, valuations, esop, loans, market_rates)
+}
+
+
+def get_kind(name: str) -> Kind:
+    return KINDS[name]

@@ -1,0 +1,75 @@
+"""Reads of the import area, scoped to the requesting administrator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Max, QuerySet
+
+from benefits.imports.market import SERIES, Missing, Series, missing_rates
+from benefits.imports.models import ImportBatch
+from benefits.models import MarketRate, Plan
+
+
+def _admin(user) -> None:
+    if getattr(user, "role", None) != "administrator":
+        raise PermissionDenied("Imports are for administrators.")
+
+
+def batches_for_admin(*, user, limit: int = 50) -> QuerySet[ImportBatch]:
+    _admin(user)
+    return ImportBatch.objects.select_related("uploaded_by", "applied_by", "rolled_back_by")[:limit]
+
+
+def batch_for_admin(*, user, batch_id: int) -> ImportBatch:
+    _admin(user)
+    return ImportBatch.objects.select_related("uploaded_by", "applied_by", "rolled_back_by").get(pk=batch_id)
+
+
+def batch_progress(batch: ImportBatch) -> tuple[int, int]:
+    from benefits.imports.services import progress_key
+
+    return cache.get(progress_key(batch.pk)) or (0, 0)
+
+
+@dataclass(frozen=True)
+class SeriesStatus:
+    series: Series
+    latest: MarketRate | None
+    months: int
+
+
+def market_overview(*, user) -> list[SeriesStatus]:
+    """Each series the plans use, with its latest month and value (or none at all)."""
+    _admin(user)
+    counts = {
+        r["series"]: r
+        for r in MarketRate.objects.values("series").annotate(n=Count("pk"), last=Max("period"))
+    }
+    out = []
+    for key, series in SERIES.items():
+        info = counts.get(key)
+        latest = MarketRate.objects.filter(series=key, period=info["last"]).first() if info else None
+        out.append(SeriesStatus(series, latest, info["n"] if info else 0))
+    return out
+
+
+def _available(months: set[date]) -> set[tuple[str, date]]:
+    return set(MarketRate.objects.filter(period__in=months).values_list("series", "period"))
+
+
+def market_missing_for_admin(*, user, on: date) -> list[Missing]:
+    """Every rate some plan needs on ``on`` that is not loaded."""
+    _admin(user)
+    return market_missing(on=on, plans=list(Plan.objects.all()))
+
+
+def market_missing(*, on: date, plans: list[Plan]) -> list[Missing]:
+    from benefits.engine.market_needs import market_needs
+
+    months = {n.month for p in plans for n in market_needs(p.key, on, p.settings)}
+    available = _available(months)
+    return [m for p in plans for m in missing_rates(p, on, available)]

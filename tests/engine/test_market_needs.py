@@ -1,0 +1,42 @@
+"""Which market rates each plan needs for a date: the look-back months of the plan texts."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from benefits.engine.market_needs import market_needs
+
+
+def _months(plan: str, on: date, settings=None) -> dict[str, date]:
+    return {n.series: n.month for n in market_needs(plan, on, settings)}
+
+
+def test_quaker_interest_credit_uses_the_november_before_the_plan_year():
+    # Quaker §4.4(c): the 10-year Treasury yield "for the month of November of the preceding Plan Year".
+    assert _months("quaker-cash-balance", date(2026, 1, 1))["treasury_10y_november"] == date(2025, 11, 1)
+    assert _months("quaker-cash-balance", date(2025, 12, 31))["treasury_10y_november"] == date(2024, 11, 1)
+
+
+def test_lump_sum_look_back_months():
+    # Quaker §1.2(e): "the second (2nd) month before the date of distribution".
+    assert _months("quaker-cash-balance", date(2026, 3, 1))["treasury_30y"] == date(2026, 1, 1)
+    assert _months("quaker-cash-balance", date(2026, 2, 28))["treasury_30y"] == date(2025, 12, 1)
+    # Carver DB §13.7(G): "the third full calendar month" before the event.
+    assert _months("carver-db", date(2026, 3, 31))["treasury_30y"] == date(2025, 12, 1)
+    assert _months("carver-db", date(2026, 4, 1))["treasury_30y"] == date(2026, 1, 1)
+
+
+def test_loan_rate_uses_the_prime_rate_of_the_month():
+    # Carver 401(k) §8.3: prime plus one point, for loans requested in that month.
+    assert _months("carver-401k", date(2026, 11, 30)) == {"prime_rate": date(2026, 11, 1)}
+
+
+def test_segment_rates_only_when_the_reading_chooses_them():
+    assert "417e_segment_1" not in _months("carver-db", date(2026, 5, 1))
+    chosen = _months("carver-db", date(2026, 5, 1), {"relative_value_interest": "segment_rates"})
+    assert chosen["417e_segment_3"] == date(2026, 2, 1)
+
+
+def test_esops_need_no_market_rate():
+    assert market_needs("fairport-esop", date(2026, 5, 1)) == ()
+    assert market_needs("carver-esop", date(2026, 5, 1)) == ()
