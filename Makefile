@@ -30,7 +30,7 @@ test: install services
 	scripts/ensure-chromium
 	$(PY) -m pytest -q
 
-bench: install
+bench: install services
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 lint: install

@@ -30,5 +30,6 @@ def navigation(request) -> dict:
         items.append(("Data imports", reverse("benefits:imports_home")))
         items.append(("Market rates", reverse("benefits:market_rates")))
         items.append(("Audit log", reverse("benefits:audit_log")))
+        items.append(("Users and roles", reverse("accounts:users")))
     items.append(("Security", reverse("mfa_index")))
     return {"nav_items": items}

@@ -1,4 +1,8 @@
 from django import forms
+from django.utils import timezone
+
+from benefits.engine.dates import age_on
+from benefits.engine.input_ranges import MAX_AGE_AT_PLAN_DATES, MIN_AGE_AT_PLAN_DATES
 
 
 class IdentityLinkForm(forms.Form):
@@ -22,3 +26,13 @@ class IdentityLinkForm(forms.Form):
             attrs={"inputmode": "numeric", "autocomplete": "off", "class": "usa-input usa-input--small"}
         ),
     )
+
+    def clean_birth_date(self):
+        born = self.cleaned_data["birth_date"]
+        today = timezone.localdate()
+        if born >= today or not MIN_AGE_AT_PLAN_DATES <= age_on(born, today) <= MAX_AGE_AT_PLAN_DATES:
+            raise forms.ValidationError(
+                f"Date of birth: a plan member is between {MIN_AGE_AT_PLAN_DATES} and {MAX_AGE_AT_PLAN_DATES} "
+                "years old. Check the year."
+            )
+        return born

@@ -66,3 +66,17 @@ class User(AbstractUser):
     def is_plan_staff(self) -> bool:
         """Committee members and administrators: their pages require MFA."""
         return self.role in (self.Role.COMMITTEE, self.Role.ADMINISTRATOR)
+
+
+class SubmissionToken(models.Model):
+    """One row per form submission that created something: the form's one-time token is unique, so a
+    repeated or concurrent submit of the same form finds the first one's result and creates nothing."""
+
+    token = models.UUIDField(unique=True)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    purpose = models.CharField(max_length=80)
+    result_url = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.purpose} {self.token}"

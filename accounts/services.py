@@ -7,6 +7,7 @@ from datetime import date
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
 from benefits.audit import AuditEventType, audit_record, client_ip
@@ -26,22 +27,24 @@ class IdentityLinkLocked(IdentityLinkError):
     pass
 
 
-def _attempt_keys(user, request) -> list[str]:
-    keys = [f"identity-link:user:{user.pk}"]
+def _attempt_keys(user, request) -> list[tuple[str, int]]:
+    """(counter, limit): one per account, one per client address (the real client's, behind the
+    trusted proxies). An account's own failures lock only that account; the address limit is several
+    accounts' worth, so one person cannot lock linking for others behind the same address."""
+    keys = [(f"identity-link:user:{user.pk}", settings.IDENTITY_LINK_MAX_ATTEMPTS)]
     ip = client_ip(request)
     if ip:
-        keys.append(f"identity-link:ip:{ip}")
+        keys.append((f"identity-link:ip:{ip}", settings.IDENTITY_LINK_MAX_ATTEMPTS_PER_ADDRESS))
     return keys
 
 
 def identity_link_attempts_exceeded(*, user, request=None) -> bool:
-    limit = settings.IDENTITY_LINK_MAX_ATTEMPTS
-    return any((cache.get(key) or 0) >= limit for key in _attempt_keys(user, request))
+    return any((cache.get(key) or 0) >= limit for key, limit in _attempt_keys(user, request))
 
 
 def _count_failure(user, request) -> None:
     window = settings.IDENTITY_LINK_WINDOW_SECONDS
-    for key in _attempt_keys(user, request):
+    for key, _limit in _attempt_keys(user, request):
         cache.add(key, 0, timeout=window)
         try:
             cache.incr(key)
@@ -95,3 +98,96 @@ def participant_link_identity(
         )
     _count_failure(user, request)
     raise IdentityLinkError(GENERIC_FAILURE)
+
+
+# ------------------------------------------------------------------------------------ roles and access
+
+
+class RoleChangeRefused(Exception):
+    """The change is not allowed; the message says why, in words for the administrator."""
+
+
+def mfa_authenticated(request) -> bool:
+    """Did this session's login include a second factor? (allauth records each method used.)"""
+    if request is None or not getattr(request, "user", None) or not request.user.is_authenticated:
+        return False
+    from allauth.account.authentication import get_authentication_records
+
+    return any(r.get("method") == "mfa" for r in get_authentication_records(request, request.user))
+
+
+def _require_mfa_administrator(actor, request) -> None:
+    from allauth.mfa.utils import is_mfa_enabled
+
+    if not getattr(actor, "is_authenticated", False) or not actor.is_administrator or not actor.is_active:
+        raise PermissionDenied("Only an administrator changes roles and access.")
+    if not is_mfa_enabled(actor) or not mfa_authenticated(request):
+        raise PermissionDenied("Changing roles needs a login with two-factor authentication.")
+
+
+def user_change_role(*, actor, user, role: str, request) -> object:
+    """Give ``user`` another role: an MFA-authenticated administrator, never on themselves, audited
+    with the old and the new role in the same transaction as the change."""
+    from accounts.models import User
+
+    _require_mfa_administrator(actor, request)
+    if role not in User.Role.values:
+        raise RoleChangeRefused("Choose one of the roles offered.")
+    if user.pk == actor.pk:
+        raise RoleChangeRefused("You cannot change your own role; another administrator must do it.")
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        old = user.role
+        if old == role:
+            return user
+        if role != User.Role.PARTICIPANT and hasattr(user, "participant"):
+            raise RoleChangeRefused(
+                f"{user.email} is linked to a participant record; plan staff cannot hold their own plan record."
+            )
+        user.role = role
+        user.save(update_fields=["role"])
+        audit_record(
+            event_type=AuditEventType.ACCOUNT_ROLE_CHANGED,
+            summary=f"{user.email}: role {old} → {role}",
+            actor=actor,
+            request=request,
+            user_id=user.pk,
+            email=user.email,
+            old=old,
+            new=role,
+        )
+    return user
+
+
+def user_set_active(*, actor, user, active: bool, request) -> object:
+    """Deactivate (or reactivate) a login. Users are never deleted once they have acted: their audit
+    events keep pointing at them."""
+    from accounts.models import User
+
+    _require_mfa_administrator(actor, request)
+    if user.pk == actor.pk:
+        raise RoleChangeRefused("You cannot deactivate your own login.")
+    with transaction.atomic():
+        user = User.objects.select_for_update().get(pk=user.pk)
+        if user.is_active == active:
+            return user
+        user.is_active = active
+        user.save(update_fields=["is_active"])
+        details = {"actor": actor, "request": request, "user_id": user.pk, "email": user.email}
+        if active:
+            audit_record(
+                event_type=AuditEventType.ACCOUNT_ACTIVATED,
+                summary=f"{user.email} reactivated",
+                old=False,
+                new=True,
+                **details,
+            )
+        else:
+            audit_record(
+                event_type=AuditEventType.ACCOUNT_DEACTIVATED,
+                summary=f"{user.email} deactivated",
+                old=True,
+                new=False,
+                **details,
+            )
+    return user

@@ -6,4 +6,7 @@ app_name = "accounts"
 
 urlpatterns = [
     path("link/", views.link_identity, name="link_identity"),
+    path("users/", views.users, name="users"),
+    path("users/<int:user_id>/role/", views.user_change_role, name="user_change_role"),
+    path("users/<int:user_id>/access/", views.user_set_active, name="user_set_active"),
 ]

@@ -1,6 +1,8 @@
 """Generate a deterministic census request for a plan: ``census.request(plan, n, seed)``.
 
 Usage: ``.venv/bin/python bench/census.py PLAN N [SEED] > request.json``
+       ``.venv/bin/python bench/census.py --jsonl PLAN N [SEED] > census.jsonl`` (one participant a line,
+       generated and written one at a time)
 
 Participants are plausible, not real: birth 1950-1995, hire at 18-55, full-time hours with some
 part-time and short years, a third terminated, one in eight rehired, and the plan_data keys the
@@ -96,15 +98,8 @@ def participant(plan: str, i: int, rng: random.Random, as_of: date) -> dict:
     return p
 
 
-def request(plan: str, n: int, seed: int = 20261121) -> dict:
-    rng = random.Random(f"{plan}:{seed}")
-    as_of = AS_OF[plan]
-    req = {
-        "plan": plan,
-        "as_of": as_of.isoformat(),
-        "assumptions": {},
-        "participants": [participant(plan, i, rng, as_of) for i in range(n)],
-    }
+def _header(plan: str) -> dict:
+    req: dict = {"plan": plan, "as_of": AS_OF[plan].isoformat(), "assumptions": {}}
     if plan == "fairport-esop":
         req["settings"] = {"pre_plan_vesting_cap_years": 5}
     if plan == "quaker-cash-balance":
@@ -115,7 +110,31 @@ def request(plan: str, n: int, seed: int = 20261121) -> dict:
     return req
 
 
+def participants(plan: str, n: int, seed: int = 20261121):
+    rng = random.Random(f"{plan}:{seed}")
+    for i in range(n):
+        yield participant(plan, i, rng, AS_OF[plan])
+
+
+def request(plan: str, n: int, seed: int = 20261121) -> dict:
+    return _header(plan) | {"participants": list(participants(plan, n, seed))}
+
+
+def write_jsonl(plan: str, n: int, out, seed: int = 20261121) -> None:
+    """The same census as ``request`` in JSON Lines (``calculate --jsonl``)."""
+    out.write(json.dumps(_header(plan)) + "\n")
+    for p in participants(plan, n, seed):
+        out.write(json.dumps(p) + "\n")
+
+
 if __name__ == "__main__":
-    plan, n = sys.argv[1], int(sys.argv[2])
-    seed = int(sys.argv[3]) if len(sys.argv) > 3 else 20261121
-    json.dump(request(plan, n, seed), sys.stdout)
+    args = sys.argv[1:]
+    jsonl = args[:1] == ["--jsonl"]
+    if jsonl:
+        args = args[1:]
+    plan, n = args[0], int(args[1])
+    seed = int(args[2]) if len(args) > 2 else 20261121
+    if jsonl:
+        write_jsonl(plan, n, sys.stdout, seed)
+    else:
+        json.dump(request(plan, n, seed), sys.stdout)

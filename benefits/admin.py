@@ -1,17 +1,25 @@
+"""Django admin for plan data. Whatever staff open or change here is audited (``AuditedAdminMixin``);
+plan readings change only on the validated, audited readings page, so they are read-only here."""
+
 from django.contrib import admin
 
 from benefits import models
+from benefits.admin_audit import AuditedAdminMixin
 
 
 @admin.register(models.Employer)
-class EmployerAdmin(admin.ModelAdmin):
+class EmployerAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["name", "ein"]
 
 
 @admin.register(models.Plan)
-class PlanAdmin(admin.ModelAdmin):
+class PlanAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["name", "key", "kind", "employer", "settings_confirmed_at"]
-    readonly_fields = ["settings_confirmed_at", "settings_confirmed_by"]
+    # The readings page validates each value against the engine, audits it and asks for confirmation.
+    readonly_fields = ["key", "kind", "settings", "settings_confirmed_at", "settings_confirmed_by"]
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 class EmploymentPeriodInline(admin.TabularInline):
@@ -20,7 +28,7 @@ class EmploymentPeriodInline(admin.TabularInline):
 
 
 @admin.register(models.Participant)
-class ParticipantAdmin(admin.ModelAdmin):
+class ParticipantAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = [
         "participant_number",
         "last_name",
@@ -58,14 +66,14 @@ class TransactionInline(admin.TabularInline):
 
 
 @admin.register(models.PlanMembership)
-class PlanMembershipAdmin(admin.ModelAdmin):
+class PlanMembershipAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["participant", "plan", "entry_date"]
     list_filter = ["plan"]
     inlines = [HoursInline, CompensationInline, BalanceInline, TransactionInline]
 
 
 @admin.register(models.MarketRate)
-class MarketRateAdmin(admin.ModelAdmin):
+class MarketRateAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ["series", "period", "percent", "source"]
     list_filter = ["series"]
 

@@ -18,6 +18,13 @@ class AuditEventType(models.TextChoices):
     # accounts
     IDENTITY_LINKED = "identity.linked", "Identity linked to a participant record"
     IDENTITY_LINK_FAILED = "identity.link_failed", "Identity check failed"
+    ACCOUNT_ROLE_CHANGED = "account.role_changed", "Role changed"
+    ACCOUNT_DEACTIVATED = "account.deactivated", "Login deactivated"
+    ACCOUNT_ACTIVATED = "account.activated", "Login reactivated"
+    # the Django admin: what staff open or change there (issue 15)
+    ADMIN_VIEWED = "admin.viewed", "Record opened in the Django admin"
+    ADMIN_CHANGED = "admin.changed", "Record changed in the Django admin"
+    ADMIN_ADDED = "admin.added", "Record added in the Django admin"
     # benefits: plans and their readings
     PLAN_READING_CHANGED = "plan.reading_changed", "Plan reading changed"
     PLAN_SETTINGS_CONFIRMED = "plan.settings_confirmed", "Plan readings confirmed"
@@ -80,9 +87,16 @@ class AuditEventType(models.TextChoices):
 
 
 def client_ip(request) -> str | None:
+    """The client's address: behind ``ALLAUTH_TRUSTED_PROXY_COUNT`` proxies, the address the nearest
+    trusted proxy saw (X-Forwarded-For), never the proxy's own; otherwise REMOTE_ADDR."""
     if request is None:
         return None
-    return request.META.get("REMOTE_ADDR") or None
+    from allauth.account.adapter import get_adapter
+
+    try:
+        return get_adapter(request).get_client_ip(request) or None
+    except Exception:  # noqa: BLE001 - a forged or short X-Forwarded-For: fall back to the socket's peer
+        return request.META.get("REMOTE_ADDR") or None
 
 
 def audit_record(

@@ -20,12 +20,10 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
-
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.plans import Plan as EnginePlan
 from benefits.engine.plans import get_plan, settings_classes
-from benefits.engine.request import calculate_request, parse_request
+from benefits.engine.request import RequestError, calculate_request, parse_request
 from benefits.engine.settings import describe, override
 from benefits.models import CalculationResult, MarketRate, Plan, PlanMembership
 
@@ -39,20 +37,26 @@ class CalculationError(Exception):
 
 
 SEGMENT_SERIES = ("417e_segment_1", "417e_segment_2", "417e_segment_3")
+# The market series the contract reads, in one query (``market_assumptions``).
+_MARKET_SERIES = ("treasury_10y_november", "treasury_30y", *SEGMENT_SERIES)
 
 
-def plan_assumptions(plan: Plan) -> dict:
+def market_assumptions() -> dict:
     """Market data as administrators keep it (``MarketRate``), in the engine contract's assumption names.
 
     Dates past the last published rate are projections: they assume the last published rate
-    continues, and the engine's trace says so for every number that uses one.
+    continues, and the engine's trace says so for every number that uses one. One query for every
+    series (the rates are the same for every plan).
     """
+    by_series: dict[str, list[MarketRate]] = {s: [] for s in _MARKET_SERIES}
+    for r in MarketRate.objects.filter(series__in=_MARKET_SERIES).order_by("series", "period"):
+        by_series[r.series].append(r)
     assumptions: dict = {}
-    november = list(MarketRate.objects.filter(series="treasury_10y_november").order_by("period"))
+    november = by_series["treasury_10y_november"]
     if november:
         assumptions["treasury_10y_november"] = {str(r.period.year): str(r.percent) for r in november}
         assumptions["treasury_10y_projection"] = str(november[-1].percent)
-    monthly_30y = list(MarketRate.objects.filter(series="treasury_30y").order_by("period"))
+    monthly_30y = by_series["treasury_30y"]
     if monthly_30y:
         monthly = {f"{r.period:%Y-%m}": str(r.percent) for r in monthly_30y}
         assumptions["applicable_interest_rate"] = monthly  # quaker-cash-balance §1.2(e)
@@ -61,18 +65,34 @@ def plan_assumptions(plan: Plan) -> dict:
     # §417(e)(3) segment rates by month, [first, second, third], where all three are loaded (used when a
     # plan reading chooses segment rates for relative values).
     segments: dict[str, dict[int, str]] = {}
-    for r in MarketRate.objects.filter(series__in=SEGMENT_SERIES).order_by("period"):
-        segments.setdefault(f"{r.period:%Y-%m}", {})[SEGMENT_SERIES.index(r.series)] = str(r.percent)
+    for series in SEGMENT_SERIES:
+        for r in by_series[series]:
+            segments.setdefault(f"{r.period:%Y-%m}", {})[SEGMENT_SERIES.index(series)] = str(r.percent)
     complete = {month: [by[0], by[1], by[2]] for month, by in segments.items() if len(by) == 3}
     if complete:
         assumptions["segment_rates"] = complete
     return assumptions
 
 
+def plan_assumptions(plan: Plan) -> dict:
+    """The market assumptions of a plan's requests (today the same for every plan)."""
+    return market_assumptions()
+
+
+def _assumptions_for(membership: PlanMembership) -> dict:
+    """Read the market data once per membership object (one page builds its request more than once)."""
+    memo = getattr(membership, "_market_assumptions", None)
+    if memo is None:
+        memo = plan_assumptions(membership.plan)
+        membership._market_assumptions = memo
+    return copy.deepcopy(memo)
+
+
 def participant_payload(membership: PlanMembership, *, commencement_dates: Iterable[date] = ()) -> dict:
     """One participant in the engine contract's JSON shape."""
     p = membership.participant
-    periods = list(p.employment_periods.all().order_by("start"))
+    # .all() (not .order_by) so a prefetch (``selectors.with_engine_rows``) serves it without a query
+    periods = sorted(p.employment_periods.all(), key=lambda ep: ep.start)
     payload: dict = {
         "id": p.participant_number,
         "birth_date": p.birth_date.isoformat(),
@@ -100,13 +120,20 @@ def participant_payload(membership: PlanMembership, *, commencement_dates: Itera
 
 
 def membership_request(
-    membership: PlanMembership, *, as_of: date, commencement_dates: Iterable[date] = (), detail: bool = False
+    membership: PlanMembership,
+    *,
+    as_of: date,
+    commencement_dates: Iterable[date] = (),
+    detail: bool = False,
+    assumptions: dict | None = None,
 ) -> dict:
     plan = membership.plan
     request = {
         "plan": plan.key,
         "as_of": as_of.isoformat(),
-        "assumptions": plan_assumptions(plan),
+        "assumptions": copy.deepcopy(assumptions)
+        if assumptions is not None
+        else _assumptions_for(membership),
         "participants": [participant_payload(membership, commencement_dates=commencement_dates)],
     }
     if plan.settings:
@@ -117,40 +144,110 @@ def membership_request(
 
 
 def request_calculate(request: dict) -> dict:
-    """The engine's result for a request of one participant built here (the modeler's what-ifs)."""
-    return calculate_request(request)["results"][0]
+    """The engine's result for a request of one participant built here (the modeler's what-ifs).
+
+    A value outside its plausible window (the engine refuses the whole request) comes back as that
+    participant's error, with the field's pointer, like any other data the plan cannot use."""
+    try:
+        return calculate_request(request)["results"][0]
+    except RequestError as exc:
+        return {"error": {"field": exc.pointer, "message": str(exc)}}
+
+
+def _digest(request: dict) -> str:
+    return hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
+
+
+def _checked(result: dict) -> dict:
+    if "error" in result:
+        raise CalculationError(result["error"]["field"], result["error"]["message"])
+    return result
 
 
 def membership_calculate(
     membership: PlanMembership, *, as_of: date, commencement_dates: Iterable[date] = (), detail: bool = False
 ) -> dict:
-    """The engine's contract result for this membership, stored once per request and engine version."""
+    """The engine's contract result for this membership, stored once per request and engine version.
+
+    Remembered on the membership object too, so a page that asks twice reads the store once."""
     request = membership_request(
         membership, as_of=as_of, commencement_dates=commencement_dates, detail=detail
     )
-    digest = hashlib.sha256(json.dumps(request, sort_keys=True).encode()).hexdigest()
-    stored = CalculationResult.objects.filter(
-        membership=membership, engine_version=ENGINE_VERSION, request_sha256=digest
-    ).first()
-    if stored is not None:
-        result = stored.result
-    else:
-        result = calculate_request(request)["results"][0]
-        try:
-            with transaction.atomic():
-                CalculationResult.objects.create(
-                    membership=membership,
+    digest = _digest(request)
+    memo = membership.__dict__.setdefault("_calculations", {})
+    if digest not in memo:
+        stored = CalculationResult.objects.filter(
+            membership=membership, engine_version=ENGINE_VERSION, request_sha256=digest
+        ).first()
+        if stored is not None:
+            memo[digest] = stored.result
+        else:
+            try:
+                memo[digest] = calculate_request(request)["results"][0]
+            except RequestError as exc:  # a stored value outside its plausible range: named, never a 500
+                raise CalculationError(exc.pointer.removeprefix("/participants/0"), str(exc)) from None
+            # One statement; if another request stored the same result first, the conflict is ignored.
+            CalculationResult.objects.bulk_create(
+                [
+                    CalculationResult(
+                        membership=membership,
+                        as_of=as_of,
+                        engine_version=ENGINE_VERSION,
+                        request_sha256=digest,
+                        request=request,
+                        result=memo[digest],
+                    )
+                ],
+                ignore_conflicts=True,
+            )
+    return _checked(memo[digest])
+
+
+def memberships_calculate(
+    memberships: Iterable[PlanMembership], *, as_of: date
+) -> list[dict | CalculationError]:
+    """Each membership's result (or its ``CalculationError``), in a fixed number of queries.
+
+    The market data is read once, the stored results in one query, and the missing ones stored in one
+    insert: the dashboard's cost does not grow with the number of plans. Memberships should come from
+    ``selectors.with_engine_rows`` so building their requests needs no query."""
+    memberships = list(memberships)
+    if not memberships:
+        return []
+    assumptions = plan_assumptions(memberships[0].plan)
+    requests = [membership_request(m, as_of=as_of, assumptions=assumptions) for m in memberships]
+    digests = [_digest(r) for r in requests]
+    stored = {
+        (row.membership_id, row.request_sha256): row.result
+        for row in CalculationResult.objects.filter(
+            membership__in=memberships, engine_version=ENGINE_VERSION, request_sha256__in=digests
+        ).only("membership_id", "request_sha256", "result")
+    }
+    out: list[dict | CalculationError] = []
+    new_rows = []
+    for m, request, digest in zip(memberships, requests, digests, strict=True):
+        result = stored.get((m.pk, digest))
+        if result is None:
+            result = calculate_request(request)["results"][0]
+            new_rows.append(
+                CalculationResult(
+                    membership=m,
                     as_of=as_of,
                     engine_version=ENGINE_VERSION,
                     request_sha256=digest,
                     request=request,
                     result=result,
                 )
-        except IntegrityError:  # another request stored the same result first
-            pass
-    if "error" in result:
-        raise CalculationError(result["error"]["field"], result["error"]["message"])
-    return result
+            )
+        m.__dict__.setdefault("_calculations", {})[digest] = result
+        m._market_assumptions = assumptions
+        try:
+            out.append(_checked(result))
+        except CalculationError as exc:
+            out.append(exc)
+    if new_rows:
+        CalculationResult.objects.bulk_create(new_rows, ignore_conflicts=True)
+    return out
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,9 @@ from decimal import Decimal
 
 from django import forms
 
+from accounts.submissions import OneTimeTokenMixin
+from benefits.engine.dates import age_on
+from benefits.engine.input_ranges import MAX_AGE_AT_PLAN_DATES, MAX_YEARLY_PAY
 from benefits.engine_adapter import membership_calculate
 
 MAX_LISTED_DATES = 12
@@ -52,7 +55,7 @@ def every_month(membership, as_of: date) -> list[date]:
     return out
 
 
-class ModelerForm(forms.Form):
+class ModelerForm(OneTimeTokenMixin, forms.Form):
     MODES = (
         ("dates", "The dates I list"),
         ("every_month", "Every month from the earliest date to age 70"),
@@ -75,6 +78,7 @@ class ModelerForm(forms.Form):
         label="Assumed yearly pay from now on",
         required=False,
         min_value=Decimal(0),
+        max_value=MAX_YEARLY_PAY,
         max_digits=12,
         decimal_places=2,
         help_text="In dollars a year, for each future year without recorded pay.",
@@ -126,6 +130,14 @@ class ModelerForm(forms.Form):
                 f"List at most {MAX_LISTED_DATES} dates, or choose every month to age {LAST_AGE}."
             )
         return sorted(out)
+
+    def clean_spouse_birth_date(self) -> date | None:
+        born = self.cleaned_data.get("spouse_birth_date")
+        if born is not None and (born >= self.as_of or age_on(born, self.as_of) > MAX_AGE_AT_PLAN_DATES):
+            raise forms.ValidationError(
+                f"Spouse's birth date: before today, and at most {MAX_AGE_AT_PLAN_DATES} years ago."
+            )
+        return born
 
     def clean(self):
         data = super().clean()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Upper
 
 
 class Employer(models.Model):
@@ -87,6 +88,13 @@ class Participant(models.Model):
 
     class Meta:
         ordering = ["last_name", "first_name"]
+        indexes = [
+            # The staff list pages through participants in name order, and a search by number is
+            # case-insensitive: both through an index, flat in the number of participants. Name
+            # searches use a trigram index (PostgreSQL; migration 0007).
+            models.Index(fields=["last_name", "first_name", "id"], name="participant_name_order"),
+            models.Index(Upper("participant_number"), name="participant_number_upper"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(termination_date__isnull=True) | Q(termination_date__gte=models.F("hire_date")),
@@ -96,6 +104,34 @@ class Participant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.full_name} ({self.participant_number})"
+
+    def clean(self) -> None:
+        """The engine's plausible windows, for any form that edits a participant (the Django admin too)."""
+        from django.core.exceptions import ValidationError
+        from django.utils import timezone
+
+        from benefits.engine.dates import add_years, age_on
+        from benefits.engine.input_ranges import MAX_AGE_AT_PLAN_DATES, MIN_AGE_AT_PLAN_DATES
+
+        today, errors = timezone.localdate(), {}
+        if self.birth_date:
+            alive_until = min(today, self.death_date) if self.death_date else today
+            if self.birth_date >= today or age_on(self.birth_date, alive_until) > MAX_AGE_AT_PLAN_DATES:
+                errors["birth_date"] = (
+                    f"Birth date: the participant is at most {MAX_AGE_AT_PLAN_DATES} years old."
+                )
+            elif self.hire_date and self.hire_date < add_years(self.birth_date, MIN_AGE_AT_PLAN_DATES):
+                errors["hire_date"] = f"Hire date: on or after the {MIN_AGE_AT_PLAN_DATES}th birthday."
+        if self.spouse_birth_date and (
+            self.spouse_birth_date >= today or age_on(self.spouse_birth_date, today) > MAX_AGE_AT_PLAN_DATES
+        ):
+            errors["spouse_birth_date"] = "Spouse's birth date: before today, and at most 110 years ago."
+        if self.death_date and (
+            self.death_date > today or (self.birth_date and self.death_date <= self.birth_date)
+        ):
+            errors["death_date"] = "Date of death: after the birth date and not in the future."
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def full_name(self) -> str:
@@ -155,6 +191,8 @@ class HoursOfService(models.Model):
         ordering = ["membership", "period_year"]
         constraints = [
             models.UniqueConstraint(fields=["membership", "period_year"], name="hours_unique_period"),
+            # A year holds at most 366 × 24 = 8,784 hours (benefits.engine.input_ranges).
+            models.CheckConstraint(condition=Q(hours__lte=8784), name="hours_at_most_a_leap_year"),
         ]
 
     def __str__(self) -> str:
@@ -221,15 +259,16 @@ class AuditEvent(models.Model):
 
     event_time = models.DateTimeField(db_index=True)
     event_type = models.CharField(max_length=60, db_index=True)
+    # PROTECT: who acted, and on whom, outlives any account; users are deactivated, never deleted.
     acting_user = models.ForeignKey(
         django_settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
-        on_delete=models.SET_NULL,
+        on_delete=models.PROTECT,
         related_name="audit_events",
     )
     participant = models.ForeignKey(
-        Participant, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit_events"
+        Participant, null=True, blank=True, on_delete=models.PROTECT, related_name="audit_events"
     )
     summary = models.CharField(max_length=300)
     extra_data = models.JSONField(default=dict, blank=True)

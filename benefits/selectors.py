@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 from benefits.engine_adapter import Reading, plan_readings
@@ -21,6 +21,7 @@ from benefits.models import (
     AccountBalance,
     AccountTransaction,
     AuditEvent,
+    EmploymentPeriod,
     GeneratedDocument,
     ModelerRun,
     Participant,
@@ -34,7 +35,10 @@ def participant_for_user(user) -> Participant | None:
     """The participant record linked to this login, if any."""
     if not user.is_authenticated or not user.is_participant_role:
         return None
-    return Participant.objects.filter(user=user).first()
+    participant = Participant.objects.select_related("employer").filter(user=user).first()
+    if participant is not None:
+        user.participant = participant  # the layout's navigation asks again; answer from memory
+    return participant
 
 
 def participant_get_for_viewer(*, user, participant_id: int) -> Participant:
@@ -47,30 +51,70 @@ def participant_get_for_viewer(*, user, participant_id: int) -> Participant:
     elif not user.is_plan_staff:
         raise Http404
     try:
-        return qs.get(pk=participant_id)
+        participant = qs.get(pk=participant_id)
     except Participant.DoesNotExist as exc:
         raise Http404 from exc
+    if user.is_participant_role:
+        user.participant = participant  # the layout's navigation asks again; answer from memory
+    return participant
 
 
-def memberships_for_participant(participant: Participant) -> QuerySet[PlanMembership]:
-    return (
-        PlanMembership.objects.filter(participant=participant)
-        .select_related("plan", "plan__employer")
-        .order_by("plan__name")
+def with_engine_rows(qs: QuerySet[PlanMembership]) -> QuerySet[PlanMembership]:
+    """Memberships with every row an engine request reads, fetched once for the whole queryset.
+
+    Building a request (``engine_adapter.membership_request``) then runs no query, so a page costs the
+    same number of queries whatever the number of plans, years of service or pay (bounded by tests in
+    ``tests/benefits/test_query_bounds.py``)."""
+    return qs.select_related(
+        "plan", "plan__employer", "participant", "participant__employer"
+    ).prefetch_related(
+        "hours",
+        "compensation",
+        "balances",
+        Prefetch("participant__employment_periods", queryset=EmploymentPeriod.objects.order_by("start")),
     )
 
 
+def memberships_for_participant(participant: Participant) -> QuerySet[PlanMembership]:
+    return with_engine_rows(PlanMembership.objects.filter(participant=participant)).order_by("plan__name")
+
+
 def participants_for_staff(*, user, query: str = "") -> QuerySet[Participant]:
+    """Participants in name order, matching ``query`` (name part or participant number), lazily: the
+    caller takes one page (``participants_page``). Each filter and the order are served by an index
+    (migration 0007), so a page costs the same at 27 or 100,000 participants."""
     if not user.is_authenticated or not user.is_plan_staff:
         raise Http404
     qs = Participant.objects.select_related("employer").prefetch_related("memberships__plan")
+    # PostgreSQL refuses NUL in text and nobody's name holds control characters: drop them, and bound it.
+    query = "".join(ch for ch in query if ch.isprintable())[:100].strip()
     if query:
         qs = qs.filter(
             Q(last_name__icontains=query)
             | Q(first_name__icontains=query)
             | Q(participant_number__iexact=query)
         )
-    return qs.order_by("last_name", "first_name")
+    return qs.order_by("last_name", "first_name", "id")
+
+
+@dataclass(frozen=True)
+class Page:
+    rows: list
+    number: int
+    has_previous: bool
+    has_next: bool
+
+
+PARTICIPANTS_PER_PAGE = 50
+
+
+def participants_page(*, user, query: str = "", page: int = 1, per_page: int = PARTICIPANTS_PER_PAGE) -> Page:
+    """One page of ``participants_for_staff``: one row more than the page is read to know whether a
+    next page exists, so no COUNT over the whole table is needed."""
+    page = max(1, page)
+    start = (page - 1) * per_page
+    rows = list(participants_for_staff(user=user, query=query)[start : start + per_page + 1])
+    return Page(rows=rows[:per_page], number=page, has_previous=page > 1, has_next=len(rows) > per_page)
 
 
 def plans_for_admin(*, user) -> QuerySet[Plan]:
@@ -152,19 +196,22 @@ def plan_overview(plan: Plan) -> PlanOverview:
 def membership_get_for_viewer(*, user, participant_id: int, plan_key: str) -> PlanMembership:
     participant = participant_get_for_viewer(user=user, participant_id=participant_id)
     try:
-        return PlanMembership.objects.select_related("plan", "plan__employer", "participant").get(
-            participant=participant, plan__key=plan_key
-        )
+        return with_engine_rows(PlanMembership.objects.all()).get(participant=participant, plan__key=plan_key)
     except PlanMembership.DoesNotExist as exc:
         raise Http404 from exc
 
 
-def run_get_for_viewer(*, user, participant_id: int, run_id: int) -> ModelerRun:
+def run_get_for_viewer(*, user, participant_id: int, run_id: int, with_result: bool = True) -> ModelerRun:
+    """A modeler run the user may see; ``with_result=False`` leaves its (large) result to be read only
+    if used (the result page serves a finished grid from the cache)."""
     participant = participant_get_for_viewer(user=user, participant_id=participant_id)
+    qs = ModelerRun.objects.select_related(
+        "membership__plan", "membership__plan__employer", "membership__participant"
+    )
+    if not with_result:
+        qs = qs.defer("result")
     try:
-        return ModelerRun.objects.select_related("membership__plan", "membership__participant").get(
-            pk=run_id, membership__participant=participant
-        )
+        return qs.get(pk=run_id, membership__participant=participant)
     except ModelerRun.DoesNotExist as exc:
         raise Http404 from exc
 
@@ -192,28 +239,37 @@ def statements_for_membership(membership: PlanMembership):
 # ------------------------------------------------------------------ an account's ledger (statements)
 
 
-def membership_has_transactions(membership: PlanMembership) -> bool:
-    return membership.transactions.exists()
-
-
-def membership_first_transaction_date(membership: PlanMembership) -> date | None:
-    return membership.transactions.order_by("date").values_list("date", flat=True).first()
-
-
-def membership_first_balance_date(membership: PlanMembership) -> date | None:
-    return membership.balances.order_by("as_of").values_list("as_of", flat=True).first()
-
-
-def membership_latest_balance_date(membership: PlanMembership) -> date | None:
-    return membership.balances.order_by("-as_of").values_list("as_of", flat=True).first()
+# Read once per membership object: a statement page asks for the ledger, its first date and the
+# balances several times, and each answer comes from the same rows.
 
 
 def membership_transactions(membership: PlanMembership) -> list[AccountTransaction]:
-    return list(membership.transactions.order_by("date", "pk"))
+    memo = membership.__dict__.get("_transactions")
+    if memo is None:
+        memo = list(membership.transactions.order_by("date", "pk"))
+        membership._transactions = memo
+    return list(memo)
 
 
 def membership_balances(membership: PlanMembership) -> list[AccountBalance]:
-    return list(membership.balances.all())
+    return list(membership.balances.all())  # prefetched by ``with_engine_rows``
+
+
+def membership_has_transactions(membership: PlanMembership) -> bool:
+    return bool(membership_transactions(membership))
+
+
+def membership_first_transaction_date(membership: PlanMembership) -> date | None:
+    txs = membership_transactions(membership)
+    return min(t.date for t in txs) if txs else None
+
+
+def membership_first_balance_date(membership: PlanMembership) -> date | None:
+    return min((b.as_of for b in membership_balances(membership)), default=None)
+
+
+def membership_latest_balance_date(membership: PlanMembership) -> date | None:
+    return max((b.as_of for b in membership_balances(membership)), default=None)
 
 
 def plan_share_valuation(plan: Plan, *, source: str, on: date) -> AccountBalance | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -114,7 +116,12 @@ def document_download(request, document_id: int):
 # Each page takes the participant id: a participant may open only their own (404 otherwise);
 # plan staff open any read-only, and each view is audited by ``_viewing_context``.
 
+import functools  # noqa: E402
+import hashlib  # noqa: E402
+import logging  # noqa: E402
+import uuid  # noqa: E402
 from datetime import date  # noqa: E402
+from pathlib import Path  # noqa: E402
 from urllib.parse import urlencode  # noqa: E402
 
 from django.contrib import messages  # noqa: E402
@@ -128,7 +135,7 @@ from benefits.models import ModelerRun  # noqa: E402
 from benefits.presenters.account_statements import PeriodError  # noqa: E402
 from benefits.presenters.chart import line_chart  # noqa: E402
 from benefits.presenters.labels import field_words, form_label  # noqa: E402
-from benefits.presenters.modeler import grid  # noqa: E402
+from benefits.presenters.modeler import estimate_href, grid  # noqa: E402
 from benefits.presenters.statements import account_periods, statement_payload  # noqa: E402
 from benefits.presenters.traces import presented, trace_steps  # noqa: E402
 from benefits.presenters.vesting import vesting_page  # noqa: E402
@@ -259,6 +266,12 @@ def plan_modeler(request, participant_id: int, plan_key: str):
     blocked = _modeler_blocked(membership, today)
     if request.method == "POST" and request.user.is_plan_staff:
         raise PermissionDenied("Plan staff have a read-only view of the modeler.")
+    from accounts import submissions
+
+    purpose = f"modeler:{membership.pk}"
+    repeated = submissions.repeat_redirect(request, purpose) if blocked is None else None
+    if repeated is not None:
+        return repeated
     if request.method == "POST" and blocked is None:
         form = ModelerForm(request.POST, membership=membership, as_of=today)
         if form.is_valid():
@@ -269,10 +282,24 @@ def plan_modeler(request, participant_id: int, plan_key: str):
                     None, f"The plan cannot be calculated: {field_words(exc.field)} is missing or unusable."
                 )
             else:
-                run = services.modeler_run_create(
-                    membership=membership, actor=request.user, inputs=inputs, as_of=today, request=request
-                )
-                return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run.pk)
+
+                def create_run():
+                    run = services.modeler_run_create(
+                        membership=membership, actor=request.user, inputs=inputs, as_of=today, request=request
+                    )
+                    return run, reverse("benefits:modeler_run", args=[participant_id, run.pk])
+
+                try:
+                    outcome = submissions.submit_once(
+                        user=request.user,
+                        raw_token=form.cleaned_data["submission_token"],
+                        purpose=purpose,
+                        action=create_run,
+                    )
+                except submissions.SubmissionRefused as exc:
+                    form.add_error(None, str(exc))
+                else:
+                    return redirect(outcome.url)
         status = 400
     else:
         form = ModelerForm(membership=membership, as_of=today)
@@ -308,17 +335,85 @@ def _modeler_blocked(membership, today: date) -> str | None:
     return None
 
 
-def _grid_context(result: dict, participant, chosen: str = "") -> dict:
-    g = grid(result, participant.birth_date, chosen=chosen)
+def _grid_context(result: dict, participant, estimate_url_name: str, owner_id: int, chosen: str = "") -> dict:
+    href = estimate_href(reverse(estimate_url_name, args=[participant.pk, owner_id, 0]))
+    g = grid(result, participant.birth_date, href, chosen=chosen)
     normal = g["normal"]
     series = [k for k in (normal, g["chosen"], "life", "js100", "lump_sum") if k]
     series = list(dict.fromkeys(series))
     return {"grid": g, "chart": line_chart(g, series)}
 
 
+logger = logging.getLogger(__name__)
+
+
+@functools.cache
+def _grid_fingerprint() -> str:
+    """What the grid's HTML depends on besides the stored result: its template and presenters. A
+    deploy that changes any of them renders the fragments afresh."""
+    from django.template.loader import get_template
+
+    import benefits.presenters.chart as chart_module
+    import benefits.presenters.labels as labels_module
+    import benefits.presenters.modeler as modeler_module
+
+    digest = hashlib.sha256(get_template("benefits/_grid.html").template.source.encode())
+    for module in (chart_module, labels_module, modeler_module):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+GRID_CACHE_SECONDS = 7 * 24 * 3600
+
+
+def _chosen_form(request) -> str:
+    """The form a person asked to compare with the normal form (a form key, or nothing)."""
+    value = request.GET.get("form", "")
+    return value if re.fullmatch(r"[a-z0-9_]{1,20}", value) else ""
+
+
+def _grid_html(
+    owner, participant, estimate_url_name: str, *, with_notes: bool = False, chosen: str = ""
+) -> tuple[str, list]:
+    """The finished grid of a modeler run or quote, rendered once and then served from the cache: the
+    stored result never changes, so neither does its HTML (a 181-date grid is a thousand cells). If
+    the cache is down, the grid is rendered as usual."""
+    from django.core.cache import cache
+    from django.template.loader import render_to_string
+    from django.utils.safestring import mark_safe
+
+    key = f"grid:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
+    try:
+        cached = cache.get(key)
+    except Exception:  # a cache outage must not take the page down
+        logger.warning("grid cache unavailable; rendering %s", key, exc_info=True)
+        cached = None
+    if cached is None:
+        context = {
+            "participant": participant,
+            "result_notes": owner.result.get("notes") if with_notes else (),
+        }
+        context.update(_grid_context(owner.result, participant, estimate_url_name, owner.pk, chosen))
+        # Each estimate's date and whether it has forms: what the page's election offer needs, so a
+        # cached grid never reads the (large) result.
+        estimates = [
+            {"commencement_date": e["commencement_date"], "forms": bool(e.get("forms"))}
+            for e in owner.result.get("estimates") or []
+        ]
+        cached = (str(render_to_string("benefits/_grid.html", context)), estimates)
+        try:
+            cache.set(key, cached, GRID_CACHE_SECONDS)
+        except Exception:
+            logger.warning("grid cache unavailable; %s not stored", key, exc_info=True)
+    html, estimates = cached
+    return mark_safe(html), estimates  # noqa: S308 - our own template's output
+
+
 @login_required
 def modeler_run(request, participant_id: int, run_id: int):
-    run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
+    run = selectors.run_get_for_viewer(
+        user=request.user, participant_id=participant_id, run_id=run_id, with_result=False
+    )
     finished = run.status in (ModelerRun.Status.DONE, ModelerRun.Status.FAILED)
     if request.headers.get("HX-Request"):
         # The progress poll: once the run is finished, reload the page to show the results.
@@ -333,12 +428,20 @@ def modeler_run(request, participant_id: int, run_id: int):
         )
     context = _plan_context(request, run.membership, f"modeler run {run.pk}")
     context["run"] = run
+    context["submission_token"] = uuid.uuid4().hex  # the quote form's one-time token
     if run.status == ModelerRun.Status.DONE:
-        context.update(_grid_context(run.result, run.membership.participant, request.GET.get("form", "")))
+        html, estimates = _grid_html(
+            run,
+            run.membership.participant,
+            "benefits:modeler_estimate",
+            with_notes=True,
+            chosen=_chosen_form(request),
+        )
+        context["grid_html"] = html
         if request.user.is_participant_role:
             from elections.benefit_elections.presenters import electable_dates
 
-            context["elect_dates"] = electable_dates(run.membership, run.result)
+            context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
     return render(request, "benefits/modeler_run.html", context)
 
 
@@ -431,10 +534,34 @@ def modeler_estimate(request, participant_id: int, run_id: int, index: int):
 @login_required
 @require_POST
 def quote_save(request, participant_id: int, run_id: int):
+    from accounts import submissions
+
     run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
-    quote = services.quote_save(run=run, actor=request.user, request=request)
-    messages.success(request, "Quote saved. You can print it as a PDF.")
-    return redirect("benefits:quote_detail", participant_id=participant_id, quote_id=quote.pk)
+    if request.user.is_plan_staff:
+        raise PermissionDenied("Plan staff have a read-only view of the modeler.")
+    purpose = f"quote:{run.pk}"
+    repeated = submissions.repeat_redirect(request, purpose)
+    if repeated is not None:
+        return repeated
+    back = reverse("benefits:modeler_run", args=[participant_id, run.pk])
+    if run.status != ModelerRun.Status.DONE:
+        messages.error(request, "This model is not finished yet: save it as a quote once its results show.")
+        return redirect(back)
+
+    def save():
+        quote = services.quote_save(run=run, actor=request.user, request=request)
+        return quote, reverse("benefits:quote_detail", args=[participant_id, quote.pk])
+
+    try:
+        outcome = submissions.submit_once(
+            user=request.user, raw_token=request.POST.get("submission_token"), purpose=purpose, action=save
+        )
+    except submissions.SubmissionRefused as exc:
+        messages.error(request, str(exc))
+        return redirect(back)
+    if not outcome.repeated:
+        messages.success(request, "Quote saved. You can print it as a PDF.")
+    return redirect(outcome.url)
 
 
 @login_required
@@ -444,7 +571,9 @@ def quote_detail(request, participant_id: int, quote_id: int):
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk}")
     context["quote"] = quote
-    context.update(_grid_context(quote.result, quote.participant, request.GET.get("form", "")))
+    context["grid_html"], _estimates = _grid_html(
+        quote, quote.participant, "benefits:quote_estimate", chosen=_chosen_form(request)
+    )
     return render(request, "benefits/quote.html", context)
 
 

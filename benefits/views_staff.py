@@ -17,12 +17,17 @@ from benefits.presenters.reading_words import reading_label
 
 @staff_required
 def staff_participants(request):
-    query = request.GET.get("q", "").strip()
-    participants = selectors.participants_for_staff(user=request.user, query=query)
+    # PostgreSQL refuses NUL in text and nobody's name holds control characters: drop them.
+    query = "".join(ch for ch in request.GET.get("q", "") if ch.isprintable())[:100].strip()
+    try:
+        number = int(request.GET.get("page", "1"))
+    except ValueError:
+        number = 1
+    page = selectors.participants_page(user=request.user, query=query, page=min(max(number, 1), 100_000))
     return render(
         request,
         "benefits/staff_participants.html",
-        {"participants": participants, "query": query},
+        {"participants": page.rows, "page": page, "query": query},
     )
 
 

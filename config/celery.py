@@ -3,6 +3,7 @@
 import os
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -11,3 +12,17 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # An app's areas keep their own tasks module (docs/architecture.md); name each area here.
 app.autodiscover_tasks(["elections.claims", "elections.benefit_elections", "benefits.imports"])
+
+
+@worker_process_init.connect
+def warm_document_renderer(**kwargs):
+    """Each worker child loads WeasyPrint, the fonts and the PDF stylesheet once, at start, so its
+    first document is as fast as the rest (benefits/pdf_render.py)."""
+    import logging
+
+    try:
+        from benefits.pdf_render import warm
+
+        warm()
+    except Exception:  # a worker that cannot warm up still renders (and reports) each document
+        logging.getLogger(__name__).warning("PDF renderer warm-up failed", exc_info=True)

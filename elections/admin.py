@@ -1,40 +1,16 @@
-"""Django admin: claims are read-only here (they change only through the services and their audit);
-administrators verify Beneficiaries of deceased participants."""
+"""Django admin: claims, their documents and decisions are absent (they are read and changed only on
+the claim pages, with their permission checks and audit). Administrators verify Beneficiaries of
+deceased participants here; each verification is audited."""
 
 from django.contrib import admin
 from django.utils import timezone
 
-from elections.models import BeneficiaryLink, Claim, ClaimEvent
-
-
-class ClaimEventInline(admin.TabularInline):
-    model = ClaimEvent
-    extra = 0
-    can_delete = False
-    readonly_fields = ("at", "actor", "actor_label", "action", "from_state", "to_state", "note", "due_on")
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-
-@admin.register(Claim)
-class ClaimAdmin(admin.ModelAdmin):
-    list_display = ("pk", "claim_type", "participant", "state", "received_on", "due_on")
-    list_filter = ("state", "claim_type")
-    inlines = [ClaimEventInline]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+from benefits.admin_audit import AuditedAdminMixin
+from elections.models import BeneficiaryLink
 
 
 @admin.register(BeneficiaryLink)
-class BeneficiaryLinkAdmin(admin.ModelAdmin):
+class BeneficiaryLinkAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ("beneficiary_name", "relationship", "participant", "user", "verified_at")
     readonly_fields = ("verified_by", "verified_at")
     autocomplete_fields = ()
@@ -43,3 +19,6 @@ class BeneficiaryLinkAdmin(admin.ModelAdmin):
         if obj.verified_at is None:
             obj.verified_by, obj.verified_at = request.user, timezone.now()
         super().save_model(request, obj, form, change)
+
+    def has_delete_permission(self, request, obj=None):
+        return False

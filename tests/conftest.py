@@ -6,6 +6,7 @@ import hmac
 import os
 import struct
 import time
+import uuid
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -31,6 +32,11 @@ def totp_now(secret: str, *, at: float | None = None) -> str:
     offset = digest[-1] & 0x0F
     value = struct.unpack(">I", digest[offset : offset + 4])[0] & 0x7FFFFFFF
     return f"{value % 1_000_000:06d}"
+
+
+def token() -> str:
+    """A fresh one-time submission token, as every form that creates something carries (issue 15)."""
+    return uuid.uuid4().hex
 
 
 def enroll_totp(user, secret: str = TOTP_SECRET) -> None:

@@ -18,6 +18,7 @@ Each cell runs in its own rolled-back transaction on one demo data set built onc
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import date, timedelta
 from types import SimpleNamespace
@@ -82,6 +83,10 @@ MATRIX: tuple[Row, ...] = (
     Row("home",                                       "GET",  LOGIN,  MOVED,  MOVED,  MOVED,  MOVED,  ENROL),
     Row("accounts:link_identity",                     "GET",  LOGIN,  MOVED,  MOVED,  DENIED, DENIED, ENROL),
     Row("accounts:link_identity",                     "POST", LOGIN,  MOVED,  MOVED,  DENIED, DENIED, ENROL),
+    # roles and access: administrators only (the change itself also needs an MFA login)
+    Row("accounts:users",                             "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("accounts:user_change_role",                  "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("accounts:user_set_active",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     # participant portal
     Row("benefits:dashboard",                         "GET",  LOGIN,  OK,     OK,     MOVED,  MOVED,  ENROL),
     Row("benefits:participant_dashboard",             "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
@@ -162,6 +167,8 @@ KNOWN_GAPS: dict[tuple[str, str, str], str] = {}
 
 # The URL arguments of each pattern, from the demo data set ``d``; every URL names pat's things.
 ARGS = {
+    "accounts:user_change_role": lambda d: [d.candidate_id],
+    "accounts:user_set_active": lambda d: [d.candidate_id],
     "benefits:participant_dashboard": lambda d: [d.pid],
     "benefits:document_download": lambda d: [d.document_id],
     "benefits:plan_vesting": lambda d: [d.pid, "carver-db"],
@@ -215,6 +222,8 @@ ARGS = {
 
 # A valid submission for each write, so the allowed user's answer is the real one (not a form error).
 DATA = {
+    "accounts:user_change_role": lambda d: {f"u{d.candidate_id}-role": "committee"},
+    "accounts:user_set_active": lambda d: {"active": "0"},
     "benefits:plan_modeler": lambda d: {"mode": "dates", "dates": d.start.isoformat()},
     "benefits:admin_plan_update_reading": lambda d: {"action": "reset"},
     "benefits:imports_upload": lambda d: {
@@ -291,6 +300,7 @@ def _build(today) -> SimpleNamespace:
     ).update(user=other)
     start = _first_of_month_after(today, 60)
     d = SimpleNamespace(today=today, start=start, pid=pat.participant.pk, membership_id=db.pk)
+    d.candidate_id = User.objects.create_user(email="candidate@sweep.test", password=DEMO_PASSWORD).pk
 
     def file(on, files=()):
         return claims.claim_file(
@@ -463,7 +473,9 @@ def _project_patterns() -> set[str]:
                 walk(p.url_patterns, ns)
             elif isinstance(p, URLPattern):
                 module = getattr(p.callback, "__module__", "") or ""
-                if module.startswith(PROJECT_APPS):
+                # The Django admin's own views (some wrapped by our audit mixin) are covered by
+                # tests/accounts/test_admin_lockdown.py.
+                if module.startswith(PROJECT_APPS) and namespace != "admin":
                     assert p.name, f"the view {module}.{p.callback.__name__} has no URL name"
                     found.add(f"{namespace}:{p.name}" if namespace else p.name)
 
@@ -499,7 +511,8 @@ def test_access(demo, client, row: Row, role: str):
     for c in _client_for(role, client):
         user_id = c.session.get("_auth_user_id")
         before = AuditEvent.objects.count()
-        data = DATA.get(row.name, lambda d: {})(demo)
+        # Each form that creates something carries a fresh one-time token (issue 15).
+        data = {**DATA.get(row.name, lambda d: {})(demo), "submission_token": uuid.uuid4().hex}
         response = c.get(url) if row.method == "GET" else c.post(url, data)
         where = f"{row.method} {url} as {role}: expected {expected}, got {response.status_code}"
         assert response.status_code == expected.status, f"{where} {response.get('Location', '')}"

@@ -13,7 +13,7 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_", "REDIS_URL", "SSN_"))
+        if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_", "REDIS_URL", "SSN_", "MFA_"))
     }
     clean.update(env)
     return subprocess.run(
@@ -63,6 +63,18 @@ def test_production_refuses_a_missing_ssn_hash_key():
     assert result.returncode != 0 and "SSN_HASH_KEY" in result.stderr
 
 
+def test_production_refuses_a_missing_or_shared_mfa_encryption_key():
+    """MFA secrets are encrypted with a key of their own (issue 15): never the secret or SSN key."""
+    base = dict(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DJANGO_SECRET_KEY=GOOD_KEY,
+        SSN_HASH_KEY="another-random-key-for-the-ssn-hash",
+    )
+    for key in ("", GOOD_KEY, "another-random-key-for-the-ssn-hash"):
+        result = run_manage("check", **base, MFA_ENCRYPTION_KEY=key)
+        assert result.returncode != 0 and "MFA_ENCRYPTION_KEY" in result.stderr, key
+
+
 def test_production_check_deploy_is_clean():
     result = run_manage(
         "check",
@@ -72,6 +84,7 @@ def test_production_check_deploy_is_clean():
         DJANGO_SETTINGS_MODULE="config.settings.production",
         DJANGO_SECRET_KEY=GOOD_KEY,
         SSN_HASH_KEY="another-random-key-for-the-ssn-hash",
+        MFA_ENCRYPTION_KEY="a-third-random-key-that-encrypts-mfa-secrets",
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
         CELERY_BROKER_URL="redis://127.0.0.1:6379/14",
     )

@@ -15,13 +15,27 @@ Conventions (stated once, used everywhere):
 from __future__ import annotations
 
 import calendar
+import functools
 from datetime import date, timedelta
 
 ONE_DAY = timedelta(days=1)
 
 
+_MONTH_DAYS = (0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def _month_days(year: int, month: int) -> int:
+    """Days in the month (``calendar.monthrange(year, month)[1]`` without the weekday it also works out:
+    the modeler's grid and a census call this millions of times)."""
+    if month == 2 and calendar.isleap(year):
+        return 29
+    return _MONTH_DAYS[month]
+
+
 def _clamped(year: int, month: int, day: int) -> date:
-    return date(year, month, min(day, calendar.monthrange(year, month)[1]))
+    if day <= 28:
+        return date(year, month, day)
+    return date(year, month, min(day, _month_days(year, month)))
 
 
 def add_months(d: date, months: int) -> date:
@@ -35,6 +49,7 @@ def add_years(d: date, years: int) -> date:
     return _clamped(d.year + years, d.month, d.day)
 
 
+@functools.lru_cache(maxsize=65536)
 def date_attaining_age(birth_date: date, age: int) -> date:
     """The day a person born on ``birth_date`` attains ``age`` (the birthday; Feb 29 → Feb 28)."""
     return add_years(birth_date, age)

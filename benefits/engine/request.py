@@ -15,14 +15,14 @@ Project additions to the contract (docs/engine-cli.md):
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, cast
 
-from . import ENGINE_VERSION
+from . import ENGINE_VERSION, input_ranges
 from .core import CoreResult, ParticipantError
 from .plans import Plan, UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
@@ -46,7 +46,8 @@ class RequestError(ValueError):
         self.pointer = pointer
 
     def one_line(self) -> str:
-        return f"malformed request at {self.pointer or '/'}: {self}".replace("\n", " ")
+        line = f"malformed request at {self.pointer or '/'}: {self}".replace("\n", " ").replace("\r", " ")
+        return line if len(line) <= 400 else line[:397] + "..."
 
 
 @dataclass(frozen=True)
@@ -69,11 +70,11 @@ def _date(value: object, pointer: str, *, nullable: bool = True) -> date | None:
             return None
         raise RequestError(pointer, "a date is required")
     if not isinstance(value, str):
-        raise RequestError(pointer, f"not a date: {value!r}")
+        raise RequestError(pointer, f"not a date: {str(value)[:40]!r}")
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise RequestError(pointer, f"not a date: {value!r}") from None
+        raise RequestError(pointer, f"not a date: {value[:40]!r}") from None
 
 
 def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
@@ -89,38 +90,52 @@ def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
     return tuple(out)
 
 
-def _year_map(raw: object, pointer: str, convert: Callable[[Any], Any]) -> MappingProxyType[int, Any]:
+def _year_map(raw: object, pointer: str, convert: Callable[[Any, str], Any]) -> MappingProxyType[int, Any]:
     if raw is None:
         return MappingProxyType({})
     if not isinstance(raw, Mapping):
         raise ParticipantError(pointer, "must be an object keyed by year")
     out: dict[int, Any] = {}
     for k, v in raw.items():
+        item = f"{pointer}/{_esc(k)}"
         try:
-            year = int(k)
+            year = int(k) if isinstance(k, str) and len(k) <= 4 else int("x")
         except (TypeError, ValueError):
-            raise ParticipantError(f"{pointer}/{_esc(k)}", "key must be a year") from None
+            raise ParticipantError(item, "key must be a year") from None
+        input_ranges.check_year(year, item)
         try:
-            out[year] = convert(v)
-        except (TypeError, ValueError, InvalidOperation):
-            raise ParticipantError(f"{pointer}/{_esc(k)}", f"bad value {v!r}") from None
+            out[year] = convert(v, item)
+        except ParticipantError:
+            raise
+        except (TypeError, ValueError, ArithmeticError):
+            raise ParticipantError(item, f"bad value {str(v)[:40]!r}") from None
     return MappingProxyType(out)
 
 
-def _hours(v: object) -> int:
-    if isinstance(v, bool) or not isinstance(v, int | float) or v < 0 or int(v) != v:
+def _hours(v: object, pointer: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int | float) or v != v or v in (float("inf"), float("-inf")):
         raise ValueError
+    if int(v) != v:
+        raise ParticipantError(pointer, "hours must be a whole number")
+    input_ranges.check_hours(int(v), pointer)
     return int(v)
 
 
-def _money(v: object) -> Decimal:
-    if isinstance(v, bool | float):
+def _money(v: object, pointer: str) -> Decimal:
+    if isinstance(v, bool | float) or not isinstance(v, str | int):
         raise TypeError
-    return Decimal(str(v))
+    if isinstance(v, str) and len(v) > 40:
+        raise ValueError
+    value = Decimal(str(v)) if not isinstance(v, int) or abs(v) < 10**30 else Decimal("Infinity")
+    input_ranges.check_money(value, pointer, limit=input_ranges.MAX_YEARLY_PAY, what="pay")
+    return value
 
 
-def parse_participant(raw: object, index: int) -> Participant:
-    """One participant; date format errors raise RequestError, other bad data ParticipantError."""
+def parse_participant(raw: object, index: int, as_of: date | None = None) -> Participant:
+    """One participant; date format errors raise RequestError, other bad data ParticipantError.
+
+    With ``as_of``, every date, hour and amount is also checked against its plausible window
+    (``input_ranges``)."""
     base = f"/participants/{index}"
     if not isinstance(raw, Mapping):
         raise RequestError(base, "each participant must be an object")
@@ -149,6 +164,20 @@ def parse_participant(raw: object, index: int) -> Participant:
     plan_data = raw.get("plan_data") or {}
     if not isinstance(plan_data, Mapping):
         raise ParticipantError("/plan_data", "must be an object")
+    if as_of is not None:
+        input_ranges.check_participant_dates(
+            as_of=as_of,
+            birth_date=dates["birth_date"],
+            hire_date=hire,
+            termination_date=dates["termination_date"],
+            death_date=dates["death_date"],
+            disability_date=dates["disability_date"],
+            spouse_birth_date=dates["spouse_birth_date"],
+            commencement_dates=commencement,
+        )
+        for i, period in enumerate(periods):
+            if period.end is not None and period.end < period.start:
+                raise ParticipantError(f"/employment_periods/{i}/end", "end is before start")
     return Participant(
         id=str(pid),
         birth_date=dates["birth_date"],
@@ -187,7 +216,11 @@ def _settings(plan_module: Plan, raw: object) -> dict[str, Any]:
     return resolved
 
 
-def parse_request(obj: object) -> Request:
+def parse_header(obj: object, *, participants: bool = True) -> Request:
+    """The request without its participants (plan, as_of, assumptions, settings, options).
+
+    ``participants=False`` is the JSON Lines form (``calculate --jsonl``): the participants follow one
+    a line instead of in the object."""
     if not isinstance(obj, Mapping):
         raise RequestError("", "the request must be a JSON object")
     plan = obj.get("plan")
@@ -199,14 +232,19 @@ def parse_request(obj: object) -> Request:
         msg = f"unknown plan {plan!r}: one of {', '.join(plan_keys())}"
         raise RequestError("/plan", msg) from None
     as_of = _date(obj.get("as_of"), "/as_of", nullable=False)
+    input_ranges.check_as_of(cast(date, as_of))
     assumptions = obj.get("assumptions") or {}
     if not isinstance(assumptions, Mapping):
         raise RequestError("/assumptions", "assumptions must be an object")
-    if "participants" not in obj:
-        raise RequestError("/participants", "participants is required")
-    raw_participants = obj["participants"]
-    if not isinstance(raw_participants, list):
-        raise RequestError("/participants", "participants must be a list")
+    if participants:
+        if "participants" not in obj:
+            raise RequestError("/participants", "participants is required")
+        if not isinstance(obj["participants"], list):
+            raise RequestError("/participants", "participants must be a list")
+    elif "participants" in obj:
+        raise RequestError(
+            "/participants", "in JSON Lines the participants follow one a line, not in the first line"
+        )
     options = obj.get("options") or {}
     if not isinstance(options, Mapping):
         raise RequestError("/options", "options must be an object")
@@ -214,15 +252,28 @@ def parse_request(obj: object) -> Request:
     if not isinstance(detail, bool):
         raise RequestError("/options/detail", "detail must be true or false")
     settings = _settings(module, obj.get("settings"))
-    parsed: list[Participant | tuple[str, ParticipantError]] = []
-    for i, raw in enumerate(raw_participants):
-        try:
-            parsed.append(parse_participant(raw, i))
-        except ParticipantError as exc:
-            parsed.append((str(raw.get("id")), exc))
-    return Request(
-        plan, cast(date, as_of), MappingProxyType(dict(assumptions)), tuple(parsed), settings, detail
-    )
+    return Request(plan, cast(date, as_of), MappingProxyType(dict(assumptions)), (), settings, detail)
+
+
+ParsedParticipant = Participant | tuple[str, ParticipantError]
+
+
+def parse_one(raw: object, index: int, as_of: date | None = None) -> ParsedParticipant:
+    """One participant, or its id and the error that stops it (RequestError if the request is malformed:
+    with ``as_of``, a value outside its plausible window, ``input_ranges``)."""
+    try:
+        return parse_participant(raw, index, as_of)
+    except input_ranges.ImpossibleInput as exc:
+        raise RequestError(f"/participants/{index}{exc.field}", str(exc)) from None
+    except ParticipantError as exc:
+        return (str(raw.get("id")) if isinstance(raw, Mapping) else "", exc)
+
+
+def parse_request(obj: object) -> Request:
+    header = parse_header(obj)
+    raw_participants = cast(Mapping[str, Any], obj)["participants"]
+    parsed = tuple(parse_one(raw, i, header.as_of) for i, raw in enumerate(raw_participants))
+    return dataclasses.replace(header, participants=parsed)
 
 
 def _error_result(pid: str, index: int, exc: Exception) -> dict[str, Any]:
@@ -232,38 +283,46 @@ def _error_result(pid: str, index: int, exc: Exception) -> dict[str, Any]:
     return {"id": pid, "error": {"field": field, "message": str(exc)}}
 
 
+def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[str, Any]:
+    """The contract result of one parsed participant (an error result if it cannot be calculated)."""
+    if isinstance(item, tuple):
+        return _error_result(item[0], index, item[1])
+    module = get_plan(request.plan)
+    try:
+        if request.detail:
+            result = module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
+        else:
+            result = module.calculate(item, request.as_of, request.assumptions, request.settings)
+        negative = input_ranges.negative_benefit(result)
+        if negative:  # a benefit is never negative: that participant gets an error, never the number
+            return _error_result(
+                item.id, index, ParticipantError(negative, "cannot calculate: a benefit came out negative")
+            )
+        return result
+    except ParticipantError as exc:
+        return _error_result(item.id, index, exc)
+    except Exception as exc:  # noqa: BLE001
+        # Whatever stops one participant (data the plan cannot use, a table that does not
+        # reach the date) is reported on that participant; the others still compute.
+        return _error_result(
+            item.id, index, ParticipantError("", f"cannot calculate: {type(exc).__name__}: {exc}")
+        )
+
+
+def response_header(request: Request) -> dict[str, Any]:
+    """The response's keys before ``results`` (the command line writes the results as they come)."""
+    return {"plan": request.plan, "as_of": request.as_of.isoformat(), "engine_version": ENGINE_VERSION}
+
+
+def iter_results(request: Request) -> Iterator[dict[str, Any]]:
+    """Each participant's result as soon as it is computed."""
+    for i, item in enumerate(request.participants):
+        yield result_for(request, item, i)
+
+
 def run(request: Request) -> dict[str, Any]:
     """The contract response for a parsed request."""
-    module = get_plan(request.plan)
-    calculate = module.calculate
-    results = []
-    for i, item in enumerate(request.participants):
-        if isinstance(item, tuple):
-            results.append(_error_result(item[0], i, item[1]))
-            continue
-        try:
-            if request.detail:
-                results.append(
-                    module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
-                )
-            else:
-                results.append(calculate(item, request.as_of, request.assumptions, request.settings))
-        except ParticipantError as exc:
-            results.append(_error_result(item.id, i, exc))
-        except Exception as exc:  # noqa: BLE001
-            # Whatever stops one participant (data the plan cannot use, a table that does not
-            # reach the date) is reported on that participant; the others still compute.
-            results.append(
-                _error_result(
-                    item.id, i, ParticipantError("", f"cannot calculate: {type(exc).__name__}: {exc}")
-                )
-            )
-    return {
-        "plan": request.plan,
-        "as_of": request.as_of.isoformat(),
-        "engine_version": ENGINE_VERSION,
-        "results": results,
-    }
+    return response_header(request) | {"results": list(iter_results(request))}
 
 
 def calculate_request(obj: object) -> dict[str, Any]:

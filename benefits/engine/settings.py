@@ -15,6 +15,12 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+# A reading is a count, an age, a year, a percent, a rate or a dollar threshold: none is negative
+# and none reaches these bounds, so a value outside them is a typing slip, never a plan's choice.
+READING_INT_MAX = 100_000
+READING_DECIMAL_MAX = Decimal("10000000")
+READING_DATE_MIN, READING_DATE_MAX = date(1900, 1, 1), date(2199, 12, 31)
+
 
 class SettingError(ValueError):
     """A setting name or value is invalid; ``name`` is the setting's name."""
@@ -126,6 +132,8 @@ def _convert(name: str, tp: Any, raw: Any) -> Any:
     if tp is int:
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise SettingError(name, f"{name} must be an integer")
+        if not 0 <= raw <= READING_INT_MAX:
+            raise SettingError(name, f"{name} must be a whole number from 0 to {READING_INT_MAX:,}")
         return raw
     if tp is str:
         if not isinstance(raw, str):
@@ -133,16 +141,32 @@ def _convert(name: str, tp: Any, raw: Any) -> Any:
         return raw
     if tp is Decimal:
         try:
-            if isinstance(raw, bool | float):
+            if isinstance(raw, bool | float) or (isinstance(raw, str) and len(raw) > 40):
                 raise InvalidOperation
-            return Decimal(str(raw))
-        except InvalidOperation:
+            if isinstance(raw, int) and abs(raw) > READING_DECIMAL_MAX:
+                raise SettingError(name, f"{name} must be a number from 0 to {READING_DECIMAL_MAX:,}")
+            value = Decimal(str(raw))
+        except (InvalidOperation, ValueError, TypeError) as exc:
+            if isinstance(exc, SettingError):
+                raise
             raise SettingError(name, f"{name} must be a decimal string") from None
+        if not value.is_finite():
+            raise SettingError(name, f"{name} must be a finite number (not NaN or infinity)")
+        if not 0 <= value <= READING_DECIMAL_MAX:
+            raise SettingError(name, f"{name} must be a number from 0 to {READING_DECIMAL_MAX:,}")
+        return value
     if tp is date:
         if isinstance(raw, date):
-            return raw
-        try:
-            return date.fromisoformat(raw)
-        except (TypeError, ValueError):
-            raise SettingError(name, f"{name} must be an ISO date") from None
+            day = raw
+        else:
+            try:
+                day = date.fromisoformat(raw)
+            except (TypeError, ValueError):
+                raise SettingError(name, f"{name} must be an ISO date") from None
+        if not READING_DATE_MIN <= day <= READING_DATE_MAX:
+            raise SettingError(
+                name,
+                f"{name} must lie between {READING_DATE_MIN.isoformat()} and {READING_DATE_MAX.isoformat()}",
+            )
+        return day
     return raw

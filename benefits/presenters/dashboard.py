@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from benefits.engine_adapter import CalculationError, membership_calculate
+from benefits.engine_adapter import CalculationError, membership_calculate, memberships_calculate
 
 from .labels import field_words
 from .traces import presented, trace_steps
@@ -55,13 +55,16 @@ def _headline(summary: PlanSummary, result: dict) -> None:
     summary.has_estimates = plan.kind in (plan.Kind.FINAL_AVERAGE_PAY, plan.Kind.CASH_BALANCE)
 
 
-def plan_summary(membership, *, as_of: date) -> PlanSummary:
+def plan_summary(membership, *, as_of: date, result: dict | CalculationError | None = None) -> PlanSummary:
     summary = PlanSummary(membership=membership, plan=membership.plan)
-    try:
-        result = membership_calculate(membership, as_of=as_of)
-    except CalculationError as exc:
-        summary.error_field = field_words(exc.field)
-        summary.error_message = str(exc)
+    if result is None:
+        try:
+            result = membership_calculate(membership, as_of=as_of)
+        except CalculationError as exc:
+            result = exc
+    if isinstance(result, CalculationError):
+        summary.error_field = field_words(result.field)
+        summary.error_message = str(result)
         return summary
     summary.result = result
     vesting = result.get("vesting") or {}
@@ -74,7 +77,11 @@ def plan_summary(membership, *, as_of: date) -> PlanSummary:
 
 
 def plan_summaries(memberships, *, as_of: date) -> list[PlanSummary]:
-    return [plan_summary(m, as_of=as_of) for m in memberships]
+    """Every plan's card from one batch of engine results (a fixed number of queries for any number
+    of plans: ``engine_adapter.memberships_calculate``)."""
+    memberships = list(memberships)
+    results = memberships_calculate(memberships, as_of=as_of)
+    return [plan_summary(m, as_of=as_of, result=r) for m, r in zip(memberships, results, strict=True)]
 
 
 def totals(summaries: list[PlanSummary]) -> dict:

@@ -11,7 +11,6 @@ import hashlib
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.staticfiles import finders
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -57,39 +56,19 @@ def document_request(
     return document
 
 
-def _static_fetcher_class():
-    from weasyprint.urls import FatalURLFetchingError, URLFetcher
-
-    class StaticOnlyFetcher(URLFetcher):
-        """Serve /static/ files from the project's static folders; refuse every other URL."""
-
-        def fetch(self, url, headers=None):
-            prefix = "file://" + settings.STATIC_URL
-            if url.startswith(prefix) or url.startswith(settings.STATIC_URL):
-                relative = url.split(settings.STATIC_URL, 1)[1]
-                found = finders.find(relative)
-                if found:
-                    return super().fetch(Path(found).as_uri(), headers)
-            raise FatalURLFetchingError(f"Refused to fetch {url!r} while rendering a document")
-
-    return StaticOnlyFetcher
-
-
 class DocumentRenderError(Exception):
     pass
 
 
 def render_pdf_bytes(template_name: str, context: dict) -> bytes:
     """Render a Django template to PDF bytes (PDF/A-3u, fonts embedded)."""
-    from weasyprint import HTML
     from weasyprint.urls import FatalURLFetchingError
 
+    from benefits.pdf_render import write_pdf  # fonts, fetcher and stylesheet made once per process
+
     html = render_to_string(template_name, context)
-    fetcher = _static_fetcher_class()()
     try:
-        return HTML(string=html, base_url="file://" + settings.STATIC_URL, url_fetcher=fetcher).write_pdf(
-            pdf_variant="pdf/a-3u"
-        )
+        return write_pdf(html)
     except FatalURLFetchingError as exc:  # a BaseException in WeasyPrint: make it an ordinary error
         raise DocumentRenderError(str(exc)) from None
 

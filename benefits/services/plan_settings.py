@@ -25,9 +25,11 @@ def parse_reading_input(text: str) -> object:
     text = text.strip()
     if text in ("true", "false"):
         return text == "true"
+    if len(text) > 2000:
+        raise SettingError("value", "A reading is at most 2,000 characters.")
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError:
+        value = json.loads(text, parse_constant=str)  # NaN/Infinity stay text, and are refused by name
+    except (ValueError, RecursionError):  # not JSON, or a number past Python's digit limit
         return text
     if isinstance(value, float):
         return text  # decimals stay exact: the engine converts the string

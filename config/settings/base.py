@@ -77,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.StaffMFARequiredMiddleware",
+    "accounts.middleware.NoStoreMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -129,11 +130,18 @@ ACCOUNT_RATE_LIMITS = {
 }
 ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+# TOTP keys and recovery seeds are encrypted at rest with their own key (accounts.mfa_secrets).
+MFA_ADAPTER = "accounts.mfa_secrets.MFAAdapter"
+MFA_ENCRYPTION_KEY = env(
+    "MFA_ENCRYPTION_KEY", default="insecure-dev-mfa-key-change-me"
+)  # refused in production
 MFA_TOTP_ISSUER = env("MFA_TOTP_ISSUER", default="Plan Benefits")
 
 # Identity linking: keyed hash of the SSN (the clear SSN is never stored) and attempt limits.
 SSN_HASH_KEY = env("SSN_HASH_KEY", default=SECRET_KEY)
-IDENTITY_LINK_MAX_ATTEMPTS = env.int("IDENTITY_LINK_MAX_ATTEMPTS", default=5)
+IDENTITY_LINK_MAX_ATTEMPTS = env.int("IDENTITY_LINK_MAX_ATTEMPTS", default=5)  # per account
+# Per client address: five accounts' worth, so one person's failures never lock out others there.
+IDENTITY_LINK_MAX_ATTEMPTS_PER_ADDRESS = env.int("IDENTITY_LINK_MAX_ATTEMPTS_PER_ADDRESS", default=25)
 IDENTITY_LINK_WINDOW_SECONDS = env.int("IDENTITY_LINK_WINDOW_SECONDS", default=15 * 60)
 
 # --- Email (Django 6.1 mailers) ---------------------------------------------------------------

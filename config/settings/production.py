@@ -12,6 +12,11 @@ if not SECRET_KEY or SECRET_KEY.startswith("insecure-") or len(SECRET_KEY) < 50:
     raise ImproperlyConfigured("Set DJANGO_SECRET_KEY to a random value of at least 50 characters.")
 if env("SSN_HASH_KEY", default="") in ("", SECRET_KEY):
     raise ImproperlyConfigured("Set SSN_HASH_KEY to its own random value (it keys the SSN hash).")
+_mfa_key = env("MFA_ENCRYPTION_KEY", default="")
+if len(_mfa_key) < 32 or _mfa_key in (SECRET_KEY, env("SSN_HASH_KEY", default="")):
+    raise ImproperlyConfigured(
+        "Set MFA_ENCRYPTION_KEY to its own random value of at least 32 characters (it encrypts MFA secrets)."
+    )
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)

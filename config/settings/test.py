@@ -12,6 +12,7 @@ DEBUG = False
 DEMO_PLAN_YEAR_CLAIMS = False  # each test files the claims it needs; tests of the plan year turn it on
 SECRET_KEY = "test-secret-key-not-for-production"  # noqa: S105
 SSN_HASH_KEY = "test-ssn-hash-key"
+MFA_ENCRYPTION_KEY = "test-mfa-encryption-key-not-for-production"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
 CELERY_TASK_ALWAYS_EAGER = True

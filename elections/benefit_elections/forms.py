@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django import forms
 
+from accounts.submissions import OneTimeTokenMixin
 from elections.benefit_elections.models import BatchRule, PaymentMethod, SpousalConsent
 
 RELATIONSHIPS = (
@@ -219,7 +220,7 @@ class PaymentForm(forms.Form):
         return {"payment_method": method, "payment": payment, "withholding": withholding}
 
 
-class SignForm(forms.Form):
+class SignForm(OneTimeTokenMixin, forms.Form):
     password = forms.CharField(
         label="Your password",
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),

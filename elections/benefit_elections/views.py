@@ -92,7 +92,10 @@ def election_start(request, membership_id: int):
     if request.POST.get("claim"):
         from elections.models import Claim
 
-        claim = get_object_or_404(Claim, pk=request.POST["claim"], filed_by=request.user)
+        raw_claim = request.POST["claim"].strip()
+        if not raw_claim.isdigit() or len(raw_claim) > 18:  # a forged id is simply not found (never a 500)
+            raise Http404
+        claim = get_object_or_404(Claim, pk=int(raw_claim), filed_by=request.user)
     try:
         draft = services.draft_start(
             user=request.user, membership=membership, asd=asd, claim=claim, request=request
@@ -171,24 +174,48 @@ def election_step(request, draft_id: int, step: str):
 @participant_only
 @require_POST
 def election_sign(request, draft_id: int):
+    from accounts import submissions
+
+    # A second click finds the first signature (the signed draft itself is no longer open).
+    purpose = f"election_sign:{draft_id}"
+    repeated = submissions.repeat_redirect(request, purpose)
+    if repeated is not None:
+        return repeated
     draft = selectors.draft_get_for_owner(user=request.user, draft_id=draft_id)
     form = forms.SignForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "To sign, re-enter your password and confirm that you make this election.")
+        expired = [e for e in form.non_field_errors() if e == submissions.EXPIRED]
+        messages.error(
+            request,
+            expired[0]
+            if expired
+            else "To sign, re-enter your password and confirm that you make this election.",
+        )
         return redirect("elections:election_step", draft.pk, "review")
-    try:
+
+    def sign():
         election = services.election_sign(
             draft=draft, user=request.user, password=form.cleaned_data["password"], request=request
+        )
+        return election, reverse("elections:election_detail", args=[election.pk])
+
+    try:
+        outcome = submissions.submit_once(
+            user=request.user, raw_token=form.cleaned_data["submission_token"], purpose=purpose, action=sign
         )
     except services.ElectionInvalid as exc:
         _refused(request, exc)
         return redirect("elections:election_step", draft.pk, "review")
-    messages.success(
-        request,
-        "Your election is signed."
-        + (" Your spouse's consent is needed next." if election.needs_consent else ""),
-    )
-    return redirect("elections:election_detail", election.pk)
+    except submissions.SubmissionRefused as exc:
+        messages.error(request, str(exc))
+        return redirect("elections:election_step", draft.pk, "review")
+    if not outcome.repeated:
+        messages.success(
+            request,
+            "Your election is signed."
+            + (" Your spouse's consent is needed next." if outcome.result.needs_consent else ""),
+        )
+    return redirect(outcome.url)
 
 
 @login_required

@@ -63,6 +63,13 @@ def check_claim(
         raise ClaimInvalid(
             {"claim_type": f"{membership.plan.name} does not take this kind of claim from you."}
         )
+    from elections.claims.windows import date_window_errors
+
+    window = date_window_errors(
+        birth_date=membership.participant.birth_date, details=details, filed_on=filed_on
+    )
+    if window:
+        raise ClaimInvalid(window)
     check = _CHECKS[claim_type]
     try:
         result = check(membership, details, filed_on)

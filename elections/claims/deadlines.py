@@ -34,6 +34,19 @@ PLAN_CLAIM_RULES: dict[str, PlanClaimRules] = {
 }
 
 
+def most_information_days(rules: ClockRules, *, review: bool) -> int:
+    """The latest answer-by date a request for information may give, in days after the request: the
+    whole period the regulation allows for the decision, extensions included (2560.503-1(f)(1),
+    (f)(3), (i)(1), (i)(3)). A later date would hold the claim's clock stopped past any decision the
+    regulation permits; never less than the least time the claimant must be given."""
+    days = (
+        rules.review_days + sum(rules.review_extensions)
+        if review
+        else rules.initial_days + sum(rules.initial_extensions)
+    )
+    return max(days, rules.min_information_days)
+
+
 def plan_rules(plan_key: str) -> PlanClaimRules:
     """The plan's claims rules; a plan not listed gets the regulation and a single decider."""
     return PLAN_CLAIM_RULES.get(

@@ -3,7 +3,7 @@ decisions (with votes where the plan's committee acts by a majority), each with 
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.db import transaction
 from django_fsm import can_proceed
@@ -91,10 +91,16 @@ def claim_request_information(
     if not what:
         errors["what"] = "Information needed: say what the claimant must send, and why."
     least = claim.clock_rules.min_information_days
+    most = deadlines.most_information_days(claim.clock_rules, review=claim.in_review_stage)
     if respond_by <= on or (respond_by - on).days < least:
         errors["respond_by"] = (
             f"Answer by: give the claimant at least {max(least, 1)} days "
             f"({'29 CFR 2560.503-1(f)(3)' if least else 'a date after today'})."
+        )
+    elif (respond_by - on).days > most:
+        errors["respond_by"] = (
+            f"Answer by: at most {most} days from today ({on + timedelta(days=most):%B %-d, %Y}), the longest "
+            f"the regulation lets this decision take ({claim.clock_rules.source})."
         )
     if errors:
         raise checks.ClaimInvalid(errors)
@@ -102,6 +108,14 @@ def claim_request_information(
         claim = locked_claim(claim)
         require_decider(claim, actor, request)
         method = "request_appeal_information" if claim.in_review_stage else "request_information"
+        if claim.clock().paused or not can_proceed(getattr(claim, method)):
+            # A second request while the first is unanswered: the clock is already stopped.
+            raise ClaimActionRefused(
+                "The claimant has not yet answered the earlier request for information; "
+                "wait for the answer, or restart the clock once its date has passed."
+                if claim.clock().paused
+                else refusal_message(claim, method)
+            )
         claim.set_clock(claim.clock().toll(start=on))
         from_state = move(claim, method, on=on)
         # The next-step box says what is asked, not only that something is (issue 14).

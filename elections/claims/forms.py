@@ -7,6 +7,7 @@ from datetime import date
 
 from django import forms
 
+from accounts.submissions import OneTimeTokenMixin
 from benefits.engine.plans.base import HardshipRules
 from elections.claims import uploads
 from elections.claims.models import ClaimDetermination, ClaimType
@@ -97,7 +98,7 @@ class UswdsMixin:
                 widget.attrs["class"] += " usa-input--error"
 
 
-class ClaimForm(UswdsMixin, forms.Form):
+class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
     """Built for one claim type: only its fields are present."""
 
     def __init__(
@@ -202,14 +203,14 @@ class ClaimForm(UswdsMixin, forms.Form):
         return cleaned
 
     def details(self) -> dict:
-        skip = {"statement", "disability_based", "documents"}
+        skip = {"statement", "disability_based", "documents", "submission_token"}
         return {k: v for k, v in self.cleaned_data.items() if k not in skip}
 
     def evidence_list(self) -> dict[str, tuple[str, ...]]:
         return {r.label: r.evidence for r in self.hardship.reasons} if self.hardship else {}
 
 
-class DecisionForm(UswdsMixin, forms.Form):
+class DecisionForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
     outcome = forms.ChoiceField(
         label="Decision", choices=[("", "- Select -"), *ClaimDetermination.Outcome.choices]
     )
@@ -243,7 +244,7 @@ class DecisionForm(UswdsMixin, forms.Form):
         self._style()
 
 
-class ExtensionForm(UswdsMixin, forms.Form):
+class ExtensionForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
     reason = forms.CharField(
         label="Special circumstances requiring more time",
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -255,7 +256,7 @@ class ExtensionForm(UswdsMixin, forms.Form):
         self._style()
 
 
-class InformationRequestForm(UswdsMixin, forms.Form):
+class InformationRequestForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
     what = forms.CharField(
         label="Information needed, and why", widget=forms.Textarea(attrs={"rows": 3}), max_length=3000
     )
@@ -266,7 +267,7 @@ class InformationRequestForm(UswdsMixin, forms.Form):
         self._style()
 
 
-class AnswerForm(UswdsMixin, forms.Form):
+class AnswerForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
     response = forms.CharField(
         label="Your answer", required=False, widget=forms.Textarea(attrs={"rows": 4}), max_length=5000
     )
@@ -277,7 +278,7 @@ class AnswerForm(UswdsMixin, forms.Form):
         self._style()
 
 
-class AppealForm(UswdsMixin, forms.Form):
+class AppealForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
     statement = forms.CharField(
         label="Why the decision should change",
         widget=forms.Textarea(attrs={"rows": 5}),
@@ -291,7 +292,7 @@ class AppealForm(UswdsMixin, forms.Form):
         self._style()
 
 
-class AddDocumentsForm(UswdsMixin, forms.Form):
+class AddDocumentsForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
     documents = _documents_field(required=True, label="Add documents")
 
     def __init__(self, *args, **kwargs):

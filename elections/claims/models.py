@@ -261,8 +261,8 @@ class ClaimEvent(models.Model):
 
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="events")
     at = models.DateTimeField(auto_now_add=True)
-    actor = models.ForeignKey(
-        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    actor = models.ForeignKey(  # PROTECT: the timeline keeps who acted (users are deactivated instead)
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     actor_label = models.CharField(max_length=100)  # "You", "Plan committee": what the claimant is shown
     action = models.CharField(max_length=60)

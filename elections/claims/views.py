@@ -10,8 +10,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from accounts import submissions
 from accounts.roles import role_required
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
@@ -90,6 +92,10 @@ def claim_new(request, membership_id: int, claim_type: str):
         forms_offered=offered,
         hardship=get_plan(membership.plan.key).hardship,
     )
+    purpose = f"claim:{membership.pk}:{claim_type}"
+    repeated = submissions.repeat_redirect(request, purpose)
+    if repeated is not None:
+        return repeated
     preview = None
     if request.method == "POST" and form.is_valid() and "preview" in request.POST:
         # The amount for the chosen date and form, from the same check filing makes; nothing is filed.
@@ -107,7 +113,8 @@ def claim_new(request, membership_id: int, claim_type: str):
         except checks.ClaimInvalid as exc:
             _errors_to_form(form, exc.errors)
     elif request.method == "POST" and form.is_valid():
-        try:
+
+        def file_claim():
             claim = services.claim_file(
                 filer=request.user,
                 membership=membership,
@@ -118,13 +125,26 @@ def claim_new(request, membership_id: int, claim_type: str):
                 files=form.cleaned_data.get("documents") or [],
                 request=request,
             )
+            return claim, reverse("elections:claim_detail", args=[claim.pk])
+
+        try:
+            outcome = submissions.submit_once(
+                user=request.user,
+                raw_token=form.cleaned_data["submission_token"],
+                purpose=purpose,
+                action=file_claim,
+            )
         except checks.ClaimInvalid as exc:
             _errors_to_form(form, exc.errors)
+        except submissions.SubmissionRefused as exc:
+            form.add_error(None, str(exc))
         else:
-            messages.success(
-                request, f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}."
-            )
-            return redirect("elections:claim_detail", claim_id=claim.pk)
+            if not outcome.repeated:
+                claim = outcome.result
+                messages.success(
+                    request, f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}."
+                )
+            return redirect(outcome.url)
     context = {
         "form": form,
         "membership": membership,
@@ -376,19 +396,32 @@ def act_on_claim(
 ):
     """Run one POSTed action; on a refusal show the claim again with the message and the bound form."""
     claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
+    purpose = f"{form_key}:{claim.pk}"
+    repeated = submissions.repeat_redirect(request, purpose)
+    if repeated is not None:
+        return repeated
     form = form_class(request.POST, request.FILES or None, **(form_kwargs or {}))
     if form.is_valid():
+        url = reverse("elections:claim_detail", args=[claim.pk])
         try:
-            result = action(claim, form.cleaned_data)
+            outcome = submissions.submit_once(
+                user=request.user,
+                raw_token=form.cleaned_data["submission_token"],
+                purpose=purpose,
+                action=lambda: (action(claim, form.cleaned_data), url),
+            )
         except checks.ClaimInvalid as exc:
             _errors_to_form(form, exc.errors)
+        except submissions.SubmissionRefused as exc:
+            form.add_error(None, str(exc))
         except services.ClaimActionRefused as exc:
             return render_claim_detail(request, claim, status=409, refusal=str(exc), **{form_key: form})
         except PermissionDenied as exc:
             return render_claim_detail(request, claim, status=403, refusal=str(exc), **{form_key: form})
         else:
-            messages.success(request, success(result) if callable(success) else success)
-            return redirect("elections:claim_detail", claim_id=claim.pk)
+            if not outcome.repeated:
+                messages.success(request, success(outcome.result) if callable(success) else success)
+            return redirect(outcome.url)
     return render_claim_detail(request, claim, status=400, **{form_key: form})
 
 

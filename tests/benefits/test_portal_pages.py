@@ -16,6 +16,7 @@ from benefits.engine_adapter import membership_calculate
 from benefits.models import AuditEvent, GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
 from benefits.services import today
 from benefits.services.documents import document_path
+from tests.conftest import token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -153,7 +154,9 @@ def test_statement_pages_and_pdfs_hold_the_engines_numbers(pat_client, demo):
 
 
 def _run(client, pid, data):
-    response = client.post(reverse("benefits:plan_modeler", args=[pid, "carver-db"]), data)
+    response = client.post(
+        reverse("benefits:plan_modeler", args=[pid, "carver-db"]), {**data, "submission_token": token()}
+    )
     assert response.status_code == 302, response.content.decode()[-2000:]
     return ModelerRun.objects.latest("pk")
 
@@ -192,7 +195,9 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
     assert "<html" not in fragment and "§4.4(B)" in fragment and "six decimal places" in fragment
     assert pat_client.get(url, {"trace": "nonsense"}, HTTP_HX_REQUEST="true").status_code == 404
     # Save and print
-    response = pat_client.post(reverse("benefits:quote_save", args=[pid, run.pk]))
+    response = pat_client.post(
+        reverse("benefits:quote_save", args=[pid, run.pk]), {"submission_token": token()}
+    )
     quote = SavedQuote.objects.get()
     assert response["Location"] == reverse("benefits:quote_detail", args=[pid, quote.pk])
     assert quote.engine_version and quote.inputs["commencement_dates"] == [d.isoformat() for d in dates]
@@ -220,10 +225,10 @@ def test_every_month_grid_runs_to_age_70_with_progress_and_a_chart(pat_client, d
 
 def test_bad_modeler_input_is_refused_whole_with_the_field_named(pat_client, demo):
     url = reverse("benefits:plan_modeler", args=[_pid(demo), "carver-db"])
-    response = pat_client.post(url, {"mode": "dates", "dates": "2027-01-15"})
+    response = pat_client.post(url, {"mode": "dates", "dates": "2027-01-15", "submission_token": token()})
     assert response.status_code == 400
     assert "must be the first day of a month" in response.content.decode()
-    response = pat_client.post(url, {"mode": "dates", "dates": ""})
+    response = pat_client.post(url, {"mode": "dates", "dates": "", "submission_token": token()})
     assert "Give at least one start date" in response.content.decode()
     assert not ModelerRun.objects.exists()
 
@@ -333,7 +338,16 @@ def test_cash_balance_modeler_shows_the_lump_sum(client, demo):
     participant = _login_as(client, "QCB-20002")
     url = reverse("benefits:plan_modeler", args=[participant.pk, "quaker-cash-balance"])
     assert 'name="future_pay"' in client.get(url).content.decode()
-    client.post(url, {"mode": "dates", "dates": "2027-01-01", "future_pay": "90000", "future_hours": "2080"})
+    client.post(
+        url,
+        {
+            "mode": "dates",
+            "dates": "2027-01-01",
+            "future_pay": "90000",
+            "future_hours": "2080",
+            "submission_token": token(),
+        },
+    )
     run = ModelerRun.objects.latest("pk")
     assert run.status == ModelerRun.Status.DONE, run.error
     assert run.request["participants"][0]["compensation"]["2026"]  # the what-if pay reached the engine
@@ -347,7 +361,7 @@ def test_modeler_says_so_when_nothing_is_vested(client, demo):
     url = reverse("benefits:plan_modeler", args=[participant.pk, "carver-db"])
     html = client.get(url).content.decode()
     assert "You are not vested in this plan yet" in html and "Calculate" not in html
-    client.post(url, {"mode": "every_month"})
+    client.post(url, {"mode": "every_month", "submission_token": token()})
     assert not ModelerRun.objects.exists()
 
 

@@ -76,7 +76,10 @@ def _start_worker(tmp_path) -> subprocess.Popen:
 def _send(batch_id: int) -> None:
     from celery import Celery
 
-    Celery(broker=_redis_url()).send_task("elections.notice_batch", args=[batch_id], queue="celery")
+    # set_as_current=False: this client must not become the default app the rest of the suite uses.
+    Celery(broker=_redis_url(), set_as_current=False).send_task(
+        "elections.notice_batch", args=[batch_id], queue="celery"
+    )
 
 
 def _wait(condition, timeout: float, what: str) -> None:

@@ -455,3 +455,43 @@ def test_qpsa_explanation_and_rollover_notice_through_the_same_machinery(pat):
     assert notice.content["amount"] == engine["estimates"][0]["forms"]["lump_sum"]["lump_sum"]
     assert notice.content["mandatory_withholding_percent"] == "20"  # Code §3405(c)
     assert GeneratedDocument.objects.get(pk=notice.document_id).status == "done"
+
+
+def test_a_double_click_on_sign_makes_one_election(claim, pat, client):
+    """Issue 15: signing carries a one-time token; the second submit of the same form shows the first
+    election and creates no second version."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    import time_machine
+    from django.urls import reverse
+
+    from tests.conftest import token
+
+    issue(claim)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        draft = services.draft_start(user=pat, membership=claim.membership, asd=asd_of(claim), claim=claim)
+    services.draft_save(draft=draft, user=pat, step="form", answers={"form": "life", "waive_30_days": False})
+    services.draft_save(
+        draft=draft,
+        user=pat,
+        step="payment",
+        answers={
+            "payment_method": "direct_deposit",
+            "payment": {
+                "routing_number": "011000015",
+                "account_number": "12345678",
+                "account_type": "checking",
+            },
+            "withholding": {"form": "W-4P", "w4p": "married", "w4p_extra": "0.00"},
+        },
+    )
+    client.force_login(pat)
+    url = reverse("elections:election_sign", args=[draft.pk])
+    data = {"password": DEMO_PASSWORD, "confirm": "on", "submission_token": token()}
+    noon = datetime(AS_OF.year, AS_OF.month, AS_OF.day, 12, tzinfo=ZoneInfo("America/New_York"))
+    with time_machine.travel(noon, tick=False):
+        first = client.post(url, data)
+        second = client.post(url, data)
+    election = Election.objects.get(membership=claim.membership)
+    assert first["Location"] == second["Location"] == reverse("elections:election_detail", args=[election.pk])

@@ -11,7 +11,7 @@ from pypdf import PdfReader
 
 from elections.claims import services
 from elections.models import Claim, ClaimDocument, ClaimState
-from tests.conftest import login_with_totp
+from tests.conftest import login_with_totp, token
 from tests.elections.conftest import AS_OF, demo_claim_ids, file_db_claim, membership, start_date
 
 pytestmark = pytest.mark.django_db
@@ -135,6 +135,7 @@ def test_filing_through_the_form(pat_client, pat):
     resp = pat_client.post(
         url,
         {
+            "submission_token": token(),
             "commencement_date": start_date().isoformat(),
             "form": "js50",
             "statement": "Retiring",
@@ -164,7 +165,7 @@ def test_a_request_over_the_engine_limit_is_refused_whole_with_the_rule(pat_clie
     m = membership(pat, "carver-401k")
     resp = pat_client.post(
         reverse("elections:claim_new", args=[m.pk, "loan"]),
-        {"amount": "75000", "term_months": "60", "statement": "car"},
+        {"submission_token": token(), "amount": "75000", "term_months": "60", "statement": "car"},
     )
     assert resp.status_code == 400
     assert "Loan amount: the most you can borrow is $50,000.00 (§8.2" in resp.text
@@ -194,6 +195,7 @@ def test_uploads_are_size_limited(pat_client, pat, settings):
     resp = pat_client.post(
         reverse("elections:claim_new", args=[m.pk, "commencement"]),
         {
+            "submission_token": token(),
             "commencement_date": start_date().isoformat(),
             "form": "js50",
             "documents": [upload("big.pdf", big)],
@@ -206,7 +208,12 @@ def test_uploaded_documents_are_served_only_through_the_checked_view(pat_client,
     m = membership(pat, "carver-db")
     pat_client.post(
         reverse("elections:claim_new", args=[m.pk, "commencement"]),
-        {"commencement_date": start_date().isoformat(), "form": "js50", "documents": [upload("a.pdf", PDF)]},
+        {
+            "submission_token": token(),
+            "commencement_date": start_date().isoformat(),
+            "form": "js50",
+            "documents": [upload("a.pdf", PDF)],
+        },
     )
     doc = ClaimDocument.objects.get()
     assert str(settings.PRIVATE_STORAGE_ROOT) not in doc.file_name and doc.file_name.startswith("claims/")
@@ -243,6 +250,7 @@ def test_denial_notice_states_everything_the_regulation_requires(
         resp = committee_client.post(
             reverse("elections:claim_decide", args=[claim.pk]),
             {
+                "submission_token": token(),
                 "outcome": "denied",
                 "reasons": "Your service record shows a break we must verify.",
                 "provisions": "§13.7(A); §1.1(H)",

@@ -173,8 +173,7 @@ def test_per_participant_error_leaves_the_others(core_only):
         "participants": [
             _person("A"),
             {"id": "B", "hire_date": "2001-02-01"},
-            _person("C", hours={"2001": -5}),
-            _person("D", hire_date="1960-01-01"),
+            _person("C", hours={"2001": "many"}),
         ],
     }
     code, out, _ = run_inproc(req)
@@ -183,7 +182,6 @@ def test_per_participant_error_leaves_the_others(core_only):
     assert res["A"]["vesting"]["vested_percent"] == "80"
     assert res["B"]["error"]["field"] == "/participants/1/birth_date"
     assert res["C"]["error"]["field"] == "/participants/2/hours/2001"
-    assert res["D"]["error"]["field"] == "/participants/3/hire_date"
     assert all(r["error"]["message"] for k, r in res.items() if k != "A")
 
 

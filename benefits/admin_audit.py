@@ -1,0 +1,81 @@
+"""What plan staff read or change in the Django admin is audited like the in-app pages."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from benefits.audit import AuditEventType, audit_record
+
+
+def _participant_of(obj):
+    from benefits.models import Participant
+
+    if isinstance(obj, Participant):
+        return obj
+    return getattr(obj, "participant", None)
+
+
+class AuditedAdminMixin:
+    """Opening a record's page records ``admin.viewed``; saving one records ``admin.changed`` with the
+    fields changed (old and new values), in the same transaction as the save."""
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        if request.method == "GET":
+            obj = self.get_object(request, object_id)
+            if obj is not None:
+                with transaction.atomic():
+                    audit_record(
+                        event_type=AuditEventType.ADMIN_VIEWED,
+                        summary=f"{request.user.email} opened {obj._meta.verbose_name} {obj.pk} in the Django admin",
+                        actor=request.user,
+                        participant=_participant_of(obj),
+                        request=request,
+                        model=obj._meta.label,
+                        object_id=str(obj.pk),
+                    )
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def save_model(self, request, obj, form, change):
+        changes = {}
+        if change and form is not None:
+            for name in form.changed_data:
+                changes[name] = {
+                    "old": str(form.initial.get(name, "")),
+                    "new": str(form.cleaned_data.get(name, "")),
+                }
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            details = {
+                "summary": f"{request.user.email} {'changed' if change else 'added'} {obj._meta.verbose_name} "
+                f"{obj.pk} in the Django admin",
+                "actor": request.user,
+                "participant": _participant_of(obj),
+                "request": request,
+                "model": obj._meta.label,
+                "object_id": str(obj.pk),
+                "changes": changes,
+            }
+            if change:
+                audit_record(event_type=AuditEventType.ADMIN_CHANGED, **details)
+            else:
+                audit_record(event_type=AuditEventType.ADMIN_ADDED, **details)
+
+    def save_formset(self, request, form, formset, change):
+        with transaction.atomic():
+            super().save_formset(request, form, formset, change)
+            touched = {
+                "added": [str(o.pk) for o in formset.new_objects],
+                "changed": [str(o.pk) for o, _fields in formset.changed_objects],
+                "deleted": [str(o.pk) for o in formset.deleted_objects],
+            }
+            if any(touched.values()):
+                audit_record(
+                    event_type=AuditEventType.ADMIN_CHANGED,
+                    summary=f"{request.user.email} changed {formset.model._meta.verbose_name_plural} of "
+                    f"{form.instance._meta.verbose_name} {form.instance.pk} in the Django admin",
+                    actor=request.user,
+                    participant=_participant_of(form.instance),
+                    request=request,
+                    model=formset.model._meta.label,
+                    **touched,
+                )

@@ -1,0 +1,176 @@
+"""The command line writes each result as it is computed, and reads/writes JSON Lines censuses
+(``calculate --jsonl``, docs/engine-cli.md *Large censuses*)."""
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from benefits.engine.__main__ import main
+from benefits.engine.request import calculate_request, parse_request
+from benefits.engine.streaming import write_response
+
+ROOT = Path(__file__).resolve().parents[3]
+EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
+
+
+def _jsonl(request: dict) -> str:
+    header = {k: v for k, v in request.items() if k != "participants"}
+    return "\n".join(json.dumps(x) for x in [header, *request["participants"]]) + "\n"
+
+
+def _run(argv, stdin=""):
+    out, err = io.StringIO(), io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_streamed_output_is_the_same_json_byte_for_byte(path):
+    """Writing result by result gives exactly what ``json.dump`` of the whole response gave."""
+    request = json.loads(path.read_text())
+    whole = json.dumps(calculate_request(request), ensure_ascii=False) + "\n"
+    out = io.StringIO()
+    write_response(parse_request(request), out)
+    assert out.getvalue() == whole
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_jsonl_gives_the_same_results_one_a_line(path, tmp_path):
+    request = json.loads(path.read_text())
+    expected = calculate_request(request)["results"]
+    census = tmp_path / "census.jsonl"
+    census.write_text(_jsonl(request))
+    for argv, stdin in (
+        (["calculate", "--jsonl", str(census)], ""),
+        (["calculate", "--jsonl", "-"], census.read_text()),
+    ):
+        code, out, err = _run(argv, stdin)
+        assert (code, err) == (0, "")
+        lines = out.splitlines()
+        assert [json.loads(line) for line in lines] == expected
+        assert len(lines) == len(request["participants"])
+
+
+def test_each_result_is_written_before_the_next_is_computed():
+    """The writer receives a result before the next participant is calculated (nothing is held)."""
+    events = []
+
+    class Out(io.StringIO):
+        def write(self, text):
+            if text.startswith('{"id"'):
+                events.append("write")
+            return super().write(text)
+
+    def results():
+        for i in range(3):
+            events.append("computed")
+            yield {"id": f"P-{i}"}
+
+    request = parse_request(json.loads(EXAMPLES[0].read_text()))
+    out = Out()
+    write_response(request, out, results())
+    assert events == ["computed", "write"] * 3
+    assert [r["id"] for r in json.loads(out.getvalue())["results"]] == ["P-0", "P-1", "P-2"]
+
+
+def test_jsonl_writes_each_line_as_it_is_computed(tmp_path, monkeypatch):
+    import benefits.engine.streaming as streaming
+
+    request = json.loads((ROOT / "examples" / "carver-db.json").read_text())
+    census = tmp_path / "c.jsonl"
+    census.write_text(_jsonl(request))
+    seen = []
+    real = streaming.result_for
+
+    class Out(io.StringIO):
+        pass
+
+    out = Out()
+
+    def spy(req, item, index):
+        seen.append(out.getvalue().count("\n"))  # lines already written when participant ``index`` starts
+        return real(req, item, index)
+
+    monkeypatch.setattr(streaming, "result_for", spy)
+    with census.open() as fh:
+        streaming.write_jsonl(fh, out)
+    assert seen == list(range(len(request["participants"])))
+
+
+def test_jsonl_blank_lines_are_skipped(tmp_path):
+    request = json.loads((ROOT / "examples" / "carver-esop.json").read_text())
+    census = tmp_path / "c.jsonl"
+    census.write_text(_jsonl(request).replace("\n", "\n\n"))
+    code, out, _ = _run(["calculate", "--jsonl", str(census)])
+    assert code == 0 and len(out.splitlines()) == len(request["participants"])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "malformed request at /: the first line must be the request"),
+        ('{"plan": "acme", "as_of": "2026-11-21"}\n', "malformed request at /plan: unknown plan 'acme'"),
+        (
+            '{"plan": "carver-db", "as_of": "2026-11-21", "participants": []}\n',
+            "malformed request at /participants: in JSON Lines the participants follow one a line",
+        ),
+        (
+            '{"plan": "carver-db", "as_of": "2026-11-21"}\n{"id": "A", "birth_date": "1960-01-01", "hire_date": "1990-01-01"}\n{"id": "B", "birth_date": "05/05/1970"}\n',
+            "malformed request at /participants/1/birth_date: not a date",
+        ),
+        (
+            '{"plan": "carver-db", "as_of": "2026-11-21"}\n{"id": "A", "birth_date": "1960-01-01", "hire_date": "1990-01-01"}\n{"id": \n',
+            "malformed request at /participants/1: not JSON",
+        ),
+    ],
+)
+def test_a_malformed_census_exits_2_and_writes_no_result(tmp_path, text, message):
+    """The whole file is checked before the first result: no partial output on a bad line 3."""
+    census = tmp_path / "bad.jsonl"
+    census.write_text(text)
+    for argv, stdin in ((["calculate", "--jsonl", str(census)], ""), (["calculate", "--jsonl", "-"], text)):
+        code, out, err = _run(argv, stdin)
+        assert code == 2 and out == ""
+        assert err.startswith(message), err
+        assert len(err.strip().splitlines()) == 1
+
+
+def test_a_participant_that_cannot_be_calculated_is_a_result_line(tmp_path):
+    census = tmp_path / "c.jsonl"
+    census.write_text(
+        '{"plan": "carver-db", "as_of": "2026-11-21"}\n'
+        '{"id": "NO-BIRTH", "hire_date": "1990-01-01"}\n'
+        '{"id": "OK", "birth_date": "1960-01-01", "hire_date": "1990-01-01", "hours": {"1990": 2000}, "plan_data": {"social_security_amount": "12000.00"}}\n'
+    )
+    code, out, _ = _run(["calculate", "--jsonl", str(census)])
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert code == 0
+    assert first == {
+        "id": "NO-BIRTH",
+        "error": {"field": "/participants/0/birth_date", "message": "birth_date is required"},
+    }
+    assert second["id"] == "OK" and "error" not in second
+
+
+def test_missing_file_exits_2():
+    code, out, err = _run(["calculate", "--jsonl", "/nonexistent/census.jsonl"])
+    assert code == 2 and out == "" and err.startswith("cannot read /nonexistent/census.jsonl")
+
+
+def test_jsonl_through_a_real_process(tmp_path):
+    request = json.loads((ROOT / "examples" / "quaker-cash-balance.json").read_text())
+    census = tmp_path / "c.jsonl"
+    census.write_text(_jsonl(request))
+    proc = subprocess.run(
+        [sys.executable, "-m", "benefits.engine", "calculate", "--jsonl", str(census)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == calculate_request(request)["results"]
