@@ -13,6 +13,7 @@ from django.urls import reverse
 from benefits.engine_adapter import membership_calculate
 from elections.claims import services
 from elections.models import Claim
+from tests.conftest import token
 from tests.elections.conftest import file_db_claim, membership, start_date
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,9 @@ def test_a_mid_month_start_is_refused_with_the_first_of_the_month_to_choose(pat_
     start = start_date()
     mid = start.replace(day=15)
     before = Claim.objects.count()
-    resp = pat_client.post(_url(pat), {"commencement_date": mid.isoformat(), "form": "js50"})
+    resp = pat_client.post(
+        _url(pat), {"commencement_date": mid.isoformat(), "form": "js50", "submission_token": token()}
+    )
     assert resp.status_code == 400 and Claim.objects.count() == before
     nxt = date(mid.year + (mid.month == 12), mid.month % 12 + 1, 1)
     assert f"payments start on the first of a month; choose {nxt:%B} 1, {nxt.year}" in resp.content.decode()
@@ -52,7 +55,8 @@ def test_the_amount_for_the_chosen_date_and_form_is_shown_before_filing(pat_clie
     start = start_date()
     before = Claim.objects.count()
     resp = pat_client.post(
-        _url(pat), {"commencement_date": start.isoformat(), "form": "js50", "preview": "1"}
+        _url(pat),
+        {"commencement_date": start.isoformat(), "form": "js50", "preview": "1", "submission_token": token()},
     )
     assert resp.status_code == 200 and Claim.objects.count() == before  # nothing filed
     expected = membership_calculate(
