@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint migrations-check ci install serve migrate services
+.PHONY: demo test bench lint migrations-check ci install serve migrate services smoke faults
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
@@ -35,6 +35,14 @@ bench: install services
 
 lint: install
 	$(VENV)/bin/ruff check .
+
+# Production settings end to end: own database, gunicorn, a worker per queue, beat, logins, PDFs (README).
+smoke: install services
+	$(PY) scripts/smoke.py
+
+# Fault tests with real processes (workers killed, Redis stopped, broker unreachable, database dropped).
+faults: install services
+	$(PY) -m pytest -q -m faults tests/faults
 
 migrations-check: install services
 	$(PY) manage.py makemigrations --check --dry-run --settings=config.settings.test

@@ -31,5 +31,8 @@ def navigation(request) -> dict:
         items.append(("Market rates", reverse("benefits:market_rates")))
         items.append(("Audit log", reverse("benefits:audit_log")))
         items.append(("Users and roles", reverse("accounts:users")))
+        items.append(("Annual statements", reverse("benefits:statement_batches")))
+    if user.is_plan_staff:
+        items.append(("Background work", reverse("benefits:staff_jobs")))
     items.append(("Security", reverse("mfa_index")))
     return {"nav_items": items}

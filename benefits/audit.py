@@ -35,6 +35,14 @@ class AuditEventType(models.TextChoices):
     DOCUMENT_REQUESTED = "document.requested", "Document requested"
     DOCUMENT_RENDERED = "document.rendered", "Document rendered"
     DOCUMENT_FAILED = "document.failed", "Document could not be rendered"
+    # benefits: background jobs and statement batches
+    JOB_FAILED = "job.failed", "Background job failed"
+    JOB_RETRIED = "job.retried", "Background job tried again"
+    STATEMENT_BATCH_STARTED = "statement_batch.started", "Annual statement batch started or resumed"
+    STATEMENT_BATCH_RETRIED = "statement_batch.retried", "Failed statements of a batch queued again"
+    STATEMENT_BATCH_STATEMENT_ISSUED = "statement_batch.statement_issued", "Annual statement issued"
+    STATEMENT_BATCH_STATEMENT_FAILED = "statement_batch.statement_failed", "Annual statement failed"
+    STATEMENT_BATCH_FINISHED = "statement_batch.finished", "Annual statement batch finished"
     # benefits: data imports (benefits/imports/)
     IMPORT_UPLOADED = "import.uploaded", "Data file uploaded for import"
     IMPORT_APPLIED = "import.applied", "Data file imported"

@@ -62,8 +62,8 @@ def market_assumptions() -> dict:
         assumptions["applicable_interest_rate"] = monthly  # quaker-cash-balance §1.2(e)
         assumptions["treasury_30y_monthly"] = monthly  # carver-db small-benefit cash-out basis
         assumptions["applicable_interest_rate_default"] = str(monthly_30y[-1].percent)
-    # §417(e)(3) segment rates by month, [first, second, third], where all three are loaded (used when a
-    # plan reading chooses segment rates for relative values).
+    # §417(e)(3) minimum present value segment rates, one series per segment; a month is given to
+    # the engine only when all three are kept (docs/engine-cli.md: segment_rates).
     segments: dict[str, dict[int, str]] = {}
     for series in SEGMENT_SERIES:
         for r in by_series[series]:
@@ -72,6 +72,11 @@ def market_assumptions() -> dict:
     if complete:
         assumptions["segment_rates"] = complete
     return assumptions
+
+
+def result_is_current(engine_version: str) -> bool:
+    """Whether a stored figure was made by this engine (its code and data: ``ENGINE_VERSION``)."""
+    return engine_version == ENGINE_VERSION
 
 
 def plan_assumptions(plan: Plan) -> dict:
@@ -175,15 +180,16 @@ def membership_calculate(
     )
     digest = _digest(request)
     memo = membership.__dict__.setdefault("_calculations", {})
-    if digest not in memo:
+    key = (ENGINE_VERSION, digest)  # an engine change is a different result, even in memory
+    if key not in memo:
         stored = CalculationResult.objects.filter(
             membership=membership, engine_version=ENGINE_VERSION, request_sha256=digest
         ).first()
         if stored is not None:
-            memo[digest] = stored.result
+            memo[key] = stored.result
         else:
             try:
-                memo[digest] = calculate_request(request)["results"][0]
+                memo[key] = calculate_request(request)["results"][0]
             except RequestError as exc:  # a stored value outside its plausible range: named, never a 500
                 raise CalculationError(exc.pointer.removeprefix("/participants/0"), str(exc)) from None
             # One statement; if another request stored the same result first, the conflict is ignored.
@@ -195,12 +201,12 @@ def membership_calculate(
                         engine_version=ENGINE_VERSION,
                         request_sha256=digest,
                         request=request,
-                        result=memo[digest],
+                        result=memo[key],
                     )
                 ],
                 ignore_conflicts=True,
             )
-    return _checked(memo[digest])
+    return _checked(memo[key])
 
 
 def memberships_calculate(
@@ -362,6 +368,13 @@ def _choices(cls: type, name: str) -> tuple[str, ...]:
     if hint is bool:
         return ("true", "false")
     return ()
+
+
+def plan_statutory_overrides(plan: Plan) -> tuple:
+    """Where the statute overrides the plan's own (pre-2006) words, as the engine applies it."""
+    from benefits.engine.overrides import statutory_overrides
+
+    return statutory_overrides(plan.key)
 
 
 def plan_readings(plan: Plan) -> list[Reading]:

@@ -311,6 +311,10 @@ class GeneratedDocument(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
+    # The background job that renders it (its state says whether it waits for the task queue).
+    job = models.OneToOneField(
+        "benefits.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -376,6 +380,9 @@ class ModelerRun(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    job = models.OneToOneField(
+        "benefits.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -475,4 +482,6 @@ class AccountTransaction(models.Model):
 
 
 # Areas of this app keep their models in their own package; Django finds them through this module.
+from benefits.batches.models import StatementBatch, StatementBatchItem  # noqa: E402, F401
 from benefits.imports.models import ImportBatch, ImportChange  # noqa: E402, F401
+from benefits.jobs.models import Job  # noqa: E402, F401

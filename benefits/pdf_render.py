@@ -11,44 +11,20 @@ from __future__ import annotations
 
 import functools
 import threading
-from pathlib import Path
 
 from django.conf import settings
-from django.contrib.staticfiles import finders
+
+from benefits.pdf_static import static_fetcher
 
 _local = threading.local()
-
-
-@functools.cache
-def _static_path(relative: str) -> str | None:
-    """A static file's path (the files do not move while a process runs)."""
-    found = finders.find(relative)
-    return str(found) if found else None
-
-
-@functools.cache
-def _fetcher_class():
-    from weasyprint.urls import FatalURLFetchingError, URLFetcher
-
-    class StaticOnlyFetcher(URLFetcher):
-        """Serve /static/ files from the project's static folders; refuse every other URL."""
-
-        def fetch(self, url, headers=None):
-            prefix = "file://" + settings.STATIC_URL
-            if url.startswith(prefix) or url.startswith(settings.STATIC_URL):
-                found = _static_path(url.split(settings.STATIC_URL, 1)[1])
-                if found:
-                    return super().fetch(Path(found).as_uri(), headers)
-            raise FatalURLFetchingError(f"Refused to fetch {url!r} while rendering a document")
-
-    return StaticOnlyFetcher
 
 
 def fetcher():
     """This thread's fetcher (an URL opener is not shared between threads)."""
     instance = getattr(_local, "fetcher", None)
     if instance is None:
-        instance = _local.fetcher = _fetcher_class()()
+        # Through the configured static storage, hashed manifest names included (benefits/pdf_static.py).
+        instance = _local.fetcher = static_fetcher()
     return instance
 
 

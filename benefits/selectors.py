@@ -16,7 +16,7 @@ from datetime import date
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
-from benefits.engine_adapter import Reading, plan_readings
+from benefits.engine_adapter import Reading, plan_readings, plan_statutory_overrides
 from benefits.models import (
     AccountBalance,
     AccountTransaction,
@@ -176,6 +176,7 @@ class PlanOverview:
     plan: Plan
     participant_count: int
     readings: list[Reading]
+    statutory_overrides: tuple = ()  # where the law overrides the plan's own words
 
     @property
     def needs_confirmation(self) -> bool:
@@ -187,7 +188,12 @@ class PlanOverview:
 
 
 def plan_overview(plan: Plan) -> PlanOverview:
-    return PlanOverview(plan=plan, participant_count=plan.memberships.count(), readings=plan_readings(plan))
+    return PlanOverview(
+        plan=plan,
+        participant_count=plan.memberships.count(),
+        readings=plan_readings(plan),
+        statutory_overrides=plan_statutory_overrides(plan),
+    )
 
 
 # ------------------------------------------------------------------ one membership's pages

@@ -1,7 +1,9 @@
 from django.urls import path
 
 from benefits import views, views_staff
+from benefits.batches import views as batch_views
 from benefits.imports import urls as imports_urls
+from benefits.jobs import views as job_views
 
 app_name = "benefits"
 
@@ -55,5 +57,12 @@ urlpatterns = [
         name="admin_plan_update_reading",
     ),
     path("staff/audit/", views_staff.audit_log, name="audit_log"),
+    path("staff/jobs/", job_views.staff_jobs, name="staff_jobs"),
+    path("staff/jobs/<int:job_id>/retry/", job_views.staff_job_retry, name="staff_job_retry"),
+    path("staff/statement-batches/", batch_views.batch_list, name="statement_batches"),
+    path("staff/statement-batches/<int:batch_id>/", batch_views.batch_detail, name="statement_batch"),
+    path(
+        "staff/statement-batches/<int:batch_id>/retry/", batch_views.batch_retry, name="statement_batch_retry"
+    ),
     *imports_urls.urlpatterns,
 ]

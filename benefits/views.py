@@ -129,12 +129,13 @@ from django.core.exceptions import PermissionDenied  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 from django.views.decorators.http import require_POST  # noqa: E402
 
-from benefits.engine_adapter import CalculationError, membership_calculate  # noqa: E402
+from benefits.engine_adapter import CalculationError, membership_calculate, result_is_current  # noqa: E402
 from benefits.forms import ModelerForm  # noqa: E402
 from benefits.models import ModelerRun  # noqa: E402
 from benefits.presenters.account_statements import PeriodError  # noqa: E402
 from benefits.presenters.chart import line_chart  # noqa: E402
 from benefits.presenters.labels import field_words, form_label  # noqa: E402
+from benefits.presenters.missing import missing_sentences  # noqa: E402
 from benefits.presenters.modeler import estimate_href, grid  # noqa: E402
 from benefits.presenters.statements import account_periods, statement_payload  # noqa: E402
 from benefits.presenters.traces import presented, trace_steps  # noqa: E402
@@ -429,7 +430,9 @@ def modeler_run(request, participant_id: int, run_id: int):
     context = _plan_context(request, run.membership, f"modeler run {run.pk}")
     context["run"] = run
     context["submission_token"] = uuid.uuid4().hex  # the quote form's one-time token
-    if run.status == ModelerRun.Status.DONE:
+    # A model made by an earlier engine is never shown: its figures may no longer be right.
+    context["stale"] = run.status == ModelerRun.Status.DONE and not result_is_current(run.engine_version)
+    if run.status == ModelerRun.Status.DONE and not context["stale"]:
         html, estimates = _grid_html(
             run,
             run.membership.participant,
@@ -438,6 +441,7 @@ def modeler_run(request, participant_id: int, run_id: int):
             chosen=_chosen_form(request),
         )
         context["grid_html"] = html
+        context["missing"] = missing_sentences(run.result)
         if request.user.is_participant_role:
             from elections.benefit_elections.presenters import electable_dates
 
@@ -490,12 +494,21 @@ def _estimate_context(result: dict, index: int, *, trace: str = "", name: str | 
         if key in e
     ]
     error_steps = presented(trace_steps(result, f"estimates[{index}]"), name=name) if e.get("error") else []
+    mine = {
+        **result,
+        "missing": [
+            {**m, "blocks": [b for b in m.get("blocks", []) if b.startswith(f"/estimates/{index}/")]}
+            for m in result.get("missing") or []
+        ],
+    }
+    mine["missing"] = [m for m in mine["missing"] if m["blocks"]]
     return {
         "estimate": e,
         "forms": forms,
         "extra": extra,
         "error_steps": error_steps,
         "index": index,
+        "missing": missing_sentences(mine),
         "trace": trace,
         "has_relative_value": any(f["relative_value"] for f in forms),
     }
@@ -522,7 +535,7 @@ def _viewer_name(request, participant) -> str | None:
 @login_required
 def modeler_estimate(request, participant_id: int, run_id: int, index: int):
     run = selectors.run_get_for_viewer(user=request.user, participant_id=participant_id, run_id=run_id)
-    if run.status != ModelerRun.Status.DONE:
+    if run.status != ModelerRun.Status.DONE or not result_is_current(run.engine_version):
         return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run_id)
     context = _plan_context(request, run.membership, f"modeler run {run.pk} estimate {index}")
     name = _viewer_name(request, run.membership.participant)

@@ -109,6 +109,12 @@ MATRIX: tuple[Row, ...] = (
     Row("benefits:admin_plan_confirm",                "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:admin_plan_update_reading",         "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:audit_log",                         "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:staff_jobs",                        "GET",  LOGIN,  DENIED, DENIED, OK,     OK,     ENROL),
+    Row("benefits:staff_job_retry",                   "POST", LOGIN,  DENIED, DENIED, DONE,   DONE,   ENROL),
+    Row("benefits:statement_batches",                 "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:statement_batches",                 "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("benefits:statement_batch",                   "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:statement_batch_retry",             "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     # data imports and market rates: administrators only
     Row("benefits:imports_home",                      "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("benefits:imports_upload",                    "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
@@ -182,6 +188,9 @@ ARGS = {
     "benefits:quote_estimate": lambda d: [d.pid, d.quote_id, 0],
     "benefits:quote_pdf": lambda d: [d.pid, d.quote_id],
     "benefits:admin_plan_detail": lambda d: ["carver-db"],
+    "benefits:staff_job_retry": lambda d: [_failed_job(d)],
+    "benefits:statement_batch": lambda d: [_batch(d)],
+    "benefits:statement_batch_retry": lambda d: [_batch(d)],
     "benefits:admin_plan_confirm": lambda d: ["carver-db"],
     "benefits:admin_plan_update_reading": lambda d: ["fairport-esop", "pre_plan_vesting_cap_years"],
     "benefits:import_detail": lambda d: [d.import_previewed],
@@ -220,12 +229,33 @@ ARGS = {
     "elections:consent_exception": lambda d: [d.election_id],
 }
 
+
+def _failed_job(d) -> int:
+    """A job that failed (staff may retry it), made inside the test's own transaction."""
+    from benefits.jobs.kinds import DOCUMENT_RENDER
+    from benefits.jobs.models import Job
+    from benefits.jobs.services import job_create
+
+    job = job_create(DOCUMENT_RENDER, target_id=d.document_id)
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error="The database was unavailable.")
+    return job.pk
+
+
+def _batch(d) -> int:
+    """A statement batch of carver-db (queued, not run), made inside the test's own transaction."""
+    from benefits.batches.services import batch_start
+    from benefits.models import Plan
+
+    return batch_start(plan=Plan.objects.get(key="carver-db"), year=d.today.year - 1).pk
+
+
 # A valid submission for each write, so the allowed user's answer is the real one (not a form error).
 DATA = {
     "accounts:user_change_role": lambda d: {f"u{d.candidate_id}-role": "committee"},
     "accounts:user_set_active": lambda d: {"active": "0"},
     "benefits:plan_modeler": lambda d: {"mode": "dates", "dates": d.start.isoformat()},
     "benefits:admin_plan_update_reading": lambda d: {"action": "reset"},
+    "benefits:statement_batches": lambda d: {"plan": "quaker-cash-balance", "year": d.today.year - 1},
     "benefits:imports_upload": lambda d: {
         "kind": "market_rates",
         "file": SimpleUploadedFile("rates.csv", RATES),

@@ -3,6 +3,38 @@
 Every number the app, the PDFs and the command line show comes from here. Money is ``Decimal``
 rounded explicitly (see ``money``); actuarial factors may be float64 and become money only through
 ``money.to_money``. Results carry a ``trace.Trace`` of the steps that produced them.
+
+``ENGINE_VERSION`` names the engine that made a result: the release plus a fingerprint of the
+engine's code and data files (parameters, mortality tables), e.g. ``0.1.0+3f9a1c2b7d4e``. Any change
+to the engine's code or data changes it, so a stored result keyed by it is recomputed rather than
+served by a newer engine.
 """
 
-ENGINE_VERSION = "0.1.0"
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+RELEASE = "0.1.0"
+_ROOT = Path(__file__).parent
+_FINGERPRINTED = (".py", ".json", ".csv")
+
+
+def engine_fingerprint(root: Path = _ROOT) -> str:
+    """SHA-256 (first 12 hex digits) over the engine's code and data files, by relative path.
+
+    Only what changes results counts: source files and data; caches and editor files do not.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix not in _FINGERPRINTED or "__pycache__" in path.parts or not path.is_file():
+            continue
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()[:12]
+
+
+ENGINE_FINGERPRINT = engine_fingerprint()
+ENGINE_VERSION = f"{RELEASE}+{ENGINE_FINGERPRINT}"

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from benefits.engine.dates import age
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.mortality import MortalityTable, applicable_417e_table
 from benefits.engine.trace import Trace
@@ -145,11 +146,12 @@ def basis_417e(
     treasury_rate: float | None = None,
     **options: object,
 ) -> Basis:
-    """The §417(e)(3) basis for a stability period year / ASD (regulation.md §D.6–D.7).
+    """The §417(e)(3) basis for a calendar plan year / ASD (regulation.md §D.6–D.7), from rates
+    already looked up (``minimum_present_value.statutory_basis`` does the look-up by date).
 
-    From 2008 pass the three ``segment_rates`` of the plan's lookback month; before 2008 the single
-    30-year Treasury ``treasury_rate``. (For 2008–2011 a plan applying the PPA transition blend
-    passes ``ppa_transition_rates(...)`` as segment rates.) The table is ``applicable_417e_table``.
+    Before 2008 the 30-year Treasury ``treasury_rate``; 2008–2011 the PPA transition blend of the
+    ``segment_rates`` with ``treasury_rate`` (both needed); from 2012 the ``segment_rates``.
+    The table is ``applicable_417e_table``.
     """
     year = when.year if isinstance(when, date) else int(when)
     table = applicable_417e_table(when)
@@ -157,6 +159,12 @@ def basis_417e(
     if year >= 2008:
         if segment_rates is None:
             raise ValueError(f"§417(e)(3) for {year} uses the three segment rates")
+        if year < 2012:
+            if treasury_rate is None:
+                raise ValueError(
+                    f"§417(e)(3) for {year} blends the segment rates with the 30-year Treasury rate"
+                )
+            segment_rates = ppa_transition_rates(year, segment_rates, treasury_rate)
         interest = SegmentRates(*segment_rates)
     else:
         if treasury_rate is None:
@@ -170,8 +178,9 @@ def ppa_transition_rates(
 ) -> tuple[float, float, float]:
     """PPA 2006 phase-in: each segment rate blended with the 30-year Treasury rate.
 
-    Segment weight 20% (2008), 40% (2009), 60% (2010), 80% (2011), 100% from 2012. These percentages
-    are from memory, unconfirmed (regulation.md §D.6: check former §417(e)(3)(D) before use).
+    Segment weight 20% (2008), 40% (2009), 60% (2010), 80% (2011), 100% from 2012: the applicable
+    percentage of former §417(e)(3)(D)(iii) applied as in §430(h)(2)(G), with the 30-year Treasury rate
+    in place of the old corporate-bond rate (PPA 2006 §302(b), 120 Stat. 920–921).
     """
     weight = {2008: 0.2, 2009: 0.4, 2010: 0.6, 2011: 0.8}.get(year, 1.0 if year >= 2012 else None)
     if weight is None:
@@ -190,10 +199,8 @@ class AgeMethod(StrEnum):
 
 def attained_age(birth: date, on: date, method: AgeMethod = AgeMethod.EXACT_MONTHS) -> float:
     """Age on ``on`` for a person born on ``birth``, measured the plan's way (``method``)."""
-    if on < birth:
-        raise ValueError("the date is before the birth date")
-    months = (on.year - birth.year) * 12 + (on.month - birth.month) - (1 if on.day < birth.day else 0)
-    years, extra = divmod(months, 12)
+    completed = age(birth, on)  # the engine's one calendar age (Feb 29 → Feb 28 in a common year)
+    years, extra = completed.years, completed.months
     if method is AgeMethod.EXACT_MONTHS:
         return years + extra / 12
     if method is AgeMethod.LAST_BIRTHDAY:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import calendar
 import functools
 from datetime import date, timedelta
+from typing import NamedTuple
 
 ONE_DAY = timedelta(days=1)
 
@@ -56,7 +57,7 @@ def date_attaining_age(birth_date: date, age: int) -> date:
 
 
 def age_on(birth_date: date, on: date) -> int:
-    """Completed years of age on ``on`` (the birthday itself counts as attained)."""
+    """Completed years of age on ``on`` (the birthday itself counts as attained; same as ``age``)."""
     years = on.year - birth_date.year
     return years if date_attaining_age(birth_date, years) <= on else years - 1
 
@@ -112,12 +113,9 @@ def months_between_firsts(earlier: date, later: date) -> int:
 
 
 def completed_age(birth: date, on: date) -> int:
-    """Age in completed years on a date, by month and day: a February 29 birthday is reached on
-    March 1 in a common year (unlike ``age_on``, which reaches it on February 28)."""
-    age = on.year - birth.year
-    if (on.month, on.day) < (birth.month, birth.day):
-        age -= 1
-    return age
+    """Age in completed years on a date: the engine's one calendar age (``age``), so a February 29
+    birthday is reached on February 28 in a common year, as everywhere else."""
+    return age(birth, on).years
 
 
 def full_years_between(a: date, b: date) -> int:
@@ -151,3 +149,42 @@ def previous_business_day(d: date) -> date:
     while d.weekday() >= 5:
         d -= ONE_DAY
     return d
+
+
+# ------------------------------------------------------------------------------------------- ages
+
+
+class Age(NamedTuple):
+    """An age by the calendar: completed years, completed months after the last birthday, and days
+    after the last monthly anniversary (the birthday rules above: Feb 29 → Feb 28 in a common year;
+    a 31st → the month's last day). Never days ÷ 365.25. Compares as (years, months, days)."""
+
+    years: int
+    months: int
+    days: int
+
+    @property
+    def total_months(self) -> int:
+        return self.years * 12 + self.months
+
+    def in_years(self) -> float:
+        """Completed years and months as a fraction of years (49 years 3 months → 49.25): the age an
+        actuarial factor is read at when a plan counts years and months."""
+        return self.total_months / 12
+
+    def words(self) -> str:
+        return f"{self.years}y {self.months}m"
+
+
+def age(birth_date: date, on: date) -> Age:
+    """The ONE age function of the engine: completed years, months and days on ``on``."""
+    if on < birth_date:
+        raise ValueError(f"the date {on.isoformat()} is before the birth date {birth_date.isoformat()}")
+    months = months_between(birth_date, on)
+    anniversary = add_months(birth_date, months)
+    return Age(months // 12, months % 12, (on - anniversary).days)
+
+
+def age_in_years_months(birth_date: date, on: date) -> float:
+    """Completed years and months on ``on`` as years (see ``Age.in_years``)."""
+    return age(birth_date, on).in_years()

@@ -40,13 +40,28 @@ from benefits.engine.actuarial import (
     temporary_life_annuity,
 )
 from benefits.engine.money import to_decimal
-from benefits.engine.mortality import LAST_417E_YEAR, MortalityTable, applicable_417e_table
+from benefits.engine.mortality import LAST_417E_YEAR, MortalityTable, applicable_417e_table, latest_417e_table
 from benefits.engine.trace import Trace
 
 REGULATION = "Treas. Reg. §1.417(a)(3)-1(c)(2)"
 HUNDRED = Decimal(100)
 
 InterestSource = Literal["plan_rate", "segment_rates"]
+
+
+class MissingNote(str):
+    """A note that relative values were omitted, carrying the JSON pointer of the missing input
+    (``field``) for the result's ``missing`` list; it reads as the plain note everywhere else."""
+
+    field: str
+
+    def __new__(cls, text: str, field: str) -> MissingNote:
+        note = super().__new__(cls, text)
+        note.field = field
+        return note
+
+    def __reduce__(self) -> tuple[type[MissingNote], tuple[str, str]]:  # copy and pickle keep the field
+        return (MissingNote, (str(self), self.field))
 
 
 @dataclass(frozen=True)
@@ -143,7 +158,7 @@ def _percent(raw: object) -> Decimal | None:
 def _table_for(asd: date) -> tuple[MortalityTable, str]:
     """The §417(e)(3) table in force on the ASD; after the last published year, the latest one."""
     if asd.year > LAST_417E_YEAR:
-        table = applicable_417e_table(LAST_417E_YEAR)
+        table = latest_417e_table(asd.year)
         return table, f"{table.name} (latest table published, used for a {asd.year} ASD)"
     table = applicable_417e_table(asd)
     return table, table.name
@@ -171,19 +186,34 @@ def comparison_basis(
         try:
             table, mortality = _table_for(asd)
         except LookupError as exc:
-            return None, f"relative values omitted: {exc}"
+            return None, MissingNote(f"relative values omitted: {exc}", "/engine/mortality/417e")
     use_segments = rules.interest == "segment_rates" and asd.year >= 2008
+    interest: Interest
     if use_segments:
-        raw = (a.get(rules.segment_rates_key) or {}).get(month)
-        rates = [_percent(x) for x in raw] if isinstance(raw, list | tuple) and len(raw) == 3 else None
-        if rates is None or any(r is None for r in rates):
-            return None, (
-                f"relative values omitted: the §417(e)(3) segment rates for {month} "
-                f"(assumptions.{rules.segment_rates_key}.{month}) are missing"
-            )
-        r1, r2, r3 = (float(r / HUNDRED) for r in rates)  # type: ignore[operator]
-        interest: Interest = SegmentRates(r1, r2, r3)
-        words = f"segment rates {rates[0]}% / {rates[1]}% / {rates[2]}% for {month}"
+        # The statute's rates for the date: PPA transition blend for 2008-2011, segment rates after.
+        from benefits.engine.minimum_present_value import (
+            PHASE_IN,
+            MissingMarketData,
+            phase_in_rates,
+            segment_rates,
+            treasury_rate,
+        )
+
+        try:
+            seg = segment_rates({"segment_rates": a.get(rules.segment_rates_key)}, month)
+            if asd.year in PHASE_IN:
+                seg = phase_in_rates(
+                    asd.year, seg, treasury_rate({"treasury_30y_monthly": a.get(rules.rate_key)}, month)
+                )
+        except MissingMarketData as exc:
+            return None, MissingNote(f"relative values omitted: {exc.message}", exc.field)
+        r1, r2, r3 = (float(r / HUNDRED) for r in seg)
+        interest = SegmentRates(r1, r2, r3)
+        words = f"segment rates {seg[0]:f}% / {seg[1]:f}% / {seg[2]:f}% for {month}" + (
+            f" ({asd.year} PPA transition blend with the 30-year Treasury rate)"
+            if asd.year in PHASE_IN
+            else ""
+        )
         source = f"assumptions.{rules.segment_rates_key}"
     else:
         given = a.get(rules.rate_key) or {}
@@ -195,9 +225,10 @@ def comparison_basis(
             source = f"assumptions.{rules.rate_default_key}"
             words = f"{rate}% (flat rate given for {month}: {source})"
         if rate is None:
-            return None, (
+            return None, MissingNote(
                 f"relative values omitted: the 30-year Treasury rate for {month} "
-                f"(assumptions.{rules.rate_key}.{month}) is missing"
+                f"(assumptions.{rules.rate_key}.{month}) is missing",
+                f"/assumptions/{rules.rate_key}/{month}",
             )
         interest = FlatRate(float(rate / HUNDRED))
     basis = Basis(table, interest, label=f"{mortality}, {words}")

@@ -24,6 +24,7 @@ from typing import Any, cast
 
 from . import ENGINE_VERSION, input_ranges
 from .core import CoreResult, ParticipantError
+from .parameters import recorded_reads
 from .plans import Plan, UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
 from .types import EmploymentPeriod, Participant
@@ -283,22 +284,36 @@ def _error_result(pid: str, index: int, exc: Exception) -> dict[str, Any]:
     return {"id": pid, "error": {"field": field, "message": str(exc)}}
 
 
+_REQUEST_LEVEL = ("/assumptions", "/settings", "/engine")
+
+
+def _absolute_missing(result: dict[str, Any], index: int) -> dict[str, Any]:
+    """Point each ``missing`` field at the request: a participant's own field gets its prefix."""
+    for entry in result.get("missing") or ():
+        if not entry["field"].startswith(_REQUEST_LEVEL) and not entry["field"].startswith("/participants/"):
+            entry["field"] = f"/participants/{index}{entry['field']}"
+    return result
+
+
 def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[str, Any]:
     """The contract result of one parsed participant (an error result if it cannot be calculated)."""
     if isinstance(item, tuple):
         return _error_result(item[0], index, item[1])
     module = get_plan(request.plan)
     try:
-        if request.detail:
-            result = module.calculate(item, request.as_of, request.assumptions, request.settings, detail=True)
-        else:
-            result = module.calculate(item, request.as_of, request.assumptions, request.settings)
+        with recorded_reads():  # every regulatory value a figure reads goes into its trace
+            if request.detail:
+                result = module.calculate(
+                    item, request.as_of, request.assumptions, request.settings, detail=True
+                )
+            else:
+                result = module.calculate(item, request.as_of, request.assumptions, request.settings)
         negative = input_ranges.negative_benefit(result)
         if negative:  # a benefit is never negative: that participant gets an error, never the number
             return _error_result(
                 item.id, index, ParticipantError(negative, "cannot calculate: a benefit came out negative")
             )
-        return result
+        return _absolute_missing(result, index)
     except ParticipantError as exc:
         return _error_result(item.id, index, exc)
     except Exception as exc:  # noqa: BLE001

@@ -12,6 +12,8 @@ from datetime import date
 from decimal import Decimal
 from typing import Any, TypeVar
 
+from benefits.engine.parameters import ParameterRead, current_reads
+
 T = TypeVar("T")
 
 
@@ -58,11 +60,33 @@ class Trace:
         return [s.as_dict() for s in self.steps]
 
 
+def read_step(read: ParameterRead) -> Step:
+    """The trace step for one regulatory value used: what, for which date, the value and its source."""
+    return Step(
+        read.words(),
+        read.section,
+        (
+            ("parameter", read.name),
+            ("for_date", read.on.isoformat()),
+            ("in_force_from", read.entry.effective.isoformat()),
+            ("source", read.entry.source),
+            ("estimate", read.projected),
+        ),
+        _plain(read.entry.value),
+    )
+
+
 class TraceBuilder:
-    """A mutable helper for long calculations; ``build()`` freezes it into a ``Trace``."""
+    """A mutable helper for long calculations; ``build()`` freezes it into a ``Trace``.
+
+    Every regulatory value read (a parameter or a mortality table, ``parameters.recorded_reads``)
+    between the builder's creation and ``build()`` is added to the trace automatically, once.
+    """
 
     def __init__(self) -> None:
         self._steps: list[Step] = []
+        reads = current_reads()
+        self._reads_from = len(reads) if reads is not None else None
 
     def step(self, rule: str, *, section: str = "", result: T = None, **inputs: object) -> T:  # type: ignore[assignment]
         self._steps.append(Step(rule, section, tuple(inputs.items()), result))
@@ -72,4 +96,11 @@ class TraceBuilder:
         self._steps.extend(trace.steps)
 
     def build(self) -> Trace:
+        reads = current_reads()
+        if reads is not None and self._reads_from is not None:
+            for read in reads[self._reads_from :]:
+                step = read_step(read)
+                if step not in self._steps:
+                    self._steps.append(step)
+            self._reads_from = len(reads)
         return Trace(tuple(self._steps))

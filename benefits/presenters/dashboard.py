@@ -8,6 +8,7 @@ from datetime import date
 from benefits.engine_adapter import CalculationError, membership_calculate, memberships_calculate
 
 from .labels import field_words
+from .missing import missing_sentences
 from .traces import presented, trace_steps
 
 
@@ -27,6 +28,7 @@ class PlanSummary:
     next_milestone: dict | None = None
     normal_retirement_date: str = ""
     has_estimates: bool = False
+    missing: list[str] = field(default_factory=list)  # plain sentences: what cannot be shown yet
 
     @property
     def ok(self) -> bool:
@@ -73,6 +75,7 @@ def plan_summary(membership, *, as_of: date, result: dict | CalculationError | N
     summary.next_milestone = vesting.get("next_milestone")
     summary.normal_retirement_date = result.get("normal_retirement_date") or ""
     _headline(summary, result)
+    summary.missing = missing_sentences(result)
     return summary
 
 

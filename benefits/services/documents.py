@@ -30,8 +30,9 @@ def document_request(
     requested_by=None,
     request=None,
 ) -> GeneratedDocument:
-    """Record a document to render and enqueue its rendering once the transaction commits."""
-    from benefits.tasks import render_document_task
+    """Record a document to render and enqueue its rendering job once the transaction commits."""
+    from benefits.jobs.kinds import DOCUMENT_RENDER
+    from benefits.jobs.services import enqueue_on_commit, job_create
 
     with transaction.atomic():
         document = GeneratedDocument.objects.create(
@@ -52,7 +53,14 @@ def document_request(
             document_id=document.pk,
             kind=kind,
         )
-        transaction.on_commit(lambda: render_document_task.delay(document.pk))
+        document.job = job_create(
+            DOCUMENT_RENDER,
+            target_id=document.pk,
+            unique_key=f"{DOCUMENT_RENDER}:{document.pk}",
+            created_by=requested_by,
+        )
+        document.save(update_fields=["job"])
+        enqueue_on_commit(document.job)
     return document
 
 

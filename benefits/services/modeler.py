@@ -35,7 +35,8 @@ def _require_participant(actor, participant) -> None:
 def modeler_run_create(
     *, membership: PlanMembership, actor, inputs: dict, as_of: date, request=None
 ) -> ModelerRun:
-    from benefits.tasks import modeler_run_task
+    from benefits.jobs.kinds import MODELER_RUN
+    from benefits.jobs.services import enqueue_on_commit, job_create
 
     _require_participant(actor, membership.participant)
     with transaction.atomic():
@@ -55,7 +56,11 @@ def modeler_run_create(
             run_id=run.pk,
             inputs=inputs,
         )
-        transaction.on_commit(lambda: modeler_run_task.delay(run.pk))
+        run.job = job_create(
+            MODELER_RUN, target_id=run.pk, unique_key=f"{MODELER_RUN}:{run.pk}", created_by=actor
+        )
+        run.save(update_fields=["job"])
+        enqueue_on_commit(run.job)
     return run
 
 

@@ -39,10 +39,14 @@ else:
     }
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("DJANGO_CONN_MAX_AGE", default=0))
+# A persistent connection the server dropped is replaced at the next request instead of failing it.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # Redis, falling back to each process's memory while Redis is down (config/cache.py): a cache outage
+    # degrades rate limiting, it does not break login or pages.
+    CACHES = {"default": {"BACKEND": "config.cache.ResilientRedisCache", "LOCATION": REDIS_URL}}
 else:
     # allauth rate limits need a real cache; local memory is real within the one demo process.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -194,15 +198,34 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_MAX_TASKS_PER_CHILD = 50  # WeasyPrint grows in long-lived processes
-CELERY_TASK_SOFT_TIME_LIMIT = 120
+CELERY_TASK_SOFT_TIME_LIMIT = 120  # defaults; each job kind sets its own (benefits/jobs/kinds.py)
 CELERY_TASK_TIME_LIMIT = 180
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# Unacknowledged messages come back after this long: it must exceed the longest job's time limit
+# (tests/test_production.py checks it), or a running job would be delivered twice.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 2}
+# A request that enqueues must not hang on an unreachable broker: a few quick tries, then the job waits
+# as "pending" for the sweeper (benefits/jobs/services.py).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ROUTES = {"*.render_*": {"queue": "pdf"}}
+JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
+JOBS_RESEND_AFTER = env.int("JOBS_RESEND_AFTER", default=30)  # a pending job is sent again after this long
+JOBS_STALL_GRACE = env.int(
+    "JOBS_STALL_GRACE", default=30
+)  # a running job unknown to every worker is put back
+STATEMENT_BATCH_CHUNK_SIZE = env.int("STATEMENT_BATCH_CHUNK_SIZE", default=25)
 # Seconds between the notices of a batch (a throttle for mail delivery; 0: as fast as the worker goes).
 NOTICE_BATCH_ITEM_PAUSE_SECONDS = env.float("NOTICE_BATCH_ITEM_PAUSE_SECONDS", default=0)
 # Beat: deadlines live in the database (never as far-future ETA tasks, which Redis may redeliver).
 CELERY_BEAT_SCHEDULE = {
     "refresh-claim-due-dates": {"task": "elections.refresh_claim_due_dates", "schedule": 60 * 60 * 24},
+    "sweep-jobs": {"task": "jobs.sweep", "schedule": JOBS_SWEEP_SECONDS},
 }
 CELERY_TASK_DEFAULT_QUEUE = "default"
 

@@ -18,7 +18,12 @@ if len(_mfa_key) < 32 or _mfa_key in (SECRET_KEY, env("SSN_HASH_KEY", default=""
         "Set MFA_ENCRYPTION_KEY to its own random value of at least 32 characters (it encrypts MFA secrets)."
     )
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind a TLS-terminating proxy that sets X-Forwarded-Proto (and strips it from clients): requests it
+# marks "https" are secure. Set DJANGO_SECURE_PROXY_SSL_HEADER="" when nothing in front sets the header.
+_proxy_header = env("DJANGO_SECURE_PROXY_SSL_HEADER", default="HTTP_X_FORWARDED_PROTO")
+SECURE_PROXY_SSL_HEADER = (_proxy_header, "https") if _proxy_header else None
+# Redirect plain http to https. Off only for a plain-http run on loopback (make smoke), where the client
+# itself sends X-Forwarded-Proto: https as the proxy would.
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True

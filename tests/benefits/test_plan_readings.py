@@ -88,3 +88,23 @@ def test_committee_cannot_change_readings(staff_client, committee_user, fairport
     client = staff_client(committee_user)
     url = "/benefits/staff/plans/fairport-esop/readings/pre_plan_vesting_cap_years/"
     assert client.post(url, {"value": "5"}).status_code == 403
+
+
+def test_the_page_says_where_the_statute_overrides_the_plans_30_year_treasury_words(staff_client, admin_user):
+    # Issue 12: Carver DB Table A's "30-year Treasury" basis gives way to §417(e)(3) (PPA 2006 §302)
+    # for plan years from 2008; the page says so, and a plan without such words shows no section.
+    Plan.objects.create(
+        key="carver-db", name="Carver DB", kind=Plan.Kind.FINAL_AVERAGE_PAY, employer=EmployerFactory()
+    )
+    client = staff_client(admin_user)
+    body = client.get("/benefits/staff/plans/carver-db/").content.decode()
+    assert (
+        "Where the law overrides the plan&#x27;s words" in body
+        or "Where the law overrides the plan's words" in body
+    )
+    assert "30-year Treasury" in body and "Pension Protection Act of 2006" in body and "2008" in body
+
+
+def test_no_override_section_for_a_plan_without_such_words(staff_client, admin_user, fairport):
+    body = staff_client(admin_user).get("/benefits/staff/plans/fairport-esop/").content.decode()
+    assert "Where the law overrides" not in body

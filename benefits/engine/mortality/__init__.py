@@ -12,9 +12,10 @@ Conventions:
   integer ages.
 
 Table keys (see ``table_keys()``): ``up1984``, ``gatt1983_unisex``, ``gam1983_male``,
-``gam1983_female``, ``gam1994_static_male``, ``gam1994_static_female``, ``gar1994_unisex``
-(constructed, provisional), ``irs_2008_applicable``, ``irs_417e_2008`` … ``irs_417e_2027``
-(2025-2027 provisional recomputations). Improvement scales: ``scale_aa_male``, ``scale_aa_female``.
+``gam1983_female``, ``gam1994_static_male``, ``gam1994_static_female``, ``irs_2008_applicable``,
+``irs_417e_2008`` … ``irs_417e_2026`` (2025-2026 provisional recomputations). Improvement scales:
+``scale_aa_male``, ``scale_aa_female``. The Rev. Rul. 2001-62 table (2003-2007) and the 2027 table
+are deliberately absent (``build_data.py`` says why): a lookup for those dates is an error.
 """
 
 from __future__ import annotations
@@ -31,10 +32,10 @@ import numpy as np
 
 DATA_DIR = Path(__file__).parent / "data"
 
-# Rev. Rul. 2001-62's 94 GAR applies to annuity starting dates on or after this date (mem, unconfirmed).
+# Rev. Rul. 2001-62's table applies to annuity starting dates on or after this date.
 GAR94_START = date(2002, 12, 31)
 FIRST_417E_YEAR = 1995
-LAST_417E_YEAR = 2027
+LAST_417E_YEAR = 2026
 
 
 class UnknownTable(KeyError):
@@ -182,39 +183,100 @@ def project(table: MortalityTable, scale: MortalityTable, years: int) -> Mortali
     )
 
 
-def applicable_417e_table(when: int | date) -> MortalityTable:
-    """The §417(e)(3) applicable mortality table (regulation.md §D.7).
+class TableNotAvailable(LookupError):
+    """No confirmed §417(e)(3) applicable mortality table for the date (the message says why)."""
 
-    ``when`` is the year of the stability period / plan year (int) or an annuity starting date (date;
-    its year is used, except that ASDs from 12/31/2002 use the 94 GAR):
 
-    - 1995 – 12/30/2002: 1983 GAM 50/50 unisex, Rev. Rul. 95-6 (``gatt1983_unisex``);
-    - 12/31/2002 – 2007: 94 GAR, Rev. Rul. 2001-62 (``gar1994_unisex``, constructed, provisional;
-      the 12/31/2002 start date is from memory, unconfirmed);
-    - 2008 – 2024: the IRS published tables (``irs_417e_<year>``);
-    - 2025 – 2027: recomputed tables, ``provisional`` is True (not the official transcription).
+# Rev. Rul. 95-6 (the 1983 GAM 50/50 "GATT" table): plan years beginning after 12/31/1994 (GATT/RPA
+# '94); Rev. Rul. 2001-62 replaced it for annuity starting dates on or after 12/31/2002.
+GATT_FIRST_PLAN_YEAR = date(1995, 1, 1)
+# Rev. Rul. 2007-67: plan years beginning on or after 1/1/2008; Notices 2008-85 ff.: the table of
+# the calendar year in which the stability period containing the ASD begins.
+PPA_FIRST_PERIOD = date(2008, 1, 1)
 
-    Raises ``LookupError`` outside 1995–2027 (before 1995 plans used the PBGC basis).
-    """
-    year = when.year if isinstance(when, date) else int(when)
-    if isinstance(when, date) and when >= GAR94_START and year == 2002:
-        return get_table("gar1994_unisex")
-    if year < FIRST_417E_YEAR or year > LAST_417E_YEAR:
-        raise LookupError(
-            f"no §417(e)(3) applicable mortality table for {when} (covered: 1995-{LAST_417E_YEAR})"
+
+def _read(table: MortalityTable, asd: date | None, period_start: date, why: str) -> None:
+    """Record the table choice so the trace of the figure lists it (parameters.recorded_reads)."""
+    from benefits.engine.parameters import ParameterEntry, ParameterRead, record_read
+
+    on = asd or period_start
+    record_read(
+        ParameterRead(
+            table.key,
+            f"The §417(e)(3) applicable mortality table: {table.name}"
+            + (" (provisional recomputation)" if table.provisional else ""),
+            on,
+            ParameterEntry(period_start or on, None, table.source),
+            False,
+            f"IRC §417(e)(3)(B); {why}",
         )
-    if year <= 2002:
-        return get_table("gatt1983_unisex")
-    if year <= 2007:
-        return get_table("gar1994_unisex")
-    return get_table(f"irs_417e_{year}")
+    )
+
+
+def applicable_417e_table(
+    when: int | date, *, period_start: date | None = None, record: bool = True
+) -> MortalityTable:
+    """The §417(e)(3) applicable mortality table for a distribution (regulation.md §D.7).
+
+    ``when`` is the annuity starting date (a ``date``) or, for a plan year / stability period that is
+    a calendar year, its year (``int``). ``period_start`` is the first day of the plan year (before
+    2008) or stability period (from 2008) containing the ASD; by default 1 January of its year.
+
+    - plan years beginning before 1995: none (the PBGC basis applied): ``TableNotAvailable``;
+    - ASDs before 12/31/2002 in plan years from 1995: the 1983 GAM 50/50 table, Rev. Rul. 95-6;
+    - ASDs from 12/31/2002 in plan years beginning before 2008: the Rev. Rul. 2001-62 table, which
+      is NOT in the engine (its published rates could not be confirmed): ``TableNotAvailable``;
+    - stability periods beginning in 2008–2026: the IRS table of that calendar year (2025 and 2026
+      provisional recomputations); later years: ``TableNotAvailable`` (not yet published).
+
+    The choice is recorded for the trace (``record=False`` to skip).
+    """
+    asd = when if isinstance(when, date) else None
+    start = period_start or date(when.year if isinstance(when, date) else int(when), 1, 1)
+    if asd is not None and start > asd:
+        raise ValueError("the plan year / stability period cannot start after the annuity starting date")
+    if start < GATT_FIRST_PLAN_YEAR:
+        raise TableNotAvailable(
+            f"no §417(e)(3) applicable mortality table for a plan year beginning {start.isoformat()}: "
+            "before 1995 the PBGC basis applied (not in the engine)"
+        )
+    if start < PPA_FIRST_PERIOD:
+        if (asd or date(start.year, 12, 31)) < GAR94_START:
+            table, why = get_table("gatt1983_unisex"), "Rev. Rul. 95-6"
+        else:
+            raise TableNotAvailable(
+                f"no confirmed §417(e)(3) applicable mortality table for {(asd or start).isoformat()}: the "
+                "Rev. Rul. 2001-62 table (annuity starting dates from December 31, 2002 in plan years "
+                "beginning before 2008) is not in the engine because its published rates could not be "
+                "confirmed"
+            )
+    else:
+        year = start.year
+        if year > LAST_417E_YEAR:
+            raise TableNotAvailable(
+                f"no §417(e)(3) applicable mortality table published yet for stability periods "
+                f"beginning in {year} (the latest is {LAST_417E_YEAR})"
+            )
+        table = get_table(f"irs_417e_{year}")
+        why = f"the table for stability periods beginning in {year}"
+    if record:
+        _read(table, asd, start, why)
+    return table
+
+
+def latest_417e_table(year: int) -> MortalityTable:
+    """For a projection only: the table of ``year`` or, past the last one published, the latest
+    (the trace records which year's table stands in)."""
+    return applicable_417e_table(min(int(year), LAST_417E_YEAR))
 
 
 __all__ = [
     "AgeOutOfRange",
     "MortalityTable",
     "UnknownTable",
+    "TableNotAvailable",
     "applicable_417e_table",
+    "latest_417e_table",
     "blend",
     "get_table",
     "improvement_scale",

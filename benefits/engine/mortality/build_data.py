@@ -1,11 +1,16 @@
 """Regenerate the mortality data files in ``data/`` (a build step; never run by the engine).
 
-    .venv/bin/python -m benefits.engine.mortality.build_data [--sources DIR]
+    .venv/bin/python -m benefits.engine.mortality.build_data
 
 Sources: SOA XTbML tables shipped offline in the ``pymort`` wheel (by SOA table id), and the IRS
-§417(e)(3) applicable mortality tables transcribed in ``sources/`` (see its README.md). Writes one
-``<key>.csv`` (``age,qx``) per table and ``catalog.json`` with each table's name and provenance.
-Tests check that the files still match pymort and the source CSVs.
+§417(e)(3) applicable mortality tables transcribed in ``sources/`` (see ``sources/README.md``).
+Writes one ``<key>.csv`` (``age,qx``) per table and ``catalog.json`` with each table's name and
+provenance. Tests check that the files still match pymort and the source CSVs.
+
+Not built, on purpose (issue 12: an error for a date is better than a guess):
+- the Rev. Rul. 2001-62 table (ASDs from 12/31/2002 through 2007 plan years): its published q-values
+  could not be confirmed, nor whether it blends the loaded 1994 GAM static or the unloaded basic rates;
+- 2027: the recomputation ignores the SECURE 2.0 cap on mortality improvement (Notice 2026-27).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 DATA_DIR = Path(__file__).parent / "data"
-SOURCES_DIR = Path(__file__).parent / "sources"  # the IRS tables as transcribed (README.md there)
+SOURCES_DIR = Path(__file__).parent / "sources"
 
 # key -> (SOA id, display name, source note)
 SOA_TABLES = {
@@ -73,11 +78,11 @@ NOTICES = {
     2015: "Notice 2013-49",
     2016: "Notice 2015-53",
     2017: "Notice 2016-50",
-    2018: "Notice 2017-60 (notice number unconfirmed)",
-    2019: "Notice 2018-02 (notice number unconfirmed)",
+    2018: "Notice 2017-60, IRB 2017-43",
+    2019: "Notice 2018-02, IRB 2018-02",
     2020: "Notice 2019-26",
     2021: "Notice 2019-67",
-    2022: "Notice 2020-85 or 2021-64 (notice number unconfirmed)",
+    2022: "Notice 2020-85, IRB 2020-51",
     2023: "Notice 2022-22",
     2024: "Notice 2023-73",
     2025: "Notice 2024-42",
@@ -115,7 +120,7 @@ def _read_source(path: Path) -> dict[str, dict[int, float]]:
     return cols
 
 
-def build(sources: Path) -> None:
+def build(sources: Path = SOURCES_DIR) -> None:
     DATA_DIR.mkdir(exist_ok=True)
     catalog: dict[str, dict[str, Any]] = {}
     for key, (tid, name, note) in SOA_TABLES.items():
@@ -137,21 +142,6 @@ def build(sources: Path) -> None:
             "provisional": False,
         }
 
-    # 94 GAR: 1994 GAM static projected 8 years (1994 -> 2002) with Scale AA, 50/50 blend, 6 places.
-    qm, qf = _pymort_q(835), _pymort_q(834)
-    am, af = _pymort_q(924), _pymort_q(923)
-    gar = {a: round((qm[a] * (1 - am[a]) ** 8 + qf[a] * (1 - af[a]) ** 8) / 2, 6) for a in qm}
-    gar[max(gar)] = 1.0
-    _write("gar1994_unisex", gar)
-    catalog["gar1994_unisex"] = {
-        "kind": "mortality",
-        "name": "94 GAR (1994 GAR projected to 2002, 50/50 unisex)",
-        "source": "Rev. Rul. 2001-62 applicable mortality table, CONSTRUCTED here from SOA 835/834 (1994 GAM static) "
-        "x Scale AA 924/923 projected 8 years, 50/50 blend, rounded to 6 places; not yet checked against the "
-        "Rev. Rul. 2001-62 appendix (regulation.md §B.2)",
-        "provisional": True,
-    }
-
     published = _read_source(sources / "irs-417e-applicable-mortality-published-2008-2024.csv")
     for year_s, col in published.items():
         year = int(year_s)
@@ -160,8 +150,8 @@ def build(sources: Path) -> None:
         catalog[key] = {
             "kind": "mortality",
             "name": f"IRS {year} §417(e)(3) applicable mortality table (unisex)",
-            "source": f"IRS {NOTICES[year]}, as published (public domain); transcribed in benefits/engine/mortality/sources/"
-            "irs-417e-applicable-mortality-published-2008-2024.csv"
+            "source": f"IRS {NOTICES[year]}, as published (public domain); transcribed in "
+            "sources/irs-417e-applicable-mortality-published-2008-2024.csv"
             + (
                 f"; equals SOA table {PYMORT_417E_IDS[year]} (pymort) at ages 15-120"
                 if year in PYMORT_417E_IDS
@@ -174,14 +164,16 @@ def build(sources: Path) -> None:
         if not col_name.endswith("_calc"):
             continue
         year = int(col_name.split("_")[0])
+        if year > 2026:  # ignores the SECURE 2.0 improvement cap: known not to be the 2027 table
+            continue
         key = f"irs_417e_{year}"
         _write(key, col)
         catalog[key] = {
             "kind": "mortality",
             "name": f"IRS {year} §417(e)(3) applicable mortality table (unisex) - PROVISIONAL recomputation",
             "source": f"PROVISIONAL: recomputed by the Pri-2012 + adjusted MP-2021 method (TD 9983), not transcribed from "
-            f"{NOTICES[year]}; benefits/engine/mortality/sources/irs-417e-applicable-mortality-2025-2027-recomputed.csv"
-            + ("; ignores the SECURE 2.0 improvement cap, may be wrong" if year == 2027 else ""),
+            f"{NOTICES[year]}; sources/irs-417e-applicable-mortality-2025-2027-recomputed.csv"
+            + ("; its q65 .00729 equals the notice's published unisex q65" if year == 2026 else ""),
             "provisional": True,
         }
     (DATA_DIR / "catalog.json").write_text(json.dumps(catalog, indent=2, ensure_ascii=False) + "\n")

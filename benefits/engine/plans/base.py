@@ -300,7 +300,17 @@ class PackagePlan:
         core = self._core(participant, as_of, resolve_settings(self.settings_classes(), settings))
         result: JSON = {"id": participant.id}
         result.update(core.contract())
-        result.update(self.outputs(participant, as_of, assumptions, core))
+        try:
+            result.update(self.outputs(participant, as_of, assumptions, core))
+        except Exception as exc:
+            # A missing input (a market rate; a limit or table the engine lacks for the date) blocks
+            # the benefit figures, not the participant: vesting and dates stay (``missing``).
+            from ..missing import whole_plan_blocked
+
+            entry = whole_plan_blocked(self.key, exc)
+            if entry is None:
+                raise
+            result["missing"] = [entry]
         if detail:
             from ..request import history_dict
 

@@ -22,13 +22,26 @@ from benefits.engine.actuarial import (
 from benefits.engine.mortality import get_table
 
 
-def test_417e_basis_before_2008_uses_30_year_treasury_and_gatt_or_gar():
+def test_417e_basis_before_2008_uses_30_year_treasury_and_the_table_then_in_force():
     b = basis_417e(date(2000, 3, 1), treasury_rate=0.0625)
     assert isinstance(b.interest, FlatRate) and b.interest.rate == 0.0625
-    assert b.table.key == "gatt1983_unisex"
-    assert basis_417e(2005, treasury_rate=0.05).table.key == "gar1994_unisex"
+    assert b.table.key == "gatt1983_unisex"  # Rev. Rul. 95-6
     with pytest.raises(ValueError, match="30-year Treasury"):
-        basis_417e(2005, segment_rates=(0.04, 0.05, 0.06))
+        basis_417e(2000, segment_rates=(0.04, 0.05, 0.06))
+    # The Rev. Rul. 2001-62 table (ASDs from 12/31/2002, plan years before 2008) is not confirmed:
+    # an error for the date, never a neighbouring table.
+    with pytest.raises(LookupError, match="Rev. Rul. 2001-62"):
+        basis_417e(2005, treasury_rate=0.05)
+
+
+def test_417e_basis_2008_to_2011_blends_each_segment_rate_with_the_treasury_rate():
+    # PPA 2006 §302(b), former §417(e)(3)(D)(iii): 2010 applicable percentage 60%.
+    b = basis_417e(2010, segment_rates=(0.02, 0.05, 0.06), treasury_rate=0.04)
+    assert b.interest == SegmentRates(
+        0.6 * 0.02 + 0.4 * 0.04, 0.6 * 0.05 + 0.4 * 0.04, 0.6 * 0.06 + 0.4 * 0.04
+    )
+    with pytest.raises(ValueError, match="30-year Treasury"):
+        basis_417e(2010, segment_rates=(0.02, 0.05, 0.06))
 
 
 def test_417e_basis_from_2008_uses_segment_rates_and_year_table():
@@ -48,7 +61,7 @@ def test_segment_rate_lump_sum_between_flat_rate_bounds():
 
 
 def test_ppa_transition_blend():
-    # 2009: 40% segment rate + 60% 30-year Treasury (percentages from memory, flagged in the docstring)
+    # 2009: 40% segment rate + 60% 30-year Treasury (PPA 2006 §302(b), former §417(e)(3)(D)(iii))
     a, b, c = ppa_transition_rates(2009, (0.05, 0.06, 0.07), 0.04)
     assert (a, b, c) == pytest.approx((0.044, 0.048, 0.052))
     assert ppa_transition_rates(2012, (0.05, 0.06, 0.07), 0.04) == pytest.approx((0.05, 0.06, 0.07))

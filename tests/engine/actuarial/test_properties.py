@@ -21,7 +21,7 @@ from benefits.engine.actuarial import (
 )
 from benefits.engine.mortality import get_table
 
-tables = st.sampled_from(["up1984", "gatt1983_unisex", "irs_417e_2024", "gar1994_unisex"]).map(get_table)
+tables = st.sampled_from(["up1984", "gatt1983_unisex", "irs_417e_2024", "gam1994_static_male"]).map(get_table)
 rates = st.floats(min_value=0.0, max_value=0.12, allow_nan=False)
 ages = st.floats(min_value=40.0, max_value=100.0, allow_nan=False)
 conventions = st.sampled_from(list(FractionalConvention))

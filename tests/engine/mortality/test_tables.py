@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import time
 from datetime import date
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,12 +16,12 @@ from benefits.engine.mortality import (
     DATA_DIR,
     AgeOutOfRange,
     MortalityTable,
+    TableNotAvailable,
     UnknownTable,
     applicable_417e_table,
     blend,
     get_table,
     improvement_scale,
-    project,
     table_keys,
 )
 
@@ -46,19 +45,10 @@ from benefits.engine.mortality import (
         ("irs_417e_2024", 65, 0.00740),
         ("irs_417e_2025", 65, 0.00734),  # recomputed (regulation.md §B.2)
         ("irs_417e_2026", 65, 0.00729),  # Notice 2025-40 unisex q65 (margensoftware quote)
-        ("irs_417e_2027", 65, 0.00723),  # recomputed, provisional
         ("gam1994_static_male", 65, 0.014535),
         ("gam1994_static_female", 65, 0.008636),
         ("gam1983_male", 65, 0.015592),
         ("gam1983_female", 65, 0.007064),
-        # 94 GAR construction (regulation.md §B.2)
-        ("gar1994_unisex", 55, 0.002973),
-        ("gar1994_unisex", 60, 0.005637),
-        ("gar1994_unisex", 62, 0.007297),
-        ("gar1994_unisex", 65, 0.010641),
-        ("gar1994_unisex", 70, 0.017109),
-        ("gar1994_unisex", 75, 0.027258),
-        ("gar1994_unisex", 85, 0.07824),
     ],
 )
 def test_published_q(key, age, q):
@@ -66,13 +56,10 @@ def test_published_q(key, age, q):
 
 
 def test_shared_published_417e_columns_copied_exactly():
-    # Every age of every year of the IRS published CSV (mortality/sources) is in the project files.
+    # Every age of every year of the IRS published transcription (sources/) is in the data files.
     import csv
 
-    src = (
-        Path(__file__).resolve().parents[3]
-        / "benefits/engine/mortality/sources/irs-417e-applicable-mortality-published-2008-2024.csv"
-    )
+    src = DATA_DIR.parent / "sources" / "irs-417e-applicable-mortality-published-2008-2024.csv"
     rows = list(csv.reader(src.open()))
     header = [h.strip() for h in rows[0]]
     for row in rows[1:]:
@@ -131,30 +118,37 @@ def test_gatt_table_is_the_50_50_blend_of_1983_gam():
     np.testing.assert_allclose(b.qx, gatt.qx, atol=1e-6)  # SOA rounds the blend to 6 places
 
 
-def test_gar94_construction_reproducible_with_project():
-    # 94 GAR = 1994 GAM static x (1 - AA)^8, 50/50 (regulation.md §B.2), rounded to 6 places.
-    m = project(get_table("gam1994_static_male"), improvement_scale("scale_aa_male"), 8)
-    f = project(get_table("gam1994_static_female"), improvement_scale("scale_aa_female"), 8)
-    b = blend(m, f)
-    gar = get_table("gar1994_unisex")
-    for age in range(15, 110):
-        assert gar.q(age) == pytest.approx(round(b.q(age), 6), abs=1e-12)
+def test_rev_rul_2001_62_table_is_not_guessed():
+    # Issue 12: the 2003-2007 table could not be checked against the ruling's published rates (nor
+    # whether it blends the loaded 1994 GAM static or the unloaded basic rates: q65 ~.010641 against
+    # ~.011441, ~2% on annuity factors). An error for those dates is better than a guess.
+    assert "gar1994_unisex" not in table_keys()
+    for when in (date(2002, 12, 31), date(2005, 6, 1), date(2007, 12, 31)):
+        with pytest.raises(TableNotAvailable, match="Rev. Rul. 2001-62"):
+            applicable_417e_table(when)
 
 
 def test_every_table_has_provenance_and_recomputed_years_are_provisional():
     catalog = json.loads((DATA_DIR / "catalog.json").read_text())
     for key, meta in catalog.items():
         assert meta["source"].strip() and meta["name"].strip(), key
-    for year in (2025, 2026, 2027):
+    for year in (2025, 2026):
         t = get_table(f"irs_417e_{year}")
         assert t.provisional and "PROVISIONAL" in t.source
     assert not get_table("irs_417e_2024").provisional
-    assert get_table("gar1994_unisex").provisional  # constructed, not checked against Rev. Rul. 2001-62
+    # 2027: the recomputation ignores the SECURE 2.0 improvement cap (Notice 2026-27), so no table
+    assert "irs_417e_2027" not in table_keys()
+    # the 2022 table is Notice 2020-85 (IRB 2020-51), the 2018 and 2019 tables Notices 2017-60, 2018-02
+    assert "Notice 2020-85" in get_table("irs_417e_2022").source
+    assert "Notice 2017-60" in get_table("irs_417e_2018").source
+    assert "Notice 2018-02" in get_table("irs_417e_2019").source
+    for key in table_keys():
+        assert "unconfirmed" not in get_table(key).source and "/work" not in get_table(key).source
 
 
 def test_table_keys_excludes_scales():
     keys = table_keys()
-    assert "up1984" in keys and "irs_417e_2027" in keys
+    assert "up1984" in keys and "irs_417e_2026" in keys
     assert "scale_aa_male" not in keys
     with pytest.raises(UnknownTable):
         get_table("scale_aa_male")
@@ -206,24 +200,53 @@ def test_blend_weights():
         (1995, "gatt1983_unisex"),
         (2000, "gatt1983_unisex"),
         (date(2002, 12, 30), "gatt1983_unisex"),
-        (date(2002, 12, 31), "gar1994_unisex"),
-        (2003, "gar1994_unisex"),
-        (2007, "gar1994_unisex"),
         (2008, "irs_417e_2008"),
         (date(2016, 7, 1), "irs_417e_2016"),
         (2024, "irs_417e_2024"),
         (2026, "irs_417e_2026"),
-        (2027, "irs_417e_2027"),
     ],
 )
 def test_applicable_417e_table(when, key):
     assert applicable_417e_table(when).key == key
 
 
-@pytest.mark.parametrize("when", [1994, 2028, date(1994, 12, 31)])
+@pytest.mark.parametrize(
+    ("asd", "period_start", "key"),
+    [
+        # Keyed by the stability period containing the ASD (Notices 2008-85 ff.), not the ASD's year:
+        (date(2009, 3, 1), date(2008, 7, 1), "irs_417e_2008"),
+        (date(2009, 7, 1), date(2009, 7, 1), "irs_417e_2009"),
+        (date(2024, 5, 1), date(2023, 10, 1), "irs_417e_2023"),
+        # A plan year beginning 7/1/1997 with a 1998 ASD: still Rev. Rul. 95-6 (ASD before 12/31/2002)
+        (date(1998, 3, 1), date(1997, 7, 1), "gatt1983_unisex"),
+    ],
+)
+def test_table_keyed_by_stability_period(asd, period_start, key):
+    assert applicable_417e_table(asd, period_start=period_start).key == key
+
+
+def test_a_2008_asd_in_a_plan_year_that_began_in_2007_is_pre_ppa():
+    # Rev. Rul. 2007-67: the 2008 table for plan years beginning on or after 1/1/2008; an ASD in
+    # March 2008 of a plan year beginning 7/1/2007 stays on the pre-PPA table (Rev. Rul. 2001-62).
+    with pytest.raises(TableNotAvailable, match="Rev. Rul. 2001-62"):
+        applicable_417e_table(date(2008, 3, 1), period_start=date(2007, 7, 1))
+
+
+@pytest.mark.parametrize("when", [1994, 2027, date(1994, 12, 31)])
 def test_applicable_417e_table_out_of_range(when):
-    with pytest.raises(LookupError):
+    with pytest.raises(TableNotAvailable):
         applicable_417e_table(when)
+
+
+def test_table_choice_is_recorded_for_the_trace():
+    from benefits.engine.parameters import recorded_reads
+    from benefits.engine.trace import TraceBuilder
+
+    with recorded_reads():
+        tb = TraceBuilder()
+        applicable_417e_table(date(2010, 5, 1))
+        (step,) = tb.build().steps
+    assert "IRS 2010" in step.rule and "Notice 2008-85" in dict(step.inputs)["source"]
 
 
 def test_loading_is_fast_and_cached():

@@ -13,9 +13,9 @@ from benefits.engine.parameters import DATA_DIR, parameter, parameter_names
 ANNUAL = {
     # name: first year it is in force (every year from then to LAST_YEAR must have a 1 January value)
     "irs_401a17_compensation_limit": 1989,
-    "irs_415b_dollar_limit": 1994,
+    "irs_415b_dollar_limit": 1983,  # TEFRA's $90,000 (the plans' earliest limitation years)
     "irs_415c_annual_additions_limit": 1994,
-    "irs_402g_elective_deferral_limit": 1994,
+    "irs_402g_elective_deferral_limit": 1988,  # IR-89-10: $7,313 for 1988 (1987's $7,000 unconfirmed)
     "irs_414v_catch_up_limit": 2002,
     "irs_414v_catch_up_limit_age_60_63": 2025,
     "irs_414q_hce_compensation_threshold": 1997,
@@ -60,7 +60,9 @@ def test_file_schema(name):
         "values",
     }
     assert raw["unit"] == "currency-USD"
-    assert raw["period"] == "year"
+    # The cash-out limit is a statutory amount in force until the law changes it; the others are
+    # annual limits published one year at a time.
+    assert raw["period"] == ("statute" if name == "irs_411a11_cash_out_limit" else "year")
     assert raw["rounding"]["type"] in {"downwards", "nearest", "none"}
     assert raw["references"] and all(r["title"] for r in raw["references"])
     assert "\t" not in (DATA_DIR / f"{name}.json").read_text(encoding="utf-8")
@@ -98,12 +100,31 @@ def test_values_follow_rounding_interval(name, from_year):
             assert e.value % interval == 0, f"{name} {e.effective}: {e.value} not a multiple of {interval}"
 
 
-def test_unconfirmed_values_say_so():
-    # The Carver DB SPEC lists 1989-1993 §401(a)(17) values "to verify": they must be flagged.
-    p = parameter("irs_401a17_compensation_limit")
-    for e in p.entries:
-        if e.effective.year < 1994:
-            assert "unconfirmed" in e.source
+@pytest.mark.parametrize(
+    "name",
+    [
+        "irs_401a17_compensation_limit",
+        "irs_415b_dollar_limit",
+        "irs_402g_elective_deferral_limit",
+        "irs_411a11_cash_out_limit",
+    ],
+)
+def test_limits_the_plans_use_carry_no_value_from_memory(name):
+    # Issue 12: a value "from memory" is confirmed from a published source or removed.
+    for e in parameter(name).entries:
+        assert "memory" not in e.source and "unconfirmed" not in e.source, (name, e)
+
+
+def test_pre_1994_limits_cite_the_irs_releases():
+    # 1989-1993 §401(a)(17), 1988-1993 §415(b) and §402(g): the IRS's annual news releases.
+    for name, first in (
+        ("irs_401a17_compensation_limit", 1990),
+        ("irs_415b_dollar_limit", 1988),
+        ("irs_402g_elective_deferral_limit", 1988),
+    ):
+        for e in parameter(name).entries:
+            if first <= e.effective.year < 1994:
+                assert "News Release" in e.source, (name, e)
 
 
 def test_rounding_metadata_is_decimal():

@@ -103,9 +103,90 @@ def test_no_401a17_cap_before_1989():
     assert p.at(date(1989, 1, 1)) == Decimal(200_000)
 
 
-def test_latest_value_stays_in_force_after_last_date():
-    # OpenFisca semantics: the last value applies until a later value or a null replaces it.
-    assert parameter("irs_415b_dollar_limit").at(date(2030, 1, 1)) == Decimal(290_000)
+@pytest.mark.parametrize(
+    ("name", "on", "words"),
+    [
+        ("irs_415b_dollar_limit", date(1982, 12, 31), "no value before its first one (1983-01-01)"),
+        ("irs_415b_dollar_limit", date(2027, 1, 1), "no published value yet"),
+        ("irs_401a17_compensation_limit", date(2027, 6, 30), "no published value yet"),
+        ("irs_402g_elective_deferral_limit", date(1987, 12, 31), "no value before its first one"),
+        ("irs_402g_elective_deferral_limit", date(2027, 1, 1), "no published value yet"),
+        ("irs_411a11_cash_out_limit", date(1984, 12, 31), "no value before its first one"),
+    ],
+)
+def test_out_of_table_lookup_is_an_error_naming_parameter_and_date(name, on, words):
+    # Issue 12 item 4: never the latest value (a pre-1983 retirement used to get the 2026 $290,000).
+    with pytest.raises(ParameterNotInForce) as err:
+        parameter(name).at(on)
+    assert name in str(err.value) and on.isoformat() in str(err.value) and words in str(err.value)
+
+
+def test_latest_published_is_an_explicit_traced_estimate():
+    from benefits.engine.parameters import recorded_reads
+
+    with recorded_reads() as reads:
+        entry = parameter("irs_415b_dollar_limit").latest_published(date(2030, 12, 31))
+    assert entry.value == Decimal(290_000) and entry.effective == date(2026, 1, 1)
+    assert reads[-1].projected and "estimate" in reads[-1].words()
+
+
+@pytest.mark.parametrize(
+    ("year", "expected"),
+    [
+        # TEFRA §235(a): $90,000 from 1983, no cost-of-living increase before 1988 (IRS letter 2/4/1993)
+        (1983, 90_000),
+        (1987, 90_000),
+        (1988, 94_023),  # IR-89-10
+        (1989, 98_064),  # IR-89-10, IR-90-15
+        (1990, 102_582),  # IR-90-15
+        (1991, 108_963),  # IR-91-12
+        (1992, 112_221),  # IR-92-3
+        (1993, 115_641),  # IR-93-2
+        (1994, 118_800),
+    ],
+)
+def test_415b_from_1983(year, expected):
+    assert parameter("irs_415b_dollar_limit").for_year(year) == Decimal(expected)
+
+
+@pytest.mark.parametrize(
+    ("year", "limit_401a17", "limit_402g"),
+    [
+        (1988, None, 7_313),  # §401(a)(17) starts in 1989 (TRA '86); IR-89-10 for §402(g)
+        (1989, 200_000, 7_627),
+        (1990, 209_200, 7_979),  # IR-90-15
+        (1991, 222_220, 8_475),  # IR-91-12, IR-92-3
+        (1992, 228_860, 8_728),  # IR-92-3
+        (1993, 235_840, 8_994),  # IR-93-2
+        (1994, 150_000, 9_240),  # OBRA '93; IR-94-03
+    ],
+)
+def test_401a17_and_402g_before_1994(year, limit_401a17, limit_402g):
+    on = date(year, 1, 1)
+    cap = parameter("irs_401a17_compensation_limit").at_or_none(on)
+    assert cap == (None if limit_401a17 is None else Decimal(limit_401a17))
+    assert parameter("irs_402g_elective_deferral_limit").at(on) == Decimal(limit_402g)
+
+
+@pytest.mark.parametrize(
+    ("distribution", "plan_year_start", "expected"),
+    [
+        # TD 8794: $5,000 applies to plan years beginning on or after 6 August 1997, not from that date.
+        (date(1997, 9, 1), date(1997, 1, 1), 3_500),  # calendar plan year 1997 began before 8/6/1997
+        (date(1997, 12, 31), date(1997, 1, 1), 3_500),
+        (date(1998, 1, 1), date(1998, 1, 1), 5_000),  # first calendar plan year after 8/5/1997
+        (date(1997, 8, 6), date(1997, 8, 6), 5_000),  # a plan year starting on 8/6/1997
+        (date(1998, 7, 31), date(1997, 8, 1), 3_500),  # a plan year that began 8/1/1997 (not after 8/5)
+        (date(1998, 8, 1), date(1998, 8, 1), 5_000),
+        # SECURE 2.0 §304: $7,000 for distributions after 12/31/2023, whatever the plan year
+        (date(2023, 12, 31), date(2023, 7, 1), 5_000),
+        (date(2024, 1, 1), date(2023, 7, 1), 7_000),
+    ],
+)
+def test_cash_out_limit_keyed_by_plan_year_then_distribution(distribution, plan_year_start, expected):
+    from benefits.engine.parameters import cash_out_limit
+
+    assert cash_out_limit(distribution, plan_year_start).value == Decimal(expected)
 
 
 def test_null_value_ends_the_parameter():
@@ -149,3 +230,19 @@ def test_409o_increment_equals_415b_every_year():
     inc, dollar = parameter("irs_409o_esop_distribution_increment"), parameter("irs_415b_dollar_limit")
     for year in range(2014, 2027):
         assert inc.for_year(year) == dollar.for_year(year)
+
+
+@pytest.mark.parametrize(
+    ("name", "year"),
+    [
+        ("irs_416i_key_employee_compensation_threshold", 2003),
+        ("irs_416i_key_employee_compensation_threshold", 2012),
+        ("irs_409o_esop_distribution_threshold", 2018),
+    ],
+)
+def test_a_year_no_published_source_confirms_has_no_value(name, year):
+    # Issue 12: values "from memory" are confirmed or removed; a removed year is an error, not the
+    # year before's value.
+    with pytest.raises(ParameterNotInForce, match="no confirmed value"):
+        parameter(name).for_year(year)
+    assert not any("memory" in e.source for e in parameter(name).entries)

@@ -1,10 +1,19 @@
 """Small benefits (§13.7(G)): a Value at or under the threshold is paid as a lump sum without consent.
 
 Value = the lump-sum equivalent of the vested normal-form benefit (GAP-12 default: the vested
-Accrued Benefit as a life annuity from NRD), on the plan's basis of Table A: the GATT Applicable
-Mortality Table ("or such other mortality table as may be prescribed by the Secretary", i.e. the
-§417(e)(3) table in force on the distribution date) and the GATT Applicable Interest Rate (the
-30-year Treasury rate for the third full calendar month before the termination, retirement or death).
+Accrued Benefit as a life annuity from NRD), valued on the distribution date at any age (the
+earliest retirement date limits when an annuity may start, not when a small benefit is cashed out).
+
+Basis: from 1/1/2000 Table A's GATT basis — the 30-year Treasury rate for the third full calendar
+month before the termination, retirement or death, and the applicable mortality table "or such other
+mortality table as may be prescribed by the Secretary". For plan years from 2008 the statute
+overrides those words (§417(e)(3) as amended by PPA 2006 §302, §411(a)(11)(B)): the engine's
+``minimum_present_value.statutory_basis`` for the distribution date, keeping the plan's look-back
+month. Before 2000 the plan used the PBGC rate and UP-1984 (not in the engine).
+
+Threshold: $3,500, and $5,000 from the first plan year beginning after 5 August 1997 (the calendar
+plan year 1998, §13.7(G); TD 8794); $7,000 for distributions from 2024 only if the plan adopted it
+(setting ``cash_out_threshold_after_2023``, GAP-12).
 """
 
 from __future__ import annotations
@@ -13,9 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
-from benefits.engine.dates import add_months, months_between_firsts
-from benefits.engine.money import to_money
+from benefits.engine.actuarial import life_annuity
+from benefits.engine.dates import add_months, age_in_years_months, months_between_firsts
+from benefits.engine.minimum_present_value import BasisNotAvailable, statutory_basis
+from benefits.engine.missing import describe
+from benefits.engine.money import to_decimal, to_money
+from benefits.engine.parameters import cash_out_limit
 from benefits.engine.trace import Trace, TraceBuilder
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -24,12 +38,27 @@ ZERO = Decimal(0)
 
 
 def threshold_on(distribution_date: date, settings: BenefitSettings = DEFAULT_SETTINGS) -> Decimal:
-    """$3,500, and from January 1, 1998, $5,000 (§13.7(G)); a later amendment may raise it (GAP-12)."""
-    if distribution_date < date(1998, 1, 1):
-        return Decimal(3500)
-    if distribution_date >= date(2024, 1, 1):
-        return Decimal(settings.cash_out_threshold_after_2023)
-    return Decimal(5000)
+    """§13.7(G): the statutory cash-out limit for the calendar plan year containing the distribution
+    ($3,500; $5,000 from the 1998 plan year), and from 2024 the plan's adopted amount (at most $7,000)."""
+    entry = cash_out_limit(distribution_date, date(distribution_date.year, 1, 1))
+    assert entry.value is not None
+    if distribution_date.year >= 2024:
+        return min(entry.value, Decimal(settings.cash_out_threshold_after_2023))
+    return entry.value
+
+
+def cash_out_event(termination: date | None, distribution: date) -> date:
+    """The event whose look-back month values the test (Table A: "the third full calendar month
+    preceding the Participant's Termination of Employment, retirement or death, whichever applies").
+
+    Reading (GAP-12): a distribution within 12 months of the termination is the termination's
+    cash-out; a later one (or one while employed) is a retirement on its Retirement Date (the first
+    of a month, so the look-back is the third calendar month before the payment month, as for the
+    §7.4(E) relative values).
+    """
+    if termination is not None and distribution <= add_months(termination, 12):
+        return termination
+    return distribution
 
 
 def lookback_month(event_date: date) -> str:
@@ -38,26 +67,13 @@ def lookback_month(event_date: date) -> str:
     return f"{m.year:04d}-{m.month:02d}"
 
 
-def deferred_annuity_factor(
-    *, age_years: float, months_to_start: int, annual_rate: float, when: date
-) -> float:
-    """Present value of 1 a year paid monthly in advance for life from ``months_to_start`` months ahead,
-    at ``annual_rate``, on the §417(e)(3) applicable table in force ``when`` (the shared actuarial math)."""
-    from benefits.engine.actuarial import life_annuity, plan_basis
-    from benefits.engine.mortality import LAST_417E_YEAR, applicable_417e_table
-
-    # A future distribution uses the latest table published (no projection of later tables).
-    year = when.year if isinstance(when, date) else int(when)
-    table = applicable_417e_table(when if year <= LAST_417E_YEAR else LAST_417E_YEAR)
-    return life_annuity(plan_basis(table, annual_rate), age_years, deferral=months_to_start / 12)
-
-
 @dataclass(frozen=True)
 class CashOut:
-    required: bool | None  # None: the Value cannot be computed (no interest rate given)
+    required: bool | None  # None: the Value cannot be computed (an input is missing)
     value: Decimal | None
     threshold: Decimal
     trace: Trace
+    missing: tuple[str, str] | None = None  # (JSON pointer, message) of what blocks the Value
 
 
 def cash_out(
@@ -67,9 +83,11 @@ def cash_out(
     distribution_date: date,
     event_date: date,
     nrd: date,
-    treasury_30y: Mapping[str, object] | None,
+    assumptions: Mapping[str, Any] | None,
     settings: BenefitSettings = DEFAULT_SETTINGS,
 ) -> CashOut:
+    """The §13.7(G) test on ``distribution_date`` after the termination, retirement or death on
+    ``event_date``; the Value is on the §417(e)(3) basis for the distribution date."""
     tb = TraceBuilder()
     threshold = threshold_on(distribution_date, settings)
     tb.step("Small-benefit threshold on the distribution date", section="§13.7(G)", result=threshold)
@@ -82,38 +100,45 @@ def cash_out(
         )
         return CashOut(True, ZERO, threshold, tb.build())
     month = lookback_month(event_date)
-    rate = None if treasury_30y is None else treasury_30y.get(month)
-    if rate is None:
+    try:
+        if distribution_date < date(2000, 1, 1):
+            raise BasisNotAvailable(
+                "before January 1, 2000 the plan valued small benefits on the PBGC immediate annuity rate "
+                "and the UP-1984 table, which the engine does not have"
+            )
+        sb = statutory_basis(
+            distribution_date,
+            assumptions,
+            lookback_month=month,
+            period_start=date(distribution_date.year, 1, 1),  # the Plan Year is the calendar year
+            projection=True,
+        )
+    except Exception as exc:
+        found = describe(exc)
+        if found is None:
+            raise
         tb.step(
-            "The Value needs the 30-year Treasury rate for the third full calendar month before the "
-            "event, which was not supplied",
-            section="Table A (GATT Applicable Interest Rate)",
+            f"The Value cannot be computed yet: {found[1]}",
+            section="§13.7(G), Table A; IRC §417(e)(3)",
             result=None,
             lookback_month=month,
         )
-        return CashOut(None, None, threshold, tb.build())
-    if distribution_date < date(2000, 1, 1):
-        tb.step(
-            "Before 2000 the Value used the PBGC rate and the UP-1984 table (not computed here)",
-            section="§13.7(G)",
-            result=None,
-        )
-        return CashOut(None, None, threshold, tb.build())
-    i = float(Decimal(str(rate)) / 100)
-    age = (distribution_date - birth_date).days / 365.25
+        return CashOut(None, None, threshold, tb.build(), found)
+    tb.include(sb.trace)
+    age = age_in_years_months(birth_date, distribution_date)  # completed years and months
     months = max(0, months_between_firsts(distribution_date, nrd))
-    factor = deferred_annuity_factor(
-        age_years=age, months_to_start=months, annual_rate=i, when=distribution_date
-    )
-    value = to_money(vested_annual_at_nrd * Decimal(repr(factor)))
+    factor = life_annuity(sb.basis, age, deferral=months / 12)
+    value = to_money(vested_annual_at_nrd * to_decimal(factor))
     tb.step(
-        "Value: the vested Accrued Benefit as a life annuity from Normal Retirement Date, discounted at "
-        "the GATT Applicable Interest Rate with the applicable mortality table",
-        section="§13.7(G), Table A",
+        "Value: the vested Accrued Benefit as a life annuity from Normal Retirement Date, discounted to "
+        "the distribution date on the minimum present value basis for that date",
+        section="§13.7(G), Table A; IRC §417(e)(3)",
         result=value,
-        interest_rate_percent=rate,
-        lookback_month=month,
-        annuity_factor=factor,
+        vested_annual_benefit_at_nrd=vested_annual_at_nrd,
+        age_on_distribution_date=age,
+        months_to_nrd=months,
+        annuity_factor=round(factor, 6),
+        basis=sb.words,
     )
     required = value <= threshold
     tb.step(

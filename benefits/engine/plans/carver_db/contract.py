@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from benefits.engine.core import CoreResult
+from benefits.engine.missing import Missing, MissingLog
 from benefits.engine.money import money_str
 from benefits.engine.relative_value import (
     groups_json,
@@ -61,6 +62,7 @@ def plan_outputs(
         ),
     }
     estimates = []
+    log = MissingLog()
     for i, e in enumerate(result.estimates):
         item: dict[str, Any] = {
             "commencement_date": e.commencement_date.isoformat(),
@@ -82,8 +84,13 @@ def plan_outputs(
                 traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         elif rv is not None and rv.note:
             item["notes"] = [rv.note]
+            pointer: str = getattr(rv.note, "field", "")
+            if pointer:
+                log.items.append(Missing(pointer, str(rv.note), (f"/estimates/{i}/relative_value_basis",)))
         if e.cash_out is not None:
             item["cash_out"] = _cash_out_json(e.cash_out)
+            if e.cash_out.missing is not None:
+                log.items.append(Missing(*e.cash_out.missing, (f"/estimates/{i}/cash_out",)))
             traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list()
             if e.cash_out.required:
                 item["forms"] = {"lump_sum": {"lump_sum": money_str(e.cash_out.value or ZERO)}}
@@ -109,5 +116,7 @@ def plan_outputs(
         }
     if result.notes:
         out["notes"] = list(result.notes)
+    if log.items:
+        out["missing"] = log.as_json()
     out["traces"] = traces
     return out

@@ -25,7 +25,7 @@ from benefits.engine.trace import Trace, TraceBuilder
 from benefits.engine.types import Participant
 
 from .accrued import AccrualData, AccruedBenefit, accrued_at, falling_earnings_floor
-from .cash_out import CashOut, cash_out
+from .cash_out import CashOut, cash_out, cash_out_event
 from .commencement import earliest_commencement_date, life_amount_at
 from .death import SpouseBenefit, preretirement_spouse_benefit
 from .forms import CERTAIN_YEARS, SURVIVOR_SHARE, FormAmount, form_amounts, ss_commencement_date
@@ -139,7 +139,9 @@ def _limit_415(p: Participant, core: CoreResult, data: AccrualData, retirement_d
 
     dollar = parameter("irs_415b_dollar_limit")
     year_end = date(retirement_date.year, 12, 31)
-    amount = dollar.at_or_none(year_end) or dollar.entries[-1].value
+    amount = dollar.latest_published(
+        year_end
+    ).value  # a future year: a traced estimate; before 1983: an error
     if amount is None:
         return None
     comp = _section_415_compensation(p)
@@ -220,17 +222,17 @@ def estimate(
             return Estimate(commencement_date, "none", ZERO, normal_form, {}, None, sb, None, tb.build())
         return Estimate(commencement_date, "spouse", ZERO, normal_form, {}, None, sb, None, sb.trace)
     term = data.termination_date
-    rates = (assumptions or {}).get("treasury_30y_monthly")
-    co: CashOut | None
-    if term is not None and commencement_date > term and rates is not None and nb.vested_percent > 0:
-        # §13.7(G) applies at termination whatever the age: a small Value is paid at once.
+    co: CashOut | None = None
+    if term is not None and commencement_date > term and nb.vested_percent > 0:
+        # §13.7(G) applies after termination whatever the age: a small Value is paid at once. The
+        # earliest retirement date limits annuities, not this test.
         co = cash_out(
             vested_annual_at_nrd=nb.vested_annual,
             birth_date=p.birth_date,
             distribution_date=commencement_date,
-            event_date=term,
+            event_date=cash_out_event(term, commencement_date),
             nrd=nrd,
-            treasury_30y=rates,
+            assumptions=assumptions,
             settings=settings,
         )
         if co.required:
@@ -239,6 +241,19 @@ def estimate(
             return Estimate(commencement_date, "cash_out", ZERO, normal_form, {}, co, None, None, tb.build())
     earliest = earliest_commencement_date(p.birth_date, term, p.hire_date)
     if commencement_date < earliest and commencement_date < nrd:
+        if co is not None:
+            # The small-benefit test was made (above the threshold, or not yet valued): keep it on
+            # the estimate, and say why no annuity can start yet.
+            tb.include(co.trace)
+            message = (
+                f"Payments cannot start before {earliest.isoformat()}: age 55 and after leaving employment"
+            )
+            if co.required is None:
+                message += "; whether the benefit is small enough to be cashed out cannot be checked yet"
+            tb.step(message, section="§4.3, §13.7(G)", result=None)
+            return Estimate(
+                commencement_date, "none", ZERO, normal_form, {}, co, None, None, tb.build(), message
+            )
         return fail(
             f"Payments cannot start before {earliest.isoformat()}: age 55 and after leaving employment"
         )
@@ -249,7 +264,7 @@ def estimate(
             distribution_date=commencement_date,
             event_date=term or commencement_date,
             nrd=nrd,
-            treasury_30y=None,
+            assumptions=None,
             settings=settings,
         )
         tb.include(co.trace)
@@ -275,15 +290,14 @@ def estimate(
     if limit is not None:
         annual, lt = apply_415(annual, limit)
         tb.include(lt)
-    co = None
-    if rates is not None or nb.vested_annual <= 0:
+    if co is None:
         co = cash_out(
             vested_annual_at_nrd=nb.vested_annual,
             birth_date=p.birth_date,
             distribution_date=commencement_date,
-            event_date=term or commencement_date - ONE_DAY,
+            event_date=cash_out_event(term, commencement_date),
             nrd=nrd,
-            treasury_30y=rates,
+            assumptions=assumptions,
             settings=settings,
         )
     forms = form_amounts(

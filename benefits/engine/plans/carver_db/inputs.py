@@ -8,7 +8,8 @@ from datetime import date, timedelta
 from decimal import Decimal
 from types import MappingProxyType
 
-from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.core import CoreResult
+from benefits.engine.missing import MissingInput
 from benefits.engine.plan_support import pd_decimal, pd_text_date
 from benefits.engine.types import Participant
 
@@ -69,7 +70,8 @@ def accrual_data(p: Participant, as_of: date, core: CoreResult) -> AccrualData:
     """What §3.1 needs, read once from the participant record and the service core."""
     ssa = _pd_decimal(p, "social_security_amount", None)
     if ssa is None:
-        raise ParticipantError(
+        # Blocks the benefit figures only: vesting and dates stay (engine-cli.md, ``missing``).
+        raise MissingInput(
             "/plan_data/social_security_amount",
             "the frozen Social Security Amount (§1.1(II)) is needed to compute the Accrued Benefit",
         )

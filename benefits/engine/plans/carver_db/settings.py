@@ -113,11 +113,13 @@ class BenefitSettings:
         "plan_rate",
         section="§7.4(E), Table A (GATT Applicable Interest Rate)",
         gap="GAP-11, GAP-13",
-        alternative="segment_rates: the §417(e)(3) segment rates of the look-back month "
-        "(assumptions.segment_rates) for ASDs from 2008",
+        alternative="segment_rates: the §417(e)(3) basis for the date — for Retirement Dates in plan "
+        "years from 2008 the segment rates of the look-back month (PPA phase-in 2008-2011 blended with "
+        "the 30-year Treasury rate); needs assumptions.segment_rates",
         help="The §7.4(E) relative values compare every form on the §417(e)(3) applicable mortality "
         "table and the GATT Applicable Interest Rate (30-year Treasury, third full calendar month "
-        "before the Retirement Date).",
+        "before the Retirement Date): one reasonable basis for every form (Treas. Reg. "
+        "§1.417(a)(3)-1(c)(2)(iv)(B)); the plan has no elective lump sum.",
     )
     minimum_benefit_per_month: Decimal = setting(
         Decimal("25"),

@@ -19,9 +19,17 @@ from decimal import Decimal
 from functools import cache, lru_cache
 
 from benefits.engine.actuarial import Basis, FlatRate, life_annuity
-from benefits.engine.dates import months_between
+from benefits.engine.dates import age_in_years_months, months_between
 from benefits.engine.money import to_decimal, to_money
-from benefits.engine.mortality import MortalityTable, applicable_417e_table, blend, get_table
+from benefits.engine.mortality import (
+    LAST_417E_YEAR,
+    MortalityTable,
+    TableNotAvailable,
+    applicable_417e_table,
+    blend,
+    get_table,
+    latest_417e_table,
+)
 from benefits.engine.trace import Trace
 
 from .market import MarketData, Rate
@@ -48,7 +56,7 @@ def mortality_table(key: str) -> MortalityTable:
 
 def age_at(birth_date: date, on: date) -> float:
     """Exact age in completed years and months (GAP-5 reading), as a fraction of years."""
-    return months_between(birth_date, on) / 12.0
+    return age_in_years_months(birth_date, on)
 
 
 def age_words(birth_date: date, on: date) -> str:
@@ -82,21 +90,16 @@ def applicable_basis(distribution: date, market: MarketData) -> ApplicableBasis:
     return ApplicableBasis(basis, rate, basis.table)
 
 
-@lru_cache(maxsize=256)
 def _table_in_force(distribution: date) -> str:
-    """§1.2(f), §8.20: the table prescribed for the ASD; for an ASD beyond the last table published,
-    the latest one (a projection, GAP-4)."""
+    """§1.2(f), §8.20: the table prescribed for the ASD (recorded in the trace); for an ASD beyond
+    the last table published, the latest one (a projection, GAP-4). A date with no confirmed table
+    (before 1995, or the Rev. Rul. 2001-62 years) is an error, never a neighbouring table."""
     try:
         return applicable_417e_table(distribution).key
-    except LookupError:
-        if distribution.year < 2000:
+    except TableNotAvailable:
+        if distribution.year <= LAST_417E_YEAR:
             raise
-        for year in range(distribution.year - 1, 1999, -1):
-            try:
-                return applicable_417e_table(year).key
-            except LookupError:
-                continue
-        raise
+        return latest_417e_table(distribution.year).key
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
 from benefits.engine.relative_value import (
     groups_json,
@@ -39,22 +40,30 @@ def plan_outputs(
     Form objects hold exactly the contract's ``monthly`` or ``lump_sum``; every figure's trace is in
     one ``traces`` map keyed by the dotted path of the figure (``"account.balance"``,
     ``"accrued_benefit.monthly_at_nrd"``, ``"estimates[0].forms.js50"``, ``"cash_out"``,
-    ``"survivor_annuity"``), as the other plans do. Missing market data: a Treasury yield the account
-    needs is a participant error (pointer into the request); a missing Applicable Interest Rate keeps
-    the account figures and adds ``error`` naming the rate (no annuity figures).
+    ``"survivor_annuity"``), as the other plans do. Missing market data (docs/engine-cli.md,
+    ``missing``): a Treasury yield the account needs blocks every benefit figure (vesting and dates
+    stay); a missing Applicable Interest Rate keeps the account figures and blocks the annuity
+    figures; a month the grandfathered minimum lump sum needs blocks that lump sum. Malformed market
+    data is a participant error (pointer into the request).
     """
-    error = None
+    missing: list[dict[str, Any]] = []
     try:
         b = benefits(participant, as_of, assumptions, core)
     except MarketDataError as exc:
-        if not exc.field.startswith("/assumptions/applicable_interest_rate"):
+        if "missing" not in exc.message:
             raise ParticipantError(exc.field, exc.message, absolute=True) from None
+        if not exc.field.startswith("/assumptions/applicable_interest_rate"):
+            raise  # the account itself needs it: the engine keeps vesting and dates only
         # The account needs no AIR: give it, and name the missing rate for the annuity figures.
-        error = {"field": exc.field, "message": exc.message}
+        missing.append(
+            {"field": exc.field, "message": exc.message, "blocks": ["/accrued_benefit", "/estimates"]}
+        )
         try:
             b = benefits(participant, as_of, assumptions, core, annuities=False)
         except MarketDataError as exc2:
-            raise ParticipantError(exc2.field, exc2.message, absolute=True) from None
+            if "missing" not in exc2.message:
+                raise ParticipantError(exc2.field, exc2.message, absolute=True) from None
+            raise
     traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()}
     estimates = []
     for i, e in enumerate(b.estimates):
@@ -79,6 +88,10 @@ def plan_outputs(
                 traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         if e.notes:
             item["notes"] = list(e.notes)
+        for field_, message in e.missing:
+            missing.append(
+                {"field": field_, "message": message, "blocks": [f"/estimates/{i}/forms/lump_sum"]}
+            )
         estimates.append(item)
         for k, f in e.forms.items():
             traces[f"estimates[{i}].forms.{k}"] = f.trace.as_list()
@@ -120,7 +133,7 @@ def plan_outputs(
         traces["survivor_annuity"] = s.trace.as_list()
     if b.notes:
         out["benefit_notes"] = list(b.notes)
-    if error is not None:
-        out["error"] = error
+    if missing:
+        out["missing"] = merge(Missing(m["field"], m["message"], tuple(m["blocks"])) for m in missing)
     out["traces"] = traces
     return out

@@ -16,6 +16,7 @@ from benefits.engine.dates import (
     first_of_month_on_or_after,
     months_between,
 )
+from benefits.engine.missing import describe
 from benefits.engine.money import HUNDRED, to_decimal, to_money_down
 from benefits.engine.parameters import ParameterNotInForce, parameter
 from benefits.engine.relative_value import (
@@ -50,7 +51,7 @@ from .limits import (
     lump_sum_annual_equivalent,
     section_415b,
 )
-from .lump_sum import LumpSum, earliest_lump_sum_date, lump_sum, whipsaw_value
+from .lump_sum import LumpSum, earliest_lump_sum_date, floor_basis, lump_sum, whipsaw_value
 from .market import MarketData, MarketDataError
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -87,6 +88,7 @@ class Estimate:
     notes: tuple[str, ...]
     trace: Trace
     relative_values: RelativeValues | None = None  # §5.10(d)(i); None when there is no election
+    missing: tuple[tuple[str, str], ...] = ()  # (JSON pointer, message) of inputs blocking a figure
 
 
 @dataclass(frozen=True)
@@ -184,13 +186,27 @@ def estimate(
     threshold, _ = cash_out_threshold(d, settings)
     basis = applicable_basis(d, market)
     benefit_1999 = _pd_money(p, "dec31_1999_benefit")
+    statutory, floor_missing = None, None
+    if benefit_1999 is not None:
+        # §5.11(b)'s minimum is a §417(e)(3) minimum present value: the statute's basis from 2008.
+        try:
+            statutory = floor_basis(d, assumptions if assumptions is not None else _rate_assumptions(market))
+        except Exception as exc:
+            floor_missing = describe(exc)
+            if floor_missing is None:
+                raise
+            notes.append(
+                f"the grandfathered minimum lump sum (§5.11(b)) cannot be valued yet: {floor_missing[1]}"
+            )
+    floor_on = basis if benefit_1999 is not None and floor_missing is None else None
     ls = lump_sum(
         vested,
         asd=d,
         birth_date=p.birth_date,
-        basis=basis if benefit_1999 is not None else None,
+        basis=floor_on,
         benefit_1999=benefit_1999,
         benefit_1999_starts=_pd_date(p, "dec31_1999_benefit_nrd") or core.normal_retirement_date,
+        statutory=statutory,
     )
     if (with_whipsaw or settings.pay_whipsaw_projection) and d < core.normal_retirement_date:
         wv = projection_value(p, as_of, market, core, balance, d, pct)
@@ -199,9 +215,10 @@ def estimate(
                 vested,
                 asd=d,
                 birth_date=p.birth_date,
-                basis=basis if benefit_1999 is not None else None,
+                basis=floor_on,
                 benefit_1999=benefit_1999,
                 benefit_1999_starts=_pd_date(p, "dec31_1999_benefit_nrd") or core.normal_retirement_date,
+                statutory=statutory,
                 whipsaw_value=wv,
                 pay_whipsaw=settings.pay_whipsaw_projection,
             )
@@ -209,7 +226,8 @@ def estimate(
                 notes.append(f"projection value {wv} exceeds the balance: flag for counsel (GAP-3)")
     lump = FormAmount("lump_sum", "Lump sum", lump_sum=ls.amount, trace=trace.extend(ls.trace))
     tested = max(vested, ls.floor) if (ls.floor and settings.cash_out_test_includes_floor) else vested
-    if tested <= threshold:
+    floor_unknown = floor_missing is not None and settings.cash_out_test_includes_floor
+    if tested <= threshold and not floor_unknown:
         notes.append(f"balance not over {threshold}: paid as a lump sum without consent (§5.16)")
         return Estimate(d, route, balance, vested, {"lump_sum": lump}, "lump_sum", ls, True, est,
                         tuple(notes), trace)  # fmt: skip
@@ -230,7 +248,8 @@ def estimate(
             notes.append("the grandfathered annuity minimum (§5.3(c), §5.5(b), §5.7(c)) needs the "
                          "pre-2000 plan (GAP-1): not applied")  # fmt: skip
     forms = dict(forms)
-    forms["lump_sum"] = lump
+    if floor_missing is None:  # without its grandfathered minimum the lump sum is not known
+        forms["lump_sum"] = lump
     default = "js50" if (p.is_married and "js50" in forms) else "life"
     if p.is_married and p.spouse_birth_date is None:
         notes.append("married: the QJSA needs spouse_birth_date (§5.10(a); AMBIG-16)")
@@ -248,7 +267,10 @@ def estimate(
         )
     if rv is not None and rv.note:
         notes.append(rv.note)
-    return Estimate(d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace, rv)
+    missing = () if floor_missing is None else (floor_missing,)
+    return Estimate(
+        d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace, rv, missing
+    )
 
 
 def relative_value_rules(settings: BenefitSettings) -> ComparisonRules:

@@ -151,11 +151,16 @@ def _settings(core: CoreResult | None) -> BenefitSettings:
 
 
 def _comp_limit(year: int) -> Decimal:
-    return parameter("irs_401a17_compensation_limit").for_year(year)
+    # Projected pay years beyond the last published limit use it as a traced estimate.
+    value = parameter("irs_401a17_compensation_limit").latest_published(date(year, 1, 1)).value
+    assert value is not None
+    return value
 
 
 def _loan_limit(year: int) -> Decimal:
-    return parameter("irs_414q_hce_compensation_threshold").for_year(year)
+    value = parameter("irs_414q_hce_compensation_threshold").latest_published(date(year, 1, 1)).value
+    assert value is not None
+    return value
 
 
 def _core(p: Participant, as_of: date, core: CoreResult | None) -> CoreResult:

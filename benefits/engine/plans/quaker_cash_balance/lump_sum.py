@@ -6,17 +6,24 @@ as of the Annuity Starting Date", but not less than the Actuarial Equivalent, co
 of the Normal (or Late) Retirement Benefit determined as of December 31, 1999 under the old plan
 (updated under Appendix A). The old plan is not in the file (GAP-1), so that benefit is certified
 input data (``plan_data.dec31_1999_benefit``, monthly from the old NRD); its present value uses the
-§1.2(d) basis (AIR and the Applicable Mortality Table).
+§1.2(d) basis (AIR and the Applicable Mortality Table) for plan years before 2008. From 2008 that
+minimum is a §417(e)(3) minimum present value and the statute overrides the plan's "30-year
+Treasury" words: the floor is valued on ``minimum_present_value.statutory_basis`` for the ASD
+(PPA phase-in 2008-2011, segment rates from 2012), keeping the plan's look-back month (§1.2(e):
+the second month before the distribution).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from typing import Any
 
-from benefits.engine.actuarial import life_annuity
+from benefits.engine.actuarial import Basis, life_annuity
 from benefits.engine.dates import add_months, first_of_next_month, months_between
+from benefits.engine.minimum_present_value import PPA_FIRST_YEAR, StatutoryBasis, lookback, statutory_basis
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.trace import Trace
 
@@ -34,12 +41,28 @@ def earliest_lump_sum_date(separation: date, *, retirement: bool) -> date:
 
 
 def deferred_annuity_value(
-    monthly: Decimal, *, birth_date: date, on: date, starts: date, basis: ApplicableBasis
+    monthly: Decimal, *, birth_date: date, on: date, starts: date, basis: ApplicableBasis | StatutoryBasis
 ) -> tuple[Decimal, float]:
     """Value on ``on`` of ``monthly`` for life from ``starts`` (monthly in advance), and the factor."""
     deferral = months_between(on, starts) / 12.0 if starts > on else 0.0
-    factor = life_annuity(basis.basis, age_at(birth_date, on), deferral=deferral)
+    b: Basis = basis.basis
+    factor = life_annuity(b, age_at(birth_date, on), deferral=deferral)
     return to_money(to_decimal(monthly) * 12 * to_decimal(factor)), factor
+
+
+def floor_basis(asd: date, assumptions: Mapping[str, Any] | None) -> StatutoryBasis | None:
+    """The statute's basis for the grandfathered minimum on ``asd`` (calendar Plan Years from 2008),
+    or None before 2008, when the plan's §1.2(d) basis is the §417(e)(3) basis. The 30-year Treasury
+    rate for the 2008-2011 blend is ``treasury_30y_monthly`` or, the same series, the plan's
+    ``applicable_interest_rate``. Raises ``MissingMarketData`` naming a missing month."""
+    if asd.year < PPA_FIRST_YEAR:
+        return None
+    a = dict(assumptions or {})
+    if "treasury_30y_monthly" not in a and "applicable_interest_rate" in a:
+        a["treasury_30y_monthly"] = a["applicable_interest_rate"]
+    return statutory_basis(
+        asd, a, lookback_month=lookback(asd, 2), period_start=date(asd.year, 1, 1), projection=True
+    )
 
 
 @dataclass(frozen=True)
@@ -62,8 +85,10 @@ def lump_sum(
     benefit_1999_starts: date | None = None,
     whipsaw_value: Decimal | None = None,
     pay_whipsaw: bool = False,
+    statutory: StatutoryBasis | None = None,
 ) -> LumpSum:
-    """The lump sum payable on ``asd``: the balance, floored by the 1999 benefit's value."""
+    """The lump sum payable on ``asd``: the balance, floored by the 1999 benefit's value (on the
+    ``statutory`` basis from 2008 when given: ``floor_basis``)."""
     trace = Trace().add(
         "Lump sum: the account balance as of the Annuity Starting Date",
         section="§5.11(a)(iv), §5.11(b)",
@@ -72,21 +97,38 @@ def lump_sum(
     )
     amount = balance
     floor = None
-    if benefit_1999 is not None and basis is not None:
+    used: ApplicableBasis | StatutoryBasis | None = statutory or basis
+    if benefit_1999 is not None and used is not None:
         starts = max(benefit_1999_starts or asd, asd)
         floor, factor = deferred_annuity_value(
-            benefit_1999, birth_date=birth_date, on=asd, starts=starts, basis=basis
+            benefit_1999, birth_date=birth_date, on=asd, starts=starts, basis=used
         )
+        if statutory is not None:
+            trace = trace.extend(statutory.trace)
+            words = (
+                "Grandfathered floor: value at the ASD of the December 31, 1999 benefit (Appendix A as "
+                "certified), on the §417(e)(3) minimum present value basis for the date (the statute "
+                "overrides §1.2(e)'s 30-year Treasury rate from the 2008 Plan Year)"
+            )
+            section = "§5.11(b), §1.2(d), App. A; IRC §417(e)(3), PPA 2006 §302; GAP-1, GAP-6"
+            described = statutory.words
+        else:
+            assert basis is not None
+            words = (
+                "Grandfathered floor: value at the ASD of the December 31, 1999 benefit (Appendix A as "
+                "certified), on the Applicable Interest Rate and Mortality Table"
+            )
+            section = "§5.11(b), §1.2(d), App. A; GAP-1"
+            described = basis.describe()
         trace = trace.add(
-            "Grandfathered floor: value at the ASD of the December 31, 1999 benefit (Appendix A as "
-            "certified), on the Applicable Interest Rate and Mortality Table",
-            section="§5.11(b), §1.2(d), App. A; GAP-1",
+            words,
+            section=section,
             result=floor,
             monthly_1999_benefit=benefit_1999,
             payable_from=starts,
             age=age_words(birth_date, asd),
             annuity_factor=round(factor, 6),
-            basis=basis.describe(),
+            basis=described,
         )
         if floor > amount:
             amount = floor

@@ -94,8 +94,9 @@ class BenefitSettings:
         "plan_rate",
         section="§5.10(d)(i), §1.2(e)",
         gap="GAP-6",
-        alternative="segment_rates: the §417(e)(3) segment rates of the look-back month "
-        "(assumptions.segment_rates) for ASDs from 2008",
+        alternative="segment_rates: the §417(e)(3) basis for the date — for ASDs in plan years from "
+        "2008 the segment rates of the 2nd month before the ASD (PPA phase-in 2008-2011); needs "
+        "assumptions.segment_rates",
         help="The relative values in the QJSA explanation compare every form on the Applicable "
         "Mortality Table and the Applicable Interest Rate (30-year Treasury, 2nd month before the ASD).",
     )

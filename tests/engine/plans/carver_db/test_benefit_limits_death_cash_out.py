@@ -6,11 +6,9 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal as D
 
-from benefits.engine.money import to_money
 from benefits.engine.plans.carver_db.accrued import AccrualData
 from benefits.engine.plans.carver_db.cash_out import (
     cash_out,
-    deferred_annuity_factor,
     lookback_month,
     threshold_on,
 )
@@ -205,7 +203,7 @@ def _co(annual, rates, dist=date(2025, 1, 1)):
         distribution_date=dist,
         event_date=date(2024, 12, 31),
         nrd=date(2025, 1, 1),
-        treasury_30y=rates,
+        assumptions=None if rates is None else {"segment_rates": {m: [r, r, r] for m, r in rates.items()}},
     )
 
 
@@ -216,7 +214,9 @@ def test_cash_out_zero_value_is_deemed_paid():
 
 
 def test_cash_out_needs_the_rate():
-    assert _co(D(500), None).required is None
+    co = _co(D(500), None)
+    assert co.required is None
+    assert co.missing[0] == "/assumptions/segment_rates/2024-09"  # §417(e)(3) from 2012: segment rates
 
 
 def test_cash_out_small_and_large_values():
@@ -225,11 +225,3 @@ def test_cash_out_small_and_large_values():
     assert small.required is True
     assert D(1200) < small.value < D(2000)
     assert _co(D(6000), rates).required is False
-
-
-def test_annuity_factor_bounded_by_annuity_certain():
-    # A life annuity from 65 at 4% is worth less than a 40-year certain annuity and more than 5 years.
-    f = deferred_annuity_factor(age_years=65.0, months_to_start=0, annual_rate=0.04, when=2025)
-    assert 4.5 < f < 20.0
-    assert deferred_annuity_factor(age_years=55.0, months_to_start=120, annual_rate=0.04, when=2025) < f
-    assert to_money(D(repr(f))) > 0

@@ -163,7 +163,10 @@ def test_small_benefit_is_cashed_out_at_termination_with_the_rate_given():
         plan_data=M({"social_security_amount": "9800"}),
     )
     rates = {"2000-09": "5.83"}  # the third full calendar month before the 12/31/2000 termination
-    r = carver_db.calculate(p, AS_OF, {"treasury_30y_monthly": rates})
+    # The 2037 start is a retirement: Table A's look-back is the third full month before it
+    # (2036-11); from 2012 the §417(e)(3) segment rates of that month apply (given flat, 5%).
+    segments = {"2036-11": ["5", "5", "5"]}
+    r = carver_db.calculate(p, AS_OF, {"treasury_30y_monthly": rates, "segment_rates": segments})
     # Employed at the freeze, 59 months (1/2/1996 → 12/31/2000): (A) = (10,000 − 4,900) × 59/180
     # = 1,671.67 > (B) = 1,475 → 139.31 a month at NRD.
     assert r["accrued_benefit"]["monthly_at_nrd"] == "139.31"

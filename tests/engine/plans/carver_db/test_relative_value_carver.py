@@ -15,7 +15,7 @@ from types import MappingProxyType as M
 import pytest
 
 from benefits.engine.money import to_money
-from benefits.engine.mortality import applicable_417e_table
+from benefits.engine.mortality import latest_417e_table
 from benefits.engine.plans import carver_db
 from benefits.engine.plans.carver_db.estimates import estimate
 from benefits.engine.plans.carver_db.grid import price_grid
@@ -23,7 +23,13 @@ from benefits.engine.plans.carver_db.settings import BenefitSettings
 from benefits.engine.types import Participant
 
 AS_OF = date(2026, 11, 21)
-RATES = {"treasury_30y_monthly": {"2026-12": "4.70", "2027-01": "4.65"}}
+# From the 2008 plan year the comparison basis is the §417(e)(3) basis for the date (issue 12): the
+# segment rates of the look-back month; given here flat at the Treasury rates, so every figure below
+# is the one a single 4.70% / 4.65% rate gives (the factors are identical).
+RATES = {
+    "treasury_30y_monthly": {"2026-12": "4.70", "2027-01": "4.65"},
+    "segment_rates": {"2026-12": ["4.70", "4.70", "4.70"], "2027-01": ["4.65", "4.65", "4.65"]},
+}
 
 
 def _pat(**kw) -> Participant:
@@ -138,8 +144,10 @@ def test_relative_values_against_the_qjsa_s7_4E():
         assert set(f["relative_value"]) == {"percent", "approximately_equal"}
         steps = r["traces"][f"estimates[0].forms.{k}.relative_value"]
         assert len(steps) == 1 and "§7.4(E)" in steps[0]["section"] and "1.417(a)(3)-1" in steps[0]["section"]
-    # independent check: ages 64y 11m and 62y 5m on 2027-03-01, the 2027 table at 4.70%
-    table = applicable_417e_table(2027)
+    # independent check: ages 64y 11m and 62y 5m on 2027-03-01 at 4.70%; no 2027 table is published
+    # in the engine, so the latest one (2026) stands in and the basis says so
+    table = latest_417e_table(2027)
+    assert table.key == "irs_417e_2026" and "latest" in est["relative_value_basis"]["mortality"]
     qjsa = _oracle(table, 0.047, 779, 749, 0.5, D(forms["js50"]["monthly"]))
     js100 = _oracle(table, 0.047, 779, 749, 1.0, D(forms["js100"]["monthly"]))
     life = _oracle(table, 0.047, 779, None, 0.0, D(forms["life"]["monthly"]))
@@ -158,7 +166,9 @@ def test_unmarried_participant_compares_with_the_life_no_death_benefit_s7_2():
 
 
 def test_missing_rate_omits_relative_values_and_names_the_input():
-    r = carver_db.calculate(_pat(), AS_OF, {"treasury_30y_monthly": {"2026-12": "4.70"}})
+    r = carver_db.calculate(
+        _pat(), AS_OF, {"treasury_30y_monthly": {"2026-12": "4.70"}, "segment_rates": RATES["segment_rates"]}
+    )
     first, second = r["estimates"]
     assert "relative_value" in first["forms"]["js50"]
     assert "relative_value" not in second["forms"]["js50"] and "relative_value_basis" not in second
@@ -166,6 +176,8 @@ def test_missing_rate_omits_relative_values_and_names_the_input():
         "relative values omitted: the 30-year Treasury rate for 2027-01 "
         "(assumptions.treasury_30y_monthly.2027-01) is missing"
     ]
+    blocked = {m["field"]: m["blocks"] for m in r["missing"]}
+    assert blocked["/assumptions/treasury_30y_monthly/2027-01"] == ["/estimates/1/relative_value_basis"]
 
 
 def test_segment_rates_setting():
@@ -179,7 +191,10 @@ def test_segment_rates_setting():
     assert est["forms"]["js50"]["relative_value"]["percent"] == "100.0"
     assert "segment rates" in est["relative_value_basis"]["source"]
     r = carver_db.calculate(
-        p, AS_OF, RATES, {"benefits": BenefitSettings(relative_value_interest="segment_rates")}
+        p,
+        AS_OF,
+        {"treasury_30y_monthly": RATES["treasury_30y_monthly"]},
+        {"benefits": BenefitSettings(relative_value_interest="segment_rates")},
     )
     assert "segment rates for 2026-12" in r["estimates"][0]["notes"][0]  # missing: omitted, named
 

@@ -19,6 +19,7 @@ from benefits.engine.plans.quaker_cash_balance.inputs import vested_amount
 from benefits.engine.plans.quaker_cash_balance.results import benefits
 from benefits.engine.plans.quaker_cash_balance.rules import ServiceVestingSettings
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
+from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings as QuakerBenefitSettings
 from benefits.engine.types import EmploymentPeriod, Participant
 
 from .conftest import spec_assumptions
@@ -85,7 +86,10 @@ def _limit_170k(monkeypatch):
 
 
 def test_ana_contract_keys_and_values():
-    r = calculate(ANA, date(2008, 1, 15), _assumptions())
+    # The relative values here use the plan's own rate (the other reading): the 2008 ASDs' statutory
+    # basis needs the December 2007 segment rates, which the SPEC example does not give.
+    plan_rate = {"benefits": QuakerBenefitSettings(relative_value_interest="plan_rate")}
+    r = calculate(ANA, date(2008, 1, 15), _assumptions(), plan_rate)
     assert r["account"]["balance"] == "14375.45" and r["account"]["vested_balance"] == "14375.45"
     first, second = r["estimates"]
     assert first["forms"]["lump_sum"]["lump_sum"] == "14375.45"
@@ -176,9 +180,21 @@ def test_pre_2000_participant_without_opening_balance_is_a_field_error():
     assert exc.value.field == "/plan_data/opening_balance"
 
 
-def test_missing_treasury_yield_is_a_field_error():
+def test_missing_treasury_yield_blocks_the_benefit_figures_not_vesting():
+    # Issue 12 (partial results): vesting and dates stay; every benefit figure names the input.
     a = _assumptions()
     del a["treasury_10y_november"]["2004"]
+    r = calculate(ANA, date(2008, 1, 15), a)
+    assert r["vesting"]["vested_percent"] and r["normal_retirement_date"]
+    (m,) = r["missing"]
+    assert m["field"] == "/assumptions/treasury_10y_november/2004"
+    assert m["blocks"] == ["/account", "/accrued_benefit", "/estimates", "/cash_out"]
+    assert "account" not in r and "estimates" not in r
+
+
+def test_malformed_treasury_yield_is_a_field_error():
+    a = _assumptions()
+    a["treasury_10y_november"]["2004"] = "four percent"
     with pytest.raises(ParticipantError) as exc:
         calculate(ANA, date(2008, 1, 15), a)
     assert exc.value.field == "/assumptions/treasury_10y_november/2004" and exc.value.absolute
@@ -188,7 +204,9 @@ def test_missing_applicable_interest_rate_keeps_the_account_and_names_the_rate()
     a = {"treasury_10y_november": spec_assumptions()["treasury_10y_november"]}  # the contract's key only
     r = calculate(ANA, date(2008, 1, 15), a)
     assert r["account"] == {"balance": "14375.45", "vested_balance": "14375.45"}
-    assert r["error"]["field"].startswith("/assumptions/applicable_interest_rate/")
+    (m,) = r["missing"]
+    assert m["field"].startswith("/assumptions/applicable_interest_rate/")
+    assert m["blocks"] == ["/accrued_benefit", "/estimates"] and "error" not in r
     assert "accrued_benefit" not in r and r["estimates"] == []
 
 

@@ -1,0 +1,1 @@
+"""Batch annual statements: one PDF per participant of a plan, on workers, exactly once, resumable."""

@@ -1,0 +1,313 @@
+"""Creating, sending, running, retrying and sweeping jobs.
+
+State machine: pending (committed; not accepted by the broker yet) → queued (the broker has the message)
+→ running (a worker claimed it) → done | failed. A transient error (database, disk, broker, time limit)
+puts the job back to pending for another attempt; any other error fails it at once with its reason,
+because a template or data error does not fix itself. ``max_attempts`` bounds every loop, including a
+message redelivered after its worker was killed.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import DatabaseError, close_old_connections, transaction
+from django.utils import timezone
+
+from benefits.audit import AuditEventType, audit_record
+from benefits.jobs.models import Job
+from benefits.jobs.registry import job_kind, resolve
+
+logger = logging.getLogger(__name__)
+
+# Errors that may pass on their own: the job gets another attempt.
+TRANSIENT = (DatabaseError, OSError, SoftTimeLimitExceeded, ConnectionError, TimeoutError)
+BACKOFF_SECONDS = (5, 30, 120)
+
+
+def job_create(
+    kind: str,
+    *,
+    target_id: int | None = None,
+    args: dict | None = None,
+    unique_key: str | None = None,
+    created_by=None,
+) -> Job:
+    """The job row for ``kind`` (call inside the transaction of the change that needs it).
+
+    With ``unique_key`` an existing job is returned instead of a second one, so asking twice for the same
+    piece of work queues it once."""
+    spec = job_kind(kind)
+    fields = {
+        "kind": kind,
+        "target_id": target_id,
+        "args": args or {},
+        "queue": spec.queue,
+        "time_limit": spec.time_limit,
+        "max_attempts": spec.max_attempts,
+        "created_by": created_by if getattr(created_by, "is_authenticated", False) else None,
+    }
+    if unique_key is None:
+        return Job.objects.create(**fields)
+    job, _ = Job.objects.get_or_create(unique_key=unique_key, defaults=fields)
+    return job
+
+
+def enqueue_on_commit(job: Job, *, using: str | None = None) -> None:
+    """Send ``job`` to its queue once the current transaction commits (at once outside a transaction).
+
+    Never raises for a broker fault: the job stays pending, the page shows it waiting, and the sweeper
+    sends it when the broker is back."""
+    job_id = job.pk
+    transaction.on_commit(lambda: job_send(job_id), using=using)
+
+
+def job_send(job_id: int, *, countdown: int | None = None) -> bool:
+    """Hand a job to the broker; True when the broker accepted it. Broker faults are recorded, not raised."""
+    from benefits.jobs.tasks import run_job
+
+    job = Job.objects.filter(pk=job_id).only("pk", "queue", "time_limit", "status").first()
+    if job is None or job.status in (Job.Status.DONE, Job.Status.FAILED, Job.Status.RUNNING):
+        return False
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    try:
+        run_job.apply_async(
+            args=[job.pk],
+            queue=job.queue,
+            time_limit=job.time_limit,
+            soft_time_limit=max(1, job.time_limit - 10),
+            countdown=None if eager else countdown,
+        )
+    except Exception as exc:
+        if eager:  # in-process mode: the job itself ran and raised; that is a bug to see, not a broker fault
+            raise
+        reason = f"The task queue could not be reached ({type(exc).__name__}); the job will be sent again."
+        Job.objects.filter(pk=job.pk, status__in=(Job.Status.PENDING, Job.Status.QUEUED)).update(
+            status=Job.Status.PENDING, enqueue_error=reason[:300], enqueued_at=timezone.now()
+        )
+        logger.warning("Job %s not sent: %s", job.pk, exc)
+        return False
+    Job.objects.filter(pk=job.pk, status=Job.Status.PENDING).update(
+        status=Job.Status.QUEUED, enqueued_at=timezone.now(), enqueue_error=""
+    )
+    return True
+
+
+# --- Worker side ---------------------------------------------------------------------------------
+
+
+def _claim(job_id: int, task_id: str, worker: str) -> Job | None:
+    with transaction.atomic():
+        job = Job.objects.select_for_update().filter(pk=job_id).first()
+        if job is None or job.status in (Job.Status.DONE, Job.Status.FAILED):
+            return None
+        if job.status == Job.Status.RUNNING and job.task_id != task_id:
+            return None  # another execution holds it (a duplicate message): leave it alone
+        if job.attempts >= job.max_attempts:
+            # Its last attempt never finished: the worker died or the hard time limit killed it.
+            _fail(
+                job,
+                f"It stopped before finishing {job.attempts} times (the worker was stopped or it "
+                f"ran past its time limit of {_duration(job.time_limit)}).",
+            )
+            return None
+        job.status = Job.Status.RUNNING
+        job.attempts += 1
+        job.started_at = timezone.now()
+        job.task_id = task_id
+        job.worker = worker[:200]
+        job.save(update_fields=["status", "attempts", "started_at", "task_id", "worker"])
+    return job
+
+
+def job_execute(job_id: int, *, task_id: str = "", worker: str = "") -> Job | None:
+    """Run one job (the Celery task's body); idempotent: a finished or held job is left alone."""
+    job = _claim(job_id, task_id, worker)
+    if job is None:
+        return None
+    spec = job_kind(job.kind)
+    try:
+        resolve(spec.run)(job)
+    except Exception as exc:
+        _after_error(job, exc)
+        return job
+    Job.objects.filter(pk=job.pk, task_id=task_id, status=Job.Status.RUNNING).update(
+        status=Job.Status.DONE, finished_at=timezone.now(), error=""
+    )
+    return job
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, SoftTimeLimitExceeded):
+        return "It ran past its time limit."
+    if isinstance(exc, DatabaseError):
+        return f"The database was unavailable ({type(exc).__name__})."
+    if isinstance(exc, OSError):
+        return f"A file could not be read or written ({exc})."
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _after_error(job: Job, exc: Exception) -> None:
+    if isinstance(exc, DatabaseError):
+        close_old_connections()  # a dropped connection must not poison the next query
+    reason = _reason(exc)
+    if isinstance(exc, TRANSIENT) and job.attempts < job.max_attempts:
+        logger.warning("Job %s (%s) attempt %s failed, will retry: %s", job.pk, job.kind, job.attempts, exc)
+        Job.objects.filter(pk=job.pk).update(status=Job.Status.PENDING, task_id="", error=reason[:2000])
+        job_send(job.pk, countdown=BACKOFF_SECONDS[min(job.attempts, len(BACKOFF_SECONDS)) - 1])
+        return
+    logger.error("Job %s (%s) failed: %s", job.pk, job.kind, exc, exc_info=exc)
+    with transaction.atomic():
+        locked = Job.objects.select_for_update().get(pk=job.pk)
+        if locked.status in (Job.Status.DONE, Job.Status.FAILED):
+            return
+        _fail(locked, reason)
+
+
+def _fail(job: Job, reason: str) -> None:
+    """Mark the job failed and tell its target (call inside a transaction)."""
+    job.status = Job.Status.FAILED
+    job.error = reason[:2000]
+    job.finished_at = timezone.now()
+    job.save(update_fields=["status", "error", "finished_at"])
+    spec = job_kind(job.kind)
+    if spec.on_failed:
+        resolve(spec.on_failed)(job, reason)
+    audit_record(
+        event_type=AuditEventType.JOB_FAILED,
+        summary=f"{spec.label} could not be completed: {reason}"[:300],
+        job_id=job.pk,
+        kind=job.kind,
+        target_id=job.target_id,
+        attempts=job.attempts,
+    )
+
+
+def _duration(seconds: int) -> str:
+    return f"{seconds // 60} minutes" if seconds >= 120 else f"{seconds} seconds"
+
+
+# --- People's side ----------------------------------------------------------------------------------
+
+
+def job_retry(*, job: Job, actor, request=None) -> Job:
+    """Try a failed (or stuck) job again from the start: the target waits again, the attempts restart."""
+    spec = job_kind(job.kind)
+    with transaction.atomic():
+        job = Job.objects.select_for_update().get(pk=job.pk)
+        if job.status == Job.Status.DONE:
+            return job
+        job.status = Job.Status.PENDING
+        job.attempts = 0
+        job.task_id = ""
+        job.error = ""
+        job.enqueue_error = ""
+        job.started_at = job.finished_at = None
+        job.save()
+        if spec.on_retry:
+            resolve(spec.on_retry)(job)
+        audit_record(
+            event_type=AuditEventType.JOB_RETRIED,
+            summary=f"{spec.label} tried again",
+            actor=actor,
+            request=request,
+            job_id=job.pk,
+            kind=job.kind,
+            target_id=job.target_id,
+        )
+        enqueue_on_commit(job)
+    return job
+
+
+# --- The sweeper (celery beat) -------------------------------------------------------------------------
+
+
+def broker_queue_size(queue: str) -> int | None:
+    """Messages waiting in ``queue`` on the broker, or None when the broker cannot tell us."""
+    from kombu.exceptions import ChannelError
+
+    from config.celery import app
+
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1)
+            try:
+                return conn.default_channel.queue_declare(queue=queue, passive=True).message_count
+            except ChannelError:
+                return 0  # Redis deletes an empty list: "no such queue" is an empty queue
+    except Exception:
+        return None
+
+
+def active_task_ids() -> set[str] | None:
+    """Ids of the tasks workers are executing now, or None when no worker answered."""
+    from config.celery import app
+
+    try:
+        replies = app.control.inspect(timeout=1.0).active()
+    except Exception:
+        return None
+    if not replies:
+        return None
+    return {task["id"] for tasks in replies.values() for task in tasks or ()}
+
+
+def jobs_sweep(
+    *, resend_after: int | None = None, grace: int | None = None, probe_workers: bool = True
+) -> dict:
+    """Re-send jobs left pending or whose message was lost; put back or fail jobs whose worker is gone.
+
+    Safe to run at any time and in parallel with workers: every re-send can at worst duplicate a message,
+    and a duplicate finds its job already held or finished."""
+    resend_after = settings.JOBS_RESEND_AFTER if resend_after is None else resend_after
+    grace = settings.JOBS_STALL_GRACE if grace is None else grace
+    counts = {"resent": 0, "requeued": 0, "failed": 0}
+    active = active_task_ids() if probe_workers and not settings.CELERY_TASK_ALWAYS_EAGER else None
+    now = timezone.now()
+    cutoff = now - timedelta(seconds=resend_after)
+
+    # 1. Committed but never accepted by the broker (it was down), or the send failed.
+    pending = Job.objects.filter(status=Job.Status.PENDING, created_at__lt=cutoff).exclude(
+        enqueued_at__gte=cutoff
+    )
+    for job_id in pending.values_list("pk", flat=True):
+        counts["resent"] += job_send(job_id)
+
+    # 2. Queued, but the broker's queue is empty: the message was lost (e.g. Redis restarted).
+    for queue in Job.objects.filter(status=Job.Status.QUEUED).values_list("queue", flat=True).distinct():
+        if broker_queue_size(queue) != 0:
+            continue
+        stale = Job.objects.filter(status=Job.Status.QUEUED, queue=queue, enqueued_at__lt=cutoff)
+        for job_id in stale.values_list("pk", flat=True):
+            Job.objects.filter(pk=job_id, status=Job.Status.QUEUED).update(status=Job.Status.PENDING)
+            counts["resent"] += job_send(job_id)
+
+    # 3. Running, but its worker is gone (no worker reports the task) or it ran past its time limit.
+    for job in Job.objects.filter(status=Job.Status.RUNNING, started_at__lt=now - timedelta(seconds=grace)):
+        overdue = job.started_at < now - timedelta(seconds=job.time_limit + grace)
+        orphaned = active is not None and job.task_id not in active
+        if not (overdue or orphaned):
+            continue
+        reason = (
+            f"It ran past its time limit of {_duration(job.time_limit)}."
+            if overdue
+            else "Its worker stopped before it finished."
+        )
+        with transaction.atomic():
+            locked = Job.objects.select_for_update().get(pk=job.pk)
+            if locked.status != Job.Status.RUNNING or locked.task_id != job.task_id:
+                continue
+            if locked.attempts >= locked.max_attempts:
+                _fail(locked, f"{reason} It was tried {locked.attempts} times.")
+                counts["failed"] += 1
+                continue
+            locked.status, locked.task_id, locked.error = Job.Status.PENDING, "", reason
+            locked.save(update_fields=["status", "task_id", "error"])
+        counts["requeued"] += 1
+        job_send(job.pk)
+    if any(counts.values()):
+        logger.info("Job sweep: %s", counts)
+    return counts

@@ -1,0 +1,443 @@
+#!/usr/bin/env python3
+"""Production smoke test (`make smoke`): the app as the README runs it, used the way people use it.
+
+Creates its own PostgreSQL database, runs `config.settings.production` with migrate, collectstatic and
+load_demo, starts gunicorn on loopback, a Celery worker per queue and beat, signs in as each demo role
+through the real login (password, then the TOTP code for staff), renders a statement, a quote and a
+claim notice on the workers, checks each is a valid PDF, and stops everything it started.
+
+Plain http on loopback: DJANGO_SECURE_SSL_REDIRECT=false, and the client sends X-Forwarded-Proto: https
+as a TLS-terminating proxy would (so secure cookies, HSTS and CSRF origin checks are the real ones).
+
+Environment (all optional): SMOKE_DATABASE (default plan_benefits_smoke), SMOKE_PG (default
+postgres://postgres@127.0.0.1:5432), SMOKE_REDIS_URL (default redis://127.0.0.1:6379/3, flushed),
+SMOKE_PORT (default 8765), SMOKE_KEEP=1 keeps the work directory with the logs.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import http.cookiejar
+import io
+import os
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from datetime import date, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from totp import totp  # noqa: E402
+
+PY = (
+    str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+)
+BIN = Path(PY).parent
+PASSWORD = "demo-pass-2026"  # the demo logins of README.md
+COMMITTEE_TOTP = base64.b32encode(b"demo-committee-2026!").decode()
+ADMIN_TOTP = base64.b32encode(b"demo-admin-totp-2026").decode()
+DEADLINE = 120  # seconds to wait for any one PDF
+
+
+def log(message: str) -> None:
+    print(f"[smoke {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+class Fail(Exception):
+    pass
+
+
+# --- Processes ---------------------------------------------------------------------------------------
+
+
+class Stack:
+    """The processes this run started; each in its own process group, stopped in reverse order."""
+
+    def __init__(self, env: dict, logs: Path):
+        self.env, self.logs, self.procs = env, logs, []
+
+    def start(self, name: str, *args: str) -> subprocess.Popen:
+        out = open(self.logs / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen(
+            args, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        self.procs.append((name, proc, out))
+        log(f"started {name} (pid {proc.pid})")
+        return proc
+
+    def stop(self) -> None:
+        for name, proc, out in reversed(self.procs):
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)
+                    proc.wait(timeout=15)
+                except (ProcessLookupError, subprocess.TimeoutExpired):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    proc.wait(timeout=5)
+            out.close()
+            log(f"stopped {name}")
+        self.procs.clear()
+
+    def check_alive(self) -> None:
+        for name, proc, _ in self.procs:
+            if proc.poll() is not None:
+                raise Fail(f"{name} exited with {proc.returncode}; see {self.logs / (name + '.log')}")
+
+
+def manage(env: dict, *args: str) -> None:
+    result = subprocess.run([PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    if result.returncode:
+        raise Fail(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+
+
+# --- A browser-like client -----------------------------------------------------------------------------
+
+
+class _SecureOverLoopback(http.cookiejar.DefaultCookiePolicy):
+    """The proxy in front would speak https: send the secure cookies to the loopback server."""
+
+    def return_ok_secure(self, cookie, request):
+        return True
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Client:
+    def __init__(self, base: str):
+        self.base = base
+        self.jar = http.cookiejar.CookieJar(policy=_SecureOverLoopback())
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect())
+        self.origin = "https://" + urllib.parse.urlsplit(base).netloc
+
+    def request(self, path: str, data: dict | None = None, *, follow: bool = True):
+        url = urllib.parse.urljoin(self.base, path)
+        for _ in range(10):
+            body = urllib.parse.urlencode(data, doseq=True).encode() if data is not None else None
+            req = urllib.request.Request(url, data=body, method="POST" if body is not None else "GET")
+            req.add_header("X-Forwarded-Proto", "https")
+            if body is not None:
+                req.add_header("Origin", self.origin)
+                req.add_header("Referer", self.origin + urllib.parse.urlsplit(url).path)
+            try:
+                response = self.opener.open(req, timeout=30)
+                status, headers, content = response.status, response.headers, response.read()
+            except urllib.error.HTTPError as exc:
+                status, headers, content = exc.code, exc.headers, exc.read()
+            if status in (301, 302, 303) and follow:
+                location = headers["Location"]
+                if location.startswith("https://"):
+                    location = location.replace(self.origin, self.base.rstrip("/"), 1)
+                url, data = urllib.parse.urljoin(url, location), None
+                continue
+            return status, urllib.parse.urlsplit(url).path, headers, content
+        raise Fail(f"too many redirects from {path}")
+
+    def page(self, path: str, data: dict | None = None) -> tuple[str, str]:
+        status, where, _, content = self.request(path, data)
+        if status != 200:
+            raise Fail(f"{'POST' if data is not None else 'GET'} {path} answered {status} (at {where})")
+        return where, content.decode()
+
+    def csrf(self, html: str) -> str:
+        match = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+        if not match:
+            raise Fail("no CSRF token on the page")
+        return match[1]
+
+    def hidden(self, html: str, action: str | None) -> dict:
+        """The CSRF token and the one-time submission token of the form posting to ``action``."""
+        form = html
+        if action:
+            match = re.search(r'<form[^>]*action="' + re.escape(action) + r'"[^>]*>(.*?)</form>', html, re.S)
+            form = match[1] if match else html
+        fields = {"csrfmiddlewaretoken": self.csrf(form if "csrfmiddlewaretoken" in form else html)}
+        token = re.search(r'name="submission_token" value="([^"]+)"', form) or re.search(
+            r'value="([^"]+)" name="submission_token"', form
+        )
+        if token:
+            fields["submission_token"] = token[1]
+        return fields
+
+    def post_form(self, path: str, fields: dict) -> tuple[str, str]:
+        _, html = self.page(path)
+        return self.page(path, {**self.hidden(html, None), **fields})
+
+    def post_from(self, page_html: str, action: str, fields: dict | None = None) -> tuple[str, str]:
+        return self.page(action, {**self.hidden(page_html, action), **(fields or {})})
+
+
+def login(client: Client, email: str, totp_secret: str | None) -> str:
+    where, html = client.post_form("/accounts/login/", {"login": email, "password": PASSWORD})
+    if totp_secret:
+        if "2fa/authenticate" not in where:
+            raise Fail(f"{email}: the login did not ask for the TOTP code (at {where})")
+        where, html = client.page(
+            where, {"csrfmiddlewaretoken": client.csrf(html), "code": totp(totp_secret)}
+        )
+    if where.startswith("/accounts/"):
+        raise Fail(f"{email}: still on {where} after signing in")
+    log(f"signed in as {email} → {where}")
+    return html
+
+
+def wait_for_pdf(client: Client, page: str, link: re.Pattern, what: str) -> bytes:
+    """Reload ``page`` until the worker has rendered the PDF, then download and check it."""
+    from pypdf import PdfReader
+
+    end = time.monotonic() + DEADLINE
+    while time.monotonic() < end:
+        _, html = client.page(page)
+        found = link.search(html)
+        if found:
+            status, _, headers, content = client.request(found[0])
+            if status != 200 or not content.startswith(b"%PDF-"):
+                raise Fail(f"{what}: {found[0]} answered {status} {headers.get('Content-Type')}")
+            reader = PdfReader(io.BytesIO(content))
+            text = " ".join(p.extract_text() or "" for p in reader.pages)
+            if not reader.pages or len(text) < 100:
+                raise Fail(f"{what}: the PDF has no text")
+            log(f"{what}: valid PDF, {len(reader.pages)} page(s), {len(content):,} bytes")
+            return content
+        if "could not be prepared" in html:
+            raise Fail(f"{what}: the document failed ({page})")
+        time.sleep(1)
+    raise Fail(f"{what}: no PDF on {page} after {DEADLINE}s")
+
+
+def first_of_month_after(day: date, days: int) -> date:
+    d = day + timedelta(days=days)
+    return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+
+
+# --- The run -----------------------------------------------------------------------------------------------
+
+
+def prepare_database(pg: str, name: str) -> str:
+    import psycopg
+
+    with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{pg}/{name}"
+
+
+def flush_redis(url: str) -> None:
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+
+
+def smoke_environment(work: Path, database_url: str, redis_url: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        DATABASE_URL=database_url,
+        CELERY_BROKER_URL=redis_url,
+        REDIS_URL=redis_url,
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        SSN_HASH_KEY=secrets.token_urlsafe(32),
+        MFA_ENCRYPTION_KEY=secrets.token_urlsafe(32),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_SECURE_SSL_REDIRECT="false",
+        DJANGO_STATIC_ROOT=str(work / "static"),
+        APP_VAR_DIR=str(work / "var"),
+        PRIVATE_STORAGE_ROOT=str(work / "private"),
+        DJANGO_EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
+        JOBS_SWEEP_SECONDS="10",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+def start_stack(stack: Stack, port: int, work: Path) -> None:
+    stack.start(
+        "gunicorn",
+        str(BIN / "gunicorn"),
+        "config.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        "2",
+        "--timeout",
+        "60",
+    )
+    stack.start(
+        "worker-default",
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        "-Q",
+        "default",
+        "-c",
+        "1",
+        "-n",
+        "default@%h",
+        "--without-gossip",
+        "--without-mingle",
+    )
+    stack.start(
+        "worker-pdf",
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        "-Q",
+        "pdf",
+        "-c",
+        "1",
+        "-n",
+        "pdf@%h",
+        "--max-tasks-per-child",
+        "50",
+        "--without-gossip",
+        "--without-mingle",
+    )
+    stack.start("beat", str(BIN / "celery"), "-A", "config", "beat", "-s", str(work / "beat-schedule"))
+
+
+def wait_until_up(client: Client, stack: Stack) -> None:
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        stack.check_alive()
+        try:
+            status, *_ = client.request("/accounts/login/")
+            if status == 200:
+                return
+        except (urllib.error.URLError, ConnectionError):
+            pass
+        time.sleep(0.5)
+    raise Fail("gunicorn did not answer within 60 s")
+
+
+def run_checks(base: str) -> None:
+    today = date.today()
+    pat = Client(base)
+    html = login(pat, "pat@demo.test", None)
+    _, html = pat.page("/benefits/")
+    pid = re.search(r"/benefits/participants/(\d+)/plans/", html)
+    if not pid:
+        raise Fail("pat's dashboard lists no plan")
+    pid = pid[1]
+    documents = re.compile(r"/benefits/documents/\d+/")
+
+    # 1. A statement PDF.
+    statement = f"/benefits/participants/{pid}/plans/carver-db/statement/"
+    _, html = pat.page(statement)
+    pat.post_from(html, statement + "pdf/")
+    wait_for_pdf(pat, statement, documents, "statement")
+
+    # 2. A modeler run on the default worker, saved as a quote, printed on the pdf worker.
+    modeler = f"/benefits/participants/{pid}/plans/carver-db/modeler/"
+    start = first_of_month_after(today, 60)
+    where, html = pat.post_form(modeler, {"mode": "dates", "dates": start.isoformat()})
+    end = time.monotonic() + DEADLINE
+    while "quote_save" not in html and "/save/" not in html:
+        if time.monotonic() > end or "could not be calculated" in html:
+            raise Fail(f"the modeler run at {where} did not finish")
+        time.sleep(1)
+        where, html = pat.page(where)
+    log(f"modeler run finished at {where}")
+    where, html = pat.post_from(html, where.rstrip("/") + "/save/")
+    pat.post_from(html, where.rstrip("/") + "/pdf/")
+    wait_for_pdf(pat, where, documents, "quote")
+
+    # 3. A claim filed by pat, denied by the committee (with TOTP): the denial notice PDF.
+    _, html = pat.page("/claims/")
+    new = re.search(r"/claims/new/(\d+)/commencement/", html)
+    if not new:
+        raise Fail("pat's claims page offers no commencement claim")
+    claim_page, _ = pat.post_form(
+        new[0],
+        {"commencement_date": start.isoformat(), "form": "js50", "statement": "I would like to retire."},
+    )
+    if not re.fullmatch(r"/claims/\d+/", claim_page):
+        raise Fail(f"filing the claim ended on {claim_page}")
+    committee = Client(base)
+    login(committee, "committee@demo.test", COMMITTEE_TOTP)
+    _, html = committee.page(claim_page)
+    _, html = committee.post_from(html, claim_page + "start-review/")
+    committee.post_from(
+        html,
+        claim_page + "decide/",
+        {
+            "outcome": "denied",
+            "reasons": "The requested date is before the earliest retirement date.",
+            "provisions": "Section 4.3",
+            "perfecting_material": "None: the date itself is the reason.",
+        },
+    )
+    wait_for_pdf(pat, claim_page, re.compile(re.escape(claim_page) + r"notices/\d+/"), "claim notice")
+
+    # 4. The administrator signs in with TOTP and sees the background work page.
+    admin = Client(base)
+    login(admin, "admin@demo.test", ADMIN_TOTP)
+    _, html = admin.page("/benefits/staff/jobs/")
+    if "Nothing needs attention" not in html:
+        raise Fail("the background work page lists jobs that need attention")
+    log("administrator: no background work needs attention")
+
+
+def main() -> int:
+    pg = os.environ.get("SMOKE_PG", "postgres://postgres@127.0.0.1:5432")
+    name = os.environ.get("SMOKE_DATABASE", "plan_benefits_smoke")
+    redis_url = os.environ.get("SMOKE_REDIS_URL", "redis://127.0.0.1:6379/3")
+    port = int(os.environ.get("SMOKE_PORT", "8765"))
+    work = Path(tempfile.mkdtemp(prefix="smoke-"))
+    (work / "logs").mkdir()
+    started = time.monotonic()
+    env = smoke_environment(work, prepare_database(pg, name), redis_url)
+    flush_redis(redis_url)
+    stack = Stack(env, work / "logs")
+
+    def on_signal(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_signal)
+    ok = False
+    try:
+        log(f"database {name}, redis {redis_url}, port {port}, work {work}")
+        # The deploy checks with the production mailer (the run itself keeps mail in memory).
+        manage({k: v for k, v in env.items() if k != "DJANGO_EMAIL_BACKEND"}, "check", "--deploy")
+        manage(env, "migrate", "--noinput")
+        manage(env, "collectstatic", "--noinput")
+        manage(env, "load_demo")
+        log("migrated, static files collected, demo loaded")
+        start_stack(stack, port, work)
+        base = f"http://127.0.0.1:{port}/"
+        wait_until_up(Client(base), stack)
+        run_checks(base)
+        stack.check_alive()
+        ok = True
+    except Fail as exc:
+        log(f"FAILED: {exc}")
+    except KeyboardInterrupt:
+        log("interrupted")
+    finally:
+        stack.stop()
+        if not ok:
+            for path in sorted((work / "logs").glob("*.log")):
+                print(f"--- {path.name} (last lines)")
+                print("\n".join(path.read_text(errors="replace").splitlines()[-30:]))
+        if ok and not os.environ.get("SMOKE_KEEP"):
+            shutil.rmtree(work, ignore_errors=True)
+    log(f"{'passed' if ok else 'FAILED'} in {time.monotonic() - started:.0f}s")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
