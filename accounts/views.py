@@ -20,7 +20,7 @@ def home(request):
         return redirect("accounts:link_identity")
     if user.is_administrator:
         return redirect("benefits:admin_plans")
-    return redirect("benefits:staff_participants")
+    return redirect("elections:committee_queue")  # the committee's day starts with its claims
 
 
 @role_required("participant")
@@ -74,14 +74,18 @@ def user_change_role(request, user_id: int):
         messages.error(request, "Role: choose one of the roles offered.")
         return redirect("accounts:users")
     try:
-        services.user_change_role(actor=request.user, user=target, role=form.cleaned_data["role"], request=request)
+        services.user_change_role(
+            actor=request.user, user=target, role=form.cleaned_data["role"], request=request
+        )
     except services.RoleChangeRefused as exc:
         messages.error(request, str(exc))
     except PermissionDenied as exc:
         messages.error(request, str(exc))
         return redirect("accounts:users")
     else:
-        messages.success(request, f"{target.email} is now: {dict(target.Role.choices)[form.cleaned_data['role']]}.")
+        messages.success(
+            request, f"{target.email} is now: {dict(target.Role.choices)[form.cleaned_data['role']]}."
+        )
     return redirect("accounts:users")
 
 
@@ -97,11 +101,14 @@ def user_set_active(request, user_id: int):
         messages.error(request, "Access: choose active or deactivated.")
         return redirect("accounts:users")
     try:
-        services.user_set_active(actor=request.user, user=target, active=form.cleaned_data["active"], request=request)
+        services.user_set_active(
+            actor=request.user, user=target, active=form.cleaned_data["active"], request=request
+        )
     except (services.RoleChangeRefused, PermissionDenied) as exc:
         messages.error(request, str(exc))
     else:
         messages.success(
-            request, f"{target.email} {'can log in again' if form.cleaned_data['active'] else 'is deactivated'}."
+            request,
+            f"{target.email} {'can log in again' if form.cleaned_data['active'] else 'is deactivated'}.",
         )
     return redirect("accounts:users")

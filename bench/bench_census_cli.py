@@ -57,12 +57,16 @@ def main() -> None:
 
                 whole.write_text(json.dumps(census.request(plan, args.n)))
                 seconds, peak, code = run_child(["calculate", str(whole)])
-                print(f"  {plan:<22}{'json':<8}{seconds:>9.1f}{args.n / seconds:>12,.0f}{peak:>9.0f}  (baseline)")
+                print(
+                    f"  {plan:<22}{'json':<8}{seconds:>9.1f}{args.n / seconds:>12,.0f}{peak:>9.0f}  (baseline)"
+                )
                 whole.unlink()
             if "jsonl" in modes:
                 seconds, peak, code = run_child(["calculate", "--jsonl", str(jsonl)])
                 verdict = "ok" if peak < 300 else "OVER 300 MB"
-                print(f"  {plan:<22}{'jsonl':<8}{seconds:>9.1f}{args.n / seconds:>12,.0f}{peak:>9.0f}  {verdict}")
+                print(
+                    f"  {plan:<22}{'jsonl':<8}{seconds:>9.1f}{args.n / seconds:>12,.0f}{peak:>9.0f}  {verdict}"
+                )
             jsonl.unlink()
 
 

@@ -76,7 +76,9 @@ def modeler_run(participant_number: str, plan_key: str, n_dates: int):
     from benefits.models import ModelerRun, PlanMembership
     from benefits.services.modeler import modeler_run_execute
 
-    membership = PlanMembership.objects.get(participant__participant_number=participant_number, plan__key=plan_key)
+    membership = PlanMembership.objects.get(
+        participant__participant_number=participant_number, plan__key=plan_key
+    )
     dates = [date(2027 + (i // 12), 1 + i % 12, 1).isoformat() for i in range(n_dates)]
     run = ModelerRun.objects.create(
         membership=membership,
@@ -170,11 +172,19 @@ def run_pages(args) -> None:
         t = time.perf_counter()
         client.get(run_url)
         first.append((time.perf_counter() - t) * 1000)
-    row(f"modeler result, {rows} dates, first view (renders)", statistics.median(first), 0,
-        f"{statistics.median(first) / staff_dash:4.2f}× the dashboard")
+    row(
+        f"modeler result, {rows} dates, first view (renders)",
+        statistics.median(first),
+        0,
+        f"{statistics.median(first) / staff_dash:4.2f}× the dashboard",
+    )
     ms, q = timed(client, run_url, 5)
-    row(f"modeler result, {rows} dates, finished grid cached", ms, q,
-        f"{ms / staff_dash:4.2f}× the dashboard (target ≤ 2×)")
+    row(
+        f"modeler result, {rows} dates, finished grid cached",
+        ms,
+        q,
+        f"{ms / staff_dash:4.2f}× the dashboard (target ≤ 2×)",
+    )
 
     url = reverse("benefits:staff_participants")
     from benefits.models import Participant
@@ -188,7 +198,10 @@ def run_pages(args) -> None:
     print(f"  (added {big - small:,} participants in {added:.1f} s)")
     at_big = [timed(client, u, 5) for u in (url, f"{url}?q=bench0004", f"{url}?q=CFS-10008")]
     for label, (s_ms, s_q), (b_ms, b_q) in zip(
-        ("staff list, page 1", "staff list, name search", "staff list, number search"), at_small, at_big, strict=True
+        ("staff list, page 1", "staff list, name search", "staff list, number search"),
+        at_small,
+        at_big,
+        strict=True,
     ):
         row(f"{label} at {small:,}", s_ms, s_q)
         row(f"{label} at {big:,}", b_ms, b_q, f"{b_ms / s_ms:4.2f}× at {small:,} (target: flat)")

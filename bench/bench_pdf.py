@@ -85,7 +85,9 @@ def run(rounds: int) -> None:
     jobs = []
     for m in selectors.memberships_for_participant(pat):
         payload = statement_payload(m, today=today(), year=today().year)
-        document = GeneratedDocument(participant=pat, kind="statement", title=f"{m.plan.name} statement", payload=payload)
+        document = GeneratedDocument(
+            participant=pat, kind="statement", title=f"{m.plan.name} statement", payload=payload
+        )
         context = {"document": document, "payload": payload, "participant": pat}
         template = STATEMENT_TEMPLATES[payload["kind"]]
         jobs.append((template, context, render_to_string(template, context)))

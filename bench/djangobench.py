@@ -31,7 +31,9 @@ def demo_database(suffix: str, **settings):
     if connection.vendor != "postgresql":
         sys.exit("the page and PDF benchmarks need PostgreSQL: set DATABASE_URL")
     setup_test_environment()
-    connection.settings_dict.setdefault("TEST", {})["NAME"] = f"{connection.settings_dict['NAME']}_bench_{suffix}"
+    connection.settings_dict.setdefault("TEST", {})["NAME"] = (
+        f"{connection.settings_dict['NAME']}_bench_{suffix}"
+    )
     connection.creation.create_test_db(verbosity=0, autoclobber=True)
     storage = tempfile.mkdtemp(prefix=f"bench-{suffix}-")
     try:

@@ -71,6 +71,8 @@ class AuditEventType(models.TextChoices):
     CLAIM_HANDED_TO_ELECTION = "claim.handed_to_election", "Approved claim handed to the benefit election"
     CLAIM_DOCUMENT_VIEWED = "claim.document_viewed", "Claim document viewed"
     CLAIM_NOTICE_VIEWED = "claim.notice_viewed", "Claim notice viewed"
+    CLAIM_ASSIGNED = "claim.assigned", "Claim assigned to a committee member"
+    CLAIM_NOTE_ADDED = "claim.note_added", "Internal note added to a claim"
     CLAIM_ELECTION_EFFECTIVE = "claim.election_effective", "Claim in pay: its election took effect"
     CLAIM_ELECTION_REVOKED = "claim.election_revoked", "Claim back to election required: election revoked"
     # elections: notices (§417(a)(3), QPSA, §402(f)) and their batches

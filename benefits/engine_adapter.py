@@ -136,7 +136,9 @@ def membership_request(
     request = {
         "plan": plan.key,
         "as_of": as_of.isoformat(),
-        "assumptions": copy.deepcopy(assumptions) if assumptions is not None else _assumptions_for(membership),
+        "assumptions": copy.deepcopy(assumptions)
+        if assumptions is not None
+        else _assumptions_for(membership),
         "participants": [participant_payload(membership, commencement_dates=commencement_dates)],
     }
     if plan.settings:
@@ -207,7 +209,9 @@ def membership_calculate(
     return _checked(memo[key])
 
 
-def memberships_calculate(memberships: Iterable[PlanMembership], *, as_of: date) -> list[dict | CalculationError]:
+def memberships_calculate(
+    memberships: Iterable[PlanMembership], *, as_of: date
+) -> list[dict | CalculationError]:
     """Each membership's result (or its ``CalculationError``), in a fixed number of queries.
 
     The market data is read once, the stored results in one query, and the missing ones stored in one

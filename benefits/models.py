@@ -312,7 +312,9 @@ class GeneratedDocument(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     rendered_at = models.DateTimeField(null=True, blank=True)
     # The background job that renders it (its state says whether it waits for the task queue).
-    job = models.OneToOneField("benefits.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    job = models.OneToOneField(
+        "benefits.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -378,7 +380,9 @@ class ModelerRun(models.Model):
     error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    job = models.OneToOneField("benefits.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    job = models.OneToOneField(
+        "benefits.Job", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at"]

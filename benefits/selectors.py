@@ -65,7 +65,9 @@ def with_engine_rows(qs: QuerySet[PlanMembership]) -> QuerySet[PlanMembership]:
     Building a request (``engine_adapter.membership_request``) then runs no query, so a page costs the
     same number of queries whatever the number of plans, years of service or pay (bounded by tests in
     ``tests/benefits/test_query_bounds.py``)."""
-    return qs.select_related("plan", "plan__employer", "participant", "participant__employer").prefetch_related(
+    return qs.select_related(
+        "plan", "plan__employer", "participant", "participant__employer"
+    ).prefetch_related(
         "hours",
         "compensation",
         "balances",
@@ -125,6 +127,33 @@ def audit_events_for_admin(*, user, limit: int = 200) -> QuerySet[AuditEvent]:
     if not user.is_authenticated or not user.is_administrator:
         raise Http404
     return AuditEvent.objects.select_related("acting_user", "participant")[:limit]
+
+
+def audit_events_filtered(
+    *, user, who: str = "", what: str = "", plan: str = "", start: date | None = None, end: date | None = None
+) -> QuerySet[AuditEvent]:
+    """The audit events an administrator asked for, newest first: by who acted (login email, or the
+    participant's number), what happened, the plan, and the days (inclusive). Anyone else: 404."""
+    if not user.is_authenticated or not user.is_administrator:
+        raise Http404
+    qs = AuditEvent.objects.select_related("acting_user", "participant")
+    if who:
+        qs = qs.filter(Q(acting_user__email__icontains=who) | Q(participant__participant_number=who))
+    if what:
+        qs = qs.filter(event_type=what)
+    if plan:
+        qs = qs.filter(Q(extra_data__plan=plan) | Q(participant__memberships__plan__key=plan)).distinct()
+    if start:
+        qs = qs.filter(event_time__date__gte=start)
+    if end:
+        qs = qs.filter(event_time__date__lte=end)
+    return qs.order_by("-event_time", "-pk")
+
+
+def audit_event_types_stored(*, user) -> list[str]:
+    if not user.is_authenticated or not user.is_administrator:
+        raise Http404
+    return list(AuditEvent.objects.values_list("event_type", flat=True).distinct())
 
 
 def document_get_for_viewer(*, user, document_id: int):

@@ -43,4 +43,3 @@ def modeler_run_task(self, run_id: int) -> None:
     except Exception as exc:
         logger.exception("Modeler run %s failed", run_id)
         modeler_run_fail(run_id, f"{type(exc).__name__}: {exc}")
-

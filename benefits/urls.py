@@ -61,6 +61,8 @@ urlpatterns = [
     path("staff/jobs/<int:job_id>/retry/", job_views.staff_job_retry, name="staff_job_retry"),
     path("staff/statement-batches/", batch_views.batch_list, name="statement_batches"),
     path("staff/statement-batches/<int:batch_id>/", batch_views.batch_detail, name="statement_batch"),
-    path("staff/statement-batches/<int:batch_id>/retry/", batch_views.batch_retry, name="statement_batch_retry"),
+    path(
+        "staff/statement-batches/<int:batch_id>/retry/", batch_views.batch_retry, name="statement_batch_retry"
+    ),
     *imports_urls.urlpatterns,
 ]

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from benefits import selectors, services
 from benefits.presenters.dashboard import plan_summaries
+from benefits.presenters.dashboard import totals as plan_totals
 
 
 def _viewing_context(request, participant, page: str) -> dict:
@@ -39,6 +42,7 @@ def _render_dashboard(request, participant):
     memberships = selectors.memberships_for_participant(participant)
     context["memberships"] = memberships
     context["summaries"] = plan_summaries(memberships, as_of=services.today())
+    context["totals"] = plan_totals(context["summaries"])
     context["as_of"] = services.today()
     context["waiting"] = _waiting_items(request.user, participant)
     context["in_pay"] = _benefits_in_pay(participant)
@@ -332,11 +336,11 @@ def _modeler_blocked(membership, today: date) -> str | None:
     return None
 
 
-def _grid_context(result: dict, participant, estimate_url_name: str, owner_id: int) -> dict:
+def _grid_context(result: dict, participant, estimate_url_name: str, owner_id: int, chosen: str = "") -> dict:
     href = estimate_href(reverse(estimate_url_name, args=[participant.pk, owner_id, 0]))
-    g = grid(result, participant.birth_date, href)
-    normal = next((r["normal_form"] for r in g["rows"] if r["normal_form"]), "")
-    series = [k for k in (normal, "life", "js100", "lump_sum") if k]
+    g = grid(result, participant.birth_date, href, chosen=chosen)
+    normal = g["normal"]
+    series = [k for k in (normal, g["chosen"], "life", "js100", "lump_sum") if k]
     series = list(dict.fromkeys(series))
     return {"grid": g, "chart": line_chart(g, series)}
 
@@ -363,7 +367,15 @@ def _grid_fingerprint() -> str:
 GRID_CACHE_SECONDS = 7 * 24 * 3600
 
 
-def _grid_html(owner, participant, estimate_url_name: str, *, with_notes: bool = False) -> tuple[str, list]:
+def _chosen_form(request) -> str:
+    """The form a person asked to compare with the normal form (a form key, or nothing)."""
+    value = request.GET.get("form", "")
+    return value if re.fullmatch(r"[a-z0-9_]{1,20}", value) else ""
+
+
+def _grid_html(
+    owner, participant, estimate_url_name: str, *, with_notes: bool = False, chosen: str = ""
+) -> tuple[str, list]:
     """The finished grid of a modeler run or quote, rendered once and then served from the cache: the
     stored result never changes, so neither does its HTML (a 181-date grid is a thousand cells). If
     the cache is down, the grid is rendered as usual."""
@@ -371,15 +383,18 @@ def _grid_html(owner, participant, estimate_url_name: str, *, with_notes: bool =
     from django.template.loader import render_to_string
     from django.utils.safestring import mark_safe
 
-    key = f"grid:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}"
+    key = f"grid:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
     try:
         cached = cache.get(key)
     except Exception:  # a cache outage must not take the page down
         logger.warning("grid cache unavailable; rendering %s", key, exc_info=True)
         cached = None
     if cached is None:
-        context = {"participant": participant, "result_notes": owner.result.get("notes") if with_notes else ()}
-        context.update(_grid_context(owner.result, participant, estimate_url_name, owner.pk))
+        context = {
+            "participant": participant,
+            "result_notes": owner.result.get("notes") if with_notes else (),
+        }
+        context.update(_grid_context(owner.result, participant, estimate_url_name, owner.pk, chosen))
         # Each estimate's date and whether it has forms: what the page's election offer needs, so a
         # cached grid never reads the (large) result.
         estimates = [
@@ -419,7 +434,11 @@ def modeler_run(request, participant_id: int, run_id: int):
     context["stale"] = run.status == ModelerRun.Status.DONE and not result_is_current(run.engine_version)
     if run.status == ModelerRun.Status.DONE and not context["stale"]:
         html, estimates = _grid_html(
-            run, run.membership.participant, "benefits:modeler_estimate", with_notes=True
+            run,
+            run.membership.participant,
+            "benefits:modeler_estimate",
+            with_notes=True,
+            chosen=_chosen_form(request),
         )
         context["grid_html"] = html
         context["missing"] = missing_sentences(run.result)
@@ -430,32 +449,51 @@ def modeler_run(request, participant_id: int, run_id: int):
     return render(request, "benefits/modeler_run.html", context)
 
 
-def _estimate_context(result: dict, index: int) -> dict:
+EXTRA_TRACES = (("cash_out", "Cash-out test"), ("preretirement_spouse_benefit", "Spouse's benefit"))
+
+
+def _estimate_context(result: dict, index: int, *, trace: str = "", name: str | None = None) -> dict:
+    """One start date's forms with their amounts explained. A form's calculation is shown only when
+    asked for (``trace`` names the form), so the page never repeats every trace."""
     from django.http import Http404
+
+    from benefits.presenters.forms_explained import after_death, level_income_change, level_income_words
 
     estimates = result.get("estimates") or []
     if not 0 <= index < len(estimates):
         raise Http404
     e = estimates[index]
+    changes_on = level_income_change(result, index)
     forms = []
     for key, f in (e.get("forms") or {}).items():
+        rv = f.get("relative_value")
         forms.append(
             {
                 "key": key,
                 "label": form_label(key),
                 "f": f,
-                "steps": presented(trace_steps(result, f"estimates[{index}].forms.{key}")),
+                "after_death": after_death(key, f),
+                "level_income": level_income_words(f, changes_on) if key == "ss_level" else "",
+                "relative_value": str(rv.get("percent", ""))
+                if isinstance(rv, dict)
+                else (str(rv) if rv else ""),
+                "steps": presented(trace_steps(result, f"estimates[{index}].forms.{key}"), name=name)
+                if trace == key
+                else [],
             }
         )
     extra = [
-        (label, presented(trace_steps(result, f"estimates[{index}].{key}")))
-        for key, label in (
-            ("cash_out", "Cash-out test"),
-            ("preretirement_spouse_benefit", "Spouse's benefit"),
-        )
+        {
+            "key": key,
+            "label": label,
+            "steps": presented(trace_steps(result, f"estimates[{index}].{key}"), name=name)
+            if trace == key
+            else [],
+        }
+        for key, label in EXTRA_TRACES
         if key in e
     ]
-    error_steps = presented(trace_steps(result, f"estimates[{index}]")) if e.get("error") else []
+    error_steps = presented(trace_steps(result, f"estimates[{index}]"), name=name) if e.get("error") else []
     mine = {
         **result,
         "missing": [
@@ -471,7 +509,27 @@ def _estimate_context(result: dict, index: int) -> dict:
         "error_steps": error_steps,
         "index": index,
         "missing": missing_sentences(mine),
+        "trace": trace,
+        "has_relative_value": any(f["relative_value"] for f in forms),
     }
+
+
+def _render_estimate(request, context: dict):
+    """The whole page, or (for htmx) only the calculation asked for."""
+    trace = context["trace"]
+    if trace and request.headers.get("HX-Request"):
+        chosen = next((x for x in [*context["forms"], *context["extra"]] if x["key"] == trace), None)
+        if chosen is None:
+            from django.http import Http404
+
+            raise Http404
+        return render(request, "benefits/_trace_list.html", {"steps": chosen["steps"], "trace_note": True})
+    return render(request, "benefits/estimate_detail.html", context)
+
+
+def _viewer_name(request, participant) -> str | None:
+    """Staff read the participant's name in a calculation; the participant reads "you"."""
+    return participant.first_name if request.user.is_plan_staff else None
 
 
 @login_required
@@ -480,10 +538,10 @@ def modeler_estimate(request, participant_id: int, run_id: int, index: int):
     if run.status != ModelerRun.Status.DONE or not result_is_current(run.engine_version):
         return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run_id)
     context = _plan_context(request, run.membership, f"modeler run {run.pk} estimate {index}")
-    context.update(_estimate_context(run.result, index))
+    name = _viewer_name(request, run.membership.participant)
+    context.update(_estimate_context(run.result, index, trace=request.GET.get("trace", ""), name=name))
     context["back_url"] = reverse("benefits:modeler_run", args=[participant_id, run.pk])
-    context["engine_version"] = run.engine_version
-    return render(request, "benefits/estimate_detail.html", context)
+    return _render_estimate(request, context)
 
 
 @login_required
@@ -526,7 +584,9 @@ def quote_detail(request, participant_id: int, quote_id: int):
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk}")
     context["quote"] = quote
-    context["grid_html"], _estimates = _grid_html(quote, quote.participant, "benefits:quote_estimate")
+    context["grid_html"], _estimates = _grid_html(
+        quote, quote.participant, "benefits:quote_estimate", chosen=_chosen_form(request)
+    )
     return render(request, "benefits/quote.html", context)
 
 
@@ -536,10 +596,10 @@ def quote_estimate(request, participant_id: int, quote_id: int, index: int):
         user=request.user, participant_id=participant_id, quote_id=quote_id
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk} estimate {index}")
-    context.update(_estimate_context(quote.result, index))
+    name = _viewer_name(request, quote.participant)
+    context.update(_estimate_context(quote.result, index, trace=request.GET.get("trace", ""), name=name))
     context["back_url"] = reverse("benefits:quote_detail", args=[participant_id, quote.pk])
-    context["engine_version"] = quote.engine_version
-    return render(request, "benefits/estimate_detail.html", context)
+    return _render_estimate(request, context)
 
 
 @login_required

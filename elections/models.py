@@ -23,6 +23,7 @@ from elections.claims.models import (  # noqa: F401  (Django loads models from h
     ClaimDetermination,
     ClaimDocument,
     ClaimEvent,
+    ClaimNote,
     ClaimNotice,
     ClaimState,
     ClaimType,

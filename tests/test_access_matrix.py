@@ -140,6 +140,8 @@ MATRIX: tuple[Row, ...] = (
     Row("elections:claim_resume",                     "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
     Row("elections:claim_request_information",        "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
     Row("elections:claim_decide",                     "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
+    Row("elections:claim_assign",                     "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
+    Row("elections:claim_add_note",                   "POST", LOGIN,  DENIED, DENIED, DONE,   DENIED, ENROL),
     # benefit elections: the participant's side (staff read-only views are audited)
     Row("elections:documents",                        "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
     Row("elections:notice_detail",                    "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
@@ -207,6 +209,8 @@ ARGS = {
     "elections:claim_resume": lambda d: [d.info_requested],
     "elections:claim_request_information": lambda d: [d.under_review],
     "elections:claim_decide": lambda d: [d.under_review],
+    "elections:claim_assign": lambda d: [d.under_review],
+    "elections:claim_add_note": lambda d: [d.under_review],
     "elections:documents": lambda d: [d.pid],
     "elections:notice_detail": lambda d: [d.election_notice_id],
     "elections:election_start": lambda d: [d.membership_id],
@@ -224,6 +228,7 @@ ARGS = {
     "elections:consent_reject": lambda d: [d.consent_id],
     "elections:consent_exception": lambda d: [d.election_id],
 }
+
 
 def _failed_job(d) -> int:
     """A job that failed (staff may retry it), made inside the test's own transaction."""
@@ -251,7 +256,10 @@ DATA = {
     "benefits:plan_modeler": lambda d: {"mode": "dates", "dates": d.start.isoformat()},
     "benefits:admin_plan_update_reading": lambda d: {"action": "reset"},
     "benefits:statement_batches": lambda d: {"plan": "quaker-cash-balance", "year": d.today.year - 1},
-    "benefits:imports_upload": lambda d: {"kind": "market_rates", "file": SimpleUploadedFile("rates.csv", RATES)},
+    "benefits:imports_upload": lambda d: {
+        "kind": "market_rates",
+        "file": SimpleUploadedFile("rates.csv", RATES),
+    },
     "elections:claim_new": lambda d: {"commencement_date": d.start.isoformat(), "form": "js50"},
     "elections:claim_appeal": lambda d: {"statement": "Please look again."},
     "elections:claim_answer": lambda d: {"response": "Here it is."},
@@ -261,6 +269,8 @@ DATA = {
         "what": "Proof of age, to fix the start date.",
         "respond_by": (d.today + timedelta(days=60)).isoformat(),
     },
+    "elections:claim_assign": lambda d: {"assignee": str(User.objects.get(email="committee@demo.test").pk)},
+    "elections:claim_add_note": lambda d: {"text": "Checked the service record against payroll."},
     "elections:claim_decide": lambda d: {
         "outcome": "denied",
         "reasons": "The requested date is before the earliest retirement date.",

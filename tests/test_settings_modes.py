@@ -96,3 +96,21 @@ def test_pages_carry_a_strict_content_security_policy(client, db):
     policy = client.get("/accounts/login/")["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "style-src 'self'" in policy
     assert "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy
+
+
+def test_the_demo_runs_without_debug_unless_asked(tmp_path):
+    """Issue 14: `make demo` serves the project's own 404/500 pages; DEBUG only with DJANGO_DEBUG=1."""
+    show = "from django.conf import settings; print('DEBUG', settings.DEBUG, settings.WHITENOISE_USE_FINDERS)"
+    result = run_manage(
+        "shell", "-c", show, DJANGO_SETTINGS_MODULE="config.settings.local", APP_VAR_DIR=str(tmp_path)
+    )
+    assert "DEBUG False True" in result.stdout, result.stderr
+    result = run_manage(
+        "shell",
+        "-c",
+        show,
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        APP_VAR_DIR=str(tmp_path),
+        DJANGO_DEBUG="1",
+    )
+    assert "DEBUG True True" in result.stdout, result.stderr

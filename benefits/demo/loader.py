@@ -37,6 +37,7 @@ DEMO_PASSWORD = "demo-pass-2026"  # noqa: S105 - documented demo credential
 # Fixed TOTP secrets so the README can print them (demo only): base32 of 20 fixed bytes.
 COMMITTEE_TOTP_SECRET = base64.b32encode(b"demo-committee-2026!").decode()
 ADMIN_TOTP_SECRET = base64.b32encode(b"demo-admin-totp-2026").decode()
+COMMITTEE2_TOTP_SECRET = base64.b32encode(b"demo-committee2-2026").decode()
 
 CARVER = "Carver Federal Savings Bank"
 QUAKER = "Quaker City Bank"
@@ -232,6 +233,9 @@ def load_demo(*, as_of: date) -> dict[str, int]:
         "committee@demo.test": _ensure_user(
             "committee@demo.test", User.Role.COMMITTEE, totp_secret=COMMITTEE_TOTP_SECRET
         ),
+        "committee2@demo.test": _ensure_user(
+            "committee2@demo.test", User.Role.COMMITTEE, totp_secret=COMMITTEE2_TOTP_SECRET
+        ),
         "admin@demo.test": _ensure_user(
             "admin@demo.test", User.Role.ADMINISTRATOR, staff=True, totp_secret=ADMIN_TOTP_SECRET
         ),
@@ -253,8 +257,49 @@ def load_demo(*, as_of: date) -> dict[str, int]:
             defaults={"percent": Decimal(percent), "source": TREASURY_30Y_SOURCE},
         )
     load_demo_prime_rates(as_of=as_of)
+    load_demo_market_months(as_of=as_of)
     load_demo_elections(as_of=as_of)
-    return {"plans": len(plans), "participants": len(PEOPLE), "users": len(users)}
+    from django.conf import settings
+
+    from benefits.demo.claims import load_demo_claims
+
+    claims = load_demo_claims(as_of=as_of) if settings.DEMO_PLAN_YEAR_CLAIMS else 0
+    return {"plans": len(plans), "participants": len(PEOPLE), "users": len(users), "claims": claims}
+
+
+# Demo market data after the last hand-entered month, through the month of the demo date, so relative
+# values and lump sums can be shown for any start date a demo user picks. DEMO DATA: assumed values,
+# not published ones; the source column says so on every row.
+DEMO_30Y_PERCENT = Decimal("4.60")
+DEMO_30Y_SOURCE = "DEMO ONLY: assumed 30-year Treasury rate for the months after October 2025"
+# §417(e)(3) segment rates (first, second, third segment), DEMO ONLY: assumed values near recent IRS
+# published minimum present value segment rates, to be replaced with the IRS notice's figures.
+DEMO_SEGMENT_PERCENTS = (Decimal("4.45"), Decimal("5.20"), Decimal("5.85"))
+DEMO_SEGMENT_SOURCE = "DEMO ONLY: assumed §417(e)(3) minimum present value segment rates"
+
+
+def load_demo_market_months(*, as_of: date, months: int = 25) -> int:
+    """30-year Treasury rows for months without one up to ``as_of``, and segment rates for the last
+    ``months`` months; existing rows are kept."""
+    created = 0
+    year, month = as_of.year, as_of.month
+    for _ in range(months):
+        period = date(year, month, 1)
+        _, made = MarketRate.objects.get_or_create(
+            series="treasury_30y",
+            period=period,
+            defaults={"percent": DEMO_30Y_PERCENT, "source": DEMO_30Y_SOURCE},
+        )
+        created += made
+        for segment, percent in enumerate(DEMO_SEGMENT_PERCENTS, start=1):
+            _, made = MarketRate.objects.get_or_create(
+                series=f"417e_segment_{segment}",
+                period=period,
+                defaults={"percent": percent, "source": DEMO_SEGMENT_SOURCE},
+            )
+            created += made
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return created
 
 
 def _load_person(person: Person, plans, employers, users, as_of: date) -> None:

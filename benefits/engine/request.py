@@ -243,7 +243,9 @@ def parse_header(obj: object, *, participants: bool = True) -> Request:
         if not isinstance(obj["participants"], list):
             raise RequestError("/participants", "participants must be a list")
     elif "participants" in obj:
-        raise RequestError("/participants", "in JSON Lines the participants follow one a line, not in the first line")
+        raise RequestError(
+            "/participants", "in JSON Lines the participants follow one a line, not in the first line"
+        )
     options = obj.get("options") or {}
     if not isinstance(options, Mapping):
         raise RequestError("/options", "options must be an object")

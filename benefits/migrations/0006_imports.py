@@ -6,58 +6,118 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0005_account_transaction'),
+        ("benefits", "0005_account_transaction"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='ImportBatch',
+            name="ImportBatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(max_length=40)),
-                ('file_name', models.CharField(max_length=255)),
-                ('sha256', models.CharField(db_index=True, max_length=64)),
-                ('size', models.PositiveBigIntegerField(default=0)),
-                ('stored_file', models.CharField(blank=True, max_length=300)),
-                ('origin', models.CharField(default='web', max_length=20)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('status', models.CharField(choices=[('checking', 'Being checked'), ('previewed', 'Checked, not imported'), ('applying', 'Being imported'), ('applied', 'Imported'), ('failed', 'Failed'), ('rolled_back', 'Rolled back')], default='checking', max_length=12)),
-                ('valid_rows_only', models.BooleanField(default=False)),
-                ('rows_total', models.PositiveIntegerField(default=0)),
-                ('created', models.PositiveIntegerField(default=0)),
-                ('updated', models.PositiveIntegerField(default=0)),
-                ('unchanged', models.PositiveIntegerField(default=0)),
-                ('error_count', models.PositiveIntegerField(default=0)),
-                ('errors', models.JSONField(blank=True, default=list)),
-                ('diffs', models.JSONField(blank=True, default=list)),
-                ('failure', models.TextField(blank=True)),
-                ('applied_at', models.DateTimeField(blank=True, null=True)),
-                ('rolled_back_at', models.DateTimeField(blank=True, null=True)),
-                ('applied_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('rolled_back_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('uploaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(max_length=40)),
+                ("file_name", models.CharField(max_length=255)),
+                ("sha256", models.CharField(db_index=True, max_length=64)),
+                ("size", models.PositiveBigIntegerField(default=0)),
+                ("stored_file", models.CharField(blank=True, max_length=300)),
+                ("origin", models.CharField(default="web", max_length=20)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("checking", "Being checked"),
+                            ("previewed", "Checked, not imported"),
+                            ("applying", "Being imported"),
+                            ("applied", "Imported"),
+                            ("failed", "Failed"),
+                            ("rolled_back", "Rolled back"),
+                        ],
+                        default="checking",
+                        max_length=12,
+                    ),
+                ),
+                ("valid_rows_only", models.BooleanField(default=False)),
+                ("rows_total", models.PositiveIntegerField(default=0)),
+                ("created", models.PositiveIntegerField(default=0)),
+                ("updated", models.PositiveIntegerField(default=0)),
+                ("unchanged", models.PositiveIntegerField(default=0)),
+                ("error_count", models.PositiveIntegerField(default=0)),
+                ("errors", models.JSONField(blank=True, default=list)),
+                ("diffs", models.JSONField(blank=True, default=list)),
+                ("failure", models.TextField(blank=True)),
+                ("applied_at", models.DateTimeField(blank=True, null=True)),
+                ("rolled_back_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "applied_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "rolled_back_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "uploaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.CreateModel(
-            name='ImportChange',
+            name="ImportChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('model', models.CharField(max_length=60)),
-                ('object_id', models.BigIntegerField()),
-                ('action', models.CharField(choices=[('created', 'Created'), ('updated', 'Updated')], max_length=10)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(default=dict)),
-                ('batch', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='benefits.importbatch')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("model", models.CharField(max_length=60)),
+                ("object_id", models.BigIntegerField()),
+                (
+                    "action",
+                    models.CharField(choices=[("created", "Created"), ("updated", "Updated")], max_length=10),
+                ),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(default=dict)),
+                (
+                    "batch",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="changes",
+                        to="benefits.importbatch",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['batch', 'pk'],
-                'indexes': [models.Index(fields=['model', 'object_id'], name='import_change_object')],
+                "ordering": ["batch", "pk"],
+                "indexes": [models.Index(fields=["model", "object_id"], name="import_change_object")],
             },
         ),
     ]

@@ -1,4 +1,3 @@
-
 import django.db.models.functions.text
 from django.conf import settings
 from django.db import migrations, models
@@ -30,20 +29,21 @@ def drop_trigram_indexes(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0006_imports'),
+        ("benefits", "0006_imports"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.RunPython(create_trigram_indexes, drop_trigram_indexes),
         migrations.AddIndex(
-            model_name='participant',
-            index=models.Index(fields=['last_name', 'first_name', 'id'], name='participant_name_order'),
+            model_name="participant",
+            index=models.Index(fields=["last_name", "first_name", "id"], name="participant_name_order"),
         ),
         migrations.AddIndex(
-            model_name='participant',
-            index=models.Index(django.db.models.functions.text.Upper('participant_number'), name='participant_number_upper'),
+            model_name="participant",
+            index=models.Index(
+                django.db.models.functions.text.Upper("participant_number"), name="participant_number_upper"
+            ),
         ),
     ]

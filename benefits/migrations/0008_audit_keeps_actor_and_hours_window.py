@@ -6,25 +6,38 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0007_participant_search_indexes'),
+        ("benefits", "0007_participant_search_indexes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='auditevent',
-            name='acting_user',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='audit_events', to=settings.AUTH_USER_MODEL),
+            model_name="auditevent",
+            name="acting_user",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="audit_events",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AlterField(
-            model_name='auditevent',
-            name='participant',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='audit_events', to='benefits.participant'),
+            model_name="auditevent",
+            name="participant",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="audit_events",
+                to="benefits.participant",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='hoursofservice',
-            constraint=models.CheckConstraint(condition=models.Q(('hours__lte', 8784)), name='hours_at_most_a_leap_year'),
+            model_name="hoursofservice",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("hours__lte", 8784)), name="hours_at_most_a_leap_year"
+            ),
         ),
     ]

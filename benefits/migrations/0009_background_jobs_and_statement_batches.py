@@ -6,109 +6,229 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0008_audit_keeps_actor_and_hours_window'),
+        ("benefits", "0008_audit_keeps_actor_and_hours_window"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Job',
+            name="Job",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(db_index=True, max_length=60)),
-                ('target_id', models.BigIntegerField(blank=True, null=True)),
-                ('args', models.JSONField(blank=True, default=dict)),
-                ('unique_key', models.CharField(blank=True, max_length=120, null=True, unique=True)),
-                ('queue', models.CharField(default='default', max_length=40)),
-                ('status', models.CharField(choices=[('pending', 'Waiting to start'), ('queued', 'Queued'), ('running', 'In progress'), ('done', 'Done'), ('failed', 'Failed')], db_index=True, default='pending', max_length=10)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('max_attempts', models.PositiveSmallIntegerField(default=3)),
-                ('time_limit', models.PositiveIntegerField(default=180)),
-                ('task_id', models.CharField(blank=True, max_length=64)),
-                ('worker', models.CharField(blank=True, max_length=200)),
-                ('error', models.TextField(blank=True)),
-                ('enqueue_error', models.CharField(blank=True, max_length=300)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('enqueued_at', models.DateTimeField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("kind", models.CharField(db_index=True, max_length=60)),
+                ("target_id", models.BigIntegerField(blank=True, null=True)),
+                ("args", models.JSONField(blank=True, default=dict)),
+                ("unique_key", models.CharField(blank=True, max_length=120, null=True, unique=True)),
+                ("queue", models.CharField(default="default", max_length=40)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Waiting to start"),
+                            ("queued", "Queued"),
+                            ("running", "In progress"),
+                            ("done", "Done"),
+                            ("failed", "Failed"),
+                        ],
+                        db_index=True,
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("max_attempts", models.PositiveSmallIntegerField(default=3)),
+                ("time_limit", models.PositiveIntegerField(default=180)),
+                ("task_id", models.CharField(blank=True, max_length=64)),
+                ("worker", models.CharField(blank=True, max_length=200)),
+                ("error", models.TextField(blank=True)),
+                ("enqueue_error", models.CharField(blank=True, max_length=300)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("enqueued_at", models.DateTimeField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at', '-pk'],
+                "ordering": ["-created_at", "-pk"],
             },
         ),
         migrations.AddField(
-            model_name='generateddocument',
-            name='job',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='benefits.job'),
+            model_name="generateddocument",
+            name="job",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="benefits.job",
+            ),
         ),
         migrations.AddField(
-            model_name='modelerrun',
-            name='job',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='benefits.job'),
+            model_name="modelerrun",
+            name="job",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to="benefits.job",
+            ),
         ),
         migrations.CreateModel(
-            name='StatementBatch',
+            name="StatementBatch",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('year', models.PositiveSmallIntegerField()),
-                ('as_of', models.DateField()),
-                ('status', models.CharField(choices=[('preparing', 'Listing participants'), ('running', 'In progress'), ('done', 'Finished'), ('done_with_failures', 'Finished, some statements failed')], default='preparing', max_length=20)),
-                ('total', models.PositiveIntegerField(default=0)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('created_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('plan', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='statement_batches', to='benefits.plan')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("year", models.PositiveSmallIntegerField()),
+                ("as_of", models.DateField()),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("preparing", "Listing participants"),
+                            ("running", "In progress"),
+                            ("done", "Finished"),
+                            ("done_with_failures", "Finished, some statements failed"),
+                        ],
+                        default="preparing",
+                        max_length=20,
+                    ),
+                ),
+                ("total", models.PositiveIntegerField(default=0)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "created_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "plan",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="statement_batches",
+                        to="benefits.plan",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-created_at'],
+                "ordering": ["-created_at"],
             },
         ),
         migrations.CreateModel(
-            name='StatementBatchItem',
+            name="StatementBatchItem",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('pending', 'Waiting'), ('done', 'Done'), ('failed', 'Failed')], default='pending', max_length=10)),
-                ('error', models.TextField(blank=True)),
-                ('attempts', models.PositiveSmallIntegerField(default=0)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('batch', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='items', to='benefits.statementbatch')),
-                ('document', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='batch_item', to='benefits.generateddocument')),
-                ('membership', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='benefits.planmembership')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("pending", "Waiting"), ("done", "Done"), ("failed", "Failed")],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("error", models.TextField(blank=True)),
+                ("attempts", models.PositiveSmallIntegerField(default=0)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "batch",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="items",
+                        to="benefits.statementbatch",
+                    ),
+                ),
+                (
+                    "document",
+                    models.OneToOneField(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="batch_item",
+                        to="benefits.generateddocument",
+                    ),
+                ),
+                (
+                    "membership",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to="benefits.planmembership",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['batch', 'pk'],
+                "ordering": ["batch", "pk"],
             },
         ),
         migrations.AddIndex(
-            model_name='job',
-            index=models.Index(fields=['status', 'enqueued_at'], name='job_status_enqueued'),
+            model_name="job",
+            index=models.Index(fields=["status", "enqueued_at"], name="job_status_enqueued"),
         ),
         migrations.AddConstraint(
-            model_name='job',
-            constraint=models.CheckConstraint(condition=models.Q(('max_attempts__gte', 1)), name='job_max_attempts_positive'),
+            model_name="job",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("max_attempts__gte", 1)), name="job_max_attempts_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='job',
-            constraint=models.CheckConstraint(condition=models.Q(('time_limit__gte', 1)), name='job_time_limit_positive'),
+            model_name="job",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("time_limit__gte", 1)), name="job_time_limit_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='statementbatch',
-            constraint=models.UniqueConstraint(fields=('plan', 'year'), name='statement_batch_unique_plan_year'),
+            model_name="statementbatch",
+            constraint=models.UniqueConstraint(
+                fields=("plan", "year"), name="statement_batch_unique_plan_year"
+            ),
         ),
         migrations.AddIndex(
-            model_name='statementbatchitem',
-            index=models.Index(fields=['batch', 'status'], name='batch_item_status'),
+            model_name="statementbatchitem",
+            index=models.Index(fields=["batch", "status"], name="batch_item_status"),
         ),
         migrations.AddConstraint(
-            model_name='statementbatchitem',
-            constraint=models.UniqueConstraint(fields=('batch', 'membership'), name='batch_item_unique_membership'),
+            model_name="statementbatchitem",
+            constraint=models.UniqueConstraint(
+                fields=("batch", "membership"), name="batch_item_unique_membership"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='statementbatchitem',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status', 'done'), _negated=True), ('document__isnull', False), _connector='OR'), name='batch_item_done_has_document'),
+            model_name="statementbatchitem",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status", "done"), _negated=True), ("document__isnull", False), _connector="OR"
+                ),
+                name="batch_item_done_has_document",
+            ),
         ),
     ]

@@ -422,7 +422,7 @@ def _esop_statement(membership, period: Period, txs, stored) -> dict:
         # Movement rows leave a column blank when that kind moved nothing there.
         return {
             "label": label,
-            "shares": f"{line.shares:,.4f}" if balance or line.shares else "",
+            "shares": shares_str(line.shares) if balance or line.shares else "",
             "cash": money_str(line.cash) if balance or line.cash else "",
             "value": money_str(line.value),
         }
@@ -455,6 +455,13 @@ def _esop_statement(membership, period: Period, txs, stored) -> dict:
         "checks": checks,
         "trace": presented(st.trace.as_list()),
     }
+
+
+def shares_str(shares: Decimal) -> str:
+    """A share count with the decimals that matter: 1,250 shares, 1,250.5 or 1,250.1234, never
+    1,250.0000 (the plan keeps four places)."""
+    text = f"{shares:,.4f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def period_statement(membership, period: Period) -> dict:

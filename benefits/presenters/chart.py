@@ -11,7 +11,8 @@ from .labels import form_label
 from .modeler import monthly_decimal
 
 WIDTH, HEIGHT = 720, 320
-LEFT, RIGHT, TOP, BOTTOM = 70, 20, 20, 50
+# LEFT leaves room for "$1,250" at the larger label size a phone uses (the SVG scales to half there).
+LEFT, RIGHT, TOP, BOTTOM = 96, 20, 20, 56
 COLOURS = ("#005ea2", "#b50909", "#216e1f", "#6b4e9b")
 DASHES = ("", "6 4", "2 3", "10 3 2 3")
 

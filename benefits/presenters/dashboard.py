@@ -85,3 +85,39 @@ def plan_summaries(memberships, *, as_of: date) -> list[PlanSummary]:
     memberships = list(memberships)
     results = memberships_calculate(memberships, as_of=as_of)
     return [plan_summary(m, as_of=as_of, result=r) for m, r in zip(memberships, results, strict=True)]
+
+
+def totals(summaries: list[PlanSummary]) -> dict:
+    """What the plans add up to, kept in their own units: vested account balances (dollars now) and
+    monthly pensions at normal retirement (dollars a month later); never one mixed figure."""
+    from decimal import Decimal, InvalidOperation
+
+    def dec(value) -> Decimal | None:
+        try:
+            return Decimal(str(value)) if value not in (None, "") else None
+        except InvalidOperation:
+            return None
+
+    balances = [
+        d
+        for s in summaries
+        if s.ok and s.headline_label == "Vested balance"
+        for d in [dec(s.headline_value)]
+        if d
+    ]
+    pensions = [
+        d
+        for s in summaries
+        if s.ok and s.plan.kind == s.plan.Kind.FINAL_AVERAGE_PAY
+        for d in [dec(s.headline_value)]
+        if d is not None
+    ]
+    years = {s.years_of_service for s in summaries if s.ok and s.years_of_service is not None}
+    return {
+        "show": len([s for s in summaries if s.ok]) > 1,
+        "balance": sum(balances, Decimal(0)) if balances else None,
+        "balance_plans": len(balances),
+        "pension": sum(pensions, Decimal(0)) if pensions else None,
+        "pension_plans": len(pensions),
+        "service_differs": len(years) > 1,
+    }

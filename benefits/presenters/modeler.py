@@ -59,13 +59,26 @@ def _age(birth: date, on: date) -> tuple[int, int]:
     return months // 12, months % 12
 
 
-def grid(result: dict, birth: date, href=None) -> dict:
-    """The grid's rows and cells; ``href(index)`` gives an estimate's link (``estimate_href``)."""
+def grid(result: dict, birth: date, href=None, *, chosen: str = "") -> dict:
+    """The grid's rows and cells; ``href(index)`` gives an estimate's link (``estimate_href``). The
+    normal form comes first and the form the person chose to compare second, so a phone shows both
+    beside the sticky start-date column."""
     from .labels import FORM_ORDER, form_label
 
     estimates = result.get("estimates") or []
     seen = {k for e in estimates for k in (e.get("forms") or {})}
     forms_ = [k for k in FORM_ORDER if k in seen] + sorted(seen - set(FORM_ORDER))
+    normal = next(
+        (
+            e.get("normal_form") or e.get("default_form")
+            for e in estimates
+            if e.get("normal_form") or e.get("default_form")
+        ),
+        "",
+    )
+    chosen = chosen if chosen in seen and chosen != normal else ""
+    first = [k for k in (normal, chosen) if k in seen]
+    forms_ = first + [k for k in forms_ if k not in first]
     rows = []
     for i, e in enumerate(estimates):
         d = date.fromisoformat(e["commencement_date"])
@@ -103,7 +116,7 @@ def grid(result: dict, birth: date, href=None) -> dict:
             {
                 "index": i,
                 "href": row_href,
-                "date_text": f"{d:%b} {d.day}, {d.year}",
+                "date_text": f"{d:%B} {d.day}, {d.year}",
                 "date": d,
                 "age": f"{years} y {months} m",
                 "age_years": years + months / 12,
@@ -118,6 +131,9 @@ def grid(result: dict, birth: date, href=None) -> dict:
     has_rv = any(c and c.relative_value for r in rows for c in r["cells"])
     return {
         "forms": [(k, form_label(k)) for k in forms_],
+        "normal": normal,
+        "chosen": chosen,
+        "choices": [(k, form_label(k)) for k in forms_ if k != normal],
         "rows": rows,
         "has_relative_value": has_rv,
         "has_survivor": any(c and c.survivor for r in rows for c in r["cells"]),

@@ -54,7 +54,9 @@ def document_request(
             kind=kind,
         )
         document.job = job_create(
-            DOCUMENT_RENDER, target_id=document.pk, unique_key=f"{DOCUMENT_RENDER}:{document.pk}",
+            DOCUMENT_RENDER,
+            target_id=document.pk,
+            unique_key=f"{DOCUMENT_RENDER}:{document.pk}",
             created_by=requested_by,
         )
         document.save(update_fields=["job"])

@@ -56,7 +56,9 @@ def modeler_run_create(
             run_id=run.pk,
             inputs=inputs,
         )
-        run.job = job_create(MODELER_RUN, target_id=run.pk, unique_key=f"{MODELER_RUN}:{run.pk}", created_by=actor)
+        run.job = job_create(
+            MODELER_RUN, target_id=run.pk, unique_key=f"{MODELER_RUN}:{run.pk}", created_by=actor
+        )
         run.save(update_fields=["job"])
         enqueue_on_commit(run.job)
     return run

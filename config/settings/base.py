@@ -11,6 +11,8 @@ from pathlib import Path
 from config.env import BASE_DIR, env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
+# load_demo adds a plan year of claims in every state (tests build the claims each one needs instead).
+DEMO_PLAN_YEAR_CLAIMS = env.bool("DEMO_PLAN_YEAR_CLAIMS", default=True)
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="insecure-dev-key-change-me")  # refused in production
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
@@ -134,7 +136,9 @@ ALLAUTH_TRUSTED_PROXY_COUNT = env.int("ALLAUTH_TRUSTED_PROXY_COUNT", default=0)
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 # TOTP keys and recovery seeds are encrypted at rest with their own key (accounts.mfa_secrets).
 MFA_ADAPTER = "accounts.mfa_secrets.MFAAdapter"
-MFA_ENCRYPTION_KEY = env("MFA_ENCRYPTION_KEY", default="insecure-dev-mfa-key-change-me")  # refused in production
+MFA_ENCRYPTION_KEY = env(
+    "MFA_ENCRYPTION_KEY", default="insecure-dev-mfa-key-change-me"
+)  # refused in production
 MFA_TOTP_ISSUER = env("MFA_TOTP_ISSUER", default="Plan Benefits")
 
 # Identity linking: keyed hash of the SSN (the clear SSN is never stored) and attempt limits.
@@ -201,13 +205,20 @@ CELERY_TASK_TIME_LIMIT = 180
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600, "socket_connect_timeout": 2}
 # A request that enqueues must not hang on an unreachable broker: a few quick tries, then the job waits
 # as "pending" for the sweeper (benefits/jobs/services.py).
-CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5, "interval_max": 1}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ROUTES = {"*.render_*": {"queue": "pdf"}}
 JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
 JOBS_RESEND_AFTER = env.int("JOBS_RESEND_AFTER", default=30)  # a pending job is sent again after this long
-JOBS_STALL_GRACE = env.int("JOBS_STALL_GRACE", default=30)  # a running job unknown to every worker is put back
+JOBS_STALL_GRACE = env.int(
+    "JOBS_STALL_GRACE", default=30
+)  # a running job unknown to every worker is put back
 STATEMENT_BATCH_CHUNK_SIZE = env.int("STATEMENT_BATCH_CHUNK_SIZE", default=25)
 # Seconds between the notices of a batch (a throttle for mail delivery; 0: as fast as the worker goes).
 NOTICE_BATCH_ITEM_PAUSE_SECONDS = env.float("NOTICE_BATCH_ITEM_PAUSE_SECONDS", default=0)

@@ -9,6 +9,7 @@ from config.settings.base import *  # noqa: E402, F403
 from config.settings.base import BASE_DIR  # noqa: E402
 
 DEBUG = False
+DEMO_PLAN_YEAR_CLAIMS = False  # each test files the claims it needs; tests of the plan year turn it on
 SECRET_KEY = "test-secret-key-not-for-production"  # noqa: S105
 SSN_HASH_KEY = "test-ssn-hash-key"
 MFA_ENCRYPTION_KEY = "test-mfa-encryption-key-not-for-production"

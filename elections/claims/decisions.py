@@ -118,7 +118,9 @@ def claim_request_information(
             )
         claim.set_clock(claim.clock().toll(start=on))
         from_state = move(claim, method, on=on)
-        claim.next_step = f"Send the information requested by {respond_by:%B %-d, %Y}."
+        # The next-step box says what is asked, not only that something is (issue 14).
+        asked = what if len(what) <= 200 else what[:197].rstrip() + "…"
+        claim.next_step = f"Send by {respond_by:%B %-d, %Y}: {asked}"
         claim.information_due_on = respond_by
         claim.save(update_fields=["next_step", "information_due_on"])
         notices.information_request(
@@ -288,14 +290,13 @@ def claim_decide(
 
 def _check_content(claim, *, outcome, reasons, provisions, perfecting_material, review) -> None:
     """2560.503-1(g) and (j): a denial states its reasons, the provisions relied on and (initially) what
-    would perfect the claim; an approval still says why."""
+    would perfect the claim. An approval needs no reasons (the regulation asks them of a denial); a
+    note of why is kept when the member gives one."""
     errors = {}
     if outcome not in (Outcome.APPROVED, Outcome.DENIED):
         errors["outcome"] = "Decision: choose approve or deny."
-    if not reasons:
-        errors["reasons"] = (
-            "Reasons: state the specific reasons for the decision (29 CFR 2560.503-1(g)(1)(i))."
-        )
+    if outcome == Outcome.DENIED and not reasons:
+        errors["reasons"] = "Reasons: state the specific reasons for the denial (29 CFR 2560.503-1(g)(1)(i))."
     if outcome == Outcome.DENIED and not provisions:
         errors["provisions"] = (
             "Plan provisions: cite the provisions the denial rests on (2560.503-1(g)(1)(ii))."

@@ -3,6 +3,8 @@ and its messages are put back on the fields they name."""
 
 from __future__ import annotations
 
+from datetime import date
+
 from django import forms
 
 from accounts.submissions import OneTimeTokenMixin
@@ -25,6 +27,14 @@ FORM_LABELS = {
 }
 
 _DATE = {"type": "date"}
+# Claims whose outcome can turn on a finding of disability (a disability retirement, or vesting and
+# distribution rules that change on disability); loans, hardship and age-59½ withdrawals never do.
+DISABILITY_CAN_MATTER = (
+    ClaimType.COMMENCEMENT,
+    ClaimType.TERMINATION_DISTRIBUTION,
+    ClaimType.ESOP_DISTRIBUTION,
+    ClaimType.LUMP_SUM,
+)
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -165,11 +175,13 @@ class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
             max_length=5000,
             help_text="What you are claiming and why, in your own words.",
         )
-        f["disability_based"] = forms.BooleanField(
-            label="My claim depends on a finding that I am disabled",
-            required=False,
-            help_text="If so, the regulation's disability deadlines apply (a decision within 45 days; 180 days to appeal).",
-        )
+        if claim_type in DISABILITY_CAN_MATTER:
+            f["disability_based"] = forms.BooleanField(
+                label="My claim depends on a finding that I am disabled",
+                required=False,
+                help_text="If so, the regulation's disability deadlines apply (a decision within 45 days; "
+                "180 days to appeal).",
+            )
         f["documents"] = _documents_field(
             required=claim_type == ClaimType.HARDSHIP,
             label="Evidence of the need"
@@ -177,6 +189,18 @@ class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
             else "Supporting documents (optional)",
         )
         self._style()
+
+    def clean(self):
+        cleaned = super().clean()
+        start = cleaned.get("commencement_date")
+        if self.claim_type == ClaimType.COMMENCEMENT and start and start.day != 1:
+            nxt = date(start.year + (start.month == 12), start.month % 12 + 1, 1)
+            self.add_error(
+                "commencement_date",
+                f"Date you want payments to start: payments start on the first of a month; choose "
+                f"{nxt:%B} 1, {nxt.year} (or {start:%B} 1, {start.year} if that is still open to you).",
+            )
+        return cleaned
 
     def details(self) -> dict:
         skip = {"statement", "disability_based", "documents", "submission_token"}
@@ -191,7 +215,12 @@ class DecisionForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
         label="Decision", choices=[("", "- Select -"), *ClaimDetermination.Outcome.choices]
     )
     reasons = forms.CharField(
-        label="Specific reasons", widget=forms.Textarea(attrs={"rows": 4}), max_length=5000
+        label="Reasons",
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=5000,
+        help_text="Required for a denial: the specific reasons, in words the claimant can follow. "
+        "Optional for an approval.",
     )
     provisions = forms.CharField(
         label="Plan provisions relied on",

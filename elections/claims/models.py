@@ -107,6 +107,14 @@ class Claim(FSMModelMixin, models.Model):
     )
     next_step = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # The committee member who prepares the claim for the committee (any member may still act on it).
+    assigned_to = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="claims_assigned",
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -268,6 +276,21 @@ class ClaimEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d} {self.action}"
+
+
+class ClaimNote(models.Model):
+    """A committee member's internal note on a claim: never shown to the claimant, audited when added."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="internal_notes")
+    author = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Note on claim {self.claim_id} by {self.author_id}"
 
 
 class ClaimDocument(models.Model):

@@ -58,18 +58,37 @@ class QueueRow:
     paused: bool
 
 
-def committee_queue(*, user, today: date, include_closed: bool = False) -> list[QueueRow]:
-    """Open claims, the most urgent first. Due dates are computed now (a stopped clock's date moves on)."""
+def committee_queue(
+    *,
+    user,
+    today: date,
+    include_closed: bool = False,
+    plan_key: str = "",
+    state: str = "",
+    due_within: int | None = None,
+    mine: bool = False,
+) -> list[QueueRow]:
+    """Open claims, the most urgent first. Due dates are computed now (a stopped clock's date moves on).
+    Filters: the plan, the claim's state, a decision due within ``due_within`` days (overdue included),
+    and claims assigned to ``user``."""
     if not user.is_authenticated or not user.is_committee:
         raise Http404
-    qs = Claim.objects.select_related(*_RELATED)
-    if not include_closed:
+    qs = Claim.objects.select_related(*_RELATED, "assigned_to")
+    if state:
+        qs = qs.filter(state=state)
+    elif not include_closed:
         qs = qs.filter(state__in=COMMITTEE_OPEN)
+    if plan_key:
+        qs = qs.filter(membership__plan__key=plan_key)
+    if mine:
+        qs = qs.filter(assigned_to=user)
     rows = []
     for claim in qs:
         open_ = claim.state in COMMITTEE_OPEN
         clock = claim.clock()
         due = clock.due(today=today) if open_ else None
+        if due_within is not None and (due is None or (due - today).days > due_within):
+            continue
         rows.append(QueueRow(claim, due, deadlines.flag(due, today=today) if open_ else "", clock.paused))
     rows.sort(key=lambda r: (r.due is None, r.due or date.max, r.claim.pk))
     return rows

@@ -25,6 +25,8 @@ urlpatterns = [
         name="claim_request_information",
     ),
     path("<int:claim_id>/decide/", views_committee.claim_decide, name="claim_decide"),
+    path("<int:claim_id>/assign/", views_committee.claim_assign, name="claim_assign"),
+    path("<int:claim_id>/notes/", views_committee.claim_add_note, name="claim_add_note"),
 ]
 
 # Benefit elections, consent and notices share the "elections" namespace (their own area's urls.py).

@@ -96,7 +96,23 @@ def claim_new(request, membership_id: int, claim_type: str):
     repeated = submissions.repeat_redirect(request, purpose)
     if repeated is not None:
         return repeated
-    if request.method == "POST" and form.is_valid():
+    preview = None
+    if request.method == "POST" and form.is_valid() and "preview" in request.POST:
+        # The amount for the chosen date and form, from the same check filing makes; nothing is filed.
+        try:
+            preview = _preview(
+                checks.check_claim(
+                    membership=membership,
+                    claim_type=claim_type,
+                    details=form.details(),
+                    filed_on=services.today(),
+                    beneficiary=beneficiary,
+                ),
+                form.cleaned_data,
+            )
+        except checks.ClaimInvalid as exc:
+            _errors_to_form(form, exc.errors)
+    elif request.method == "POST" and form.is_valid():
 
         def file_claim():
             claim = services.claim_file(
@@ -137,8 +153,34 @@ def claim_new(request, membership_id: int, claim_type: str):
         "rules": deadlines.plan_rules(membership.plan.key),
         "evidence": form.evidence_list() if claim_type == ClaimType.HARDSHIP else None,
         "figures": _figures(membership, claim_type),
+        "preview": preview,
+        "can_preview": "form" in form.fields,
     }
     return render(request, "elections/claims/claim_new.html", context, status=400 if form.errors else 200)
+
+
+def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
+    """What the claimant would be paid for the date and form chosen, in words."""
+    rows: list[tuple[str, str]] = []
+    start = cleaned.get("commencement_date")
+    if start:
+        rows.append(("Payments start", f"{start:%B} {start.day}, {start.year}"))
+    form_key = cleaned.get("form")
+    if form_key:
+        rows.append(("Form of payment", forms.FORM_LABELS.get(form_key, form_key)))
+    amounts = check.get("form_amounts") or {}
+    words = {
+        "monthly": "Each month",
+        "survivor_monthly": "Your spouse each month after your death",
+        "monthly_after_social_security": "Each month once Social Security starts",
+        "lump_sum": "Paid once",
+    }
+    for key, label in words.items():
+        if amounts.get(key):
+            rows.append((label, f"${Decimal(str(amounts[key])):,.2f}"))
+    if check.get("vested_balance"):
+        rows.append(("Vested balance", f"${Decimal(str(check['vested_balance'])):,.2f}"))
+    return rows
 
 
 def _rate_not_published(membership, on, series: str) -> str:
@@ -180,12 +222,16 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
     if claim_type == ClaimType.WITHDRAWAL_59HALF and result.get("withdrawal"):
         out.append(("Most you can withdraw (§7.3)", checks.money(result["withdrawal"]["maximum"])))
     if result.get("earliest_retirement_date") and claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
-        out.append(
-            (
-                "Earliest retirement date",
-                f"{date.fromisoformat(result['earliest_retirement_date']):%B %-d, %Y}",
-            )
+        earliest = date.fromisoformat(result["earliest_retirement_date"])
+        # A date already past is no use to anyone, least of all an active employee: offer the first
+        # date a claim filed today can ask for (the plan's filing lead time).
+        first_open = deadlines.earliest_commencement_for_filing(
+            today, deadlines.plan_rules(membership.plan.key)
         )
+        if earliest < first_open:
+            out.append(("Earliest date you can ask for today", f"{first_open:%B %-d, %Y}"))
+        else:
+            out.append(("Earliest retirement date", f"{earliest:%B %-d, %Y}"))
     if result.get("normal_retirement_date") and claim_type == ClaimType.COMMENCEMENT:
         out.append(
             ("Normal retirement date", f"{date.fromisoformat(result['normal_retirement_date']):%B %-d, %Y}")
@@ -212,6 +258,68 @@ def claim_detail(request, claim_id: int):
         raise PermissionDenied("Claims are decided by the plan committee; administrators do not see them.")
     claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
     return render_claim_detail(request, claim)
+
+
+def _next_step_for_committee(claim) -> str:
+    """The next step in words for the committee: who must act now, never "you may appeal"."""
+    s = ClaimState
+
+    def when(d) -> str:
+        return f"{d:%B} {d.day}, {d.year}"
+
+    if claim.state == s.RECEIVED:
+        return "Start the review."
+    if claim.state in (s.UNDER_REVIEW, s.APPEAL_UNDER_REVIEW):
+        return "Decide the claim, ask the claimant for information, or take an extension."
+    if claim.state in (s.INFO_REQUESTED, s.APPEAL_INFO_REQUESTED):
+        due = f" (asked to answer by {when(claim.information_due_on)})" if claim.information_due_on else ""
+        return f"Waiting for the claimant's answer{due}; the clock is stopped."
+    if claim.state == s.DENIED and claim.appeal_by:
+        return f"Denied. The claimant may appeal until {when(claim.appeal_by)}."
+    if claim.state == s.APPEALED:
+        return "Start the review of the appeal (by a member who did not decide the claim)."
+    if claim.state == s.ELECTION_REQUIRED:
+        return "Approved. The claimant makes the election next; nothing is paid before it is complete."
+    if claim.state == s.DENIED_ON_REVIEW:
+        return "Denied on review: the plan's decision is final; the claimant may bring a civil action."
+    return ""
+
+
+def _participant_facts(claim) -> list[tuple[str, str]]:
+    """What the committee checks before deciding: marital status and whether spousal consent is on file."""
+    p = claim.participant
+    married = p.marital_status == "married"
+    facts = [
+        (
+            "Marital status",
+            p.get_marital_status_display()
+            if hasattr(p, "get_marital_status_display")
+            else p.marital_status.capitalize(),
+        )
+    ]
+    if married:
+        spouse = p.spouse_name or "name not on file"
+        born = (
+            f", born {p.spouse_birth_date:%B} {p.spouse_birth_date.day}, {p.spouse_birth_date.year}"
+            if (p.spouse_birth_date)
+            else ""
+        )
+        facts.append(("Spouse", f"{spouse}{born}"))
+        form = (claim.details or {}).get("form", "")
+        needs = bool(form) and not str(form).startswith("js")
+        if form:  # a claim that names a form of payment: whether that form needs the spouse's consent
+            facts.append(
+                (
+                    "Spousal consent",
+                    "Needed: the chosen form is not a joint and survivor annuity, so the spouse must consent "
+                    "in writing before payment starts."
+                    if needs
+                    else "Not needed for the form requested (a joint and survivor annuity).",
+                )
+            )
+    else:
+        facts.append(("Spousal consent", "Not needed: the participant is not married."))
+    return facts
 
 
 def render_claim_detail(request, claim, status: int = 200, **bound):
@@ -265,6 +373,15 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         "info_form": bound.get("info_form") or forms.InformationRequestForm(),
         "refusal": bound.get("refusal"),
     }
+    context["next_step_text"] = (
+        _next_step_for_committee(claim) if is_committee and not is_claimant else claim.next_step
+    )
+    if is_committee:
+        from elections.claims.committee_work import committee_members
+
+        context["members"] = committee_members()
+        context["internal_notes"] = claim.internal_notes.select_related("author")
+        context["participant_facts"] = _participant_facts(claim)
     if is_committee and not is_claimant:
         from benefits.services import participant_view_as_staff
 
@@ -429,16 +546,16 @@ DETAIL_LABELS = {
     "term_months": "Term (months)",
     "principal_residence": "For the principal residence",
     "representation": "§7.4(c)(ii) representation given",
-    "maximum_new_loan": "Most that may be borrowed (engine)",
-    "maximum_available": "Most available for hardship (engine)",
-    "maximum": "Most that may be withdrawn (engine)",
-    "earliest_retirement_date": "Earliest retirement date (engine)",
+    "maximum_new_loan": "Most that may be borrowed (the plan's calculation)",
+    "maximum_available": "Most available for hardship (the plan's calculation)",
+    "maximum": "Most that may be withdrawn (the plan's calculation)",
+    "earliest_retirement_date": "Earliest retirement date (the plan's calculation)",
     "rate_percent": "Loan rate (§8.3)",
     "prime_rate": "Prime rate used",
-    "vested_balance": "Vested balance (engine)",
+    "vested_balance": "Vested balance (the plan's calculation)",
     "normal_form": "Normal form",
-    "engine_version": "Checked with engine version",
-    "as_of": "Checked as of",
+    # The engine's version stays in the stored check (administrators' records), not on this page.
+    "as_of": "Checked against the plan's calculation on",
 }
 
 
@@ -467,6 +584,12 @@ def _detail_rows(claim) -> list[tuple[str, str]]:
                 value = forms.FORM_LABELS.get(value, value)
             elif key in ("amount", "maximum_new_loan", "maximum_available", "maximum", "vested_balance"):
                 value = f"${Decimal(str(value)):,.2f}"
+            elif key in ("commencement_date", "payment_date", "earliest_retirement_date", "as_of"):
+                try:
+                    d = date.fromisoformat(str(value))
+                    value = f"{d:%B} {d.day}, {d.year}"
+                except ValueError:
+                    pass
             elif key in ("rate_percent", "prime_rate"):
                 value = f"{value}%"
             elif key in ("principal_residence", "representation"):
@@ -474,9 +597,24 @@ def _detail_rows(claim) -> list[tuple[str, str]]:
             rows[label] = str(value)
     amounts = claim.engine_check.get("form_amounts") or {}
     if amounts:
-        rows["Amount of that form (engine)"] = ", ".join(
-            f"{k.replace('_', ' ')} ${Decimal(v):,.2f}"
-            for k, v in amounts.items()
-            if k != "note" and not isinstance(v, dict)
-        )
+        rows["Amount of that form (the plan's calculation)"] = ", ".join(_amounts_words(amounts))
     return list(rows.items())
+
+
+def _amounts_words(amounts: dict, prefix: str = "") -> list[str]:
+    """Each amount of a form as "monthly $1,234.56" (nested amounts, such as a later step, flattened)."""
+    out = []
+    for key, value in amounts.items():
+        if key in ("note", "trace"):
+            continue
+        words = f"{prefix}{key.replace('_', ' ')}"
+        if key == "relative_value" and isinstance(value, dict) and value.get("percent"):
+            out.append(f"relative value {value['percent']}% of the joint and survivor annuity")
+        elif isinstance(value, dict):
+            out += _amounts_words(value, prefix=f"{words}, ")
+        elif isinstance(value, str | int | float | Decimal) and not isinstance(value, bool):
+            try:
+                out.append(f"{words} ${Decimal(str(value)):,.2f}")
+            except ArithmeticError:
+                out.append(f"{words} {value}")
+    return out

@@ -7,7 +7,8 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from elections.claims import forms, selectors, services
+from elections.claims import committee_work, forms, selectors, services
+from elections.claims.checks import ClaimInvalid
 from elections.claims.models import ClaimState
 from elections.claims.views import act_on_claim, committee_only, render_claim_detail
 
@@ -99,12 +100,83 @@ def _decision_message(claim) -> str:
     return "The decision was recorded and its notice sent to the claimant."
 
 
+DUE_WITHIN_CHOICES = (
+    ("", "Any time"),
+    ("0", "Today or overdue"),
+    ("7", "Within 7 days"),
+    ("14", "Within 14 days"),
+    ("30", "Within 30 days"),
+)
+
+
 @committee_only
 def committee_queue(request):
+    from benefits.models import Plan
+
     include_closed = request.GET.get("all") == "1"
-    rows = selectors.committee_queue(user=request.user, today=services.today(), include_closed=include_closed)
+    states = dict(ClaimState.choices)
+    state = request.GET.get("state", "")
+    state = state if state in states else ""
+    due_raw = request.GET.get("due_within", "")
+    due_within = int(due_raw) if due_raw in {v for v, _ in DUE_WITHIN_CHOICES if v} else None
+    plan_key = request.GET.get("plan", "")
+    plans = Plan.objects.order_by("name")
+    plan_key = plan_key if plans.filter(key=plan_key).exists() else ""
+    mine = request.GET.get("mine") == "1"
+    rows = selectors.committee_queue(
+        user=request.user,
+        today=services.today(),
+        include_closed=include_closed,
+        plan_key=plan_key,
+        state=state,
+        due_within=due_within,
+        mine=mine,
+    )
     return render(
         request,
         "elections/claims/committee_queue.html",
-        {"rows": rows, "include_closed": include_closed, "today": services.today()},
+        {
+            "rows": rows,
+            "include_closed": include_closed,
+            "today": services.today(),
+            "plans": plans,
+            "states": ClaimState.choices,
+            "due_choices": DUE_WITHIN_CHOICES,
+            "chosen": {
+                "plan": plan_key,
+                "state": state,
+                "due_within": due_raw if due_within is not None else "",
+                "mine": mine,
+            },
+            "filtered": bool(plan_key or state or due_within is not None or mine),
+        },
     )
+
+
+@require_POST
+@committee_only
+def claim_assign(request, claim_id: int):
+    claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
+    raw = request.POST.get("assignee", "")
+    try:
+        committee_work.claim_assign(
+            claim=claim, actor=request.user, assignee_id=int(raw) if raw.isdigit() else None, request=request
+        )
+    except ClaimInvalid as exc:
+        return render_claim_detail(request, claim, status=400, refusal=" ".join(exc.errors.values()))
+    messages.success(request, "Assignment saved.")
+    return redirect("elections:claim_detail", claim_id=claim.pk)
+
+
+@require_POST
+@committee_only
+def claim_add_note(request, claim_id: int):
+    claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
+    try:
+        committee_work.claim_note_add(
+            claim=claim, actor=request.user, text=request.POST.get("text", ""), request=request
+        )
+    except ClaimInvalid as exc:
+        return render_claim_detail(request, claim, status=400, refusal=" ".join(exc.errors.values()))
+    messages.success(request, "Note saved. Only the committee sees internal notes.")
+    return redirect("elections:claim_detail", claim_id=claim.pk)

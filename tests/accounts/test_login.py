@@ -35,10 +35,11 @@ def test_logout_ends_the_session(client, participant_user, password):
     assert client.get("/benefits/").status_code == 302  # back to login
 
 
-def test_committee_member_lands_on_the_participant_lookup(client, committee_user):
+def test_committee_member_lands_on_the_claims_queue(client, committee_user):
+    """The committee's day starts with its work (issue 14), not a participant lookup."""
     resp = login_with_totp(client, committee_user)
     resp = client.get(resp["Location"], follow=True)
-    assert resp.redirect_chain[-1][0] == "/benefits/staff/participants/"
+    assert resp.redirect_chain[-1][0] == "/claims/committee/"
 
 
 def test_administrator_lands_on_the_plans_page(client, admin_user):

@@ -7,7 +7,7 @@ from allauth.mfa.models import Authenticator
 from django.core.management import call_command
 
 from accounts.models import User
-from benefits.demo.loader import ADMIN_TOTP_SECRET, COMMITTEE_TOTP_SECRET
+from benefits.demo.loader import ADMIN_TOTP_SECRET, COMMITTEE2_TOTP_SECRET, COMMITTEE_TOTP_SECRET
 from benefits.models import (
     AccountBalance,
     Compensation,
@@ -68,7 +68,9 @@ def test_demo_has_five_plans_25_participants_and_three_logins(client):
 @pytest.mark.parametrize(
     "email, secret, home",
     [
-        ("committee@demo.test", COMMITTEE_TOTP_SECRET, "/benefits/staff/participants/"),
+        # The committee's day starts on its claims queue (issue 14).
+        ("committee@demo.test", COMMITTEE_TOTP_SECRET, "/claims/committee/"),
+        ("committee2@demo.test", COMMITTEE2_TOTP_SECRET, "/claims/committee/"),
         ("admin@demo.test", ADMIN_TOTP_SECRET, "/benefits/staff/plans/"),
     ],
 )
@@ -98,3 +100,46 @@ def test_demo_histories_exercise_the_rules():
     assert any(p.memberships.count() > 1 for p in people)
     # A year with too few hours for a Year of Service (a break or a short year).
     assert HoursOfService.objects.filter(hours__lt=500).exists()
+
+
+def test_demo_plan_year_has_claims_in_every_state_with_flags_and_market_data(settings, tmp_path):
+    """Issue 14 item 9: the committee's queue has work in each state, due soon and overdue; market data
+    runs through the demo month (each row marked as demo data)."""
+    from benefits.models import MarketRate
+    from elections.claims.deadlines import flag
+    from elections.models import Claim, ClaimState
+
+    settings.DEMO_PLAN_YEAR_CLAIMS = True
+    settings.PRIVATE_STORAGE_ROOT = tmp_path
+    as_of = date(2026, 11, 21)
+    call_command("load_demo", as_of=as_of)
+    states = set(Claim.objects.values_list("state", flat=True))
+    assert {
+        ClaimState.RECEIVED,
+        ClaimState.UNDER_REVIEW,
+        ClaimState.INFO_REQUESTED,
+        ClaimState.DENIED,
+        ClaimState.APPEALED,
+        ClaimState.APPEAL_UNDER_REVIEW,
+        ClaimState.ELECTION_REQUIRED,
+    } <= states
+    assert Claim.objects.exclude(initial_extensions=[]).exists()  # an extension was taken
+    denied = Claim.objects.get(state=ClaimState.DENIED)
+    assert denied.appeal_by >= as_of  # still inside the appeal window
+    flags = {
+        flag(c.clock().due(today=as_of), today=as_of) for c in Claim.objects.filter(due_on__isnull=False)
+    }
+    assert {"overdue", "due_soon"} <= flags
+    assert Claim.objects.values("participant").distinct().count() >= 7  # spread over the people
+    assert Claim.objects.filter(assigned_to__email="committee@demo.test").exists()
+    # Market data through the demo month, labelled.
+    month = as_of.replace(day=1)
+    for series in ("treasury_30y", "417e_segment_1", "417e_segment_2", "417e_segment_3"):
+        row = MarketRate.objects.get(series=series, period=month)
+        assert "DEMO" in row.source
+    # Idempotent: a second load adds nothing.
+    count = Claim.objects.count()
+    call_command("load_demo", as_of=as_of)
+    assert Claim.objects.count() == count
+    # The identity-link record in README stays free to link.
+    assert Participant.objects.get(participant_number="CFS-10008").user is None

@@ -11,6 +11,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from accounts.models import User
+from benefits.engine import ENGINE_VERSION
 from benefits.engine_adapter import membership_calculate
 from benefits.models import AuditEvent, GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
 from benefits.services import today
@@ -49,6 +50,12 @@ def _pdf_text(document) -> str:
     assert document.status == GeneratedDocument.Status.DONE, document.error
     reader = PdfReader(io.BytesIO(document_path(document).read_bytes()))
     return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def _pdf_creator(document) -> str:
+    """The PDF's metadata: where the engine's version is kept (people read the page, not this)."""
+    reader = PdfReader(io.BytesIO(document_path(document).read_bytes()))
+    return str((reader.metadata or {}).get("/Creator", ""))
 
 
 def _urls(pid: int, plan: str = "carver-db") -> list[str]:
@@ -109,7 +116,12 @@ def test_vesting_page_shows_service_year_by_year(pat_client, demo):
     membership = PlanMembership.objects.get(participant=demo.participant, plan__key="carver-db")
     result = membership_calculate(membership, as_of=today(), detail=True)
     html = pat_client.get(reverse("benefits:plan_vesting", args=[_pid(demo), "carver-db"])).content.decode()
-    assert f"{result['vesting']['vested_percent']}% vested" in html
+    percent = result["vesting"]["vested_percent"]
+    if percent == "100":  # issue 14: the fact first, the year-by-year table folded below it
+        assert html.index("You are fully vested") < html.index("app-service-details")
+        assert '<details class="app-details app-service-details">' in html
+    else:
+        assert f"{percent}% vested" in html
     assert "five-year cliff schedule" in html.lower()
     for row in result["service_history"]["rows"]:
         assert f'<th scope="row">{row["label"]}</th>' in html
@@ -124,7 +136,8 @@ def test_statement_pages_and_pdfs_hold_the_engines_numbers(pat_client, demo):
         assert response.status_code == 302
         document = GeneratedDocument.objects.filter(kind="statement").latest("pk")
         text = _pdf_text(document)
-        assert membership.plan.name in text and "engine version" in text
+        assert membership.plan.name in text and f"engine {ENGINE_VERSION}" not in text
+        assert f"calculation engine {ENGINE_VERSION}" in _pdf_creator(document)
         if key == "carver-db":
             result = membership_calculate(membership, as_of=today())
             figure = result["accrued_benefit"]["monthly_at_nrd"]
@@ -171,8 +184,16 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
                 assert _money(form["survivor_monthly"]) in html
     assert run.result["estimates"] == expected["estimates"]
     # How was this calculated: the trace of a figure, with its plan section
-    detail = pat_client.get(reverse("benefits:modeler_estimate", args=[pid, run.pk, 0])).content.decode()
-    assert "Early Commencement Adjustment Factor" in detail and "§4.4(B)" in detail
+    # (issue 14): collapsed by default, one calculation at a time on demand, htmx or a plain link.
+    url = reverse("benefits:modeler_estimate", args=[pid, run.pk, 0])
+    detail = pat_client.get(url).content.decode()
+    assert "Early Commencement Adjustment Factor" not in detail and detail.count('hx-get="?trace=') >= 2
+    one = pat_client.get(url, {"trace": "js50"}).content.decode()
+    assert "Early Commencement Adjustment Factor" in one and "§4.4(B)" in one
+    assert one.count("Early Commencement Adjustment Factor") < 3  # only the form asked for
+    fragment = pat_client.get(url, {"trace": "js50"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in fragment and "§4.4(B)" in fragment and "six decimal places" in fragment
+    assert pat_client.get(url, {"trace": "nonsense"}, HTTP_HX_REQUEST="true").status_code == 404
     # Save and print
     response = pat_client.post(
         reverse("benefits:quote_save", args=[pid, run.pk]), {"submission_token": token()}
@@ -185,7 +206,8 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
     text = _pdf_text(quote.document)
     js50 = expected["estimates"][1]["forms"]["js50"]
     assert js50["monthly"] in text and js50["survivor_monthly"] in text
-    assert quote.engine_version in text
+    assert f"engine {quote.engine_version}" not in text  # people read plain words (issue 14)
+    assert quote.engine_version in _pdf_creator(quote.document)
     assert AuditEvent.objects.filter(event_type="quote.saved").exists()
 
 
@@ -370,3 +392,49 @@ def test_a_cliff_schedule_shows_the_zero_row_where_an_unvested_participant_stand
     assert "0%" in row and "You are here" in row
     five = body[body.index("5 or more") : body.index("</tr>", body.index("5 or more"))]
     assert "100%" in five and "Not yet" in five
+
+
+def test_each_form_says_who_is_paid_after_death_and_the_level_income_option_when_it_drops(pat_client, demo):
+    """Issue 14 item 3. Pat (born March 14, 1962) starting February 1, 2027: the level income option
+    pays more until Social Security is assumed to start, the first of the month on or after the 65th
+    birthday (Carver DB §8.3(A)(2), the plan reading's default age 65): April 1, 2027."""
+    from benefits.presenters.forms_explained import after_death
+
+    pid = _pid(demo)
+    run = _run(pat_client, pid, {"mode": "dates", "dates": "2027-02-01"})
+    expected = membership_calculate(run.membership, as_of=run.as_of, commencement_dates=[date(2027, 2, 1)])
+    level = expected["estimates"][0]["forms"]["ss_level"]
+    page = pat_client.get(reverse("benefits:modeler_estimate", args=[pid, run.pk, 0])).content.decode()
+    assert (
+        f"You receive {_money(level['monthly'])} a month until Social Security is assumed to start, then "
+        f"{_money(level['monthly_after_social_security'])} a month from April 1, 2027"
+    ) in page
+    js50 = expected["estimates"][0]["forms"]["js50"]
+    assert f"Your spouse receives 50% of your payment ({_money(js50['survivor_monthly'])} a month)" in page
+    assert "If you die within 10 years of the start, your beneficiary receives" in page
+    assert "Payments stop at your death; nothing is paid to anyone after." in page
+    # Relative values sit beside the amounts when the month's market data is there (the demo's is).
+    assert "Relative value: <strong>" in page
+    assert after_death("js66", {"survivor_monthly": "10.00"}).startswith("Your spouse receives 66⅔%")
+
+
+def test_dashboard_totals_across_plans_and_says_why_service_differs(pat_client, demo):
+    """Issue 14 item 8: pat is in three plans; balances add up in dollars today and the pension stays
+    a monthly amount, and differing years of service are explained."""
+    from decimal import Decimal
+
+    html = pat_client.get(reverse("benefits:dashboard")).content.decode()
+    balances = []
+    pension = None
+    for key in PLANS:
+        m = PlanMembership.objects.get(participant=demo.participant, plan__key=key)
+        r = membership_calculate(m, as_of=today())
+        if key == "carver-db":
+            pension = Decimal(
+                r["accrued_benefit"].get("vested_monthly_at_nrd") or r["accrued_benefit"]["monthly_at_nrd"]
+            )
+        else:
+            balances.append(Decimal(r["account"]["vested_balance"]))
+    assert f"${sum(balances):,.2f}" in html and "across 2 plans" in html
+    assert f"${pension:,.2f} a month" in html
+    assert "Why your years of service differ from plan to plan" in html

@@ -24,7 +24,9 @@ from benefits.models import Compensation, HoursOfService, Participant, Plan, Pla
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-DASHBOARD_MAX = 12  # issue 17: a 3-plan participant's dashboard in at most 12 queries (+1 to store new results)
+DASHBOARD_MAX = (
+    12  # issue 17: a 3-plan participant's dashboard in at most 12 queries (+1 to store new results)
+)
 VESTING_MAX = 12
 STATEMENT_MAX = 16  # the ESOP's period statement also reads the plan's share valuations (at most 3)
 # A staff member's read-only view also checks their MFA enrolment and records the audited view (BEGIN,
@@ -68,7 +70,10 @@ def test_plan_pages_of_a_three_plan_participant(client, demo, django_assert_max_
     client.force_login(demo)
     pid = demo.participant.pk
     for m in demo.participant.memberships.select_related("plan"):
-        for name, bound in (("benefits:plan_vesting", VESTING_MAX), ("benefits:plan_statement", STATEMENT_MAX)):
+        for name, bound in (
+            ("benefits:plan_vesting", VESTING_MAX),
+            ("benefits:plan_statement", STATEMENT_MAX),
+        ):
             url = reverse(name, args=[pid, m.plan.key])
             for _visit in ("first", "again"):
                 with django_assert_max_num_queries(bound):
@@ -77,7 +82,8 @@ def test_plan_pages_of_a_three_plan_participant(client, demo, django_assert_max_
 
 def _add_history(membership: PlanMembership, years: range) -> None:
     HoursOfService.objects.bulk_create(
-        [HoursOfService(membership=membership, period_year=y, hours=2080) for y in years], ignore_conflicts=True
+        [HoursOfService(membership=membership, period_year=y, hours=2080) for y in years],
+        ignore_conflicts=True,
     )
     Compensation.objects.bulk_create(
         [Compensation(membership=membership, year=y, amount=Decimal("50000.00")) for y in years],

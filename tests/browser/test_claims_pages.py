@@ -30,8 +30,21 @@ def test_loan_request_over_the_limit_is_refused_with_the_rule(page, demo):
     page.get_by_label("Term (months)").fill("72")
     page.get_by_role("button", name="Submit the claim").click()
     page.wait_for_load_state("networkidle")
-    assert page.get_by_text("Loan amount: the most you can borrow is $50,000.00 (§8.2").is_visible()
-    assert page.get_by_text("Term: §8.3: the term must be more than 0 and at most 5 years.").is_visible()
+    # Each message twice: in the error summary at the top (a link to the field) and beside the field.
+    summary = page.locator(".app-error-summary")
+    assert summary.get_by_role(
+        "link", name="Loan amount: the most you can borrow is $50,000.00 (§8.2"
+    ).is_visible()
+    assert page.locator("#id_amount-error").get_by_text("the most you can borrow is $50,000.00").is_visible()
+    assert (
+        page.locator("#id_term_months-error")
+        .get_by_text("Term: §8.3: the term must be more than 0 and at most 5 years.")
+        .is_visible()
+    )
+    summary.get_by_role("link", name="Term: §8.3", exact=False).click()
+    assert page.evaluate("document.activeElement.id") == "id_term_months" or page.url.endswith(
+        "#id_term_months"
+    )
     assert page.get_by_label("Amount (dollars)").input_value() == "75000"
     assert_accessible(page)
     screenshot(page, "claims-loan-refused")

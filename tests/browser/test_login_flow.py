@@ -29,9 +29,9 @@ def test_participant_lands_on_their_plans(page, demo):
     assert_accessible(page)
 
 
-def test_committee_member_needs_totp_and_lands_on_participants(page, demo):
+def test_committee_member_needs_totp_and_lands_on_the_claims_queue(page, demo):
     login(page, "committee@demo.test", totp_secret=COMMITTEE_TOTP_SECRET)
-    assert page.url.endswith("/benefits/staff/participants/")
+    assert page.url.endswith("/claims/committee/")  # the committee starts with its work (issue 14)
     assert_accessible(page)
 
 

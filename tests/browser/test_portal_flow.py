@@ -67,6 +67,10 @@ def test_pat_sees_plans_vesting_statement_and_models_retirement(page, demo):
     expect(
         page.get_by_role("heading", name="Vesting in the Carver Federal Savings Bank Retirement Income Plan")
     ).to_be_visible()
+    # Pat is fully vested: the page says so first and folds the year-by-year table (issue 14).
+    expect(page.get_by_text("You are fully vested", exact=True)).to_be_visible()
+    expect(page.get_by_role("rowheader", name="1987")).not_to_be_visible()
+    page.get_by_text("Your service, year by year").click()
     expect(page.get_by_role("rowheader", name="1987")).to_be_visible()
     assert_accessible(page)
     _shot(page, "portal-vesting", full=False)
@@ -95,6 +99,19 @@ def test_pat_sees_plans_vesting_statement_and_models_retirement(page, demo):
     assert_accessible(page)
     _shot(page, "portal-modeler", full=False)
 
+    # One start date: each form explained, its calculation loaded only when asked for (htmx).
+    run_url = page.url
+    page.locator("#grid-table tbody th a").first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator(".app-trace").count() == 0  # nothing repeated up front
+    page.locator("#form-js50 .app-trace-link").click()
+    expect(page.locator("#trace-js50 .app-trace")).to_be_visible()
+    assert page.locator(".app-trace").count() == 1
+    assert "Your spouse receives 50% of your payment" in page.locator("#form-js50").text_content()
+    assert_accessible(page)
+    _shot(page, "portal-estimate", full=False)
+    page.goto(run_url)
+
     page.get_by_role("button", name="Save as a dated quote").click()
     page.wait_for_load_state("networkidle")
     expect(page.get_by_role("heading", name="Retirement quote of", exact=False)).to_be_visible()
@@ -103,7 +120,7 @@ def test_pat_sees_plans_vesting_statement_and_models_retirement(page, demo):
     quote = SavedQuote.objects.get()
     text = _pdf_text(page, page.get_by_role("link", name="Download the quote PDF", exact=False))
     first = quote.result["estimates"][0]["forms"]["js50"]
-    assert first["monthly"] in text and quote.engine_version in text
+    assert first["monthly"] in text and f"engine {quote.engine_version}" not in text  # metadata only
     assert_accessible(page)
     _shot(page, "portal-quote", full=False)
 

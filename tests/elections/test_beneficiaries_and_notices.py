@@ -144,5 +144,6 @@ def test_claim_states_are_visible_to_the_claimant_with_next_step(pat, committee)
     claim = services.claim_request_information(
         claim=claim, actor=committee, what="Your birth certificate", respond_by=ON + timedelta(days=30), on=ON
     )
-    assert claim.next_step.startswith("Send the information requested by")
+    # The next step says what is asked and by when (issue 14).
+    assert claim.next_step == f"Send by {ON + timedelta(days=30):%B %-d, %Y}: Your birth certificate"
     assert Claim.objects.get(pk=claim.pk).state == ClaimState.INFO_REQUESTED

@@ -16,6 +16,6 @@ class Command(BaseCommand):
         counts = load_demo(as_of=as_of or timezone.localdate())
         self.stdout.write(
             self.style.SUCCESS(
-                f"Loaded {counts['plans']} plans, {counts['participants']} participants, {counts['users']} demo logins."
+                f"Loaded {counts['plans']} plans, {counts['participants']} participants, {counts['users']} demo logins, {counts['claims']} claims."
             )
         )

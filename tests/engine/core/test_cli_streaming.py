@@ -44,7 +44,10 @@ def test_jsonl_gives_the_same_results_one_a_line(path, tmp_path):
     expected = calculate_request(request)["results"]
     census = tmp_path / "census.jsonl"
     census.write_text(_jsonl(request))
-    for argv, stdin in ((["calculate", "--jsonl", str(census)], ""), (["calculate", "--jsonl", "-"], census.read_text())):
+    for argv, stdin in (
+        (["calculate", "--jsonl", str(census)], ""),
+        (["calculate", "--jsonl", "-"], census.read_text()),
+    ):
         code, out, err = _run(argv, stdin)
         assert (code, err) == (0, "")
         lines = out.splitlines()
@@ -146,7 +149,10 @@ def test_a_participant_that_cannot_be_calculated_is_a_result_line(tmp_path):
     code, out, _ = _run(["calculate", "--jsonl", str(census)])
     first, second = (json.loads(line) for line in out.splitlines())
     assert code == 0
-    assert first == {"id": "NO-BIRTH", "error": {"field": "/participants/0/birth_date", "message": "birth_date is required"}}
+    assert first == {
+        "id": "NO-BIRTH",
+        "error": {"field": "/participants/0/birth_date", "message": "birth_date is required"},
+    }
     assert second["id"] == "OK" and "error" not in second
 
 
