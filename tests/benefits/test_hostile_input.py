@@ -106,7 +106,9 @@ def test_readings_refuse_nan_infinity_and_out_of_range_values(demo, raw, rule):
     url = "/benefits/staff/plans/fairport-esop/readings/put_interest_rate/"
     resp = admin.post(url, {"value": raw}, follow=True)
     assert resp.status_code == 200
-    assert "put_interest_rate was not changed" in resp.text and rule in resp.text
+    # The message names the reading by its label (plain words), then the rule it broke.
+    assert "Interest rate on installments for sold-back shares was not changed" in resp.text
+    assert rule in resp.text
     plan.refresh_from_db()
     assert plan.settings == before
     assert not AuditEvent.objects.filter(event_type="plan.reading_changed").exists()
