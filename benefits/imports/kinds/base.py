@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,7 +71,7 @@ class Cells:
 
 
 @dataclass
-class Kind:
+class Kind(ABC):
     """A kind of import file. Subclasses implement ``targets`` and ``existing``."""
 
     name: str = ""
@@ -92,13 +93,13 @@ class Kind:
         """Bulk lookups for every row at once (memberships, plans, existing rows)."""
         return {}
 
+    @abstractmethod
     def targets(self, cells: Cells, ctx: dict) -> list[Target]:
         """The rows this file row writes; the first is the one the preview counts."""
-        raise NotImplementedError
 
+    @abstractmethod
     def existing(self, model: type[models.Model], keys: list[tuple], ctx: dict) -> dict[tuple, models.Model]:
         """The stored rows with these keys."""
-        raise NotImplementedError
 
     def derived(self, planned: list[Target], ctx: dict) -> list[Target]:
         """Rows that follow from the file as a whole (e.g. a membership's plan data); not counted as rows."""
