@@ -42,10 +42,7 @@ smoke: install services
 
 # Fault tests with real processes (workers killed, Redis stopped, broker unreachable, database dropped).
 faults: install services
-	@# One retry: the Redis-restart case can stall past its wait when a chunk's worker is not seen by the
-	@# sweeper's probe (recovery then waits for the chunk's time limit); tracked on the production issue.
-	$(PY) -m pytest -q -m faults tests/faults || { echo "fault suite failed once; running it again"; \
-	  $(PY) -m pytest -q -m faults tests/faults; }
+	$(PY) -m pytest -q -m faults tests/faults
 
 migrations-check: install services
 	$(PY) manage.py makemigrations --check --dry-run --settings=config.settings.test

@@ -32,6 +32,7 @@ def navigation(request) -> dict:
         items.append(("Audit log", reverse("benefits:audit_log")))
         items.append(("Users and roles", reverse("accounts:users")))
         items.append(("Annual statements", reverse("benefits:statement_batches")))
+        items.append(("Documents to mail", reverse("benefits:delivery_mailing")))
     if user.is_plan_staff:
         items.append(("Background work", reverse("benefits:staff_jobs")))
     items.append(("Security", reverse("mfa_index")))

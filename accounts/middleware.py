@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from allauth.mfa.utils import is_mfa_enabled
 from django.contrib import messages
+from django.http import HttpResponseBadRequest
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
@@ -50,3 +52,33 @@ class NoStoreMiddleware:
         ):
             patch_cache_control(response, private=True, no_store=True, no_cache=True, max_age=0)
         return response
+
+
+class RefuseNulInFormsMiddleware:
+    """A form value with a NUL character is refused whole, naming the field, before any view sees it.
+
+    PostgreSQL cannot store NUL in text, and no field of any form here can need one; refusing it here
+    covers every form, including the few that read a raw value (a rejection reason, a search)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        field = _field_with_nul(request.POST) if request.method == "POST" else None
+        if field is None:
+            return self.get_response(request)
+        name = field.replace("\x00", "").replace("_", " ").strip() or "a field"
+        problem = (
+            f"The field “{name}” contains a character that cannot be used (a null character, "
+            "often left by copying from another program)."
+        )
+        return HttpResponseBadRequest(render_to_string("400.html", {"problem": problem}, request=request))
+
+
+def _field_with_nul(data) -> str | None:
+    """The first field whose name or any value holds a NUL. ``request.POST`` is parsed once per request
+    and cached: the CSRF check reads the same parse; uploaded files are in ``request.FILES``, not here."""
+    for key, values in data.lists():
+        if "\x00" in key or any("\x00" in v for v in values):
+            return key
+    return None

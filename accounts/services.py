@@ -77,7 +77,9 @@ def participant_link_identity(
         matched = (
             candidate is not None
             and candidate.birth_date == birth_date
-            and hmac.compare_digest(candidate.ssn_last4, (ssn_last4 or "").strip())
+            and hmac.compare_digest(  # bytes: str refuses non-ASCII input
+                candidate.ssn_last4.encode(), (ssn_last4 or "").strip().encode()
+            )
         )
         if matched:
             candidate.user = user

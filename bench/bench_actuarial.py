@@ -19,8 +19,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benefits.engine.actuarial import (  # noqa: E402
+    Form,
     FractionalConvention,
     basis_417e,
+    form_factors,
     joint_survivor_annuity,
     life_annuities,
     life_annuity,
@@ -80,6 +82,17 @@ def main() -> None:
         "vectorized life_annuities, 81 ages, monthly, §417(e) segments",
         lambda: life_annuities(seg, ages),
         len(ages),
+    )
+    grid_ages = [(55 * 12 + k) / 12 for k in range(181)]  # a modeler grid: every month 55 to 70
+    rate(
+        "form_factors (the grids' path, = scalar bit for bit), 181 ages, life",
+        lambda: form_factors(monthly, Form.life(), grid_ages),
+        len(grid_ages),
+    )
+    rate(
+        "form_factors, 181 ages, 50% J&S (spouse 3 years younger)",
+        lambda: form_factors(monthly, Form.contingent(0.5), grid_ages, [a - 3 for a in grid_ages]),
+        len(grid_ages),
     )
     # Baseline: a bare NumPy matrix, monthly due with linear l_x between ages (UDD), flat 8%.
     t = np.arange(0, (up.max_age - 20 + 1) * 12) / 12.0

@@ -75,6 +75,14 @@ class AuditEventType(models.TextChoices):
     CLAIM_NOTE_ADDED = "claim.note_added", "Internal note added to a claim"
     CLAIM_ELECTION_EFFECTIVE = "claim.election_effective", "Claim in pay: its election took effect"
     CLAIM_ELECTION_REVOKED = "claim.election_revoked", "Claim back to election required: election revoked"
+    CLAIM_CONSENT_REQUESTED = (
+        "claim.consent_requested",
+        "Spouse's consent form issued for a loan or withdrawal",
+    )
+    CLAIM_CONSENT_COMPLETE = (
+        "claim.consent_complete",
+        "Loan made or withdrawal paid: the spouse's consent is verified",
+    )
     # elections: notices (§417(a)(3), QPSA, §402(f)) and their batches
     NOTICE_ISSUED = "notice.issued", "Notice issued"
     NOTICE_BATCH_CREATED = "notice_batch.created", "Notice batch started"
@@ -92,6 +100,29 @@ class AuditEventType(models.TextChoices):
     CONSENT_VERIFIED = "consent.verified", "Spousal consent verified"
     CONSENT_REJECTED = "consent.rejected", "Spousal consent sent back"
     CONSENT_EXCEPTION_CERTIFIED = "consent.exception_certified", "Spousal consent exception certified"
+    # elections: account elections (ESOP diversification, 401(k) deferral rates)
+    DIVERSIFICATION_ELECTED = "diversification.elected", "ESOP diversification election made"
+    DEFERRAL_RATE_CHANGED = "deferral.rate_changed", "401(k) contribution rate changed"
+    ACCOUNT_ELECTIONS_VIEWED_BY_STAFF = (
+        "account_elections.viewed_by_staff",
+        "Diversification elections or contribution rates viewed by plan staff",
+    )
+    # electronic delivery (Treas. Reg. §1.401(a)-21) and how each document reached the participant
+    DELIVERY_TEST_REQUESTED = "delivery.test_requested", "Electronic delivery test document requested"
+    DELIVERY_CONSENT_GIVEN = "delivery.consent_given", "Consent to electronic delivery given"
+    DELIVERY_CONSENT_WITHDRAWN = "delivery.consent_withdrawn", "Consent to electronic delivery withdrawn"
+    DELIVERY_ARRANGED = "delivery.arranged", "Document delivery arranged (email or paper)"
+    DELIVERY_EMAIL_SENT = "delivery.email_sent", "Document-ready email sent"
+    DELIVERY_TO_PAPER = "delivery.to_paper", "Document delivery changed to paper"
+    DELIVERY_MAILED = "delivery.mailed", "Paper copy mailed"
+    # elections: beneficiary designations
+    DESIGNATION_SIGNED = "designation.signed", "Beneficiary designation signed"
+    DESIGNATION_EFFECTIVE = "designation.effective", "Beneficiary designation took effect"
+    DESIGNATION_WITHDRAWN = "designation.withdrawn", "Beneficiary designation withdrawn before it took effect"
+    DESIGNATION_VIEWED_BY_STAFF = (
+        "designation.viewed_by_staff",
+        "Beneficiary designations viewed by plan staff",
+    )
 
 
 def client_ip(request) -> str | None:

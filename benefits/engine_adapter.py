@@ -403,3 +403,19 @@ def plan_readings(plan: Plan) -> list[Reading]:
                 )
             )
     return rows
+
+
+def annuitant_forms(membership: PlanMembership, *, as_of: date, asd: date, annuitant_birth: date) -> dict:
+    """The engine's forms on ``asd`` priced on a contingent annuitant's life rather than the spouse's
+    (the plan's ``annuitant_person`` says how its request names that person); ``{}`` when the plan
+    allows no such annuitant or prices none on that date."""
+    from benefits.engine.elections import election_rules
+
+    rules = election_rules(membership.plan.key)
+    if rules.annuitant_person is None:
+        return {}
+    request = membership_request(membership, as_of=as_of, commencement_dates=[asd])
+    rules.annuitant_person(request["participants"][0], annuitant_birth.isoformat())
+    result = _checked(request_calculate(request))
+    estimates = result.get("estimates") or []
+    return dict(estimates[0].get("forms") or {}) if estimates else {}

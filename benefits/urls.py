@@ -2,6 +2,7 @@ from django.urls import path
 
 from benefits import views, views_staff
 from benefits.batches import views as batch_views
+from benefits.delivery import views as delivery_views
 from benefits.imports import urls as imports_urls
 from benefits.jobs import views as job_views
 
@@ -45,6 +46,30 @@ urlpatterns = [
         name="quote_estimate",
     ),
     path("participants/<int:participant_id>/quotes/<int:quote_id>/pdf/", views.quote_pdf, name="quote_pdf"),
+    path(
+        "participants/<int:participant_id>/delivery/",
+        delivery_views.delivery_preferences,
+        name="delivery_preferences",
+    ),
+    path(
+        "participants/<int:participant_id>/delivery/test/", delivery_views.delivery_test, name="delivery_test"
+    ),
+    path(
+        "participants/<int:participant_id>/delivery/consent/",
+        delivery_views.delivery_consent,
+        name="delivery_consent",
+    ),
+    path(
+        "participants/<int:participant_id>/delivery/withdraw/",
+        delivery_views.delivery_withdraw,
+        name="delivery_withdraw",
+    ),
+    path("staff/mailing/", delivery_views.delivery_mailing, name="delivery_mailing"),
+    path(
+        "staff/mailing/<int:delivery_id>/mailed/",
+        delivery_views.delivery_mark_mailed,
+        name="delivery_mark_mailed",
+    ),
     path("staff/participants/", views_staff.staff_participants, name="staff_participants"),
     path("staff/plans/", views_staff.admin_plans, name="admin_plans"),
     path("staff/plans/<slug:key>/", views_staff.admin_plan_detail, name="admin_plan_detail"),

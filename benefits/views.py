@@ -494,14 +494,13 @@ def _estimate_context(result: dict, index: int, *, trace: str = "", name: str | 
         if key in e
     ]
     error_steps = presented(trace_steps(result, f"estimates[{index}]"), name=name) if e.get("error") else []
-    mine = {
-        **result,
-        "missing": [
-            {**m, "blocks": [b for b in m.get("blocks", []) if b.startswith(f"/estimates/{index}/")]}
-            for m in result.get("missing") or []
-        ],
-    }
-    mine["missing"] = [m for m in mine["missing"] if m["blocks"]]
+    here = f"/estimates/{index}/"  # the missing inputs that block, or change the basis of, this estimate
+    missing = []
+    for m in result.get("missing") or []:
+        kept = {k: [p for p in m.get(k, []) if p.startswith(here)] for k in ("blocks", "fallback")}
+        if kept["blocks"] or kept["fallback"]:
+            missing.append({**m, **kept})
+    mine = {**result, "missing": missing}
     return {
         "estimate": e,
         "forms": forms,
@@ -511,6 +510,7 @@ def _estimate_context(result: dict, index: int, *, trace: str = "", name: str | 
         "missing": missing_sentences(mine),
         "trace": trace,
         "has_relative_value": any(f["relative_value"] for f in forms),
+        "relative_value_words": (e.get("relative_value_basis") or {}).get("words", ""),
     }
 
 

@@ -11,9 +11,7 @@ app = Celery("plan_benefits")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # An app's areas keep their own tasks module (docs/architecture.md); name each area here.
-app.autodiscover_tasks(
-    ["benefits.jobs", "elections.claims", "elections.benefit_elections", "benefits.imports"]
-)
+app.autodiscover_tasks(["benefits.jobs", "elections.claims"])
 
 
 @worker_process_init.connect

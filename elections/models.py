@@ -5,6 +5,10 @@ claims for benefits and their appeals; ``elections.benefit_elections`` will hold
 spousal consent and notices. Importing from ``elections.models`` keeps working for both.
 """
 
+from elections.account_elections.models import (  # noqa: E402,F401  (Django loads models from here)
+    DeferralElection,
+    DiversificationElection,
+)
 from elections.benefit_elections.models import (  # noqa: E402,F401  (Django loads models from here)
     BeneficiaryDesignation,
     Election,

@@ -259,6 +259,9 @@ def smoke_environment(work: Path, database_url: str, redis_url: str) -> dict:
         DJANGO_EMAIL_BACKEND="django.core.mail.backends.locmem.EmailBackend",
         JOBS_SWEEP_SECONDS="10",
         PYTHONUNBUFFERED="1",
+        # This checkout's code, whatever checkout the virtualenv's editable install points at (the
+        # celery and gunicorn scripts do not put the working directory on sys.path for good).
+        PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
     )
     return env
 

@@ -102,6 +102,10 @@ MATRIX: tuple[Row, ...] = (
     Row("benefits:quote_detail",                      "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
     Row("benefits:quote_estimate",                    "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
     Row("benefits:quote_pdf",                         "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("benefits:delivery_preferences",              "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
+    Row("benefits:delivery_test",                     "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("benefits:delivery_consent",                  "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("benefits:delivery_withdraw",                 "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
     # staff pages
     Row("benefits:staff_participants",                "GET",  LOGIN,  DENIED, DENIED, OK,     OK,     ENROL),
     Row("benefits:admin_plans",                       "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
@@ -115,6 +119,8 @@ MATRIX: tuple[Row, ...] = (
     Row("benefits:statement_batches",                 "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:statement_batch",                   "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("benefits:statement_batch_retry",             "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("benefits:delivery_mailing",                  "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:delivery_mark_mailed",              "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     # data imports and market rates: administrators only
     Row("benefits:imports_home",                      "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("benefits:imports_upload",                    "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
@@ -165,6 +171,18 @@ MATRIX: tuple[Row, ...] = (
     Row("elections:consent_verify",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("elections:consent_reject",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("elections:consent_exception",                "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    # account elections: the participant's own (ESOP diversification, 401(k) rate); staff read the history
+    Row("elections:diversification",                  "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:diversification",                  "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:deferrals",                        "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:deferrals",                        "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:account_elections",                "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
+    # beneficiary designations: the participant changes them; staff views are read-only and audited
+    Row("elections:beneficiaries",                    "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
+    Row("elections:beneficiaries_change",             "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:beneficiaries_change",             "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:designation_withdraw",             "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("elections:designation_exception",            "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
 )
 # fmt: on
 
@@ -187,6 +205,11 @@ ARGS = {
     "benefits:quote_detail": lambda d: [d.pid, d.quote_id],
     "benefits:quote_estimate": lambda d: [d.pid, d.quote_id, 0],
     "benefits:quote_pdf": lambda d: [d.pid, d.quote_id],
+    "benefits:delivery_preferences": lambda d: [d.pid],
+    "benefits:delivery_test": lambda d: [d.pid],
+    "benefits:delivery_consent": lambda d: [d.pid],
+    "benefits:delivery_withdraw": lambda d: [d.pid],
+    "benefits:delivery_mark_mailed": lambda d: [d.paper_delivery_id],
     "benefits:admin_plan_detail": lambda d: ["carver-db"],
     "benefits:staff_job_retry": lambda d: [_failed_job(d)],
     "benefits:statement_batch": lambda d: [_batch(d)],
@@ -227,6 +250,13 @@ ARGS = {
     "elections:consent_verify": lambda d: [d.consent_id],
     "elections:consent_reject": lambda d: [d.consent_id],
     "elections:consent_exception": lambda d: [d.election_id],
+    "elections:diversification": lambda d: [d.esop_membership_id],
+    "elections:deferrals": lambda d: [d.k401_membership_id],
+    "elections:account_elections": lambda d: [d.pid],
+    "elections:beneficiaries": lambda d: [d.pid],
+    "elections:beneficiaries_change": lambda d: [d.k401_membership_id],
+    "elections:designation_withdraw": lambda d: [d.designation_id],
+    "elections:designation_exception": lambda d: [d.designation_id],
 }
 
 
@@ -255,6 +285,12 @@ DATA = {
     "accounts:user_set_active": lambda d: {"active": "0"},
     "benefits:plan_modeler": lambda d: {"mode": "dates", "dates": d.start.isoformat()},
     "benefits:admin_plan_update_reading": lambda d: {"action": "reset"},
+    "benefits:delivery_consent": lambda d: {
+        "email": "pat.new@example.test",
+        "code": d.delivery_code,
+        "acknowledged": "on",
+    },
+    "benefits:delivery_mark_mailed": lambda d: {"mailed_on": d.today.isoformat()},
     "benefits:statement_batches": lambda d: {"plan": "quaker-cash-balance", "year": d.today.year - 1},
     "benefits:imports_upload": lambda d: {
         "kind": "market_rates",
@@ -299,9 +335,26 @@ DATA = {
         "asd": d.asd.isoformat(),
     },
     "elections:consent_reject": lambda d: {"reason": "The notary's seal is missing."},
+    "elections:diversification": lambda d: {"shares": "10", "confirm": "on"},
+    "elections:deferrals": lambda d: {"percent": "5"},
     "elections:consent_exception": lambda d: {
         "exception": "cannot_locate",
         "certification": "Letters to the last two addresses were returned; no forwarding address was found.",
+    },
+    "elections:designation_exception": lambda d: {
+        "exception": "cannot_locate",
+        "certification": "Letters to the last two addresses were returned; no forwarding address was found.",
+    },
+    "elections:beneficiaries_change": lambda d: {
+        "password": DEMO_PASSWORD,
+        "confirm": "on",
+        "kind_1": "primary",
+        "entity_1": "person",
+        "name_1": "Sam Morgan",
+        "relationship_1": "child",
+        "percent_1": "100",
+        "birth_date_1": "1995-04-02",
+        "address_1": "12 Elm Street, Harlem, NY 10027",
     },
 }
 
@@ -392,6 +445,7 @@ def _build(today) -> SimpleNamespace:
     assert notice.document.status == GeneratedDocument.Status.DONE, notice.document.error
     d.denied, d.notice_id = denied.pk, notice.pk
     _build_elections(d, pat, db, today)
+    _build_account_elections(d, pat)
 
     from benefits.imports import services as imports
 
@@ -403,7 +457,43 @@ def _build(today) -> SimpleNamespace:
         kind="market_rates", file_name="b.csv", content=RATES.replace(b"2001-07", b"2001-08"), actor=admin
     )
     d.import_previewed = imports.import_check(previewed.pk).pk
+    _build_delivery(d, pat)
     return d
+
+
+def _build_account_elections(d, pat) -> None:
+    """Pat in the Fairport ESOP too (Sam's record with 14 years of participation, so the fifth year of
+    the election period is open on any date) and Pat's 401(k) with its payroll-record rate."""
+    sam = PlanMembership.objects.get(participant__participant_number="FSB-40001", plan__key="fairport-esop")
+    hours = list(sam.hours.all())
+    esop = PlanMembership.objects.create(
+        participant=pat.participant,
+        plan=sam.plan,
+        entry_date=sam.entry_date,
+        plan_data={**sam.plan_data, "years_of_participation": 14},
+    )
+    for h in hours:
+        h.pk, h.membership = None, esop
+        h.save()
+    d.esop_membership_id = esop.pk
+    d.k401_membership_id = PlanMembership.objects.get(participant__user=pat, plan__key="carver-401k").pk
+
+
+def _build_delivery(d, pat) -> None:
+    """Pat's explanation went out on paper (no consent then); pat has consented since, and has a fresh
+    test document whose code a new consent (a changed address) would use."""
+    from benefits.delivery import services as delivery
+    from benefits.delivery.models import DocumentDelivery
+
+    d.paper_delivery_id = DocumentDelivery.objects.filter(participant=pat.participant, state="to_mail")[0].pk
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        first = delivery.delivery_test_start(participant=pat.participant, actor=pat)
+    delivery.delivery_consent_give(
+        participant=pat.participant, actor=pat, email="pat@example.test", code=first.code, acknowledged=True
+    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        test = delivery.delivery_test_start(participant=pat.participant, actor=pat)
+    d.delivery_code = test.code
 
 
 def _build_elections(d, pat, db, today) -> None:
@@ -447,6 +537,29 @@ def _build_elections(d, pat, db, today) -> None:
     d.asd, d.election_claim_id, d.notice_id = asd, claim.pk, d.notice_id
     d.election_notice_id, d.draft_id, d.election_id = notice.pk, ready.pk, election.pk
     d.consent_id, d.open_consent_id, d.batch_id = consent.pk, second.pk, batch.pk
+    # A beneficiary designation naming a child, waiting for the spouse's consent (carver-401k).
+    from elections.benefit_elections.beneficiaries import designation_sign
+
+    k401 = PlanMembership.objects.get(participant__user=pat, plan__key="carver-401k")
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        designation = designation_sign(
+            membership=k401,
+            user=pat,
+            rows=[
+                {
+                    "kind": "primary",
+                    "entity": "person",
+                    "name": "Sam Morgan",
+                    "relationship": "child",
+                    "percent": "100",
+                    "birth_date": "1995-04-02",
+                    "address": "12 Elm Street, Harlem, NY 10027",
+                }
+            ],
+            password=DEMO_PASSWORD,
+            on=today,
+        )
+    d.k401_membership_id, d.designation_id = k401.pk, designation.pk
 
 
 @pytest.fixture(scope="module")

@@ -250,3 +250,20 @@ def test_identity_link_and_staff_search_take_hostile_input(demo, clients, django
             transaction.set_rollback(True)
 
     check()
+
+
+def test_a_null_character_in_any_posted_field_is_refused_whole_naming_the_field(client, demo):  # noqa: F811
+    """The hostile-input reproduction: a rejection reason of "\\x00" reached PostgreSQL (500). Every
+    POST with a null character is refused before any view, with the field named, and writes nothing."""
+    from benefits.demo.loader import ADMIN_TOTP_SECRET
+    from tests.conftest import login_with_totp
+
+    admin = User.objects.get(email="admin@demo.test")
+    login_with_totp(client, admin, password="demo-pass-2026", secret=ADMIN_TOTP_SECRET)
+    before = _fingerprint()
+    response = client.post(reverse("elections:notice_batches"), {"days": "30", "reason": "late\x00"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "The field “reason” contains a character that cannot be used" in page
+    assert "Nothing was saved" in page
+    assert _fingerprint() == before

@@ -31,7 +31,8 @@ JARGON = {
     "an input key": re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b"),
     "a Python type": re.compile(r"datetime\.date|\| None|Decimal\(|\bdict\[|\btuple\[|\bNoneType\b"),
     "a repository path": re.compile(
-        r"\b(?:benefits|elections|accounts|docs|templates|tests|config)/[\w./-]+|\b\w+\.py\b"
+        r"\b(?:benefits|elections|accounts|docs|templates|tests|config|sources)/[\w./-]+"
+        r"|\b\w+\.(?:py|md)\b"  # a module, or a notes file such as the team's regulatory reference
     ),
     "the engine's version": re.compile(r"\bengine\s+(?:version\s+)?v?\d+\.\d+|\bENGINE_VERSION\b", re.I),
 }
@@ -194,10 +195,11 @@ def test_jargon_patterns_catch_what_the_issue_found():
     "email,secret",
     [
         ("pat@demo.test", None),
+        ("sam@demo.test", None),
         ("committee@demo.test", COMMITTEE_TOTP_SECRET),
         ("admin@demo.test", ADMIN_TOTP_SECRET),
     ],
-    ids=["participant", "committee", "administrator"],
+    ids=["participant", "esop-participant", "committee", "administrator"],
 )
 def test_every_page_a_role_reaches_is_in_plain_words(plan_year, email, secret):
     if secret:

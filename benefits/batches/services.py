@@ -203,6 +203,9 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
                 document_id=document.pk,
                 sha256=document.sha256,
             )
+            from benefits.delivery.services import delivery_arrange
+
+            delivery_arrange(document=document)  # the email that it is ready, or a paper copy to mail
             return item.status
     except TRANSIENT:
         raise  # the database, a disk or a time limit: the whole chunk is tried again

@@ -16,6 +16,7 @@ from allauth.mfa.utils import encrypt
 from django.db import transaction
 
 from accounts.models import User
+from benefits.demo.account_elections import load_demo_account_elections
 from benefits.demo.activity import esop_history, k401_history
 from benefits.demo.elections import load_demo_elections
 from benefits.demo.people import PEOPLE, Person
@@ -230,6 +231,7 @@ def load_demo(*, as_of: date) -> dict[str, int]:
 
     users = {
         "pat@demo.test": _ensure_user("pat@demo.test", User.Role.PARTICIPANT),
+        "sam@demo.test": _ensure_user("sam@demo.test", User.Role.PARTICIPANT),
         "committee@demo.test": _ensure_user(
             "committee@demo.test", User.Role.COMMITTEE, totp_secret=COMMITTEE_TOTP_SECRET
         ),
@@ -259,6 +261,7 @@ def load_demo(*, as_of: date) -> dict[str, int]:
     load_demo_prime_rates(as_of=as_of)
     load_demo_market_months(as_of=as_of)
     load_demo_elections(as_of=as_of)
+    load_demo_account_elections(as_of=as_of)
     from django.conf import settings
 
     from benefits.demo.claims import load_demo_claims

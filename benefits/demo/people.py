@@ -420,7 +420,9 @@ PEOPLE: tuple[Person, ...] = (
         married=True,
         spouse="Rita Ortiz",
         spouse_birth=date(1968, 5, 30),
+        email="sam@demo.test",
         note="ESOP participant eligible to diversify (age 55, ten years)",
+        login="sam@demo.test",
     ),
     Person(
         "FSB-40002",

@@ -10,69 +10,12 @@ Either way each result is written as soon as it is computed (``benefits.engine.s
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import TextIO
 
+from .json_input import MalformedJSON, decode
+
 USAGE = "usage: python -m benefits.engine calculate REQUEST.json|-\n       python -m benefits.engine calculate --jsonl CENSUS.jsonl|-"
-MAX_REQUEST_BYTES = 64 * 1024 * 1024
-MAX_DEPTH = 64  # the contract's deepest object is far shallower; deeper is refused before parsing
-
-
-class MalformedJSON(ValueError):
-    pass
-
-
-def _refuse_constant(name: str) -> object:
-    raise MalformedJSON(f"not JSON ({name} is not a number JSON allows)")
-
-
-def _depth_exceeds(text: str, limit: int) -> bool:
-    """Nesting deeper than ``limit`` (brackets outside strings), found without recursion."""
-    depth, in_string, escaped = 0, False, False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
-
-
-def decode(data: bytes | str) -> object:
-    """The request as Python objects, or MalformedJSON with a one-line reason."""
-    if isinstance(data, bytes):
-        if len(data) > MAX_REQUEST_BYTES:
-            raise MalformedJSON(f"the request is larger than {MAX_REQUEST_BYTES // (1024 * 1024)} MB")
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise MalformedJSON(f"not UTF-8 text (byte {exc.start})") from None
-    else:
-        text = data
-    if _depth_exceeds(text, MAX_DEPTH):
-        raise MalformedJSON(f"nested deeper than {MAX_DEPTH} levels")
-    try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except MalformedJSON:
-        raise
-    except json.JSONDecodeError as exc:
-        raise MalformedJSON(f"not JSON ({exc.msg}, line {exc.lineno} column {exc.colno})") from None
-    except RecursionError:
-        raise MalformedJSON(f"nested deeper than {MAX_DEPTH} levels") from None
-    except ValueError as exc:  # e.g. an integer longer than Python's 4,300-digit conversion limit
-        reason = "a number is too long" if "digits" in str(exc) else "not JSON"
-        raise MalformedJSON(reason) from None
 
 
 def main(
@@ -92,7 +35,7 @@ def main(
         except OSError as exc:
             print(f"cannot read {argv[2]}: {exc.strerror}", file=stderr)
             return 2
-        except RequestError as exc:
+        except RequestError as exc:  # each line through the same decoder; the message names the line
             print(exc.one_line(), file=stderr)
             return 2
         return 0

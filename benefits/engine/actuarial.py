@@ -22,7 +22,7 @@ Interest (market data: always an input, never a constant here):
   2008);
 - ``SegmentRates(r1, r2, r3)``: each payment is discounted at the segment rate for its time from the
   ASD, v(t) = (1+r)^−t, with r1 for t < 5 years, r2 for 5 ≤ t < 20 and r3 for t ≥ 20
-  (§417(e)(3)(C)-(D), §430(h)(2)(B); regulation.md §D.6).
+  (§417(e)(3)(C)-(D), §430(h)(2)(B)).
 
 Forms: life; contingent annuitant ("J&S": 100% to the participant for life, the survivor fraction to
 the spouse after the participant's death); joint-and-survivor reducing on the first death ("joint");
@@ -44,7 +44,9 @@ import numpy as np
 from benefits.engine.dates import age
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.mortality import MortalityTable, applicable_417e_table
-from benefits.engine.trace import Trace
+from benefits.engine.trace import Trace, money, years
+from benefits.engine.trace import factor as factor_of
+from benefits.engine.trace import percent as percent_of
 
 # ---------------------------------------------------------------------------------------------- basis
 
@@ -146,7 +148,7 @@ def basis_417e(
     treasury_rate: float | None = None,
     **options: object,
 ) -> Basis:
-    """The §417(e)(3) basis for a calendar plan year / ASD (regulation.md §D.6–D.7), from rates
+    """The §417(e)(3) basis for a calendar plan year / ASD, from rates
     already looked up (``minimum_present_value.statutory_basis`` does the look-up by date).
 
     Before 2008 the 30-year Treasury ``treasury_rate``; 2008–2011 the PPA transition blend of the
@@ -222,6 +224,19 @@ def _grid(horizon: float, deferral: float, frequency: int, timing: Timing) -> np
     return deferral + (k + offset) / frequency
 
 
+@lru_cache(maxsize=4096)
+def _grid_discount(
+    interest: Interest, horizon: float, deferral: float, frequency: int, timing: Timing
+) -> np.ndarray:
+    """The discount factors at ``_grid(horizon, deferral, frequency, timing)``; cached, read-only.
+
+    The scalar and the vectorized factors both take their discount vector from here, so a factor
+    is the same float whichever path computed it."""
+    v = interest.discount(_grid(horizon, deferral, frequency, timing))
+    v.setflags(write=False)
+    return v
+
+
 def _annuity(
     basis: Basis,
     survival: Callable[[Any], Any],
@@ -246,16 +261,20 @@ def _annuity(
     due = timing is Timing.DUE
     s_start = float(survival(np.array([deferral]))[0])
     # until the younger life has surely died, or to the end of the certain period if later
-    t = _grid(max(max_age + 1 - horizon_age, certain), deferral, step_m, timing)
+    horizon = max(max_age + 1 - horizon_age, certain)
+    t = _grid(horizon, deferral, step_m, timing)
     u = t - deferral  # time since payments began
     if term is not None:
         keep = u < term - _EPS if due else u <= term + _EPS
         t, u = t[keep], u[keep]
+        discount = basis.interest.discount(t)
+    else:
+        discount = _grid_discount(basis.interest, horizon, deferral, step_m, timing)
     s = survival(t)
     if certain > 0.0:
         in_certain = u < certain - _EPS if due else u <= certain + _EPS
         s = np.where(in_certain, s_start, s)
-    value = float(np.dot(basis.interest.discount(t), s)) / step_m
+    value = float(np.dot(discount, s)) / step_m
     if udd:
         return value
 
@@ -295,6 +314,7 @@ def _single(table: MortalityTable, age: float) -> Callable[[Any], Any]:
 # ------------------------------------------------------------------------------------ public factors
 
 
+@lru_cache(maxsize=8192)  # a pure function; a census asks for the same ages at NRD on the same bases
 def life_annuity(basis: Basis, age: float, *, deferral: float = 0.0) -> float:
     """Single life annuity: APV of 1 a year for life, first payment ``deferral`` years from now.
 
@@ -505,6 +525,147 @@ def form_factor(
     )
 
 
+def form_factors(
+    basis: Basis,
+    form: Form,
+    ages: Sequence[float] | np.ndarray,
+    spouse_ages: Sequence[float] | np.ndarray | None = None,
+    *,
+    deferrals: float | Sequence[float] | np.ndarray = 0.0,
+    survival_cache: dict[tuple[Any, ...], np.ndarray] | None = None,
+) -> np.ndarray:
+    """``form_factor`` for many lives at once (a price grid: every date's age), one NumPy pass.
+
+    Element ``i`` equals ``form_factor(basis, form, ages[i], spouse_ages[i], deferral=deferrals[i])``
+    to the last bit: the survival of every life at every payment time is one matrix (the same
+    elementwise operations as the scalar path), and each life's sum runs over its own payment grid
+    with the scalar path's discount vector (``_grid_discount``), in the same order. Conventions other
+    than UDD are priced one life at a time. ``survival_cache``: a dict the caller owns, to share the
+    survival matrices between the forms and bases of one grid (the same lives on the same table).
+    """
+    ages_arr = np.asarray(ages, dtype=np.float64)
+    count = len(ages_arr)
+    defer_arr = np.broadcast_to(np.asarray(deferrals, dtype=np.float64), (count,))
+    joint = form.needs_spouse
+    spouse_arr: np.ndarray | None = None
+    if joint:
+        if spouse_ages is None:
+            raise ValueError(f"{form.label or form.kind}: the spouse's (beneficiary's) age is needed")
+        spouse_arr = np.asarray(spouse_ages, dtype=np.float64)
+    if form.kind is FormKind.LUMP_SUM:
+        return np.ones(count)
+    if count == 0:
+        return np.zeros(0)
+    if basis.convention is not FractionalConvention.UDD:
+        return np.array(
+            [
+                form_factor(
+                    basis,
+                    form,
+                    float(ages_arr[i]),
+                    None if spouse_arr is None else float(spouse_arr[i]),
+                    deferral=float(defer_arr[i]),
+                )
+                for i in range(count)
+            ]
+        )
+    m, timing = basis.frequency, basis.timing
+    due = timing is Timing.DUE
+    max_age = max(basis.table.max_age, basis.beneficiary_table.max_age)
+    certain = float(form.certain_years) if form.kind is FormKind.CERTAIN_AND_LIFE else 0.0
+    f = form.survivor_fraction
+    # Each life's horizon exactly as ``_annuity`` takes it (Python floats, the same operations).
+    age_list: list[float] = ages_arr.tolist()
+    defer_list: list[float] = defer_arr.tolist()
+    youngest = age_list if spouse_arr is None else list(map(min, age_list, spouse_arr.tolist()))
+    horizons = [max(max_age + 1 - a, certain) for a in youngest]
+    lengths = [len(_grid(h, d, m, timing)) for h, d in zip(horizons, defer_list, strict=True)]
+    width = max(lengths)
+    k = np.arange(width, dtype=np.float64)
+    steps = (k + (1.0 if timing is Timing.IMMEDIATE else 0.0)) / m  # as ``_grid`` computes them
+
+    def times(columns: int) -> np.ndarray:
+        return defer_arr[:, None] + steps[None, :columns]  # payment times, as ``_grid`` adds them
+
+    cache = survival_cache if survival_cache is not None else {}
+    key = (m, timing, defer_arr.tobytes())
+
+    def rows(table: MortalityTable, lives: np.ndarray) -> np.ndarray:
+        known = cache.get((table, lives.tobytes(), *key))
+        if known is None or known.shape[1] < width:
+            known = _survival_rows(table, lives, times(width))
+            cache[(table, lives.tobytes(), *key)] = known
+        return known[:, :width]
+
+    def survival(at: np.ndarray | None) -> np.ndarray:
+        if at is not None:  # survival to the first payment (a deferred certain period)
+            px = _survival_rows(basis.table, ages_arr, at)
+            py = None if spouse_arr is None else _survival_rows(basis.beneficiary_table, spouse_arr, at)
+        else:
+            px = rows(basis.table, ages_arr)
+            if spouse_arr is None:
+                return px
+            py = rows(basis.beneficiary_table, spouse_arr)
+            # px·py and py − px·py are the same for every survivor fraction: shared by the forms.
+            pair = (basis.table, ages_arr.tobytes(), basis.beneficiary_table, spouse_arr.tobytes(), *key)
+            both = cache.get(("both", *pair))
+            if both is None or both.shape[1] < width:
+                both = cache[("both", *pair)] = px * py
+            both = both[:, :width]
+            if form.kind is FormKind.CONTINGENT:
+                rest = cache.get(("rest", *pair))
+                if rest is None or rest.shape[1] < width:
+                    rest = cache[("rest", *pair)] = py - both
+                return px + f * rest[:, :width]
+            return both + f * (px + py - 2.0 * both)  # type: ignore[no-any-return]
+        if py is None:
+            return px
+        both = px * py
+        if form.kind is FormKind.CONTINGENT:
+            return px + f * (py - both)  # type: ignore[no-any-return]
+        return both + f * (px + py - 2.0 * both)  # type: ignore[no-any-return]
+
+    s = survival(None)
+    if certain > 0.0:
+        # Only the first payments can fall in the certain period (u grows with the payment index).
+        c = min(width, int(certain * m) + 2)
+        s_start = survival(defer_arr[:, None])
+        u = times(c) - defer_arr[:, None]
+        in_certain = u < certain - _EPS if due else u <= certain + _EPS
+        s = s.copy()
+        s[:, :c] = np.where(in_certain, s_start, s[:, :c])
+    out = [0.0] * count
+    interest, dot = basis.interest, np.dot
+    discounts: dict[tuple[float, float], np.ndarray] = {}
+    for i, (h, d, n) in enumerate(zip(horizons, defer_list, lengths, strict=True)):
+        v = discounts.get((h, d))
+        if v is None:
+            v = discounts[(h, d)] = _grid_discount(interest, h, d, m, timing)
+        out[i] = float(dot(v, s[i, :n])) / m
+    return np.array(out)
+
+
+def _survival_rows(table: MortalityTable, ages: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """Row ``i``: ``table.survival(ages[i], t[i])`` (zeros for a life past the table)."""
+    l0 = table.l(ages)
+    alive = l0 > 0.0
+    surv = table.l(ages[:, None] + t) / np.where(alive, l0, 1.0)[:, None]
+    if not alive.all():
+        surv[~alive] = 0.0
+    return surv
+
+
+def life_annuity_factors(
+    basis: Basis,
+    ages: Sequence[float] | np.ndarray,
+    *,
+    deferrals: float | Sequence[float] | np.ndarray = 0.0,
+    survival_cache: dict[tuple[Any, ...], np.ndarray] | None = None,
+) -> np.ndarray:
+    """``life_annuity`` for many ages at once, each element equal to the scalar call (``form_factors``)."""
+    return form_factors(basis, Form.life(), ages, deferrals=deferrals, survival_cache=survival_cache)
+
+
 @dataclass(frozen=True)
 class Conversion:
     """A life annuity converted to another form by actuarial equivalence.
@@ -546,13 +707,13 @@ def convert_life_annuity(
     trace = Trace().add(
         f"Converted the single life annuity to the {label} of equal actuarial value ({basis.describe()})",
         section=section,
-        result=amount,
-        life_annuity_amount=to_decimal(life_amount),
-        age=age,
-        spouse_age=spouse_age,
-        life_factor=round(life, 6),
-        form_factor=round(ff, 6),
-        conversion_factor=round(ratio, 6),
+        result=money(amount),
+        life_annuity_amount=money(to_decimal(life_amount)),
+        age=years(age),
+        spouse_age=years(spouse_age),
+        life_factor=factor_of(round(life, 6), 6),
+        form_factor=factor_of(round(ff, 6), 6),
+        conversion_factor=factor_of(round(ratio, 6), 6),
     )
     return Conversion(form, amount, ratio, life, ff, basis.describe(), trace)
 
@@ -625,9 +786,9 @@ def relative_value_of_apvs(
         "Relative value: the option's actuarial present value as a percentage of the QJSA's"
         + ("; approximately equal in value (95%-105%)" if approx else ""),
         section="Treas. Reg. §1.417(a)(3)-1(c)(2)",
-        result=percent,
-        option_present_value=opt,
-        qjsa_present_value=q,
+        result=percent_of(percent),
+        option_present_value=money(opt),
+        qjsa_present_value=money(q),
     )
     return RelativeValue(ratio, percent, approx, opt, q, trace)
 
@@ -721,9 +882,11 @@ __all__ = [
     "certain_and_life_annuity",
     "convert_life_annuity",
     "form_factor",
+    "form_factors",
     "group_relative_values",
     "joint_survivor_annuity",
     "life_annuities",
+    "life_annuity_factors",
     "life_annuity",
     "lump_sum",
     "plan_basis",

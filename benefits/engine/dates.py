@@ -118,6 +118,12 @@ def completed_age(birth: date, on: date) -> int:
     return age(birth, on).years
 
 
+def age_on_birthday_in_year(birth_date: date, year: int) -> int:
+    """The age reached on the birthday that falls in ``year`` (Treas. Reg. §1.401(a)(9)-5, -6: "the age
+    ... on the birthday in the calendar year"): the year less the year of birth."""
+    return year - birth_date.year
+
+
 def full_years_between(a: date, b: date) -> int:
     """Full years between two birth dates, regardless of order (``completed_age`` of the later)."""
     lo, hi = (a, b) if a <= b else (b, a)

@@ -1,6 +1,6 @@
 """Election windows and spousal-consent rules (pure: no Django).
 
-The law (regulation.md §D.2, §D.3):
+The law:
 
 * Election period: "the 180-day period ending on the annuity starting date" (Code §417(a)(6)(A), as
   amended by PPA 2006 §1102(a)(1)); a plan may keep a shorter period of its own. Read with Treas. Reg.
@@ -25,8 +25,10 @@ capability (defined in its package's ``elections`` module), read through ``elect
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import Any
 
 STATUTORY_PERIOD_DAYS = 180  # Code §417(a)(6)(A) after PPA 2006 §1102(a)(1)(A)
 MINIMUM_DAYS = 30  # Treas. Reg. §1.417(e)-1(b)(3)(ii)
@@ -48,6 +50,12 @@ class ElectionRules:
     default_beneficiary: str = "your spouse if you are married; otherwise your estate"
     default_beneficiary_source: str = ""
     waiver_30_days_allowed: bool = True
+    # Survivor forms whose survivor may be someone other than the spouse (a contingent annuitant), the
+    # section that allows it, and how a contract request names that person so the engine prices the
+    # form on that person's life (edits one request participant in place).
+    annuitant_forms: frozenset[str] = field(default_factory=frozenset)
+    annuitant_source: str = ""
+    annuitant_person: Callable[[dict[str, Any], str], None] | None = None
 
 
 DEFAULT_RULES = ElectionRules()
@@ -176,6 +184,17 @@ class Window:
 
 
 @dataclass(frozen=True)
+class ConsentPeriod:
+    """The days on which a spouse's signature counts for something other than an election: a
+    beneficiary designation (from the designation, or the QPSA waiver period), a loan (the 90 days
+    ending on the day it is made, Code §417(a)(4)), a withdrawal (the plan's election period)."""
+
+    period_opens: date
+    period_closes: date
+    period_source: str
+
+
+@dataclass(frozen=True)
 class ConsentFacts:
     """What a consent's validity turns on, copied from the records (no ORM here)."""
 
@@ -199,18 +218,26 @@ class ConsentFacts:
     certified_by_staff: bool
 
 
-def _same_person(a: str, b: str) -> bool:
+def same_name(a: str, b: str) -> bool:
+    """Two names as entered are the same person's: equal ignoring case and spacing."""
     return " ".join(a.lower().split()) == " ".join(b.lower().split())
 
 
 def consent_problems(
-    facts: ConsentFacts, *, spouse_now: str, election_signed_on: date, window: Window
+    facts: ConsentFacts,
+    *,
+    spouse_now: str,
+    election_signed_on: date,
+    window: Window | ConsentPeriod,
+    subject: str = "the election",
 ) -> dict[str, str]:
-    """Every reason this consent does not make the election effective, by field; empty when valid."""
+    """Every reason this consent does not make ``subject`` (an election, a designation, a loan or a
+    withdrawal) effective, by field; empty when valid."""
     problems: dict[str, str] = {}
     if facts.consent_election_id != facts.election_id:
         problems["election"] = (
-            "The consent is to another election; a consent binds only the election it names (Treas. Reg. §1.401(a)-20 Q&A-31)."
+            f"The consent is to something else; a consent binds only what it names, not {subject} "
+            "(Treas. Reg. §1.401(a)-20 Q&A-31)."
         )
     if facts.kind == "exception":
         if not facts.exception:
@@ -225,7 +252,7 @@ def consent_problems(
         if not facts.verified:
             problems["verified"] = "The administrator has not yet verified the exception."
         return problems
-    if not _same_person(facts.consent_spouse, spouse_now):
+    if not same_name(facts.consent_spouse, spouse_now):
         problems["spouse"] = (
             f"The consent was signed by {facts.consent_spouse or 'someone'}, not by your spouse of record "
             f"({spouse_now or 'none recorded'}): a consent binds only the spouse who signs it "
@@ -236,12 +263,12 @@ def consent_problems(
     else:
         if facts.signed_on < election_signed_on:
             problems["signed_on"] = (
-                f"The spouse signed on {_d(facts.signed_on)}, before the election was signed on "
-                f"{_d(election_signed_on)}: the consent must be to this election's form and beneficiary."
+                f"The spouse signed on {_d(facts.signed_on)}, before {subject} was made on "
+                f"{_d(election_signed_on)}: the consent must be to what {subject} names."
             )
         elif facts.signed_on < window.period_opens or facts.signed_on > window.period_closes:
             problems["signed_on"] = (
-                f"The spouse signed on {_d(facts.signed_on)}, outside the election period "
+                f"The spouse signed on {_d(facts.signed_on)}, outside the period in which a consent counts "
                 f"({_d(window.period_opens)} to {_d(window.period_closes)}; {window.period_source})."
             )
     if facts.witness not in ("notary", "plan_representative") or not facts.witness_name.strip():

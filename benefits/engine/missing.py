@@ -9,6 +9,10 @@ mortality table not confirmed), that figure is left out and the result lists it 
                  "message": "the §417(e)(3) segment rates for 2024-01 are needed and were not supplied",
                  "blocks": ["/estimates/0/cash_out", "/estimates/0/relative_value_basis"]}]
 
+An input whose absence only changes the basis of a figure (the law's market rates for a date, when
+the figure can stand on the plan's own rate instead) lists that figure under ``fallback`` (and
+nothing under ``blocks``): the figure is shown, on the basis the message names.
+
 ``field`` is the JSON pointer of the missing request input; a regulatory value the engine lacks is
 ``/engine/parameters/<name>`` or ``/engine/mortality/417e`` (not a request field: nothing the caller
 can supply fixes it). ``blocks`` are JSON pointers into the participant's result of the figures left
@@ -41,9 +45,13 @@ class Missing:
     field: str
     message: str
     blocks: tuple[str, ...]
+    fallback: tuple[str, ...] = ()  # figures shown on a fallback basis because this input is absent
 
     def as_json(self) -> dict[str, Any]:
-        return {"field": self.field, "message": self.message, "blocks": list(self.blocks)}
+        out: dict[str, Any] = {"field": self.field, "message": self.message, "blocks": list(self.blocks)}
+        if self.fallback:
+            out["fallback"] = list(self.fallback)
+        return out
 
 
 def _is_missing_type(exc: BaseException) -> bool:
@@ -118,13 +126,20 @@ def whole_plan_blocked(plan_key: str, exc: BaseException) -> dict[str, Any] | No
 
 
 def merge(items: Iterable[Missing]) -> list[dict[str, Any]]:
-    """One entry per missing input (``field``, with the first message), its blocked figures in order,
-    without repeats."""
-    merged: dict[str, tuple[str, list[str]]] = {}
+    """One entry per missing input (``field``, with the first message), its blocked figures (and the
+    figures shown on a fallback basis) in order, without repeats."""
+    merged: dict[str, tuple[str, list[str], list[str]]] = {}
     for m in items:
-        _, blocks = merged.setdefault(m.field, (m.message, []))
+        _, blocks, fallback = merged.setdefault(m.field, (m.message, [], []))
         blocks.extend(b for b in m.blocks if b not in blocks)
-    return [{"field": f, "message": msg, "blocks": b} for f, (msg, b) in merged.items()]
+        fallback.extend(b for b in m.fallback if b not in fallback)
+    out: list[dict[str, Any]] = []
+    for f, (msg, b, fb) in merged.items():
+        entry: dict[str, Any] = {"field": f, "message": msg, "blocks": b}
+        if fb:
+            entry["fallback"] = fb
+        out.append(entry)
+    return out
 
 
 __all__ = ["Missing", "MissingInput", "MissingLog", "describe", "merge"]

@@ -1,10 +1,14 @@
 """Relative value of each optional form against the QJSA, for the §417(a)(3) explanation.
 
-Treas. Reg. §1.417(a)(3)-1(c)(2) (regulation.md §D.1): each optional form's actuarial present value
-(APV) as a percentage of the QJSA's APV, all forms valued on ONE basis. The basis used here is the
-§417(e)(3) applicable mortality table with the plan's applicable interest rate for the ASD — a
-permitted single set for every form ((c)(2)(iv)(A) for the lump sum, (B) for the others: "the
-§417(e)(3) rate and table are reasonable"). Forms whose APV is 95%–105% of the QJSA's may be described
+Treas. Reg. §1.417(a)(3)-1(c)(2): each optional form's actuarial present value
+(APV) as a percentage of the QJSA's APV, all forms valued on ONE basis. By default that basis is the law's for the ASD:
+the §417(e)(3) applicable interest rate and applicable mortality table ((c)(2)(iv)(A): the single
+sum is compared on them; (B): "the §417(e)(3) rate and table are reasonable" for the other forms) —
+the 30-year Treasury rate of the look-back month for plan years before 2008, the PPA 2006 transition
+blend for 2008-2011 and the segment rates from 2012. When the date's market data are absent the
+values fall back to the plan's own rate (still one reasonable basis for every form), say so in a
+plain sentence and name the missing input; a plan may also choose its own rate as its reading
+(``ComparisonRules.interest = "plan_rate"``). Forms whose APV is 95%–105% of the QJSA's may be described
 as "approximately equal in value" ((c)(2)(iii)(C)); forms within 5 points may be grouped ((A)).
 
 The comparison form is the QJSA for a married participant and the single life annuity for an
@@ -41,7 +45,7 @@ from benefits.engine.actuarial import (
 )
 from benefits.engine.money import to_decimal
 from benefits.engine.mortality import LAST_417E_YEAR, MortalityTable, applicable_417e_table, latest_417e_table
-from benefits.engine.trace import Trace
+from benefits.engine.trace import Trace, money, percent
 
 REGULATION = "Treas. Reg. §1.417(a)(3)-1(c)(2)"
 HUNDRED = Decimal(100)
@@ -71,9 +75,11 @@ class ComparisonRules:
     ``lookback_months``: the rate of the calendar month this many months before the ASD's month
     (e.g. 2: ASD March 1 → January). ``rate_key`` names the assumptions map ``{"YYYY-MM": percent}``
     of the plan's applicable (30-year Treasury) rate; ``rate_default_key`` an optional flat percent
-    the plan accepts for months not listed. ``interest``: ``plan_rate`` (that rate, flat) or
-    ``segment_rates`` (the §417(e)(3) segment rates of ``segment_rates_key`` from 2008; the plan
-    rate before 2008, when it was the §417(e)(3) rate).
+    the plan accepts for months not listed. ``interest``: ``segment_rates`` (the default: the
+    §417(e)(3) basis for the date — the segment rates of ``segment_rates_key`` from 2008, blended
+    with the 30-year Treasury rate in 2008-2011, and before 2008 the plan's 30-year Treasury rate,
+    which then was the §417(e)(3) rate; the plan's rate when the date's data are absent) or
+    ``plan_rate`` (the plan's rate, flat, for every date).
     """
 
     qjsa_form: str
@@ -82,7 +88,7 @@ class ComparisonRules:
     rate_key: str
     section: str  # the plan's explanation section, e.g. "§7.4(E)"
     rate_default_key: str | None = None
-    interest: InterestSource = "plan_rate"
+    interest: InterestSource = "segment_rates"
     segment_rates_key: str = "segment_rates"
     places: int = 1
     # The explanation is given 30-90 days before the ASD; the "approximately equal" wording is not
@@ -107,6 +113,11 @@ class OptionalForm:
     change_after_months: int | None = None
 
 
+# Which basis a comparison used: the law's for the date, the plan's rate as the plan's reading, or
+# the plan's rate because the date's market data were absent.
+BasisReading = Literal["law", "plan_rate", "plan_rate_fallback"]
+
+
 @dataclass(frozen=True)
 class ComparisonBasis:
     basis: Basis
@@ -115,6 +126,8 @@ class ComparisonBasis:
     mortality: str
     source: str
     lookback_month: str
+    reading: BasisReading = "law"
+    words: str = ""  # one plain sentence saying which basis was used (for the explanation)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -123,12 +136,16 @@ class ComparisonBasis:
             "mortality": self.mortality,
             "source": self.source,
             "lookback_month": self.lookback_month,
+            "reading": self.reading,
+            "words": self.words,
         }
 
 
 @dataclass(frozen=True)
 class RelativeValues:
-    """The relative value of every form on one ASD (empty with a ``note`` when omitted)."""
+    """The relative value of every form on one ASD (empty with a ``note`` when omitted). With a
+    ``basis`` and a ``note``, the values stand on the plan's rate because the law's market data for
+    the date were absent: the note (a ``MissingNote``) says so and names the missing input."""
 
     basis: ComparisonBasis | None
     values: Mapping[str, RelativeValue] = field(default_factory=lambda: MappingProxyType({}))
@@ -164,6 +181,60 @@ def _table_for(asd: date) -> tuple[MortalityTable, str]:
     return table, table.name
 
 
+def _plan_rate(
+    a: Mapping[str, Any], rules: ComparisonRules, month: str
+) -> tuple[Interest, str, str] | MissingNote:
+    """The plan's applicable (30-year Treasury) rate for ``month`` as (interest, words, source), or a
+    note naming the missing input."""
+    given = a.get(rules.rate_key) or {}
+    rate = _percent(given.get(month)) if isinstance(given, Mapping) else None
+    source = f"assumptions.{rules.rate_key}"
+    words = f"{rate}% (30-year Treasury rate for {month})"
+    if rate is None and rules.rate_default_key is not None:
+        rate = _percent(a.get(rules.rate_default_key))
+        source = f"assumptions.{rules.rate_default_key}"
+        words = f"{rate}% (flat rate given for {month}: {source})"
+    if rate is None:
+        return MissingNote(
+            f"relative values omitted: the 30-year Treasury rate for {month} "
+            f"(assumptions.{rules.rate_key}.{month}) is missing",
+            f"/assumptions/{rules.rate_key}/{month}",
+        )
+    return FlatRate(float(rate / HUNDRED)), words, source
+
+
+def _law_rates(
+    a: Mapping[str, Any], rules: ComparisonRules, asd: date, month: str
+) -> tuple[Interest, str, str] | MissingNote:
+    """The §417(e)(3) applicable interest rate for an ASD in a plan year from 2008: the segment rates
+    of the look-back month (PPA 2006 transition blend with the 30-year Treasury rate for 2008-2011)."""
+    from benefits.engine.minimum_present_value import (
+        PHASE_IN,
+        MissingMarketData,
+        phase_in_rates,
+        segment_rates,
+        treasury_rate,
+    )
+
+    try:
+        seg = segment_rates({"segment_rates": a.get(rules.segment_rates_key)}, month)
+        if asd.year in PHASE_IN:
+            seg = phase_in_rates(
+                asd.year, seg, treasury_rate({"treasury_30y_monthly": a.get(rules.rate_key)}, month)
+            )
+    except MissingMarketData as exc:
+        return MissingNote(exc.message, exc.field)
+    r1, r2, r3 = (float(r / HUNDRED) for r in seg)
+    words = f"segment rates {seg[0]:f}% / {seg[1]:f}% / {seg[2]:f}% for {month}" + (
+        f" ({asd.year} PPA transition blend with the 30-year Treasury rate)" if asd.year in PHASE_IN else ""
+    )
+    return SegmentRates(r1, r2, r3), words, f"assumptions.{rules.segment_rates_key}"
+
+
+def _day(on: date) -> str:
+    return f"{on:%B} {on.day}, {on.year}"
+
+
 def comparison_basis(
     asd: date,
     assumptions: Mapping[str, Any] | None,
@@ -172,7 +243,9 @@ def comparison_basis(
     married: bool,
     table: MortalityTable | None = None,
 ) -> tuple[ComparisonBasis | None, str]:
-    """The single basis for every form on ``asd``, or (None, a note naming the missing input).
+    """The single basis for every form on ``asd`` and a note: (basis, "") on the chosen basis;
+    (basis, note) on the plan's rate because the law's market data for the date are absent (the note,
+    a ``MissingNote``, names the missing input); (None, note) when no basis can be formed.
 
     ``table`` pins the mortality table (a plan that prices with a pinned table); by default the
     §417(e)(3) applicable table for the ASD.
@@ -180,6 +253,7 @@ def comparison_basis(
     a = assumptions or {}
     month = lookback_month(asd, rules.lookback_months)
     form = rules.qjsa_form if married else rules.single_life_form
+    stand_in = False
     if table is not None:
         mortality = table.name
     else:
@@ -187,57 +261,62 @@ def comparison_basis(
             table, mortality = _table_for(asd)
         except LookupError as exc:
             return None, MissingNote(f"relative values omitted: {exc}", "/engine/mortality/417e")
-    use_segments = rules.interest == "segment_rates" and asd.year >= 2008
-    interest: Interest
-    if use_segments:
-        # The statute's rates for the date: PPA transition blend for 2008-2011, segment rates after.
-        from benefits.engine.minimum_present_value import (
-            PHASE_IN,
-            MissingMarketData,
-            phase_in_rates,
-            segment_rates,
-            treasury_rate,
-        )
-
-        try:
-            seg = segment_rates({"segment_rates": a.get(rules.segment_rates_key)}, month)
-            if asd.year in PHASE_IN:
-                seg = phase_in_rates(
-                    asd.year, seg, treasury_rate({"treasury_30y_monthly": a.get(rules.rate_key)}, month)
-                )
-        except MissingMarketData as exc:
-            return None, MissingNote(f"relative values omitted: {exc.message}", exc.field)
-        r1, r2, r3 = (float(r / HUNDRED) for r in seg)
-        interest = SegmentRates(r1, r2, r3)
-        words = f"segment rates {seg[0]:f}% / {seg[1]:f}% / {seg[2]:f}% for {month}" + (
-            f" ({asd.year} PPA transition blend with the 30-year Treasury rate)"
-            if asd.year in PHASE_IN
-            else ""
-        )
-        source = f"assumptions.{rules.segment_rates_key}"
-    else:
-        given = a.get(rules.rate_key) or {}
-        rate = _percent(given.get(month)) if isinstance(given, Mapping) else None
-        source = f"assumptions.{rules.rate_key}"
-        words = f"{rate}% (30-year Treasury rate for {month})"
-        if rate is None and rules.rate_default_key is not None:
-            rate = _percent(a.get(rules.rate_default_key))
-            source = f"assumptions.{rules.rate_default_key}"
-            words = f"{rate}% (flat rate given for {month}: {source})"
-        if rate is None:
-            return None, MissingNote(
-                f"relative values omitted: the 30-year Treasury rate for {month} "
-                f"(assumptions.{rules.rate_key}.{month}) is missing",
-                f"/assumptions/{rules.rate_key}/{month}",
+        stand_in = asd.year > LAST_417E_YEAR
+    on = _day(asd)
+    fallback: MissingNote | None = None
+    reading: BasisReading
+    if rules.interest == "segment_rates" and asd.year >= 2008:
+        law = _law_rates(a, rules, asd, month)
+        if isinstance(law, MissingNote):
+            plan = _plan_rate(a, rules, month)
+            if isinstance(plan, MissingNote):
+                return None, MissingNote(f"relative values omitted: {law}", law.field)
+            fallback = MissingNote(
+                f"relative values use the plan's 30-year Treasury rate for {month} because the "
+                f"law's basis for {on} cannot be formed: {law}",
+                law.field,
             )
-        interest = FlatRate(float(rate / HUNDRED))
+            (interest, words, source), reading = plan, "plan_rate_fallback"
+        else:
+            (interest, words, source), reading = law, "law"
+    else:
+        plan = _plan_rate(a, rules, month)
+        if isinstance(plan, MissingNote):
+            return None, plan
+        interest, words, source = plan
+        # Before 2008 the §417(e)(3) rate was the 30-year Treasury rate of the plan's look-back
+        # month, which is the plan's rate (unless only the plan's flat default stands in for it).
+        law_before_2008 = rules.interest == "segment_rates" and source == f"assumptions.{rules.rate_key}"
+        reading = "law" if law_before_2008 else "plan_rate"
     basis = Basis(table, interest, label=f"{mortality}, {words}")
+    plain = {
+        "law": f"the interest rate and mortality table the law prescribes for payments starting {on}",
+        "plan_rate": "the plan's own interest rate with the law's mortality table",
+        "plan_rate_fallback": (
+            f"the plan's own interest rate, because the rates the law prescribes for payments "
+            f"starting {on} are not loaded yet, with the law's mortality table"
+        ),
+    }[reading]
     source = (
         f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
-        + ("segment rates" if use_segments else "the plan's applicable interest rate")
+        + {
+            "law": "the §417(e)(3) applicable interest rate for the date",
+            "plan_rate": "the plan's applicable interest rate",
+            "plan_rate_fallback": "the plan's applicable interest rate (the §417(e)(3) rate for the "
+            "date was not supplied)",
+        }[reading]
         + f" for the look-back month, one basis for every form ({source})"
     )
-    return ComparisonBasis(basis, form, words, mortality, source, month), ""
+    words_sentence = f"Relative values are worked out on {plain}."
+    if stand_in:  # the IRS table for the year is not in the engine yet: the latest one stands in
+        words_sentence = words_sentence[:-1] + (
+            f", except that the latest IRS mortality table the calculator has ({LAST_417E_YEAR}) "
+            f"stands in for the {asd.year} table."
+        )
+    return (
+        ComparisonBasis(basis, form, words, mortality, source, month, reading, words_sentence),
+        fallback or "",
+    )
 
 
 # ------------------------------------------------------------------------------------------ values
@@ -297,6 +376,11 @@ def relative_values(
     values: dict[str, RelativeValue] = {}
     traces: dict[str, Trace] = {}
     who = "the QJSA" if married else "the single life annuity (the QJSA of an unmarried participant)"
+    which = {
+        "law": "the §417(e)(3) applicable interest rate and mortality table for the date",
+        "plan_rate": "the plan's applicable interest rate (the plan's reading) and the §417(e)(3) table",
+        "plan_rate_fallback": f"the plan's applicable interest rate and the §417(e)(3) table ({note})",
+    }[basis.reading]
     for option in forms:
         apv = _apv(option, basis.basis, age, asd)
         rv = relative_value_of_apvs(apv, qjsa_apv, places=rules.places, explanation_date=explained)
@@ -307,19 +391,29 @@ def relative_values(
         )
         if rv.approximately_equal:
             words += "; approximately equal in value (95%-105%)"
-        traces[option.key] = Trace().add(
-            words,
-            section=f"{rules.section}; {REGULATION}",
-            result=rv.percent,
-            option_present_value=round(apv, 2),
-            comparison_present_value=round(qjsa_apv, 2),
-            approximately_equal=rv.approximately_equal,
+        traces[option.key] = (
+            Trace()
+            .add(
+                f"Comparison basis: {which}",
+                section=f"{REGULATION}(iv)",
+                result=basis.basis.describe(),
+                reading=basis.reading,
+                lookback_month=basis.lookback_month,
+            )
+            .add(
+                words,
+                section=f"{rules.section}; {REGULATION}",
+                result=percent(rv.percent),
+                option_present_value=money(round(apv, 2)),
+                comparison_present_value=money(round(qjsa_apv, 2)),
+                approximately_equal=rv.approximately_equal,
+            )
         )
     present = {k: v for k, v in values.items()}
     groups = group_relative_values(
         list(present.items()), single_sum=single_sum if single_sum in present else None
     )
-    return RelativeValues(basis, MappingProxyType(values), MappingProxyType(traces), groups)
+    return RelativeValues(basis, MappingProxyType(values), MappingProxyType(traces), groups, note)
 
 
 def relative_value_json(rv: RelativeValue) -> dict[str, Any]:

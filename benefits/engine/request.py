@@ -98,6 +98,13 @@ def _year_map(raw: object, pointer: str, convert: Callable[[Any, str], Any]) -> 
         raise ParticipantError(pointer, "must be an object keyed by year")
     out: dict[int, Any] = {}
     for k, v in raw.items():
+        try:  # the usual case first, without building the item's pointer (a census has millions)
+            year = int(k) if isinstance(k, str) and len(k) <= 4 else int("x")
+            input_ranges.check_year(year, "")
+            out[year] = convert(v, "")
+            continue
+        except (ParticipantError, TypeError, ValueError, ArithmeticError):
+            pass  # the same checks again below, with the pointer, raise the error the caller sees
         item = f"{pointer}/{_esc(k)}"
         try:
             year = int(k) if isinstance(k, str) and len(k) <= 4 else int("x")

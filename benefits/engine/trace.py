@@ -3,21 +3,188 @@
 A ``Trace`` is an immutable list of ``Step``s. Engine functions build one as they go and attach it to
 their result, so the web app, the PDFs and the command line can show a participant or an auditor how
 a number was reached, in plain words with the plan section.
+
+Three things every trace carries, whichever helper (``Trace.add`` or ``TraceBuilder``) built it:
+
+* **Which steps applied.** A branch the calculation did not take (a minimum that did not bind, an
+  offset that is zero because its rule did not apply, a reduction that does not apply at Normal
+  Retirement) is recorded with ``applied=False`` (``Trace.skip`` / ``TraceBuilder.skip``), so an
+  auditor sees it was considered and a participant is shown only what applied.
+* **Typed values.** Each input and result says what it is (``ValueType``: money, a factor with its
+  stated number of places, a rate, a percent, an age, a date, a count, shares, …): plan code wraps a
+  number with ``money(x)``, ``factor(x, 6)``, ``rate(x)``…; dates, counts, flags and text are typed
+  from their Python type. Readers format a value by its type, never by guessing from words.
+* **Every regulatory value read.** A parameter or mortality-table read made while a trace is being
+  built (``parameters.recorded_reads``) becomes a step of that trace, before the step that follows
+  it, without plan code adding it by hand.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
-from typing import Any, TypeVar
+from functools import lru_cache
+from typing import Any, TypeVar, overload
 
 from benefits.engine.parameters import ParameterRead, current_reads
 
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class ValueType:
+    """What a traced value is, so a reader formats it without guessing.
+
+    ``kind``: ``money`` (dollars; shown to the cent), ``factor`` (a multiplier shown to ``places``
+    decimal places), ``rate`` (a fraction per period, e.g. 0.05 for 5%), ``percent`` (a number of
+    percent, e.g. 80), ``age`` (years, possibly with a fraction), ``date``, ``year`` (a calendar or
+    plan year), ``count`` (a whole number: months, hours, years of service), ``years`` (a duration in
+    years with a fraction), ``shares`` (share units, ``places`` decimals), ``price`` (dollars per
+    share, ``places`` decimals), ``flag`` (yes/no), ``text``, ``none`` (no value), ``path`` (a
+    pointer to another figure's trace), ``number`` (a plain number with no unit).
+    """
+
+    kind: str
+    places: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind} if self.places is None else {"kind": self.kind, "places": self.places}
+
+
+MONEY = ValueType("money", 2)
+RATE = ValueType("rate")
+PERCENT = ValueType("percent")
+AGE = ValueType("age")
+DATE = ValueType("date")
+YEAR = ValueType("year")
+COUNT = ValueType("count")
+YEARS = ValueType("years")
+FLAG = ValueType("flag")
+TEXT = ValueType("text")
+NONE = ValueType("none")
+NUMBER = ValueType("number")
+PATH = ValueType("path")
+
+
+def FACTOR(places: int) -> ValueType:  # noqa: N802 - reads like the other type constants
+    """A factor stated to ``places`` decimal places (e.g. the plan's two-place option factors)."""
+    return ValueType("factor", places)
+
+
+def SHARES(places: int | None = None) -> ValueType:  # noqa: N802
+    """Share units: to ``places`` decimals where the plan rounds shares, else the decimals that matter."""
+    return ValueType("shares", places)
+
+
+def PRICE(places: int | None = None) -> ValueType:  # noqa: N802
+    """Dollars per share: to ``places`` decimals where the plan states them, else at least cents."""
+    return ValueType("price", places)
+
+
+@dataclass(frozen=True)
+class Typed[T]:
+    """A value with its type, as handed to a trace step (``money(x)``, ``factor(x, 6)``…)."""
+
+    value: T
+    type: ValueType
+
+
+def typed[T](value: T, value_type: ValueType) -> Typed[T]:
+    return Typed(value, value_type)
+
+
+def money[T](value: T) -> Typed[T]:
+    return Typed(value, MONEY)
+
+
+def factor[T](value: T, places: int) -> Typed[T]:
+    return Typed(value, FACTOR(places))
+
+
+def rate[T](value: T) -> Typed[T]:
+    return Typed(value, RATE)
+
+
+def percent[T](value: T) -> Typed[T]:
+    return Typed(value, PERCENT)
+
+
+def age[T](value: T) -> Typed[T]:
+    return Typed(value, AGE)
+
+
+def years[T](value: T) -> Typed[T]:
+    return Typed(value, YEARS)
+
+
+def year[T](value: T) -> Typed[T]:
+    return Typed(value, YEAR)
+
+
+def count[T](value: T) -> Typed[T]:
+    return Typed(value, COUNT)
+
+
+def shares[T](value: T, places: int | None = None) -> Typed[T]:
+    return Typed(value, SHARES(places))
+
+
+def price[T](value: T, places: int | None = None) -> Typed[T]:
+    return Typed(value, PRICE(places))
+
+
+def number[T](value: T) -> Typed[T]:
+    return Typed(value, NUMBER)
+
+
+def text[T](value: T) -> Typed[T]:
+    return Typed(value, TEXT)
+
+
+def type_of(value: object) -> ValueType | None:
+    """The type a value has by its Python type alone; None for a number that must be typed."""
+    if isinstance(value, Typed):
+        return value.type
+    if value is None:
+        return NONE
+    if isinstance(value, bool):
+        return FLAG
+    if isinstance(value, date):
+        return DATE
+    if isinstance(value, int):
+        return COUNT
+    if isinstance(value, str):
+        return None if _numeric(value) else TEXT
+    if isinstance(value, list | tuple | dict):
+        items = list(value.values()) if isinstance(value, dict) else list(value)
+        if not items:
+            return NONE
+        types = {type_of(v) for v in items}
+        return types.pop() if len(types) == 1 else None  # mixed: each item is typed by its own kind
+    return None  # a Decimal or float: money, a factor or a rate, which only its maker knows
+
+
+_NUMERIC = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
+
+
+def _numeric(s: str) -> bool:
+    return _NUMERIC.fullmatch(s) is not None
+
+
+_AS_IS = frozenset({str, int, bool, type(None)})
+
+
+def _untyped(value: object) -> object:
+    return value.value if isinstance(value, Typed) else value
+
+
 def _plain(value: object) -> object:
+    if type(value) in _AS_IS:  # the usual values: nothing to convert
+        return value
+    value = _untyped(value)
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, date):
@@ -31,37 +198,73 @@ def _plain(value: object) -> object:
 
 @dataclass(frozen=True)
 class Step:
+    """One step. A value handed in wrapped (``money(x)``) is stored bare, its type beside it."""
+
     rule: str  # what was done, in plain words
     section: str = ""  # plan section or regulation, e.g. "Carver DB §3.1(A)" or "IRC §415(b)"
     inputs: tuple[tuple[str, object], ...] = ()
     result: object = None
+    applied: bool = True  # False: a branch considered and not taken (a minimum that did not bind…)
+    input_kinds: tuple[tuple[str, ValueType | None], ...] = ()
+    result_kind: ValueType | None = None
+
+    def __post_init__(self) -> None:
+        if self.inputs and not self.input_kinds:
+            kinds: list[tuple[str, ValueType | None]] = []
+            bare: list[tuple[str, object]] = []
+            wrapped = False
+            for k, v in self.inputs:  # one pass: a census builds millions of steps
+                if type(v) is Typed:
+                    kinds.append((k, v.type))
+                    bare.append((k, v.value))
+                    wrapped = True
+                else:
+                    kinds.append((k, type_of(v)))
+                    bare.append((k, v))
+            object.__setattr__(self, "input_kinds", tuple(kinds))
+            if wrapped:
+                object.__setattr__(self, "inputs", tuple(bare))
+        if self.result_kind is None:
+            if type(self.result) is Typed:
+                object.__setattr__(self, "result_kind", self.result.type)
+                object.__setattr__(self, "result", self.result.value)
+            else:
+                object.__setattr__(self, "result_kind", type_of(self.result))
 
     def as_dict(self) -> dict[str, Any]:
-        return {
+        cached: dict[str, Any] | None = self.__dict__.get("_as_dict")
+        if cached is not None:  # a parameter read's step, shared by every trace that read it
+            return dict(cached)
+        out: dict[str, Any] = {
             "rule": self.rule,
             "section": self.section,
             "inputs": {k: _plain(v) for k, v in self.inputs},
             "result": _plain(self.result),
+            "applied": self.applied,
         }
-
-
-@dataclass(frozen=True)
-class Trace:
-    steps: tuple[Step, ...] = field(default_factory=tuple)
-
-    def add(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> Trace:
-        """Return a new trace with one more step (traces are immutable)."""
-        return Trace(self.steps + (Step(rule, section, tuple(inputs.items()), result),))
-
-    def extend(self, other: Trace) -> Trace:
-        return Trace(self.steps + other.steps)
-
-    def as_list(self) -> list[dict[str, Any]]:
-        return [s.as_dict() for s in self.steps]
+        kinds = {k: t.as_dict() for k, t in self.input_kinds if t is not None}
+        if kinds:
+            out["input_types"] = kinds
+        if self.result_kind is not None:
+            out["result_type"] = self.result_kind.as_dict()
+        if _is_read(self):
+            object.__setattr__(self, "_as_dict", out)
+            return dict(out)
+        return out
 
 
 def read_step(read: ParameterRead) -> Step:
     """The trace step for one regulatory value used: what, for which date, the value and its source."""
+    step: Step | None = read.__dict__.get("_step")  # kept on the read (``Parameter`` reuses its reads)
+    if step is None:
+        step = _read_step(read)
+        object.__setattr__(read, "_step", step)
+    return step
+
+
+@lru_cache(maxsize=4096)  # the same read (a limit for a year) recurs across participants
+def _read_step(read: ParameterRead) -> Step:
+    value = read.entry.value
     return Step(
         read.words(),
         read.section,
@@ -72,35 +275,154 @@ def read_step(read: ParameterRead) -> Step:
             ("source", read.entry.source),
             ("estimate", read.projected),
         ),
-        _plain(read.entry.value),
+        None if value is None else Typed(str(value), _UNIT_TYPES.get(read.unit, NUMBER)),
     )
+
+
+# A parameter file's ``unit`` → how its value reads.
+_UNIT_TYPES: Mapping[str, ValueType] = {
+    "currency-USD": MONEY,
+    "USD": MONEY,
+    "usd": MONEY,
+    "dollars": MONEY,
+    "percent": PERCENT,
+    "rate": RATE,
+    "year": YEAR,
+    "years": YEARS,
+    "count": COUNT,
+}
+
+
+def _pending_reads(mark: int | None) -> tuple[list[Step], int | None]:
+    """Read steps for the regulatory values read since ``mark``, and the new mark."""
+    reads = current_reads()
+    if reads is None:
+        return [], None
+    if mark is None or mark > len(reads):
+        mark = len(reads)
+    return [read_step(r) for r in reads[mark:]], len(reads)
+
+
+def _reads_mark() -> int | None:
+    reads = current_reads()
+    return None if reads is None else len(reads)
+
+
+def _merged(steps: tuple[Step, ...], new: list[Step], reads: Sequence[Step] = ()) -> tuple[Step, ...]:
+    """``steps``, then the ``reads`` not already listed (in ``steps`` or ``new``), then ``new``: each
+    parameter-read step kept once, as applied where any listing of it applied."""
+    if not reads and not any(_is_read(s) for s in new):
+        return steps + tuple(new)  # the usual step: nothing to deduplicate
+    out = list(steps)
+    listed = {_read_key(s) for s in (*steps, *new) if _is_read(s)}
+    for s in reads:
+        if _read_key(s) not in listed:
+            out.append(s)
+            listed.add(_read_key(s))
+    for s in new:
+        if _is_read(s):
+            same = [i for i, o in enumerate(out) if _is_read(o) and _read_key(o) == _read_key(s)]
+            if same:
+                if s.applied and not out[same[0]].applied:
+                    out[same[0]] = s
+                continue
+        out.append(s)
+    return tuple(out)
+
+
+def _read_key(step: Step) -> tuple[str, tuple[tuple[str, object], ...]]:
+    return step.rule, step.inputs
+
+
+def _is_read(step: Step) -> bool:
+    return bool(step.inputs) and step.inputs[0][0] == "parameter"
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Immutable; each ``add``/``skip``/``extend`` also takes in the regulatory values read since the
+    trace's last step (``parameters.recorded_reads``), so no builder can leave them out."""
+
+    steps: tuple[Step, ...] = field(default_factory=tuple)
+    reads_mark: int | None = field(default_factory=_reads_mark, compare=False, repr=False)
+
+    def _with(self, new: list[Step]) -> Trace:
+        reads, mark = _pending_reads(self.reads_mark)
+        return Trace(_merged(self.steps, new, reads), mark)
+
+    def add(
+        self, rule: str, *, section: str = "", result: object = None, applied: bool = True, **inputs: object
+    ) -> Trace:
+        """Return a new trace with one more step (traces are immutable); ``applied=False`` records a
+        branch considered and not taken."""
+        return self._with([Step(rule, section, tuple(inputs.items()), result, applied)])
+
+    def skip(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> Trace:
+        """Return a new trace with a step that was considered and did not apply."""
+        return self._with([Step(rule, section, tuple(inputs.items()), result, applied=False)])
+
+    def extend(self, other: Trace) -> Trace:
+        return self._with(list(other.steps))
+
+    def not_applied(self) -> Trace:
+        """This trace with every step marked as not applied: a whole branch (a minimum computed and
+        compared) that did not make the figure."""
+        return Trace(tuple(replace(s, applied=False) for s in self.steps), self.reads_mark)
+
+    def applied(self) -> tuple[Step, ...]:
+        """The steps that applied (what a participant is shown)."""
+        return tuple(s for s in self.steps if s.applied)
+
+    def as_list(self) -> list[dict[str, Any]]:
+        return [s.as_dict() for s in self.steps]
 
 
 class TraceBuilder:
     """A mutable helper for long calculations; ``build()`` freezes it into a ``Trace``.
 
     Every regulatory value read (a parameter or a mortality table, ``parameters.recorded_reads``)
-    between the builder's creation and ``build()`` is added to the trace automatically, once.
+    between the builder's creation and ``build()`` is added to the trace automatically, once, after
+    the steps (where the command line has always listed them).
     """
 
     def __init__(self) -> None:
         self._steps: list[Step] = []
-        reads = current_reads()
-        self._reads_from = len(reads) if reads is not None else None
+        self._mark = _reads_mark()
 
-    def step(self, rule: str, *, section: str = "", result: T = None, **inputs: object) -> T:  # type: ignore[assignment]
-        self._steps.append(Step(rule, section, tuple(inputs.items()), result))
-        return result
+    @overload
+    def step(
+        self, rule: str, *, section: str = "", result: Typed[T], applied: bool = True, **inputs: object
+    ) -> T: ...
+
+    @overload
+    def step(
+        self, rule: str, *, section: str = "", result: T = ..., applied: bool = True, **inputs: object
+    ) -> T: ...
+
+    def step(
+        self, rule: str, *, section: str = "", result: object = None, applied: bool = True, **inputs: object
+    ) -> object:
+        """Record a step (``applied=False``: considered and not taken); returns the result, unwrapped
+        from ``money(…)`` etc."""
+        self._steps.append(Step(rule, section, tuple(inputs.items()), result, applied))
+        return _untyped(result)
+
+    @overload
+    def skip(self, rule: str, *, section: str = "", result: Typed[T], **inputs: object) -> T: ...
+
+    @overload
+    def skip(self, rule: str, *, section: str = "", result: T = ..., **inputs: object) -> T: ...
+
+    def skip(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> object:
+        """Record a branch considered and not taken (``applied=False``); returns the result."""
+        self._steps.append(Step(rule, section, tuple(inputs.items()), result, applied=False))
+        return _untyped(result)
 
     def include(self, trace: Trace) -> None:
         self._steps.extend(trace.steps)
 
     def build(self) -> Trace:
-        reads = current_reads()
-        if reads is not None and self._reads_from is not None:
-            for read in reads[self._reads_from :]:
-                step = read_step(read)
-                if step not in self._steps:
-                    self._steps.append(step)
-            self._reads_from = len(reads)
-        return Trace(tuple(self._steps))
+        reads, self._mark = _pending_reads(self._mark)
+        steps = _merged(tuple(self._steps), [], reads)
+        self._steps = list(steps)
+        return Trace(steps, self._mark)

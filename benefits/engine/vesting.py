@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from .dates import ONE_DAY, add_years
 from .money import ZERO, to_decimal
-from .trace import Trace
+from .trace import Trace, percent
 
 HUNDRED = Decimal(100)
 
@@ -119,7 +119,7 @@ def vest(
     trace = Trace().add(
         f"Vesting under the {schedule.name}",
         section=schedule.section,
-        result=schedule.percent(years),
+        result=percent(schedule.percent(years)),
         years=years,
     )
     pct = schedule.percent(years)
@@ -129,14 +129,17 @@ def vest(
         trace = trace.add(
             "Top-heavy minimum vesting" + ("" if top_heavy.current else " (plan no longer Top-Heavy)"),
             section=top_heavy.schedule.section,
-            result=th,
+            result=percent(th),
             years=years,
+            applied=th > pct,  # a floor below the plan's own schedule did not apply
         )
         if th > pct:
             pct, used, table = th, top_heavy.schedule.name, top_heavy.schedule
     if full_vesting_event is not None:
         what, section = full_vesting_event
-        trace = trace.add(f"Fully vested: {what}", section=section, result=HUNDRED)
+        if pct < HUNDRED:  # the event, not the schedule, makes the percent
+            trace = trace.not_applied()
+        trace = trace.add(f"Fully vested: {what}", section=section, result=percent(HUNDRED))
         return VestingResult(HUNDRED, years, used, what, None, trace, table)
     milestone = None
     candidates = [schedule]
@@ -154,7 +157,7 @@ def vest(
         milestone = Milestone(n, p, when, projection_assumption)
         trace = trace.add(
             "Next vesting milestone",
-            result=p,
+            result=percent(p),
             years_needed=n,
             projected_date=when,
             assumption=projection_assumption,

@@ -21,9 +21,11 @@ from django.utils import timezone
 from benefits.audit import AuditEventType, audit_record
 from benefits.imports import bulk
 from benefits.imports.checking import Checked, Progress, check_file
+from benefits.imports.jobs import IMPORT_APPLY, IMPORT_CHECK, RESULTS_RECALCULATE
 from benefits.imports.kinds import KINDS, get_kind
 from benefits.imports.kinds.base import Target
 from benefits.imports.models import ImportBatch, ImportChange
+from benefits.jobs.services import enqueue_on_commit, job_create
 from benefits.models import CalculationResult
 
 logger = logging.getLogger(__name__)
@@ -107,9 +109,7 @@ def import_create(
             sha256=sha,
         )
         if len(content) > BACKGROUND_BYTES and origin == "web":
-            from benefits.imports.tasks import import_check_task
-
-            transaction.on_commit(lambda: import_check_task.delay(batch.pk))
+            enqueue_on_commit(job_create(IMPORT_CHECK, target_id=batch.pk, created_by=actor))
     return batch
 
 
@@ -166,9 +166,7 @@ def import_request_apply(*, batch: ImportBatch, actor, valid_rows_only: bool, re
         )
         if not updated:
             raise ImportRefused("This file has already been imported, or is being imported.")
-        from benefits.imports.tasks import import_apply_task
-
-        transaction.on_commit(lambda: import_apply_task.delay(batch.pk))
+        enqueue_on_commit(job_create(IMPORT_APPLY, target_id=batch.pk, created_by=actor))
     batch.refresh_from_db()
     return batch
 
@@ -482,12 +480,10 @@ def _invalidate(membership_ids: set[int] | None) -> None:
 
 
 def _enqueue_recalculation(membership_ids: set[int] | None) -> None:
-    from benefits.imports.tasks import recalculate_task
-
     ids = None if membership_ids is None else sorted(membership_ids)
     if ids == []:
         return
-    transaction.on_commit(lambda: recalculate_task.delay(ids))
+    enqueue_on_commit(job_create(RESULTS_RECALCULATE, args={"membership_ids": ids}))
 
 
 def results_recalculate(membership_ids: list[int] | None) -> dict[str, int]:

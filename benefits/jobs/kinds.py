@@ -11,6 +11,7 @@ from benefits.jobs.registry import JobKind, register_job_kind
 DOCUMENT_RENDER = "document.render"
 MODELER_RUN = "modeler.run"
 STATEMENT_BATCH_CHUNK = "statement_batch.chunk"
+DELIVERY_EMAIL = "delivery.email"
 
 
 def register() -> None:
@@ -45,6 +46,18 @@ def register() -> None:
             time_limit=900,
             max_attempts=5,
             on_failed="benefits.batches.services:batch_chunk_failed",
+        )
+    )
+    register_job_kind(
+        JobKind(
+            name=DELIVERY_EMAIL,
+            label="Email that a document is ready",
+            run="benefits.delivery.services:delivery_email_job",
+            queue="default",
+            time_limit=120,
+            max_attempts=5,  # a mail relay that is down for a while: 5 s, 30 s, 2 min, 2 min apart
+            on_failed="benefits.delivery.services:delivery_email_failed",
+            on_retry="benefits.delivery.services:delivery_email_retry",
         )
     )
 

@@ -34,6 +34,9 @@ class Job(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # Written every JOBS_HEARTBEAT_SECONDS by the execution that holds the job; the sweeper puts back a
+    # running job whose heartbeat stopped (its worker is gone), whatever the broker or the workers say.
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         "accounts.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -10,11 +10,14 @@ message redelivered after its worker was killed.
 from __future__ import annotations
 
 import logging
+import threading
+from contextlib import contextmanager
 from datetime import timedelta
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.db import DatabaseError, close_old_connections, transaction
+from django.db import DatabaseError, close_old_connections, connections, transaction
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
@@ -116,11 +119,47 @@ def _claim(job_id: int, task_id: str, worker: str) -> Job | None:
             return None
         job.status = Job.Status.RUNNING
         job.attempts += 1
-        job.started_at = timezone.now()
+        job.started_at = job.heartbeat_at = timezone.now()
         job.task_id = task_id
         job.worker = worker[:200]
-        job.save(update_fields=["status", "attempts", "started_at", "task_id", "worker"])
+        job.save(update_fields=["status", "attempts", "started_at", "heartbeat_at", "task_id", "worker"])
     return job
+
+
+@contextmanager
+def heartbeat(job_id: int, task_id: str):
+    """While the body runs, a thread writes the job's ``heartbeat_at`` every JOBS_HEARTBEAT_SECONDS.
+
+    A thread, not calls sprinkled through each job's loop: one long PDF or calculation beats as well as
+    a batch, and the beat stops exactly when the process does (SIGKILL, the hard time limit, a crash).
+    Only the execution that holds the job beats (``task_id``): one put back by the sweeper stops
+    moving the row. Off in the in-process (eager) mode, where no worker can die apart from the request."""
+    interval = settings.JOBS_HEARTBEAT_SECONDS
+    if interval <= 0 or settings.CELERY_TASK_ALWAYS_EAGER:
+        yield
+        return
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(interval):
+                try:
+                    Job.objects.filter(pk=job_id, task_id=task_id, status=Job.Status.RUNNING).update(
+                        heartbeat_at=timezone.now()
+                    )
+                except DatabaseError as exc:  # the database is away: the next beat reconnects
+                    logger.warning("Job %s heartbeat not written: %s", job_id, exc)
+                    connections["default"].close()
+        finally:
+            connections.close_all()  # this thread's own connections
+
+    thread = threading.Thread(target=beat, name=f"job-{job_id}-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=5)
 
 
 def job_execute(job_id: int, *, task_id: str = "", worker: str = "") -> Job | None:
@@ -130,7 +169,8 @@ def job_execute(job_id: int, *, task_id: str = "", worker: str = "") -> Job | No
         return None
     spec = job_kind(job.kind)
     try:
-        resolve(spec.run)(job)
+        with heartbeat(job.pk, task_id):
+            resolve(spec.run)(job)
     except Exception as exc:
         _after_error(job, exc)
         return job
@@ -205,7 +245,7 @@ def job_retry(*, job: Job, actor, request=None) -> Job:
         job.task_id = ""
         job.error = ""
         job.enqueue_error = ""
-        job.started_at = job.finished_at = None
+        job.started_at = job.finished_at = job.heartbeat_at = None
         job.save()
         if spec.on_retry:
             resolve(spec.on_retry)(job)
@@ -242,30 +282,16 @@ def broker_queue_size(queue: str) -> int | None:
         return None
 
 
-def active_task_ids() -> set[str] | None:
-    """Ids of the tasks workers are executing now, or None when no worker answered."""
-    from config.celery import app
-
-    try:
-        replies = app.control.inspect(timeout=1.0).active()
-    except Exception:
-        return None
-    if not replies:
-        return None
-    return {task["id"] for tasks in replies.values() for task in tasks or ()}
-
-
-def jobs_sweep(
-    *, resend_after: int | None = None, grace: int | None = None, probe_workers: bool = True
-) -> dict:
+def jobs_sweep(*, resend_after: int | None = None, grace: int | None = None) -> dict:
     """Re-send jobs left pending or whose message was lost; put back or fail jobs whose worker is gone.
 
     Safe to run at any time and in parallel with workers: every re-send can at worst duplicate a message,
-    and a duplicate finds its job already held or finished."""
+    and a duplicate finds its job already held or finished. A worker is judged gone by the job's own
+    heartbeat, not by asking the workers (``inspect().active()``): after a broker restart a worker that
+    is still running may not answer, and one that died cannot."""
     resend_after = settings.JOBS_RESEND_AFTER if resend_after is None else resend_after
     grace = settings.JOBS_STALL_GRACE if grace is None else grace
     counts = {"resent": 0, "requeued": 0, "failed": 0}
-    active = active_task_ids() if probe_workers and not settings.CELERY_TASK_ALWAYS_EAGER else None
     now = timezone.now()
     cutoff = now - timedelta(seconds=resend_after)
 
@@ -285,10 +311,11 @@ def jobs_sweep(
             Job.objects.filter(pk=job_id, status=Job.Status.QUEUED).update(status=Job.Status.PENDING)
             counts["resent"] += job_send(job_id)
 
-    # 3. Running, but its worker is gone (no worker reports the task) or it ran past its time limit.
-    for job in Job.objects.filter(status=Job.Status.RUNNING, started_at__lt=now - timedelta(seconds=grace)):
+    # 3. Running, but its heartbeat stopped (the worker is gone) or it ran past its time limit.
+    running = Job.objects.filter(status=Job.Status.RUNNING, started_at__lt=now - timedelta(seconds=grace))
+    for job in running.annotate(last_beat=Coalesce("heartbeat_at", "started_at")):
         overdue = job.started_at < now - timedelta(seconds=job.time_limit + grace)
-        orphaned = active is not None and job.task_id not in active
+        orphaned = job.last_beat < now - timedelta(seconds=grace)
         if not (overdue or orphaned):
             continue
         reason = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate, memberships_calculate
 
 from .labels import field_words
@@ -29,6 +30,8 @@ class PlanSummary:
     normal_retirement_date: str = ""
     has_estimates: bool = False
     missing: list[str] = field(default_factory=list)  # plain sentences: what cannot be shown yet
+    diversification: dict | None = None  # the engine's diversification block (an ESOP that has one)
+    offers_deferrals: bool = False  # the plan takes contributions from pay and the person is employed
 
     @property
     def ok(self) -> bool:
@@ -76,6 +79,11 @@ def plan_summary(membership, *, as_of: date, result: dict | CalculationError | N
     summary.normal_retirement_date = result.get("normal_retirement_date") or ""
     _headline(summary, result)
     summary.missing = missing_sentences(result)
+    plan = get_plan(membership.plan.key)  # the plan's optional capabilities, through the protocol
+    if plan.diversification is not None:
+        summary.diversification = result.get(plan.diversification.result_key)
+    term = membership.participant.termination_date
+    summary.offers_deferrals = plan.deferrals is not None and (term is None or term > as_of)
     return summary
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from decimal import Decimal, InvalidOperation
 
+from .modeler import money_text
 from .plain import people_date
 from .traces import trace_steps
 
@@ -15,18 +15,11 @@ _CC = re.compile(r"^cc(\d+)$")
 _SURVIVOR_PERCENT = {"js66": "66⅔%"}
 
 
-def _money(value: object) -> str:
-    try:
-        return f"${Decimal(str(value)):,.2f}"
-    except (InvalidOperation, ValueError):
-        return str(value)
-
-
 def after_death(key: str, f: dict) -> str:
     """Who is paid after the participant's death under form ``key``, and for how long."""
     if m := _JS.match(key):
         share = _SURVIVOR_PERCENT.get(key, f"{m.group(1)}%")
-        amount = f" ({_money(f['survivor_monthly'])} a month)" if f.get("survivor_monthly") else ""
+        amount = f" ({money_text(f['survivor_monthly'])} a month)" if f.get("survivor_monthly") else ""
         return (
             f"Your spouse receives {share} of your payment{amount} for the rest of their life. If your "
             "spouse dies first, payments stop at your death."
@@ -64,8 +57,8 @@ def level_income_words(f: dict, changes_on: date | None) -> str:
         return ""
     when = people_date(changes_on) if changes_on else "the date your Social Security is assumed to start"
     return (
-        f"You receive {_money(f['monthly'])} a month until Social Security is assumed to start, then "
-        f"{_money(f['monthly_after_social_security'])} a month from {when} for the rest of your life. "
+        f"You receive {money_text(f['monthly'])} a month until Social Security is assumed to start, then "
+        f"{money_text(f['monthly_after_social_security'])} a month from {when} for the rest of your life. "
         "The higher amount at first is meant to level your income once Social Security starts; the "
         "plan's own payment does drop on that date."
     )

@@ -28,6 +28,9 @@ FORM_LABELS = {
     "cc20": "Life with 20 years certain",
     "ss_level": "Level income option",
     "lump_sum": "Lump sum",
+    "installments": "Installments",
+    "partial_lump_sum": "Partial lump sum with installments",
+    "direct_rollover": "Direct rollover",
 }
 
 SOURCE_LABELS = {

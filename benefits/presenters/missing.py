@@ -7,6 +7,7 @@ never a JSON pointer or an internal key.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 
 from .labels import field_words
@@ -64,11 +65,21 @@ def missing_sentences(result: dict | None) -> list[str]:
     """One sentence per missing input of a contract result (empty when nothing is missing)."""
     sentences = []
     for item in (result or {}).get("missing") or []:
-        figures = list(dict.fromkeys(figure_words(b, result or {}) for b in item.get("blocks") or []))
-        what = (
-            ", ".join(figures[:-1]) + (" and " if len(figures) > 1 else "") + figures[-1]
-            if figures
-            else "some figures"
-        )
-        sentences.append(f"We cannot show {what} yet: it needs {input_words(item.get('field', ''))}.")
+        needs = input_words(item.get("field", ""))
+        blocked = _joined(figure_words(b, result or {}) for b in item.get("blocks") or [])
+        instead = _joined(figure_words(b, result or {}) for b in item.get("fallback") or [])
+        if blocked or not instead:
+            sentences.append(f"We cannot show {blocked or 'some figures'} yet: it needs {needs}.")
+        if instead:
+            sentences.append(
+                f"We show {instead} on the plan's own interest rate for now: the basis the law "
+                f"prescribes needs {needs}."
+            )
     return sentences
+
+
+def _joined(words_: Iterable[str]) -> str:
+    figures = list(dict.fromkeys(words_))
+    if not figures:
+        return ""
+    return ", ".join(figures[:-1]) + (" and " if len(figures) > 1 else "") + figures[-1]

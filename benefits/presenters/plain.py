@@ -59,12 +59,21 @@ def _clean_paren(m: re.Match) -> str:
     return f"({'; '.join(parts)})" if parts else ""
 
 
+# Where the engine's data came from, as the engine records it for the actuary ("transcribed in
+# sources/x.csv", "equals SOA table 2801 (pymort)"): the published source stays, the file names go.
+_DATA_FILE = re.compile(
+    r";?\s*(?:transcribed in\s+)?(?:sources/)?[\w.-]+\.(?:csv|json)\b"
+    r"|;?\s*equals SOA table \d+ \(pymort\) at ages \d+-\d+"
+)
+
+
 def plain_text(text: object) -> str:
     """``text`` without analyst labels, input keys or ISO dates (see the module's docstring)."""
     if text is None:
         return ""
     s = str(text)
     s = _POINTER.sub("", s)
+    s = _DATA_FILE.sub("", s)
     s = _SETTING.sub(lambda m: f"the plan reading “{reading_label(m.group(1))}”", s)
     s = _THE_SPEC.sub("the analysis of the plan", s)
     # Labels inside parentheses go with their parentheses when nothing else is left; innermost first.

@@ -104,6 +104,11 @@ READING_LABELS = {
     "small_mandatory_paid_directly": "Small automatic distributions are paid directly",
     "mandatory_age_floor": "Age from which an automatic distribution may be made",
     "lookback_conflict": "What happens when the lookback rules conflict",
+    # 401(k) annuities bought from an insurer
+    "annuity_illustration_basis": "How annuities the insurer has not priced are estimated",
+    "annuity_stability_period": "How long the federal interest rate for annuity estimates stays fixed",
+    "annuity_lookback_months": "Months before that period whose federal rate is used",
+    "annuity_period_certain_years": "Guaranteed periods offered with a life annuity",
 }
 
 # The values a reading with a fixed set of choices takes, in words.
@@ -133,6 +138,8 @@ VALUE_LABELS = {
     "communication": "from the notice of the share value",
     "six_year_graded": "six-year graded",
     "escalate": "sent to the committee to decide",
+    "417e": "the federal interest rates and mortality table for the starting date",
+    "insurer_quotes_only": "only from an insurer's quote",
     "true": "yes",
     "false": "no",
 }

@@ -108,6 +108,9 @@ def document_render(document_id: int) -> GeneratedDocument:
             document_id=document.pk,
             sha256=document.sha256,
         )
+        from benefits.delivery.services import delivery_document_ready
+
+        delivery_document_ready(document)  # an email waiting for this PDF is queued with the commit
     return document
 
 

@@ -1,8 +1,9 @@
-"""Template filters for people's words: ``plain`` (engine text without labels or keys) and ``day``
-("April 1, 2027" from a date or an ISO string)."""
+"""Template filters for people's words: ``plain`` (engine text without labels or keys), ``plain_money``
+(the same, amounts with "$") and ``day`` ("April 1, 2027" from a date or an ISO string)."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime
 
 from django import template
@@ -16,6 +17,16 @@ register = template.Library()
 @register.filter
 def plain(value: object) -> str:
     return plain_text(value)
+
+
+_BARE_MONEY = re.compile(r"(?<![\w.$,%])(\d+)\.(\d{2})(?![\d%])")
+
+
+@register.filter
+def plain_money(value: object) -> str:
+    """``plain``, with the bare amounts of an engine's working ("475034.76 × 1.0225%") written as
+    money ("$475,034.76 × 1.0225%"); rates and percents keep their own form."""
+    return _BARE_MONEY.sub(lambda m: f"${int(m.group(1)):,}.{m.group(2)}", plain_text(value))
 
 
 @register.filter

@@ -82,6 +82,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "accounts.middleware.StaffMFARequiredMiddleware",
     "accounts.middleware.NoStoreMiddleware",
+    "accounts.middleware.RefuseNulInFormsMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -150,6 +151,8 @@ IDENTITY_LINK_WINDOW_SECONDS = env.int("IDENTITY_LINK_WINDOW_SECONDS", default=1
 
 # --- Email (Django 6.1 mailers) ---------------------------------------------------------------
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Plan Benefits <benefits@localhost>")
+# The address people use to reach this site: links in emails ("a document is ready") start with it.
+SITE_URL = env("SITE_URL", default="http://localhost:8000").rstrip("/")
 _email_url = env("EMAIL_URL", default="")
 if _email_url:
     _smtp = env.email_url_config(_email_url)
@@ -216,9 +219,11 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ROUTES = {"*.render_*": {"queue": "pdf"}}
 JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
 JOBS_RESEND_AFTER = env.int("JOBS_RESEND_AFTER", default=30)  # a pending job is sent again after this long
-JOBS_STALL_GRACE = env.int(
-    "JOBS_STALL_GRACE", default=30
-)  # a running job unknown to every worker is put back
+# A running job writes its heartbeat this often; one whose heartbeat is older than the grace is put back
+# (its worker died or lost the database). A put-back job that was in fact alive duplicates no work:
+# every job kind is idempotent.
+JOBS_HEARTBEAT_SECONDS = env.int("JOBS_HEARTBEAT_SECONDS", default=10)
+JOBS_STALL_GRACE = env.int("JOBS_STALL_GRACE", default=45)
 STATEMENT_BATCH_CHUNK_SIZE = env.int("STATEMENT_BATCH_CHUNK_SIZE", default=25)
 # Seconds between the notices of a batch (a throttle for mail delivery; 0: as fast as the worker goes).
 NOTICE_BATCH_ITEM_PAUSE_SECONDS = env.float("NOTICE_BATCH_ITEM_PAUSE_SECONDS", default=0)

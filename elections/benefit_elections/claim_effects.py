@@ -7,11 +7,17 @@ from datetime import date
 
 
 def _first_payment_words(election) -> str:
+    from elections.benefit_elections.presenters import money
+
     asd = election.asd
     if election.is_single_sum:
-        return f"Paid: a single sum of ${election.figures.get('lump_sum', '')} on {asd:%B} {asd.day}, {asd.year}."
+        return f"Paid: a single sum of {money(election.figures.get('lump_sum'))} on {asd:%B} {asd.day}, {asd.year}."
+    if election.figures.get("first_installment"):
+        from elections.benefit_elections.presenters import installment_words
+
+        return f"In pay from {asd:%B} {asd.day}, {asd.year}: {installment_words(election.figures)}."
     return (
-        f"In pay: {election.form_label}, ${election.figures.get('monthly', '')} a month from "
+        f"In pay: {election.form_label}, {money(election.figures.get('monthly'))} a month from "
         f"{asd:%B} {asd.day}, {asd.year}."
     )
 

@@ -72,6 +72,121 @@ def describe(form: str) -> tuple[str, str]:
     return (form_label(form), "")
 
 
+def _money(value) -> str:
+    return f"${Decimal(str(value)):,.2f}" if value not in (None, "") else ""
+
+
+FREQUENCY_WORDS = {"monthly": "monthly", "quarterly": "quarterly", "annual": "annual"}
+PER = {"monthly": "a month", "quarterly": "a quarter", "annual": "a year"}
+
+
+def account_option_rows(opts: dict, *, married: bool, consent_free: frozenset[str]) -> list[dict]:
+    """Rows for an account plan's non-annuity forms (the engine's ``account_options``), in plain words.
+
+    These forms are not annuities: their financial effect is the account balance they pay out and the
+    timing (Treas. Reg. §1.417(a)(3)-1(c)(1)(iii)); no relative value against the QJSA is given ((c)(1)(iv)
+    requires it of defined benefit plans, and an account paid out has nothing to compare beyond its value)."""
+    balance = _money(opts.get("vested_balance"))
+    inst = opts.get("installments") or {}
+    rows = []
+    not_annuity = f"Not an annuity: it pays out your account balance of {balance}"
+
+    def row(
+        key: str, label: str, description: str, eligibility: str, summary: str, lump_sum: str = ""
+    ) -> dict:
+        return {
+            "form": key,
+            "label": label,
+            "description": description,
+            "eligibility": eligibility,
+            "monthly": "",
+            "survivor_monthly": "",
+            "monthly_after_social_security": "",
+            "lump_sum": lump_sum,
+            "summary": summary,
+            "survivor_percent": None,
+            "relative_value_percent": "",
+            "value_note": not_annuity,
+            "approximately_equal": False,
+            "is_qjsa": False,
+            "consent_needed": married and key not in consent_free,
+            "account_option": True,
+        }
+
+    max_years = int(inst.get("max_years") or 0)
+    if inst.get("available") and max_years > 0:
+        longest = next((e for e in inst.get("examples") or [] if e["years"] == max_years), None)
+        first = _money((longest or {}).get("first", {}).get("monthly"))
+        if inst.get("limited_by") == "life_expectancy":
+            limit = (
+                f"no more than {max_years} years: the plan allows up to {inst.get('plan_max_years')} years, but not "
+                f"beyond your life expectancy ({inst.get('life_expectancy')} years at age {inst.get('age')}; "
+                f"{inst.get('life_expectancy_table')})"
+            )
+        else:
+            limit = (
+                f"no more than {max_years} years (the plan's limit; your life expectancy, "
+                f"{inst.get('life_expectancy')} years at age {inst.get('age')}, is longer)"
+                if inst.get("life_expectancy")
+                else f"no more than {max_years} years"
+            )
+        rows.append(
+            row(
+                "installments",
+                "Installments",
+                "Equal monthly, quarterly or annual payments from your account for the number of years you "
+                f"choose, {limit}. {inst.get('rule', '')} What is not yet paid stays invested in the plan; if "
+                "you die before the last payment, your beneficiary receives the rest. Installments are not an "
+                "annuity: they stop when your account is paid out, not when you die. Installments over fewer "
+                "than 10 years can be rolled over to an IRA or another plan, and 20% federal income tax is "
+                "withheld from each one paid to you; installments over 10 years or more cannot be rolled "
+                "over, and you choose the withholding (Form W-4P).",
+                "Available after you leave the company, as of the valuation dates you choose each year.",
+                f"For example, {first} {PER['monthly']} over {max_years} years (first payment)"
+                if first
+                else "",
+            )
+        )
+    partial = opts.get("partial_lump_sum") or {}
+    if partial.get("available") and max_years > 0:
+        rest = partial.get("remainder") or []
+        rest_words = " or ".join(
+            w
+            for k, w in (("installments", "installments"), ("annuity", "an annuity bought from an insurer"))
+            if k in rest
+        )
+        rows.append(
+            row(
+                "partial_lump_sum",
+                "Partial lump sum with installments",
+                f"Part of your account paid now as one payment, and the rest paid as {rest_words}. The single "
+                "payment can be rolled over to an IRA or another plan (20% federal income tax is withheld if "
+                f"it is paid to you). For example, {_money(partial.get('example_amount'))} now and the other "
+                f"{_money(partial.get('example_rest'))} in monthly installments over {partial.get('example_rest_years')} "
+                f"years: the first would be {_money(partial.get('example_rest_monthly_first'))}. The rest as an "
+                "annuity is priced by the insurer when it is bought; ask the plan administrator for a quote.",
+                f"Available after you leave the company. The single payment must be less than your vested balance "
+                f"of {balance}.",
+                f"You choose the amount now (less than {balance}) and how the rest is paid",
+            )
+        )
+    roll = opts.get("direct_rollover") or {}
+    if roll.get("available"):
+        rows.append(
+            row(
+                "direct_rollover",
+                "Direct rollover",
+                "Your whole vested balance paid straight from the plan to an IRA or another employer's plan. "
+                "Nothing is withheld and no tax is due until you take money out of the IRA or plan.",
+                "Available after you leave the company, as of the valuation date the plan receives your "
+                "completed forms. See the rollover notice.",
+                f"{balance} once, to an IRA or plan",
+                lump_sum=str(roll.get("amount", "")),
+            )
+        )
+    return rows
+
+
 def _fingerprint(membership, *, as_of: date, dates: list[date]) -> str:
     request = membership_request(membership, as_of=as_of, commencement_dates=dates)
     blob = json.dumps(request, sort_keys=True) + ENGINE_VERSION
@@ -162,6 +277,9 @@ def qjsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
                 "consent_needed": consent,
             }
         )
+    account_options = dict(e.get("account_options") or {})
+    if account_options:
+        rows += account_option_rows(account_options, married=married, consent_free=rules.consent_free_forms)
     qjsa_share = _survivor_share(qjsa) or 50
     qosa_share = 75 if qjsa_share < 75 else 50  # Code §417(g)
     qosa_form = next((k for k in forms if _survivor_share(k) == qosa_share), "")
@@ -196,6 +314,7 @@ def qjsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
         "relative_value_basis": {
             "interest": basis.get("interest", ""),
             "mortality": basis.get("mortality", ""),
+            "words": basis.get("words", ""),  # which basis: the law's for the date, or the plan's rate
         },
         "qosa": {
             "survivor_percent": qosa_share,
@@ -208,6 +327,10 @@ def qjsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
             "form_label": form_label(qjsa if qjsa in deferred_forms else "life"),
             "normal_retirement_date": _iso(nrd) if nrd else "",
         },
+        # An account plan that buys annuities from an insurer: what the amounts rest on (quote or estimate).
+        "annuity_purchase": dict(e.get("annuity_purchase") or {}),
+        # An account plan's installments, partial lump sum, direct rollover and deferral (the engine's figures).
+        "account_options": account_options,
         "consent_source": rules.consent_source,
         "consent_free_forms": sorted(rules.consent_free_forms),
         "engine_notes": list(e.get("notes") or []),

@@ -9,9 +9,11 @@
   issued or failed (with the reason); a batch resumes from its pending items.
 * ``ElectionDraft``: the participant's working copy through the steps; nothing legal rests on it.
 * ``Election``: a signed election. Its content is never edited; a new version supersedes it.
-* ``SpousalConsent``: the spouse's witnessed consent to one election (or an administrator's certified
-  exception), with the uploaded signed form and its verification.
-* ``BeneficiaryDesignation``: a participant's beneficiaries under one plan, versioned like elections.
+* ``SpousalConsent``: the spouse's witnessed consent to one thing (an election, a beneficiary
+  designation, or a loan or withdrawal claim), or an administrator's certified exception, with the
+  uploaded signed form and its verification.
+* ``BeneficiaryDesignation``: a participant's beneficiaries under one plan, versioned like elections:
+  never edited, in effect only once any consent it needs is verified, then superseding the last.
 """
 
 from __future__ import annotations
@@ -217,11 +219,12 @@ class Election(models.Model):
 
     @property
     def is_single_sum(self) -> bool:
-        return self.form == "lump_sum"
+        return self.form in ("lump_sum", "direct_rollover")
 
 
 class SpousalConsent(models.Model):
-    """The spouse's consent to one election (§417(a)(2)), or a certified exception to it."""
+    """The spouse's consent to one election, beneficiary designation or loan/withdrawal claim
+    (§417(a)(2), §417(a)(4)), or a certified exception to it. Exactly one of the three is set."""
 
     class Kind(models.TextChoices):
         CONSENT = "consent", "Spouse's written consent"
@@ -247,7 +250,15 @@ class SpousalConsent(models.Model):
         LEGAL_SEPARATION = "legal_separation", "Legally separated (court order)"
         ABANDONMENT = "abandonment", "Abandoned (court order)"
 
-    election = models.ForeignKey(Election, on_delete=models.PROTECT, related_name="consents")
+    election = models.ForeignKey(
+        Election, null=True, blank=True, on_delete=models.PROTECT, related_name="consents"
+    )
+    designation = models.ForeignKey(
+        "BeneficiaryDesignation", null=True, blank=True, on_delete=models.PROTECT, related_name="consents"
+    )
+    claim = models.ForeignKey(
+        "elections.Claim", null=True, blank=True, on_delete=models.PROTECT, related_name="consents"
+    )
     kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.CONSENT)
     state = models.CharField(max_length=25, choices=State.choices, default=State.AWAITING_FORM)
     spouse_name = models.CharField(max_length=200, blank=True)
@@ -286,23 +297,67 @@ class SpousalConsent(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(election__isnull=False, designation__isnull=True, claim__isnull=True)
+                    | models.Q(election__isnull=True, designation__isnull=False, claim__isnull=True)
+                    | models.Q(election__isnull=True, designation__isnull=True, claim__isnull=False)
+                ),
+                name="consent_to_exactly_one_thing",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for election {self.election_id} ({self.get_state_display()})"
+        return f"{self.get_kind_display()} for {self.subject_words} ({self.get_state_display()})"
+
+    @property
+    def subject(self):
+        """What the spouse consents to: the election, the designation or the claim."""
+        return self.election or self.designation or self.claim
+
+    @property
+    def participant(self):
+        return self.subject.participant
+
+    @property
+    def subject_words(self) -> str:
+        if self.election_id:
+            return f"election {self.election_id}"
+        if self.designation_id:
+            return f"beneficiary designation {self.designation_id}"
+        return f"claim {self.claim_id}"
 
 
 class BeneficiaryDesignation(models.Model):
-    """Who receives a death benefit under one plan; a new designation supersedes the last."""
+    """Who receives a death benefit under one plan; a new designation supersedes the last. The content
+    is never edited (``save`` refuses); only the lifecycle fields move, through the services."""
+
+    class State(models.TextChoices):
+        AWAITING_CONSENT = "awaiting_consent", "Waiting for your spouse's verified consent"
+        EFFECTIVE = "effective", "In effect"
+        SUPERSEDED = "superseded", "Replaced by a later designation"
+        WITHDRAWN = "withdrawn", "Withdrawn before it took effect"
 
     participant = models.ForeignKey(Participant, on_delete=models.PROTECT, related_name="designations")
     membership = models.ForeignKey(PlanMembership, on_delete=models.PROTECT, related_name="designations")
     version = models.PositiveSmallIntegerField()
     beneficiaries = models.JSONField(default=list)  # [{name, relationship, percent, kind}]
     needs_consent = models.BooleanField(default=False)
+    consent_reasons = models.JSONField(default=list, blank=True)
+    married = models.BooleanField(default=False)
+    spouse_name = models.CharField(max_length=200, blank=True)  # the spouse of record when signed
     election = models.ForeignKey(Election, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    signed_on = models.DateField(null=True)
     signed_at = models.DateTimeField()
     signed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    signed_ip = models.GenericIPAddressField(null=True, blank=True)
+    # lifecycle
+    state = models.CharField(max_length=20, choices=State.choices, default=State.AWAITING_CONSENT)
+    effective_at = models.DateTimeField(null=True, blank=True)
     superseded_at = models.DateTimeField(null=True, blank=True)
+
+    LIFECYCLE = frozenset({"state", "effective_at", "superseded_at"})
 
     class Meta:
         ordering = ["-signed_at", "-pk"]
@@ -312,3 +367,10 @@ class BeneficiaryDesignation(models.Model):
 
     def __str__(self) -> str:
         return f"Beneficiary designation v{self.version} ({self.membership})"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            fields = kwargs.get("update_fields")
+            if fields is None or not set(fields) <= self.LIFECYCLE:
+                raise ValueError("A signed designation is never edited: make a new version instead.")
+        return super().save(*args, **kwargs)

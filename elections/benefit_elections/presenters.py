@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
 from elections.benefit_elections import services
+from elections.benefit_elections.claim_consents import CONSENT_TYPES
 from elections.benefit_elections.models import Election, NoticeBatchItem, PaymentMethod, SpousalConsent
 
 
@@ -35,7 +36,9 @@ def present_content(content: dict) -> dict:
     forms = []
     for r in c.get("forms", []):
         pct = r.get("relative_value_percent") or ""
-        if pct and r.get("is_qjsa"):
+        if r.get("account_option"):
+            value_words = r.get("value_note", "")
+        elif pct and r.get("is_qjsa"):
             value_words = "100% (the comparison form)" if c.get("comparison_form") == r["form"] else f"{pct}%"
         elif pct:
             value_words = f"{pct}%"
@@ -52,6 +55,8 @@ def present_content(content: dict) -> dict:
             }
         )
     c["forms_view"] = forms
+    c["options_view"] = _options_view(c.get("account_options") or {})
+    c["shows_relative_values"] = bool(c.get("defined_benefit")) or any(f["value_words"] for f in forms)
     basis = dict(c.get("relative_value_basis") or {})
     if "PROVISIONAL" in basis.get("mortality", ""):
         basis["mortality"] = (
@@ -81,6 +86,73 @@ def present_content(content: dict) -> dict:
     return c
 
 
+PER = {"monthly": "a month", "quarterly": "a quarter", "annual": "a year"}
+MONEY_FIGURES = (
+    "monthly",
+    "survivor_monthly",
+    "lump_sum",
+    "monthly_after_social_security",
+    "rest",
+    "first_installment",
+)
+
+
+def installment_words(figures: dict) -> str:
+    """An installment election in words: "monthly installments over 10 years (120 payments), the first $2,029.38"."""
+    if not figures.get("first_installment"):
+        return ""
+    years = int(figures.get("years") or 0)
+    text = (
+        f"{figures.get('frequency', '')} installments over {years} year{'s' if years != 1 else ''} "
+        f"({figures.get('installments')} payments), the first {money(figures['first_installment'])} "
+        f"{PER.get(figures.get('frequency', ''), '')}"
+    )
+    if figures.get("lump_sum"):
+        text = f"{money(figures['lump_sum'])} now, then {money(figures.get('rest'))} in {text}"
+    return text[0].upper() + text[1:]
+
+
+def figure_words(figures: dict) -> dict:
+    """The money figures of an election with "$" (other keys left out)."""
+    return {k: money(v) for k, v in figures.items() if k in MONEY_FIGURES}
+
+
+def _options_view(opts: dict) -> dict:
+    """The installment examples and the deferral of an account plan's explanation, in words."""
+    if not opts:
+        return {}
+    inst = opts.get("installments") or {}
+    frequencies = inst.get("frequencies") or []
+    examples = [
+        {
+            "years": e["years"],
+            "first": [money(e["first"].get(f)) for f in frequencies],
+            "rollover": "Yes" if e.get("rollover_eligible") else "No",
+            "withholding": (
+                "20% withheld if paid to you (Form W-4R)"
+                if e.get("withholding_form") == "W-4R"
+                else "You choose (Form W-4P)"
+            ),
+        }
+        for e in inst.get("examples") or []
+    ]
+    d = opts.get("deferral") or {}
+    return {
+        "balance": money(opts.get("vested_balance")),
+        "frequency_labels": [
+            {"monthly": "Monthly", "quarterly": "Quarterly", "annual": "Annual"}[f] for f in frequencies
+        ],
+        "examples": examples,
+        "max_years": inst.get("max_years"),
+        "deferral": {
+            "available": d.get("available"),
+            "nrd": words(d.get("normal_retirement_date")),
+            "beyond": d.get("beyond_normal_retirement"),
+            "until": words(d.get("until")),
+        },
+    }
+
+
 def step_list(draft, current: str) -> list[dict]:
     labels = {
         "form": "Form of payment",
@@ -88,12 +160,8 @@ def step_list(draft, current: str) -> list[dict]:
         "payment": "Payment and taxes",
         "review": "Review and sign",
     }
-    need = services.needs_beneficiaries(draft.answers.get("form", ""))
-    order = [
-        s
-        for s in ("form", "beneficiaries", "payment", "review")
-        if s != "beneficiaries" or need == "beneficiaries"
-    ]
+    asks = services.asks_beneficiaries_step(draft)
+    order = [s for s in ("form", "beneficiaries", "payment", "review") if s != "beneficiaries" or asks]
     idx = order.index(current) if current in order else 0
     return [
         {"step": s, "label": labels[s], "state": "complete" if i < idx else ("current" if i == idx else "")}
@@ -112,8 +180,14 @@ def _payment_words(method: str, payment: dict) -> str:
 
 
 def _withholding_words(w: dict) -> str:
+    if isinstance(w.get("installments"), dict):
+        return (
+            _withholding_words({k: v for k, v in w.items() if k != "installments"})
+            + "; installments: "
+            + (_withholding_words(w["installments"]))
+        )
     if w.get("form") == "W-4R":
-        return f"Form W-4R: {w.get('w4r_rate')}% federal income tax withheld (at least 20% is required on a single sum paid to you)"
+        return f"Form W-4R: {w.get('w4r_rate')}% federal income tax withheld (at least 20% is required on a single sum or an eligible rollover distribution paid to you)"
     if w.get("form") == "W-4P":
         if w.get("w4p") == "none":
             return "Form W-4P: no federal income tax withheld"
@@ -129,6 +203,18 @@ def _withholding_words(w: dict) -> str:
     return ""
 
 
+def _draft_installment_words(draft, row: dict) -> str:
+    from benefits.engine.account_options import check_choice, choice_figures
+
+    if row.get("form") not in services.ACCOUNT_CHOICE_FORMS:
+        return ""
+    choice = draft.answers.get("installments") or {}
+    options = draft.notice.content.get("account_options") or {}
+    if check_choice(row["form"], choice, options):
+        return ""
+    return installment_words(choice_figures(row["form"], choice, options))
+
+
 def review(draft) -> dict:
     a = draft.answers
     row = services.form_row(draft, a.get("form", "")) or {}
@@ -142,14 +228,22 @@ def review(draft) -> dict:
         qjsa=draft.notice.content.get("qjsa_form", ""),
         spouse_name=p.spouse_name,
     )
+    figures = {"monthly": row.get("monthly"), "survivor_monthly": row.get("survivor_monthly")}
+    annuitant = p.spouse_name if services.needs_beneficiaries(row.get("form", "")) == "annuitant" else ""
+    named = a.get("annuitant") or {}
+    if annuitant and named.get("who") == "other":
+        from elections.benefit_elections import annuitants
+
+        _, priced = annuitants.check(draft, row["form"], named)
+        annuitant = named.get("name", "")
+        figures = {"monthly": priced.get("monthly"), "survivor_monthly": priced.get("survivor_monthly")}
     return {
         "form": row.get("label", ""),
-        "monthly": money(row.get("monthly")),
-        "survivor": money(row.get("survivor_monthly")),
+        "monthly": money(figures["monthly"]),
+        "survivor": money(figures["survivor_monthly"]),
         "lump_sum": money(row.get("lump_sum")),
-        "annuitant": p.spouse_name
-        if services.needs_beneficiaries(row.get("form", "")) == "annuitant"
-        else "",
+        "installments": _draft_installment_words(draft, row),
+        "annuitant": annuitant,
         "beneficiaries": a.get("beneficiaries") or [],
         "payment": _payment_words(a.get("payment_method", ""), a.get("payment") or {}),
         "withholding": _withholding_words(a.get("withholding") or {}),
@@ -175,7 +269,9 @@ def election_context(election: Election, user) -> dict:
 
     return {
         "election": election,
-        "figures": {k: money(v) if k != "relative_value_percent" else v for k, v in election.figures.items()},
+        "figures": figure_words(election.figures)
+        | {"relative_value_percent": election.figures.get("relative_value_percent", "")},
+        "installments": installment_words(election.figures),
         "payment": _payment_words(election.payment_method, election.payment),
         "withholding": _withholding_words(election.withholding),
         "asd": words(election.asd),
@@ -247,3 +343,130 @@ def electable_dates(membership, result: dict) -> list[tuple[str, str]]:
         if e.get("forms") and today + timedelta(days=7) < d <= today + timedelta(days=rules.period_days):
             out.append((d.isoformat(), words(d)))
     return out
+
+
+# ------------------------------------------------------------------------------------ beneficiaries
+
+
+def beneficiary_rows(rows: list[dict]) -> list[dict]:
+    """A designation's beneficiaries in words: who, primary or contingent, relationship, share, and the
+    person's birth date and address or the trust's trustee and date."""
+    from benefits.engine.beneficiaries import RELATIONSHIPS
+
+    out = []
+    for r in rows:
+        if r.get("entity") == "trust":
+            details = f"Trustee {r.get('trustee', '')}; trust made {words(r.get('trust_date'))}"
+        elif r.get("entity") == "estate":
+            details = ""
+        else:
+            details = "; ".join(
+                x
+                for x in (
+                    f"born {words(r.get('birth_date'))}" if r.get("birth_date") else "",
+                    r.get("address", ""),
+                )
+                if x
+            )
+        out.append(
+            {
+                "name": r.get("name", ""),
+                "kind": "Primary" if r.get("kind") == "primary" else "Contingent",
+                "relationship": RELATIONSHIPS.get(r.get("relationship", ""), ""),
+                "percent": r.get("percent", ""),
+                "details": details,
+            }
+        )
+    return out
+
+
+def designation_rows(designation) -> dict:
+    consents = list(designation.consents.all())
+    open_consent = next(
+        (
+            c
+            for c in consents
+            if c.state in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED)
+        ),
+        None,
+    )
+    return {
+        "d": designation,
+        "rows": beneficiary_rows(designation.beneficiaries),
+        "consents": consents,
+        "open_consent": open_consent,
+    }
+
+
+def beneficiaries_context(plans: list[dict], user) -> list[dict]:
+    """For each plan that takes designations: the plan's default, what is in effect, what waits for
+    consent, and every earlier version (``plans``: membership, rules, designations newest first)."""
+    out = []
+    for entry in plans:
+        designations = entry["designations"]
+        effective = next((d for d in designations if d.state == d.State.EFFECTIVE), None)
+        waiting = next((d for d in designations if d.state == d.State.AWAITING_CONSENT), None)
+        out.append(
+            {
+                "membership": entry["membership"],
+                "rules": entry["rules"],
+                "effective": designation_rows(effective) if effective else None,
+                "waiting": designation_rows(waiting) if waiting else None,
+                "history": [designation_rows(d) for d in designations if d not in (effective, waiting)],
+            }
+        )
+    return out
+
+
+def _consent_words(consent: SpousalConsent) -> str:
+    """One consent record in the committee's words: where it stands and since when."""
+    if consent.kind == SpousalConsent.Kind.EXCEPTION:
+        reason = consent.get_exception_display() or "an exception"
+        if consent.state == SpousalConsent.State.VERIFIED:
+            return f"Not required: {reason.lower()}, certified by the administrator on {words(consent.verified_at.date())}."
+        return f"Not required if certified: {reason.lower()} (the certification is not complete)."
+    state = consent.state
+    if state == SpousalConsent.State.VERIFIED:
+        when = f" on {words(consent.verified_at.date())}" if consent.verified_at else ""
+        return f"Given: the spouse's signed, witnessed consent was verified by the administrator{when}."
+    if state == SpousalConsent.State.AWAITING_VERIFICATION:
+        when = f" on {words(consent.uploaded_at.date())}" if consent.uploaded_at else ""
+        return f"Signed form received{when}; the administrator has not verified it yet."
+    if state == SpousalConsent.State.REJECTED:
+        why = f" ({consent.rejected_reason.strip()})" if consent.rejected_reason.strip() else ""
+        return f"Not accepted{why}; the participant has been asked for a new signed form."
+    return "Needed and not yet received: the spouse has not returned the signed, witnessed form."
+
+
+def consent_status(claim, *, election: Election | None, claim_consents: list[SpousalConsent]) -> str:
+    """Whether the spouse's consent is on file for this claim, read from the stored records: the
+    consent to a loan or withdrawal claim itself, else the consent to the claim's standing election.
+    Before an election is signed, it says when consent will be needed rather than guessing."""
+    if claim_consents:
+        return _consent_words(claim_consents[0])
+    participant = claim.participant
+    if election is not None:
+        signed = f"the election signed on {words(election.signed_on)} ({election.form_label})"
+        if not election.needs_consent:
+            why = "the participant was not married" if not election.married else "the form needs none"
+            return f"Not needed for {signed}: {why}."
+        consents = sorted(election.consents.all(), key=lambda c: (c.created_at, c.pk), reverse=True)
+        if not consents:
+            return f"Needed for {signed}, and not yet requested."
+        return _consent_words(consents[0])
+    if participant.marital_status != "married":
+        return "Not needed: the participant is not married."
+    if (
+        claim.claim_type not in claim.plan_rules.election_required_types
+        or claim.claimant_relationship != "participant"
+    ):
+        return "Not needed for this kind of claim."
+    if claim.claim_type in CONSENT_TYPES:
+        return (
+            "Needed once the claim is approved: the consent form is issued then, and nothing is paid "
+            "before the spouse's signed, witnessed consent is verified."
+        )
+    return (
+        "No election signed yet. If the participant chooses anything other than a joint and survivor "
+        "annuity with the spouse, the spouse must consent in writing before payment starts."
+    )

@@ -3,10 +3,24 @@ plan staff see any (each view audited by the view through ``services.staff_viewe
 
 from __future__ import annotations
 
+from django.db.models import Q
 from django.http import Http404
 
 from benefits.models import GeneratedDocument, Participant
-from elections.benefit_elections.models import Election, ElectionDraft, Notice, NoticeBatch, SpousalConsent
+from elections.benefit_elections.models import (
+    BeneficiaryDesignation,
+    Election,
+    ElectionDraft,
+    Notice,
+    NoticeBatch,
+    SpousalConsent,
+)
+
+# A consent names one election, designation or claim, and belongs to that thing's participant.
+_CONSENT_SUBJECTS = ("election", "designation", "claim")
+_CONSENT_SUBJECT_ROWS = tuple(
+    f"{s}__{related}" for s in _CONSENT_SUBJECTS for related in ("participant", "membership__plan")
+)
 
 
 def _scope(qs, user, field: str = "participant__user"):
@@ -35,11 +49,54 @@ def election_get_for_viewer(*, user, election_id: int) -> Election:
     return _get(_scope(qs, user), election_id)
 
 
+def _consents_of(owner: str, value) -> Q:
+    """Consents whose election, designation or claim has ``{owner: value}`` (``participant`` or
+    ``participant__user``)."""
+    q = Q()
+    for subject in _CONSENT_SUBJECTS:
+        q |= Q(**{f"{subject}__{owner}": value})
+    return q
+
+
 def consent_get_for_viewer(*, user, consent_id: int) -> SpousalConsent:
-    qs = SpousalConsent.objects.select_related(
-        "election__participant", "election__membership__plan", "form_document"
+    qs = SpousalConsent.objects.select_related(*_CONSENT_SUBJECT_ROWS, "form_document")
+    if not user.is_authenticated:
+        raise Http404
+    if user.is_participant_role:
+        qs = qs.filter(_consents_of("participant__user", user))
+    elif not user.is_plan_staff:
+        raise Http404
+    return _get(qs, consent_id)
+
+
+def designation_get_for_viewer(*, user, designation_id: int) -> BeneficiaryDesignation:
+    qs = BeneficiaryDesignation.objects.select_related("participant", "membership__plan")
+    return _get(_scope(qs, user), designation_id)
+
+
+def designations_for_membership(membership) -> list[BeneficiaryDesignation]:
+    """Every version for one plan membership, newest first, with its consents (the caller has
+    already scoped the membership to the viewer)."""
+    return list(
+        BeneficiaryDesignation.objects.filter(membership=membership)
+        .prefetch_related("consents__form_document")
+        .order_by("-version")
     )
-    return _get(_scope(qs, user, "election__participant__user"), consent_id)
+
+
+def claim_consents(claim) -> list[SpousalConsent]:
+    return list(SpousalConsent.objects.filter(claim=claim).select_related("form_document"))
+
+
+def election_for_claim(claim) -> Election | None:
+    """The claim's standing election (the newest not replaced or revoked), with its consents."""
+    return (
+        Election.objects.filter(claim=claim)
+        .exclude(state__in=(Election.State.SUPERSEDED, Election.State.REVOKED))
+        .prefetch_related("consents")
+        .order_by("-version", "-pk")
+        .first()
+    )
 
 
 def draft_get_for_owner(*, user, draft_id: int) -> ElectionDraft:
@@ -54,12 +111,17 @@ def documents_for_participant(participant: Participant) -> dict:
     quotes, claim letters, notices, consent forms) and the consent forms they uploaded."""
     documents = list(GeneratedDocument.objects.filter(participant=participant).order_by("-created_at", "-pk"))
     consents = list(
-        SpousalConsent.objects.filter(election__participant=participant)
+        SpousalConsent.objects.filter(_consents_of("participant", participant))
         .exclude(upload_file="")
-        .select_related("election")
+        .select_related("election", "designation", "claim")
         .order_by("-uploaded_at")
     )
-    return {"documents": documents, "consents": consents}
+    designations = list(
+        BeneficiaryDesignation.objects.filter(participant=participant)
+        .select_related("membership__plan")
+        .order_by("-signed_at")
+    )
+    return {"documents": documents, "consents": consents, "designations": designations}
 
 
 def elections_for_participant(participant: Participant):
@@ -89,8 +151,16 @@ def batches_recent(limit: int = 20):
 def consents_awaiting_verification():
     return (
         SpousalConsent.objects.filter(state=SpousalConsent.State.AWAITING_VERIFICATION)
-        .select_related("election__participant", "election__membership__plan")
+        .select_related(*_CONSENT_SUBJECT_ROWS)
         .order_by("uploaded_at")
+    )
+
+
+def designations_awaiting_consent():
+    return (
+        BeneficiaryDesignation.objects.filter(state=BeneficiaryDesignation.State.AWAITING_CONSENT)
+        .select_related("participant", "membership__plan")
+        .order_by("signed_at")
     )
 
 
@@ -100,3 +170,24 @@ def elections_awaiting_consent():
         .select_related("participant", "membership__plan")
         .order_by("signed_at")
     )
+
+
+def memberships_of(participant):
+    """The participant's plan memberships (the caller has scoped the participant to the viewer)."""
+    from benefits.models import PlanMembership
+
+    return (
+        PlanMembership.objects.filter(participant=participant)
+        .select_related("plan", "participant")
+        .order_by("plan__name")
+    )
+
+
+def membership_get_for_owner(*, user, membership_id: int):
+    """The participant's own membership, or 404."""
+    from benefits.models import PlanMembership
+
+    if not user.is_authenticated or not user.is_participant_role:
+        raise Http404
+    qs = PlanMembership.objects.select_related("plan", "participant").filter(participant__user=user)
+    return _get(qs, membership_id)

@@ -1,7 +1,7 @@
 """Every write of benefit elections: notices (one and in batches), elections, spousal consent.
 
 Each service checks who may act, makes its change and its audit event in one transaction, and queues
-Celery work (PDF rendering, the batch) with ``transaction.on_commit``.
+background work (PDF rendering, the batch) as job rows sent on commit (``benefits/jobs``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ from django.db.models import Max
 from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
+from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
 from benefits.models import Plan, PlanMembership
 from benefits.services.documents import document_request
 from elections.benefit_elections import explanation
+from elections.benefit_elections.jobs import notice_batch_queue
 from elections.benefit_elections.models import (
     BatchRule,
     Election,
@@ -80,13 +82,22 @@ def require_owner(participant, actor) -> None:
         raise PermissionDenied("Only the participant may do this.")
 
 
-def staff_viewed(*, viewer, participant, what: str, request=None, **extra) -> None:
-    """Every staff view of an election or a consent is an audit event."""
+def staff_viewed(
+    *,
+    viewer,
+    participant,
+    what: str,
+    request=None,
+    event_type: str = AuditEventType.ELECTION_VIEWED_BY_STAFF,
+    **extra,
+) -> None:
+    """Every staff view of an election, a consent, a designation or an account election is an audit
+    event (``event_type`` names which)."""
     if not getattr(viewer, "is_plan_staff", False):
         return
     with transaction.atomic():
         audit_record(
-            event_type=AuditEventType.ELECTION_VIEWED_BY_STAFF,
+            event_type=event_type,
             summary=f"{viewer.email} viewed {what} of {participant.participant_number}",
             actor=viewer,
             participant=participant,
@@ -160,7 +171,9 @@ def notice_issue(
                 request=request,
             )
             notice.document = document
-            notice.save(update_fields=["document"])
+            delivery = delivery_arrange(document=document, actor=actor, request=request)
+            notice.delivery = "portal+email" if delivery.channel == delivery.Channel.EMAIL else "portal+paper"
+            notice.save(update_fields=["document", "delivery"])
             audit_record(
                 event_type=AuditEventType.NOTICE_ISSUED,
                 summary=f"{NoticeKind(kind).label} issued to {participant.participant_number} for {asd}",
@@ -276,8 +289,6 @@ def batch_create(
     *, plan: Plan, rule: str, within_days: int | None, actor, on: date | None = None, request=None
 ) -> NoticeBatch:
     """Record a batch and queue it; the worker chooses the people and issues each notice."""
-    from elections.benefit_elections.tasks import notice_batch_task
-
     require_administrator(actor)
     if rule not in BatchRule.values:
         raise ElectionInvalid({"rule": "Choose one of the rules offered."})
@@ -300,7 +311,7 @@ def batch_create(
             rule=rule,
             within_days=within_days,
         )
-        transaction.on_commit(lambda: notice_batch_task.delay(batch.pk))
+        notice_batch_queue(batch, actor)
     return batch
 
 
@@ -390,8 +401,6 @@ def batch_counts(batch: NoticeBatch) -> dict[str, int]:
 
 def batch_retry_failed(*, batch: NoticeBatch, actor, request=None) -> int:
     """Put the failed items back to pending and run the batch again."""
-    from elections.benefit_elections.tasks import notice_batch_task
-
     require_administrator(actor)
     with transaction.atomic():
         n = batch.items.filter(state=NoticeBatchItem.State.FAILED).update(
@@ -405,14 +414,12 @@ def batch_retry_failed(*, batch: NoticeBatch, actor, request=None) -> int:
             request=request,
             batch_id=batch.pk,
         )
-        transaction.on_commit(lambda: notice_batch_task.delay(batch.pk))
+        notice_batch_queue(batch, actor)
     return n
 
 
 def batch_resume(*, batch: NoticeBatch, actor, request=None) -> None:
     """Queue the batch again (after a worker stopped): only pending items are issued."""
-    from elections.benefit_elections.tasks import notice_batch_task
-
     require_administrator(actor)
     with transaction.atomic():
         audit_record(
@@ -422,7 +429,7 @@ def batch_resume(*, batch: NoticeBatch, actor, request=None) -> None:
             request=request,
             batch_id=batch.pk,
         )
-        transaction.on_commit(lambda: notice_batch_task.delay(batch.pk))
+        notice_batch_queue(batch, actor)
 
 
 # ------------------------------------------------------------------------------------ elections
@@ -493,6 +500,16 @@ def needs_beneficiaries(form: str) -> str:
     return ""
 
 
+def asks_beneficiaries_step(draft: ElectionDraft) -> bool:
+    """Whether the election has a beneficiaries step: a period-certain form's beneficiaries, or the
+    survivor of a joint and survivor form where the plan lets it be someone other than the spouse."""
+    form = draft.answers.get("form", "")
+    need = needs_beneficiaries(form)
+    if need == "beneficiaries":
+        return True
+    return need == "annuitant" and form in election_rules(draft.membership.plan.key).annuitant_forms
+
+
 def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=None) -> ElectionDraft:
     require_owner(draft.participant, user)
     with transaction.atomic():
@@ -503,6 +520,7 @@ def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=
             and "beneficiaries" not in answers
         ):
             merged.pop("beneficiaries", None)  # a new form: its beneficiaries are asked again
+            merged.pop("annuitant", None)
         draft.answers = merged
         draft.save(update_fields=["answers", "updated_at"])
         audit_record(
@@ -515,6 +533,51 @@ def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=
             step=step,
         )
     return draft
+
+
+ACCOUNT_CHOICE_FORMS = ("installments", "partial_lump_sum")
+
+
+@dataclass(frozen=True)
+class PaymentNeeds:
+    """What the payment step asks for a form: whether it may (or must) be rolled over, and which
+    withholding certificate applies — Form W-4R to a single sum or an eligible rollover distribution
+    paid to the participant (Code §3405(b), (c)), Form W-4P to periodic payments that are not eligible
+    rollover distributions (Code §3405(a)); ``bank_always``: part is paid to the participant's bank
+    account whatever happens to the rest (the installments after a partial single sum rolled over)."""
+
+    rollover_allowed: bool = False
+    rollover_required: bool = False
+    w4r: bool = False
+    w4p: bool = True
+    bank_always: bool = False
+    single_sum: bool = False
+
+
+def _choice(draft: ElectionDraft) -> dict:
+    return dict(draft.answers.get("installments") or {})
+
+
+def payment_needs(draft: ElectionDraft, row: dict) -> PaymentNeeds:
+    from benefits.engine.account_options import rollover_eligible_installments
+
+    form = row.get("form", "")
+    if form == "direct_rollover":
+        return PaymentNeeds(rollover_allowed=True, rollover_required=True, w4p=False, single_sum=True)
+    if form == "lump_sum":
+        return PaymentNeeds(rollover_allowed=True, w4r=True, w4p=False, single_sum=True)
+    if form in ACCOUNT_CHOICE_FORMS:
+        try:
+            n_years = int(str(_choice(draft).get("years")))
+        except ValueError:
+            n_years = 0
+        eligible = rollover_eligible_installments(n_years)
+        if form == "installments":
+            return PaymentNeeds(rollover_allowed=eligible, w4r=eligible, w4p=not eligible)
+        return PaymentNeeds(
+            rollover_allowed=True, w4r=True, w4p=not eligible, bank_always=not eligible, single_sum=True
+        )
+    return PaymentNeeds()
 
 
 def consent_reasons(
@@ -532,6 +595,12 @@ def consent_reasons(
         reasons.append(
             "You chose a form other than the joint and survivor annuity with your spouse (you waive it)."
         )
+    annuitant = draft_or_answers.get("annuitant") or {}
+    if annuitant.get("who") == "other" and form.startswith("js"):
+        reasons.append(
+            f"You named {annuitant.get('name')} rather than your spouse as your survivor: you give up the "
+            "joint and survivor annuity with your spouse."
+        )
     for b in draft_or_answers.get("beneficiaries") or []:
         if b.get("kind") == "primary" and b.get("relationship") != "spouse":
             reasons.append(f"You named {b.get('name')} rather than your spouse as beneficiary.")
@@ -543,13 +612,11 @@ def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
     """Every rule the election must meet, by field; empty when it may be signed."""
     a = draft.answers
     errors: dict[str, str] = {}
-    participant = draft.participant
     rules = election_rules(draft.membership.plan.key)
     row = form_row(draft, a.get("form", ""))
     if row is None:
         errors["form"] = "Form of payment: choose one of the forms in the explanation."
         return errors
-    married = participant.marital_status == participant.MaritalStatus.MARRIED
     window = Window(draft.notice.issued_on, draft.asd, rules.period_days, rules.period_source)
     try:
         window.check_election(
@@ -558,10 +625,10 @@ def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
     except WindowError as exc:
         errors[exc.field] = str(exc)
     need = needs_beneficiaries(row["form"])
-    if need == "annuitant" and not married:
-        errors["form"] = (
-            "Form of payment: a survivor form needs a contingent annuitant; ask the plan administrator for a quote."
-        )
+    if need == "annuitant":
+        from elections.benefit_elections import annuitants
+
+        errors.update(annuitants.check(draft, row["form"], a.get("annuitant"))[0])
     if need == "beneficiaries":
         bens = [b for b in a.get("beneficiaries") or [] if b.get("kind") == "primary"]
         total = sum((Decimal(str(b.get("percent") or 0)) for b in bens), Decimal(0))
@@ -573,32 +640,49 @@ def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
             errors["beneficiaries"] = (
                 f"Beneficiaries: the primary beneficiaries' shares must add up to 100% (they add up to {total}%)."
             )
+    if row.get("account_option") and row["form"] in ACCOUNT_CHOICE_FORMS:
+        from benefits.engine.account_options import check_choice
+
+        errors.update(
+            check_choice(
+                row["form"], a.get("installments") or {}, draft.notice.content.get("account_options") or {}
+            )
+        )
+    needs = payment_needs(draft, row)
     method = a.get("payment_method")
     if method not in PaymentMethod.values:
         errors["payment_method"] = "Payment: choose direct deposit or a direct rollover."
-    elif method == PaymentMethod.DIRECT_ROLLOVER and row["form"] != "lump_sum":
+    elif method == PaymentMethod.DIRECT_ROLLOVER and not needs.rollover_allowed:
         errors["payment_method"] = (
-            "Payment: monthly annuity payments are not eligible rollover distributions (Code §402(c)(4)(A)); "
-            "choose direct deposit."
+            "Payment: periodic payments for life or over 10 years or more are not eligible rollover "
+            "distributions (Code §402(c)(4)(A)); choose direct deposit."
+        )
+    elif method == PaymentMethod.DIRECT_DEPOSIT and needs.rollover_required:
+        errors["payment_method"] = (
+            "Payment: a direct rollover is paid to an IRA or another plan; choose direct rollover."
         )
     w = a.get("withholding") or {}
-    if method == PaymentMethod.DIRECT_DEPOSIT and row["form"] == "lump_sum":
+    if method == PaymentMethod.DIRECT_DEPOSIT and needs.w4r:
         try:
             rate = Decimal(str(w.get("w4r_rate", "")))
         except InvalidOperation:
             rate = Decimal(-1)
         if not Decimal(20) <= rate <= Decimal(100):
             errors["withholding"] = (
-                "Withholding (Form W-4R): a single sum paid to you has 20% federal income tax withheld "
-                "(Code §3405(c)); you may choose a higher rate, up to 100%, but not a lower one."
+                "Withholding (Form W-4R): a single sum or an eligible rollover distribution paid to you has 20% "
+                "federal income tax withheld (Code §3405(c)); you may choose a higher rate, up to 100%, but not "
+                "a lower one."
             )
-    elif method == PaymentMethod.DIRECT_DEPOSIT and w.get("w4p") not in (
-        "none",
-        "single",
-        "married",
-        "head_of_household",
+    periodic = w.get("installments") if isinstance(w.get("installments"), dict) else w
+    if (
+        needs.w4p
+        and (method == PaymentMethod.DIRECT_DEPOSIT or needs.bank_always)
+        and (
+            periodic.get("form") != "W-4P"
+            or periodic.get("w4p") not in ("none", "single", "married", "head_of_household")
+        )
     ):
-        errors["withholding"] = "Withholding (Form W-4P): choose a filing status or no withholding."
+        errors.setdefault("withholding", "Withholding (Form W-4P): choose a filing status or no withholding.")
     return errors
 
 
@@ -640,8 +724,41 @@ def election_sign(
         if need == "annuitant"
         else {}
     )
+    figures = {
+        k: row.get(k, "")
+        for k in (
+            "monthly",
+            "survivor_monthly",
+            "lump_sum",
+            "relative_value_percent",
+            "monthly_after_social_security",
+        )
+    }
+    if row.get("account_option") and row["form"] in ACCOUNT_CHOICE_FORMS:
+        from benefits.engine.account_options import choice_figures
+
+        figures = {k: v for k, v in figures.items() if k != "lump_sum"} | choice_figures(
+            row["form"], a["installments"], draft.notice.content.get("account_options") or {}
+        )
+    if need == "annuitant" and (a.get("annuitant") or {}).get("who") == "other":
+        # Priced again now, on the survivor's life (the explanation's figures assume the spouse).
+        from elections.benefit_elections import annuitants
+
+        problems, priced = annuitants.check(draft, row["form"], a["annuitant"])
+        if problems:
+            raise ElectionInvalid(problems)
+        named = a["annuitant"]
+        annuitant = {
+            "name": named["name"].strip(),
+            "relationship": named["relationship"],
+            "birth_date": named["birth_date"],
+            "max_survivor_percent": priced["max_survivor_percent"],
+        }
+        figures.update(
+            monthly=priced["monthly"], survivor_monthly=priced["survivor_monthly"], relative_value_percent=""
+        )
     withholding = dict(a.get("withholding") or {})
-    if a.get("payment_method") == PaymentMethod.DIRECT_DEPOSIT and row["form"] == "lump_sum":
+    if a.get("payment_method") == PaymentMethod.DIRECT_DEPOSIT and payment_needs(draft, row).w4r:
         withholding["mandatory_20_percent"] = True
     with transaction.atomic():
         previous = list(
@@ -664,16 +781,7 @@ def election_sign(
             version=version,
             form=row["form"],
             form_label=row["label"],
-            figures={
-                k: row.get(k, "")
-                for k in (
-                    "monthly",
-                    "survivor_monthly",
-                    "lump_sum",
-                    "relative_value_percent",
-                    "monthly_after_social_security",
-                )
-            },
+            figures=figures,
             spouse_name=participant.spouse_name if married else "",
             married=married,
             contingent_annuitant=annuitant,
@@ -714,13 +822,37 @@ def election_sign(
 
 def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:
     """A consent record for the spouse of record, with the consent form naming this election."""
-    consent = SpousalConsent.objects.create(election=election, spouse_name=election.spouse_name)
-    payload = consent_form_payload(election)
-    consent.form_document = document_request(
-        kind="spousal_consent_form",
+    return consent_open(
+        subject={"election": election},
         participant=election.participant,
+        spouse_name=election.spouse_name,
         title=f"Spousal consent form for election {election.pk} ({election.form_label})",
         template_name="pdf/notices/spousal_consent.html",
+        payload=consent_form_payload(election),
+        actor=actor,
+        request=request,
+    )
+
+
+def consent_open(
+    *,
+    subject: dict,
+    participant,
+    spouse_name: str,
+    title: str,
+    template_name: str,
+    payload: dict,
+    actor,
+    request=None,
+) -> SpousalConsent:
+    """A consent record for the spouse of record to one thing (``subject``: ``{"election": e}``,
+    ``{"designation": d}`` or ``{"claim": c}``), with the consent form (a PDF) that names it."""
+    consent = SpousalConsent.objects.create(**subject, spouse_name=spouse_name)
+    consent.form_document = document_request(
+        kind="spousal_consent_form",
+        participant=participant,
+        title=title,
+        template_name=template_name,
         payload=payload,
         requested_by=actor,
         request=request,
@@ -731,7 +863,7 @@ def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:
 
 def consent_form_payload(election: Election) -> dict:
     """The consent form's content: the specific form and beneficiaries it consents to (Q&A-31)."""
-    from elections.benefit_elections.presenters import money, words
+    from elections.benefit_elections.presenters import figure_words, installment_words, money, words
 
     p = election.participant
     rules = election_rules(election.membership.plan.key)
@@ -744,7 +876,8 @@ def consent_form_payload(election: Election) -> dict:
         "participant_number": p.participant_number,
         "spouse": election.spouse_name,
         "form": election.form_label,
-        "figures": {k: money(v) for k, v in election.figures.items() if k != "relative_value_percent"},
+        "figures": figure_words(election.figures),
+        "installments": installment_words(election.figures),
         "asd": words(election.asd),
         "qjsa_label": election.notice.content.get("qjsa_label", ""),
         "qjsa_figures": {k: money(qjsa.get(k)) for k in ("monthly", "survivor_monthly")},
@@ -762,12 +895,20 @@ def _window(election: Election) -> Window:
     return Window(election.notice.issued_on, election.asd, rules.period_days, rules.period_source)
 
 
-def consent_facts(consent: SpousalConsent, election: Election) -> ConsentFacts:
+def consent_facts(
+    consent: SpousalConsent,
+    election: Election | None,
+    *,
+    subject_id: int | None = None,
+    consent_subject_id: int | None = None,
+) -> ConsentFacts:
+    """The facts the engine's consent rules read; ``subject_id`` / ``consent_subject_id`` name a
+    designation or claim (the thing made effective, and the one the consent names) instead."""
     return ConsentFacts(
         kind=consent.kind,
         consent_spouse=consent.spouse_name,
-        election_id=election.pk,
-        consent_election_id=consent.election_id,
+        election_id=subject_id if subject_id is not None else election.pk,
+        consent_election_id=consent_subject_id if consent_subject_id is not None else consent.election_id,
         signed_on=consent.signed_on,
         witness=consent.witness,
         witness_name=consent.witness_name,
@@ -787,8 +928,19 @@ def consent_facts(consent: SpousalConsent, election: Election) -> ConsentFacts:
     )
 
 
-def consent_validity(consent: SpousalConsent, election: Election | None = None) -> dict[str, str]:
-    """Why this consent does not (yet) make ``election`` effective; empty when it does."""
+def consent_validity(
+    consent: SpousalConsent, election: Election | None = None, *, on: date | None = None
+) -> dict[str, str]:
+    """Why this consent does not (yet) make what it names effective; empty when it does. ``on`` is the
+    day it would take effect (a loan is made, a withdrawal paid, a designation verified)."""
+    if consent.designation_id:
+        from elections.benefit_elections.beneficiaries import designation_consent_validity
+
+        return designation_consent_validity(consent, on=on or today())
+    if consent.claim_id:
+        from elections.benefit_elections.claim_consents import claim_consent_validity
+
+        return claim_consent_validity(consent, on=on or today())
     election = election or consent.election
     p = election.participant
     spouse_now = p.spouse_name if p.marital_status == p.MaritalStatus.MARRIED else ""
@@ -861,8 +1013,8 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
 # ------------------------------------------------------------------------------------ consent
 
 
-def _store_upload(election_id: int, upload) -> str:
-    relative = f"consents/{election_id}/{uuid.uuid4().hex}.{upload.extension}"
+def _store_upload(folder: str, upload) -> str:
+    relative = f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}"
     path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(upload.content)
@@ -886,10 +1038,14 @@ CONSENT_FIELDS = (
 def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, request=None) -> SpousalConsent:
     """The participant uploads the signed, witnessed form with what it says; refused whole if the form
     as described could not be valid."""
-    election = consent.election
-    require_owner(election.participant, user)
-    if election.state not in (Election.State.AWAITING_CONSENT,):
-        raise ElectionInvalid({"election": "This election is no longer waiting for a consent."})
+    subject = consent.subject
+    require_owner(subject.participant, user)
+    if not awaiting_consent(subject):
+        raise ElectionInvalid(
+            {
+                "election": f"This {consent.subject_words.rsplit(' ', 1)[0]} is no longer waiting for a consent."
+            }
+        )
     if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
         raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
     with transaction.atomic():
@@ -898,10 +1054,11 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
             if f in details:
                 setattr(consent, f, details[f])
         consent.upload_file = "pending"  # counted as present for the check below
-        problems = {k: v for k, v in consent_validity(consent, election).items() if k != "verified"}
+        problems = {k: v for k, v in consent_validity(consent, consent.election).items() if k != "verified"}
         if problems:
             raise ElectionInvalid(problems)
-        consent.upload_file = _store_upload(election.pk, upload)
+        folder = str(consent.election_id) if consent.election_id else consent.subject_words.replace(" ", "-")
+        consent.upload_file = _store_upload(folder, upload)
         consent.upload_name, consent.upload_content_type, consent.upload_sha256 = (
             upload.original_name,
             upload.content_type,
@@ -912,9 +1069,9 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
         consent.save()
         audit_record(
             event_type=AuditEventType.CONSENT_UPLOADED,
-            summary=f"Spousal consent for election {election.pk} uploaded",
+            summary=f"Spousal consent for {consent.subject_words} uploaded",
             actor=user,
-            participant=election.participant,
+            participant=subject.participant,
             request=request,
             consent_id=consent.pk,
             sha256=consent.upload_sha256,
@@ -928,12 +1085,12 @@ def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | N
     if actor is None:
         raise PermissionDenied("A consent is verified by a person.")
     with transaction.atomic():
-        consent = SpousalConsent.objects.select_for_update().select_related("election").get(pk=consent.pk)
+        consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
         if consent.state != SpousalConsent.State.AWAITING_VERIFICATION:
             raise ElectionInvalid(
                 {"state": f"This consent is “{consent.get_state_display()}”, not waiting for verification."}
             )
-        problems = {k: v for k, v in consent_validity(consent).items() if k != "verified"}
+        problems = {k: v for k, v in consent_validity(consent, on=on).items() if k != "verified"}
         if problems:
             raise ElectionInvalid(problems)
         consent.state, consent.verified_by, consent.verified_at = (
@@ -944,15 +1101,43 @@ def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | N
         consent.save(update_fields=["state", "verified_by", "verified_at"])
         audit_record(
             event_type=AuditEventType.CONSENT_VERIFIED,
-            summary=f"Spousal consent {consent.pk} for election {consent.election_id} verified",
+            summary=f"Spousal consent {consent.pk} for {consent.subject_words} verified",
             actor=actor,
-            participant=consent.election.participant,
+            participant=consent.participant,
             request=request,
             consent_id=consent.pk,
             election_id=consent.election_id,
+            designation_id=consent.designation_id,
+            claim_id=consent.claim_id,
         )
-        election_try_effective(consent.election, actor=actor, on=on, request=request)
+        subject_try_effective(consent, actor=actor, on=on, request=request)
     return consent
+
+
+def awaiting_consent(subject) -> bool:
+    """Whether the election, designation or claim still waits for a spouse's consent."""
+    from elections.models import BeneficiaryDesignation, Claim, ClaimState
+
+    if isinstance(subject, Election):
+        return subject.state == Election.State.AWAITING_CONSENT
+    if isinstance(subject, BeneficiaryDesignation):
+        return subject.state == BeneficiaryDesignation.State.AWAITING_CONSENT
+    if isinstance(subject, Claim):
+        return subject.state == ClaimState.ELECTION_REQUIRED
+    return False
+
+
+def subject_try_effective(consent: SpousalConsent, *, actor, on: date | None = None, request=None) -> bool:
+    """A verified consent (or certified exception) lets what it names take effect."""
+    if consent.designation_id:
+        from elections.benefit_elections.beneficiaries import designation_try_effective
+
+        return designation_try_effective(consent.designation, actor=actor, on=on, request=request)
+    if consent.claim_id:
+        from elections.benefit_elections.claim_consents import claim_try_effective
+
+        return claim_try_effective(consent.claim, actor=actor, on=on, request=request)
+    return election_try_effective(consent.election, actor=actor, on=on, request=request)
 
 
 def consent_reject(*, consent: SpousalConsent, actor, reason: str, request=None) -> SpousalConsent:
@@ -960,7 +1145,7 @@ def consent_reject(*, consent: SpousalConsent, actor, reason: str, request=None)
     if not reason.strip():
         raise ElectionInvalid({"reason": "Reason: tell the participant what is wrong with the form."})
     with transaction.atomic():
-        consent = SpousalConsent.objects.select_for_update().select_related("election").get(pk=consent.pk)
+        consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
         if consent.state != SpousalConsent.State.AWAITING_VERIFICATION:
             raise ElectionInvalid({"state": "Only a consent waiting for verification can be sent back."})
         consent.state, consent.rejected_reason = SpousalConsent.State.REJECTED, reason.strip()
@@ -969,7 +1154,7 @@ def consent_reject(*, consent: SpousalConsent, actor, reason: str, request=None)
             event_type=AuditEventType.CONSENT_REJECTED,
             summary=f"Spousal consent {consent.pk} not accepted",
             actor=actor,
-            participant=consent.election.participant,
+            participant=consent.participant,
             request=request,
             consent_id=consent.pk,
             reason=reason.strip(),
@@ -978,12 +1163,28 @@ def consent_reject(*, consent: SpousalConsent, actor, reason: str, request=None)
 
 
 def consent_exception_certify(
-    *, election: Election, actor, exception: str, certification: str, request=None, on: date | None = None
+    *,
+    election: Election | None = None,
+    designation=None,
+    claim=None,
+    actor,
+    exception: str,
+    certification: str,
+    request=None,
+    on: date | None = None,
 ) -> SpousalConsent:
-    """A plan representative certifies that consent cannot be obtained (§417(a)(2)(B); Q&A-27)."""
+    """A plan representative certifies that consent cannot be obtained (§417(a)(2)(B); Q&A-27), for an
+    election, a beneficiary designation or a loan/withdrawal claim."""
     require_administrator(actor)
     if actor is None:
         raise PermissionDenied("An exception is certified by a person.")
+    subject = {"election": election, "designation": designation, "claim": claim}
+    subject = {k: v for k, v in subject.items() if v is not None}
+    if len(subject) != 1:
+        raise ValueError("An exception is certified for exactly one election, designation or claim.")
+    [thing] = subject.values()
+    if not awaiting_consent(thing):
+        raise ElectionInvalid({"state": "This is not waiting for a spouse's consent."})
     errors = {}
     if exception not in SpousalConsent.ExceptionReason.values:
         errors["exception"] = "Circumstance: choose one of the exceptions the law allows."
@@ -995,9 +1196,9 @@ def consent_exception_certify(
         raise ElectionInvalid(errors)
     with transaction.atomic():
         consent = SpousalConsent.objects.create(
-            election=election,
+            **subject,
             kind=SpousalConsent.Kind.EXCEPTION,
-            spouse_name=election.spouse_name,
+            spouse_name=getattr(thing, "spouse_name", "") or thing.participant.spouse_name,
             exception=exception,
             certification=certification.strip(),
             state=SpousalConsent.State.VERIFIED,
@@ -1006,13 +1207,15 @@ def consent_exception_certify(
         )
         audit_record(
             event_type=AuditEventType.CONSENT_EXCEPTION_CERTIFIED,
-            summary=f"Consent exception certified for election {election.pk}: {consent.get_exception_display()}",
+            summary=f"Consent exception certified for {consent.subject_words}: {consent.get_exception_display()}",
             actor=actor,
-            participant=election.participant,
+            participant=thing.participant,
             request=request,
             consent_id=consent.pk,
-            election_id=election.pk,
+            election_id=consent.election_id,
+            designation_id=consent.designation_id,
+            claim_id=consent.claim_id,
             exception=exception,
         )
-        election_try_effective(election, actor=actor, on=on, request=request)
+        subject_try_effective(consent, actor=actor, on=on, request=request)
     return consent

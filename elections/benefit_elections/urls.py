@@ -15,6 +15,18 @@ urlpatterns = [
     path("elections/<int:election_id>/exception/", views.consent_exception, name="consent_exception"),
     path("consents/<int:consent_id>/upload/", views.consent_upload, name="consent_upload"),
     path("consents/<int:consent_id>/file/", views.consent_file, name="consent_file"),
+    path("people/<int:participant_id>/beneficiaries/", views.beneficiaries, name="beneficiaries"),
+    path(
+        "beneficiaries/<int:membership_id>/change/", views.beneficiaries_change, name="beneficiaries_change"
+    ),
+    path(
+        "designations/<int:designation_id>/withdraw/", views.designation_withdraw, name="designation_withdraw"
+    ),
+    path(
+        "admin/designations/<int:designation_id>/exception/",
+        views.designation_exception,
+        name="designation_exception",
+    ),
     path("admin/notices/", views.notice_batches, name="notice_batches"),
     path("admin/notices/issue/", views.notice_issue_one, name="notice_issue_one"),
     path("admin/notices/<int:batch_id>/", views.notice_batch, name="notice_batch"),

@@ -15,7 +15,9 @@ from django.views.decorators.http import require_POST
 from accounts.roles import role_required
 from benefits.models import Plan, PlanMembership
 from benefits.selectors import participant_get_for_viewer
+from elections.account_elections import selectors as account_selectors
 from elections.benefit_elections import forms, presenters, selectors, services
+from elections.benefit_elections.claim_consents import what_words as claim_what
 from elections.benefit_elections.explanation import ExplanationUnavailable
 from elections.benefit_elections.models import NoticeBatch
 from elections.claims import uploads
@@ -24,6 +26,15 @@ participant_only = role_required("participant")
 administrator_only = role_required("administrator")
 
 STEPS = ("form", "beneficiaries", "payment", "review")
+
+
+def _subject_url(consent) -> str:
+    """Where the participant sees what the consent names."""
+    if consent.designation_id:
+        return reverse("elections:beneficiaries", args=[consent.designation.participant_id])
+    if consent.claim_id:
+        return reverse("elections:claim_detail", args=[consent.claim_id])
+    return reverse("elections:election_detail", args=[consent.election_id])
 
 
 def _refused(request, exc: services.ElectionInvalid) -> None:
@@ -46,6 +57,7 @@ def documents(request, participant_id: int):
         notices=selectors.notices_for_participant(participant),
         elections=selectors.elections_for_participant(participant),
         is_staff=request.user.is_plan_staff,
+        has_account_elections=account_selectors.has_account_elections(participant),
     )
     return render(request, "elections/benefit_elections/documents.html", context)
 
@@ -111,10 +123,7 @@ def election_start(request, membership_id: int):
 
 def _next_step(draft, step: str) -> str:
     i = STEPS.index(step) + 1
-    if (
-        STEPS[i] == "beneficiaries"
-        and services.needs_beneficiaries(draft.answers.get("form", "")) != "beneficiaries"
-    ):
+    if STEPS[i] == "beneficiaries" and not services.asks_beneficiaries_step(draft):
         i += 1
     return STEPS[i]
 
@@ -135,7 +144,17 @@ def election_step(request, draft_id: int, step: str):
             request.POST or None,
             rows=content["forms"],
             needs_waiver=content["window"]["needs_waiver"],
-            initial={"form": draft.answers.get("form") or content.get("qjsa_form")},
+            options=content.get("account_options") or {},
+            initial={
+                "form": draft.answers.get("form") or content.get("qjsa_form"),
+                **(draft.answers.get("installments") or {}),
+            },
+        )
+    elif step == "beneficiaries" and services.needs_beneficiaries(row["form"]) == "annuitant":
+        form = forms.AnnuitantForm(
+            request.POST or None,
+            spouse_name=participant.spouse_name if participant.marital_status == "married" else "",
+            initial=draft.answers.get("annuitant") or None,
         )
     elif step == "beneficiaries":
         form = forms.BeneficiariesForm(
@@ -143,25 +162,39 @@ def election_step(request, draft_id: int, step: str):
             spouse_name=participant.spouse_name if participant.marital_status == "married" else "",
         )
     elif step == "payment":
-        form = forms.PaymentForm(request.POST or None, single_sum=row["form"] == "lump_sum")
+        form = forms.PaymentForm(request.POST or None, needs=services.payment_needs(draft, row))
     if request.method == "POST" and form is not None and form.is_valid():
         if step == "form":
             answers = {
                 "form": form.cleaned_data["form"],
                 "waive_30_days": form.cleaned_data.get("waive_30_days", False),
+                "installments": form.choice(),
             }
+        elif isinstance(form, forms.AnnuitantForm):
+            answers = {"annuitant": form.annuitant()}
         elif step == "beneficiaries":
             answers = {"beneficiaries": form.beneficiaries()}
         else:
             answers = form.answers()
-        services.draft_save(draft=draft, user=request.user, step=step, answers=answers, request=request)
-        return redirect("elections:election_step", draft.pk, _next_step(draft, step))
+        problems = {}
+        if isinstance(form, forms.AnnuitantForm):
+            from elections.benefit_elections import annuitants
+
+            problems = annuitants.check(draft, row["form"], answers["annuitant"])[0]
+            for key, message in problems.items():
+                form.add_error(form.field_for(key), message)
+        if not problems:
+            services.draft_save(draft=draft, user=request.user, step=step, answers=answers, request=request)
+            return redirect("elections:election_step", draft.pk, _next_step(draft, step))
     context = {
         "draft": draft,
         "step": step,
         "form": form,
+        "asks_annuitant": step == "beneficiaries" and isinstance(form, forms.AnnuitantForm),
+        "annuitant_source": services.election_rules(draft.membership.plan.key).annuitant_source,
         "c": presenters.notice_context(draft.notice),
         "row": row,
+        "needs": services.payment_needs(draft, row) if row else None,
         "steps": presenters.step_list(draft, step),
     }
     if step == "review":
@@ -258,7 +291,7 @@ def consent_upload(request, consent_id: int):
         for field, errs in form.errors.items():
             label = form.fields[field].label if field in form.fields else ""
             messages.error(request, f"{label}: {' '.join(errs)}" if label else " ".join(errs))
-        return redirect("elections:election_detail", consent.election_id)
+        return redirect(_subject_url(consent))
     try:
         upload = uploads.check_upload(form.cleaned_data["document"])
         services.consent_upload(
@@ -269,7 +302,7 @@ def consent_upload(request, consent_id: int):
         messages.error(request, str(exc))
     except services.ElectionInvalid as exc:
         _refused(request, exc)
-    return redirect("elections:election_detail", consent.election_id)
+    return redirect(_subject_url(consent))
 
 
 @login_required
@@ -279,7 +312,7 @@ def consent_file(request, consent_id: int):
         raise Http404
     services.staff_viewed(
         viewer=request.user,
-        participant=consent.election.participant,
+        participant=consent.participant,
         what=f"consent {consent.pk} (signed form)",
         request=request,
         consent_id=consent.pk,
@@ -400,6 +433,7 @@ def consent_queue(request):
         {
             "consents": selectors.consents_awaiting_verification(),
             "elections": selectors.elections_awaiting_consent(),
+            "designations": selectors.designations_awaiting_consent(),
         },
     )
 
@@ -409,7 +443,7 @@ def consent_review(request, consent_id: int):
     consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
     services.staff_viewed(
         viewer=request.user,
-        participant=consent.election.participant,
+        participant=consent.participant,
         what=f"consent {consent.pk}",
         request=request,
         consent_id=consent.pk,
@@ -420,6 +454,12 @@ def consent_review(request, consent_id: int):
         {
             "consent": consent,
             "election": consent.election,
+            "designation": consent.designation,
+            "designation_rows": presenters.beneficiary_rows(consent.designation.beneficiaries)
+            if consent.designation_id
+            else [],
+            "claim": consent.claim,
+            "claim_what": claim_what(consent.claim) if consent.claim_id else "",
             "problems": {k: v for k, v in services.consent_validity(consent).items() if k != "verified"},
             "reject_form": forms.RejectForm(),
         },
@@ -432,10 +472,9 @@ def consent_verify(request, consent_id: int):
     consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
     try:
         services.consent_verify(consent=consent, actor=request.user, request=request)
-        consent.election.refresh_from_db()
-        messages.success(
-            request, f"Consent verified. The election is now “{consent.election.get_state_display()}”."
-        )
+        subject = consent.subject
+        subject.refresh_from_db()
+        messages.success(request, f"Consent verified. It is now “{subject.get_state_display()}”.")
     except services.ElectionInvalid as exc:
         _refused(request, exc)
     return redirect("elections:consent_review", consent.pk)
@@ -460,10 +499,17 @@ def consent_reject(request, consent_id: int):
 @require_POST
 def consent_exception(request, election_id: int):
     election = selectors.election_get_for_viewer(user=request.user, election_id=election_id)
+    _certify_exception(request, election=election)
+    return redirect("elections:election_detail", election.pk)
+
+
+def _certify_exception(request, **subject) -> None:
+    """The administrator's certification that the spouse's consent is not required (an election's
+    or a designation's), from the posted form; a refusal is shown as messages."""
     form = forms.ExceptionForm(request.POST)
     try:
         services.consent_exception_certify(
-            election=election,
+            **subject,
             actor=request.user,
             exception=form.data.get("exception", ""),
             certification=form.data.get("certification", ""),
@@ -472,4 +518,132 @@ def consent_exception(request, election_id: int):
         messages.success(request, "Exception certified.")
     except services.ElectionInvalid as exc:
         _refused(request, exc)
-    return redirect("elections:election_detail", election.pk)
+
+
+# ------------------------------------------------------------------------------------ beneficiaries
+
+
+def _designation_plans(participant) -> list[dict]:
+    from elections.benefit_elections import beneficiaries
+
+    out = []
+    for membership in selectors.memberships_of(participant):
+        rules = beneficiaries.plan_rules(membership)
+        if rules is None:
+            continue  # the plan takes beneficiaries only with a benefit election
+        out.append(
+            {
+                "membership": membership,
+                "rules": rules,
+                "designations": selectors.designations_for_membership(membership),
+            }
+        )
+    return out
+
+
+@login_required
+def beneficiaries(request, participant_id: int):
+    from elections.benefit_elections.beneficiaries import staff_viewed_designations
+
+    participant = participant_get_for_viewer(user=request.user, participant_id=participant_id)
+    staff_viewed_designations(viewer=request.user, participant=participant, request=request)
+    plans = presenters.beneficiaries_context(_designation_plans(participant), request.user)
+    is_owner = request.user.is_participant_role
+    return render(
+        request,
+        "elections/benefit_elections/beneficiaries.html",
+        {
+            "participant": participant,
+            "plans": plans,
+            "is_owner": is_owner,
+            "married": participant.marital_status == participant.MaritalStatus.MARRIED,
+            "upload_form": forms.ConsentUploadForm() if is_owner else None,
+            "exception_form": forms.ExceptionForm() if request.user.is_administrator else None,
+        },
+    )
+
+
+@participant_only
+def beneficiaries_change(request, membership_id: int):
+    from accounts import submissions
+    from benefits.engine.beneficiaries import RELATIONSHIPS
+    from elections.benefit_elections import beneficiaries as designations
+
+    membership = selectors.membership_get_for_owner(user=request.user, membership_id=membership_id)
+    rules = designations.plan_rules(membership)
+    if rules is None:
+        raise Http404
+    purpose = f"designation_sign:{membership.pk}"
+    repeated = submissions.repeat_redirect(request, purpose)
+    if repeated is not None:
+        return repeated
+    form = forms.DesignationForm(
+        request.POST or None, relationships=RELATIONSHIPS, natural_persons_only=rules.natural_persons_only
+    )
+    if request.method == "POST" and form.is_valid():
+
+        def sign():
+            d = designations.designation_sign(
+                membership=membership,
+                user=request.user,
+                rows=form.rows(),
+                password=form.cleaned_data["password"],
+                request=request,
+            )
+            return d, reverse("elections:beneficiaries", args=[membership.participant_id])
+
+        try:
+            outcome = submissions.submit_once(
+                user=request.user,
+                raw_token=form.cleaned_data["submission_token"],
+                purpose=purpose,
+                action=sign,
+            )
+        except services.ElectionInvalid as exc:
+            form.add_service_errors(exc.errors)
+        except submissions.SubmissionRefused as exc:
+            form.add_error(None, str(exc))
+        else:
+            if not outcome.repeated:
+                messages.success(
+                    request,
+                    "Your new beneficiaries are signed. They take effect when your spouse's consent is verified."
+                    if outcome.result.needs_consent
+                    else "Your new beneficiaries are in effect.",
+                )
+            return redirect(outcome.url)
+    participant = membership.participant
+    return render(
+        request,
+        "elections/benefit_elections/beneficiaries_change.html",
+        {
+            "membership": membership,
+            "participant": participant,
+            "rules": rules,
+            "form": form,
+            "married": participant.marital_status == participant.MaritalStatus.MARRIED,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+@participant_only
+@require_POST
+def designation_withdraw(request, designation_id: int):
+    from elections.benefit_elections.beneficiaries import designation_withdraw as withdraw
+
+    designation = selectors.designation_get_for_viewer(user=request.user, designation_id=designation_id)
+    try:
+        withdraw(designation=designation, user=request.user, request=request)
+        messages.info(request, "That designation is withdrawn; the one in effect before stays in effect.")
+    except services.ElectionInvalid as exc:
+        _refused(request, exc)
+    return redirect("elections:beneficiaries", designation.participant_id)
+
+
+@administrator_only
+@require_POST
+def designation_exception(request, designation_id: int):
+    designation = selectors.designation_get_for_viewer(user=request.user, designation_id=designation_id)
+    _certify_exception(request, designation=designation)
+    return redirect("elections:beneficiaries", designation.participant_id)

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from django.db import transaction
 from django_fsm import can_proceed
 
+from benefits.audit import AuditEventType, audit_record
 from elections.claims import checks, deadlines, notices
 from elections.claims.models import Claim, ClaimDetermination, ClaimState, ClaimType, ClaimVote
 from elections.claims.workflow import (
@@ -317,7 +318,10 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
     if claim.claim_type == ClaimType.LOAN:
         notices.loan_documents(claim, actor=actor, request=request, on=on)
     if claim.claim_type in rules.election_required_types and claim.claimant_relationship == "participant":
-        if claim.claim_type in (ClaimType.LOAN, ClaimType.HARDSHIP, ClaimType.WITHDRAWAL_59HALF):
+        from elections.benefit_elections.claim_consents import CONSENT_TYPES, consent_open_for_claim
+
+        consent_only = claim.claim_type in CONSENT_TYPES  # the spouse consents to the claim itself
+        if consent_only:
             step = "Election required: spousal consent (§7.2(a))" if married else ""
         else:
             step = (
@@ -328,9 +332,10 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
         if step:
             from_state = move(claim, "require_election", on=on)
             how = (
-                "Read the explanation of your payment options and make your election from this claim"
-                if claim.claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM)
-                else "The plan administrator will send the consent papers"
+                "Print the consent form from this claim, have your spouse sign it in front of a notary "
+                "public or a plan representative, and upload it here"
+                if consent_only
+                else "Read the explanation of your payment options and make your election from this claim"
             )
             claim.next_step = f"{step}. {how}; nothing is paid before it is complete."
             claim.save(update_fields=["next_step"])
@@ -342,6 +347,17 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
                 note=claim.next_step,
                 request=request,
             )
+            if consent_only:
+                consent = consent_open_for_claim(claim, actor=actor, request=request)
+                audit_record(
+                    event_type=AuditEventType.CLAIM_CONSENT_REQUESTED,
+                    summary=f"Spouse's consent form issued for claim {claim.pk}",
+                    actor=actor,
+                    participant=claim.participant,
+                    request=request,
+                    claim_id=claim.pk,
+                    consent_id=consent.pk,
+                )
             return
     if claim.claim_type == ClaimType.LOAN:
         claim.next_step = "Sign the promissory note; the loan is paid out after the Committee receives it."

@@ -42,6 +42,7 @@ class ClaimState(models.TextChoices):
     ELECTION_REQUIRED = "election_required", "Approved: election required"
     IN_PAY = "in_pay", "In pay"
     PAID = "paid", "Paid"
+    LOAN_IN_EFFECT = "loan_in_effect", "Loan made"
 
 
 S = ClaimState
@@ -241,6 +242,11 @@ class Claim(FSMModelMixin, models.Model):
 
     @transition(field=state, source=S.ELECTION_REQUIRED, target=S.PAID)
     def pay_single_sum(self) -> None:
+        pass
+
+    # The spouse's consent to a loan was verified (§417(a)(4)): the loan is made on its note and schedule.
+    @transition(field=state, source=S.ELECTION_REQUIRED, target=S.LOAN_IN_EFFECT)
+    def make_loan(self) -> None:
         pass
 
     # The election was revoked before the annuity starting date: a new election is needed.

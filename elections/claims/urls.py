@@ -1,5 +1,6 @@
 from django.urls import path
 
+from elections.account_elections.urls import urlpatterns as account_election_patterns
 from elections.benefit_elections.urls import urlpatterns as benefit_election_patterns
 from elections.claims import views, views_committee
 
@@ -31,3 +32,4 @@ urlpatterns = [
 
 # Benefit elections, consent and notices share the "elections" namespace (their own area's urls.py).
 urlpatterns += benefit_election_patterns
+urlpatterns += account_election_patterns

@@ -285,8 +285,9 @@ def _next_step_for_committee(claim) -> str:
     return ""
 
 
-def _participant_facts(claim) -> list[tuple[str, str]]:
-    """What the committee checks before deciding: marital status and whether spousal consent is on file."""
+def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, str]]:
+    """What the committee checks before deciding: marital status and the spousal consent on file
+    (``consents``: the claim's own consents, when the caller has already read them)."""
     p = claim.participant
     married = p.marital_status == "married"
     facts = [
@@ -305,20 +306,15 @@ def _participant_facts(claim) -> list[tuple[str, str]]:
             else ""
         )
         facts.append(("Spouse", f"{spouse}{born}"))
-        form = (claim.details or {}).get("form", "")
-        needs = bool(form) and not str(form).startswith("js")
-        if form:  # a claim that names a form of payment: whether that form needs the spouse's consent
-            facts.append(
-                (
-                    "Spousal consent",
-                    "Needed: the chosen form is not a joint and survivor annuity, so the spouse must consent "
-                    "in writing before payment starts."
-                    if needs
-                    else "Not needed for the form requested (a joint and survivor annuity).",
-                )
-            )
-    else:
-        facts.append(("Spousal consent", "Not needed: the participant is not married."))
+    from elections.benefit_elections import presenters as election_presenters
+    from elections.benefit_elections import selectors as election_selectors
+
+    status = election_presenters.consent_status(
+        claim,
+        election=election_selectors.election_for_claim(claim),
+        claim_consents=election_selectors.claim_consents(claim) if consents is None else consents,
+    )
+    facts.append(("Spousal consent", status))
     return facts
 
 
@@ -376,12 +372,24 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
     context["next_step_text"] = (
         _next_step_for_committee(claim) if is_committee and not is_claimant else claim.next_step
     )
+    # The spouse's consent to a loan or withdrawal: its form, its state, and the upload.
+    from elections.benefit_elections import forms as election_forms
+    from elections.benefit_elections import selectors as election_selectors
+
+    consents = election_selectors.claim_consents(claim)
+    context["spousal_consents"] = consents
+    context["open_consent"] = (
+        next((c for c in consents if c.state in ("awaiting_form", "rejected")), None)
+        if is_claimant and claim.state == ClaimState.ELECTION_REQUIRED
+        else None
+    )
+    context["consent_upload_form"] = election_forms.ConsentUploadForm() if context["open_consent"] else None
     if is_committee:
         from elections.claims.committee_work import committee_members
 
         context["members"] = committee_members()
         context["internal_notes"] = claim.internal_notes.select_related("author")
-        context["participant_facts"] = _participant_facts(claim)
+        context["participant_facts"] = _participant_facts(claim, consents)
     if is_committee and not is_claimant:
         from benefits.services import participant_view_as_staff
 

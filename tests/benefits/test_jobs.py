@@ -83,9 +83,9 @@ def test_broker_down_the_request_succeeds_and_the_job_waits_then_the_sweeper_sen
     document.refresh_from_db()
     assert document.status == GeneratedDocument.Status.PENDING
 
-    assert services.jobs_sweep(resend_after=0, probe_workers=False)["resent"] == 0  # still down
+    assert services.jobs_sweep(resend_after=0)["resent"] == 0  # still down
     state["up"] = True
-    counts = services.jobs_sweep(resend_after=0, probe_workers=False)
+    counts = services.jobs_sweep(resend_after=0)
     job.refresh_from_db()
     assert counts["resent"] == 1 and job.status == Job.Status.QUEUED and not job.enqueue_error
     assert sent == [(job.pk, mock.ANY)] and sent[0][1]["queue"] == "pdf"
@@ -120,18 +120,22 @@ def test_a_message_lost_with_the_broker_is_sent_again_when_the_queue_is_empty(pa
     assert job.status == Job.Status.QUEUED and len(sent) == 1
     Job.objects.filter(pk=job.pk).update(enqueued_at=timezone.now() - timedelta(minutes=5))
     with mock.patch.object(services, "broker_queue_size", return_value=3):
-        assert services.jobs_sweep(probe_workers=False)["resent"] == 0  # the queue still holds messages
+        assert services.jobs_sweep()["resent"] == 0  # the queue still holds messages
     with mock.patch.object(services, "broker_queue_size", return_value=0):
-        assert services.jobs_sweep(probe_workers=False)["resent"] == 1  # Redis lost it: send again
+        assert services.jobs_sweep()["resent"] == 1  # Redis lost it: send again
     assert len(sent) == 2
 
 
-def _running(job, *, task_id="task-1", minutes_ago=1, attempts=1):
+def _running(job, *, task_id="task-1", minutes_ago=1, attempts=1, beat_seconds_ago=None):
+    """The job held by ``task_id`` since ``minutes_ago``; its last heartbeat ``beat_seconds_ago`` (None:
+    none since it started)."""
+    now = timezone.now()
     Job.objects.filter(pk=job.pk).update(
         status=Job.Status.RUNNING,
         task_id=task_id,
         attempts=attempts,
-        started_at=timezone.now() - timedelta(minutes=minutes_ago),
+        started_at=now - timedelta(minutes=minutes_ago),
+        heartbeat_at=None if beat_seconds_ago is None else now - timedelta(seconds=beat_seconds_ago),
     )
 
 
@@ -149,32 +153,74 @@ def test_a_duplicate_message_leaves_a_held_job_alone_and_a_redelivery_resumes_it
     assert document.status == GeneratedDocument.Status.DONE
 
 
-def test_a_job_whose_worker_died_is_put_back_and_sent_again(participant_user, broker):
+def test_a_job_whose_heartbeat_stopped_is_put_back_and_sent_again(participant_user, broker, settings):
     _, sent = broker
     job = _document(participant_user.participant).job
-    _running(job)
-    with mock.patch.object(services, "active_task_ids", return_value={"some-other-task"}):
-        counts = services.jobs_sweep()
+    # Its last heartbeat is older than the grace: the worker died (or lost the database).
+    _running(job, beat_seconds_ago=settings.JOBS_STALL_GRACE + 1)
+    counts = services.jobs_sweep()
     job.refresh_from_db()
     assert counts["requeued"] == 1 and job.status == Job.Status.QUEUED and not job.task_id
     assert job.error == "Its worker stopped before it finished."
     assert sent[-1][0] == job.pk
 
 
-def test_a_job_still_held_by_a_live_worker_is_left_alone(participant_user, broker):
+def test_a_job_with_a_fresh_heartbeat_is_left_alone_whatever_the_workers_answer(
+    participant_user, broker, settings
+):
+    """Started long ago, but its heartbeat is recent: still running (no worker is asked at all, so a
+    worker that cannot answer after a broker restart does not matter)."""
     job = _document(participant_user.participant).job
-    _running(job)
-    with mock.patch.object(services, "active_task_ids", return_value={"task-1"}):
+    _running(job, minutes_ago=2, beat_seconds_ago=settings.JOBS_STALL_GRACE - 5)  # within its time limit
+    with mock.patch("config.celery.app.control.inspect", side_effect=AssertionError("no probe")):
         assert services.jobs_sweep()["requeued"] == 0
     assert Job.objects.get(pk=job.pk).status == Job.Status.RUNNING
+
+
+def test_a_job_without_any_heartbeat_is_judged_from_its_start(participant_user, broker, settings):
+    job = _document(participant_user.participant).job
+    grace = settings.JOBS_STALL_GRACE
+    Job.objects.filter(pk=job.pk).update(
+        status=Job.Status.RUNNING, task_id="task-1", attempts=1, heartbeat_at=None,
+        started_at=timezone.now() - timedelta(seconds=grace - 5),
+    )  # fmt: skip
+    assert services.jobs_sweep()["requeued"] == 0  # within the grace of its start
+    Job.objects.filter(pk=job.pk).update(started_at=timezone.now() - timedelta(seconds=grace + 1))
+    assert services.jobs_sweep()["requeued"] == 1
+
+
+def test_a_running_job_writes_its_heartbeat_and_stops_when_it_is_put_back(participant_user, settings):
+    """The heartbeat thread of a real (not in-process) execution: it moves ``heartbeat_at`` while the
+    body runs, and stops moving it once the sweeper gave the job to another execution."""
+    import threading
+    import time
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.JOBS_HEARTBEAT_SECONDS = 1
+    job = services.job_create(DOCUMENT_RENDER, target_id=0)
+    _running(job, minutes_ago=0, beat_seconds_ago=600)
+    seen = []
+    release = threading.Event()
+    with services.heartbeat(job.pk, "task-1"):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            beat = Job.objects.get(pk=job.pk).heartbeat_at
+            if beat > timezone.now() - timedelta(seconds=5):
+                seen.append(beat)
+                break
+            time.sleep(0.2)
+        # The sweeper put it back (another execution will hold it): this one's beats no longer land.
+        Job.objects.filter(pk=job.pk).update(status=Job.Status.PENDING, task_id="", heartbeat_at=None)
+        release.wait(2.5)
+    assert seen, "no heartbeat was written while the job ran"
+    assert Job.objects.get(pk=job.pk).heartbeat_at is None
 
 
 def test_a_job_past_its_time_limit_on_its_last_attempt_fails_visibly(participant_user, broker):
     document = _document(participant_user.participant)
     job = document.job
-    _running(job, minutes_ago=60, attempts=job.max_attempts)
-    with mock.patch.object(services, "active_task_ids", return_value=None):  # no worker answered
-        assert services.jobs_sweep()["failed"] == 1
+    _running(job, minutes_ago=60, attempts=job.max_attempts, beat_seconds_ago=1)  # alive, but too long
+    assert services.jobs_sweep()["failed"] == 1
     job.refresh_from_db()
     document.refresh_from_db()
     assert job.status == Job.Status.FAILED and "ran past its time limit of 3 minutes" in job.error

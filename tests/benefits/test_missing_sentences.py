@@ -35,3 +35,22 @@ def test_one_plain_sentence_per_missing_input():
 
 def test_nothing_missing_says_nothing():
     assert missing_sentences({"estimates": []}) == [] and missing_sentences(None) == []
+
+
+def test_a_figure_on_the_plans_rate_for_want_of_the_laws_rates_is_said_so():
+    result = {
+        "estimates": [{"commencement_date": "2027-03-01"}],
+        "missing": [
+            {
+                "field": "/assumptions/segment_rates/2026-12",
+                "message": "…",
+                "blocks": [],
+                "fallback": ["/estimates/0/relative_value_basis"],
+            }
+        ],
+    }
+    assert missing_sentences(result) == [
+        "We show the comparison of payment forms for payments starting March 1, 2027 on the plan's own "
+        "interest rate for now: the basis the law prescribes needs the interest rates the IRS publishes "
+        "for lump sums for December 2026."
+    ]

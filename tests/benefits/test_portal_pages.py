@@ -192,7 +192,7 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
     assert "Early Commencement Adjustment Factor" in one and "§4.4(B)" in one
     assert one.count("Early Commencement Adjustment Factor") < 3  # only the form asked for
     fragment = pat_client.get(url, {"trace": "js50"}, HTTP_HX_REQUEST="true").content.decode()
-    assert "<html" not in fragment and "§4.4(B)" in fragment and "six decimal places" in fragment
+    assert "<html" not in fragment and "§4.4(B)" in fragment and "decimal places the plan states" in fragment
     assert pat_client.get(url, {"trace": "nonsense"}, HTTP_HX_REQUEST="true").status_code == 404
     # Save and print
     response = pat_client.post(

@@ -65,6 +65,8 @@ _last_code: dict[str, str] = {}
 
 def fresh_totp_code(secret: str) -> str:
     """A TOTP code not used before: allauth refuses a code twice, so wait for the next 30 s step if needed."""
+    if 30 - time.time() % 30 < 4:  # too close to the step's end to reach the server inside it
+        time.sleep(30 - time.time() % 30 + 0.2)
     code = totp_now(secret)
     while code == _last_code.get(secret):
         time.sleep(30 - time.time() % 30 + 0.5)

@@ -189,6 +189,7 @@ def test_participant_pages(page, data):
     for state in ("received", "under_review", "info_requested", "denied"):
         pages.append((f"claim {state}", reverse("elections:claim_detail", args=[getattr(data, state)])))
     pages += [
+        ("electronic delivery", reverse("benefits:delivery_preferences", args=[pid])),
         ("security", reverse("mfa_index")),
         ("403", reverse("benefits:admin_plans")),
         ("404", reverse("benefits:participant_dashboard", args=[0])),
@@ -266,6 +267,7 @@ def test_administrator_pages(page, data):
         ("audit log", reverse("benefits:audit_log")),
         ("data imports", reverse("benefits:imports_home")),
         ("market rates", reverse("benefits:market_rates")),
+        ("documents to mail", reverse("benefits:delivery_mailing")),
         ("403", reverse("elections:committee_queue")),
     ]
     pages += [

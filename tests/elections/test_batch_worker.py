@@ -1,6 +1,9 @@
 """A notice batch on a real Celery worker (Redis broker) killed mid-batch and restarted: every notice
 is issued exactly once — the items the killed worker finished stay done, the rest are issued after
-the restart, and nothing is issued twice (the database's uniqueness rule backs the code's check)."""
+the restart, and nothing is issued twice (the database's uniqueness rule backs the code's check).
+
+The batch runs as its job (``notice_batch.run``); after the kill the job's heartbeat stops, the
+sweeper puts it back and sends it again, and the restarted worker finishes it."""
 
 from __future__ import annotations
 
@@ -10,11 +13,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from django.db import connection
 
+from benefits.jobs.models import Job
+from benefits.jobs.services import job_create, jobs_sweep
 from benefits.models import Plan
+from elections.benefit_elections.jobs import NOTICE_BATCH_RUN
 from elections.benefit_elections.models import BatchRule, Notice, NoticeBatch, NoticeBatchItem
 from tests.elections.conftest import AS_OF
 
@@ -52,6 +59,7 @@ def _start_worker(tmp_path) -> subprocess.Popen:
         "REDIS_URL": _redis_url(),
         "PRIVATE_STORAGE_ROOT": str(tmp_path),
         "NOTICE_BATCH_ITEM_PAUSE_SECONDS": "2",
+        "JOBS_HEARTBEAT_SECONDS": "1",
     }
     command = [
         sys.executable,
@@ -63,7 +71,7 @@ def _start_worker(tmp_path) -> subprocess.Popen:
         "-P",
         "solo",
         "-Q",
-        "celery",
+        "default",
         "--without-gossip",
         "--without-mingle",
         "--without-heartbeat",
@@ -73,13 +81,14 @@ def _start_worker(tmp_path) -> subprocess.Popen:
     return subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # noqa: S603
 
 
-def _send(batch_id: int) -> None:
+def _send(job_id: int) -> bool:
+    """What ``job_send`` does on a real broker (this test process runs tasks in-process)."""
     from celery import Celery
 
     # set_as_current=False: this client must not become the default app the rest of the suite uses.
-    Celery(broker=_redis_url(), set_as_current=False).send_task(
-        "elections.notice_batch", args=[batch_id], queue="celery"
-    )
+    Celery(broker=_redis_url(), set_as_current=False).send_task("jobs.run", args=[job_id], queue="default")
+    Job.objects.filter(pk=job_id, status=Job.Status.PENDING).update(status=Job.Status.QUEUED)
+    return True
 
 
 def _wait(condition, timeout: float, what: str) -> None:
@@ -93,7 +102,7 @@ def _wait(condition, timeout: float, what: str) -> None:
 
 def test_worker_killed_mid_batch_then_restarted_issues_each_notice_once(demo, tmp_path):
     client = _redis_or_skip()
-    client.delete("celery", "pdf")
+    client.delete("default", "pdf")
     batch = NoticeBatch.objects.create(
         plan=Plan.objects.get(key="carver-db"), rule=BatchRule.ASD_WITHIN, within_days=366, as_of=AS_OF
     )
@@ -105,27 +114,34 @@ def test_worker_killed_mid_batch_then_restarted_issues_each_notice_once(demo, tm
     def done() -> int:
         return batch.items.exclude(state=NoticeBatchItem.State.PENDING).count()
 
+    job = job_create(NOTICE_BATCH_RUN, target_id=batch.pk)
     worker = _start_worker(tmp_path)
     try:
-        _send(batch.pk)
+        _send(job.pk)
         _wait(lambda: done() >= 1, 120, "the first notice")
         worker.send_signal(signal.SIGKILL)  # no warm shutdown: the task is cut off mid-batch
         worker.wait(30)
         finished_before_restart = done()
         assert 1 <= finished_before_restart < total, "the worker was killed mid-batch"
+        held = Job.objects.get(pk=job.pk)
+        assert held.status == Job.Status.RUNNING and held.heartbeat_at is not None
 
         worker = _start_worker(tmp_path)
-        _send(batch.pk)  # what "Resume the batch" does
+        # Nobody beats for the job any more: once its heartbeat is older than the grace, the sweeper
+        # puts it back and sends it again (no worker is asked whether it still holds it).
+        with mock.patch("benefits.jobs.services.job_send", side_effect=_send):
+            _wait(lambda: jobs_sweep(grace=3)["requeued"] == 1, 30, "the sweeper to put the job back")
         _wait(lambda: done() == total, 180, "the batch to finish after the restart")
         _wait(
             lambda: NoticeBatch.objects.get(pk=batch.pk).state == NoticeBatch.State.DONE,
             60,
             "the batch state",
         )
+        _wait(lambda: Job.objects.get(pk=job.pk).status == Job.Status.DONE, 60, "the job to be done")
     finally:
         worker.kill()
         worker.wait(30)
-        client.delete("celery", "pdf")
+        client.delete("default", "pdf")
 
     items = list(batch.items.all())
     issued = [i for i in items if i.state == NoticeBatchItem.State.ISSUED]

@@ -495,3 +495,41 @@ def test_a_double_click_on_sign_makes_one_election(claim, pat, client):
         second = client.post(url, data)
     election = Election.objects.get(membership=claim.membership)
     assert first["Location"] == second["Location"] == reverse("elections:election_detail", args=[election.pk])
+
+
+def test_the_committee_reads_the_consent_on_file_not_a_guess(claim, pat, admin):
+    """The claim page's "Spousal consent" line follows the stored records: no election yet, then the
+    signed election's consent from requested to received to verified (Code §417(a)(2))."""
+    from elections.claims.views import _participant_facts
+
+    def status() -> str:
+        claim.refresh_from_db()
+        return dict(_participant_facts(claim))["Spousal consent"]
+
+    assert status().startswith("No election signed yet")
+    election = elect(claim, pat, form="life")
+    assert status().startswith("Needed and not yet received")
+    consent = upload_consent(election, pat)
+    assert status().startswith("Signed form received on")
+    services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=3))
+    assert status().startswith("Given: the spouse's signed, witnessed consent was verified")
+
+
+def test_the_committee_reads_that_the_qjsa_needs_no_consent(claim, pat):
+    from elections.claims.views import _participant_facts
+
+    elect(claim, pat, form="js50")
+    claim.refresh_from_db()
+    assert dict(_participant_facts(claim))["Spousal consent"].startswith(
+        "Not needed for the election signed on"
+    )
+
+
+def test_a_claim_without_an_election_needs_no_consent(claim):
+    """A claim the plan settles without an election (here one filed by the surviving spouse) asks
+    for no consent: the committee reads that rather than the election's rule."""
+    from elections.claims.views import _participant_facts
+
+    Claim.objects.filter(pk=claim.pk).update(claimant_relationship="spouse")
+    claim.refresh_from_db()
+    assert dict(_participant_facts(claim))["Spousal consent"] == "Not needed for this kind of claim."

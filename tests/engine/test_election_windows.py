@@ -1,4 +1,4 @@
-"""Election windows and consent validity, from the statute and regulation (regulation.md §D.2, §D.3).
+"""Election windows and consent validity, from the statute and regulation.
 
 Each rule is tested on both sides of its boundary day.
 """

@@ -28,13 +28,32 @@ def test_lump_sum_look_back_months():
 
 def test_loan_rate_uses_the_prime_rate_of_the_month():
     # Carver 401(k) §8.3: prime plus one point, for loans requested in that month.
-    assert _months("carver-401k", date(2026, 11, 30)) == {"prime_rate": date(2026, 11, 1)}
+    assert _months("carver-401k", date(2026, 11, 30))["prime_rate"] == date(2026, 11, 1)
 
 
-def test_segment_rates_only_when_the_reading_chooses_them():
-    assert "417e_segment_1" not in _months("carver-db", date(2026, 5, 1))
-    chosen = _months("carver-db", date(2026, 5, 1), {"relative_value_interest": "segment_rates"})
-    assert chosen["417e_segment_3"] == date(2026, 2, 1)
+def test_401k_annuity_illustrations_use_the_november_before_the_plan_year():
+    # docs/plan-notes/carver-401k/benefits.md: the §417(e)(3) basis of the second month before the
+    # Plan Year (the readings' defaults), on both sides of January 1.
+    assert _months("carver-401k", date(2026, 12, 1))["417e_segment_1"] == date(2025, 11, 1)
+    assert _months("carver-401k", date(2027, 1, 1))["417e_segment_3"] == date(2026, 11, 1)
+    monthly = {"annuity_stability_period": "month", "annuity_lookback_months": 1}
+    assert _months("carver-401k", date(2027, 3, 15), monthly)["417e_segment_2"] == date(2027, 2, 1)
+    off = {"annuity_illustration_basis": "insurer_quotes_only"}
+    assert _months("carver-401k", date(2027, 1, 1), off) == {"prime_rate": date(2027, 1, 1)}
+
+
+def test_segment_rates_unless_the_reading_chooses_the_plan_rate():
+    # Relative values default to the §417(e)(3) basis for the date (Treas. Reg.
+    # §1.417(a)(3)-1(c)(2)(iv)): the segment rates of the look-back month, from 2008 plan years.
+    default = _months("carver-db", date(2026, 5, 1))
+    assert default["417e_segment_3"] == date(2026, 2, 1)
+    assert _months("quaker-cash-balance", date(2026, 5, 1))["417e_segment_1"] == date(2026, 3, 1)
+    assert "417e_segment_1" not in _months(
+        "carver-db", date(2026, 5, 1), {"relative_value_interest": "plan_rate"}
+    )
+    # Before 2008 the §417(e)(3) rate was the 30-year Treasury rate: no segment rates exist.
+    assert "417e_segment_1" not in _months("carver-db", date(2007, 12, 1))
+    assert "417e_segment_1" in _months("carver-db", date(2008, 1, 1))
 
 
 def test_esops_need_no_market_rate():

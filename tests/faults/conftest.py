@@ -210,6 +210,7 @@ def world(tmp_path_factory):
     env.update(
         JOBS_SWEEP_SECONDS="2",
         JOBS_RESEND_AFTER="4",
+        JOBS_HEARTBEAT_SECONDS="1",
         JOBS_STALL_GRACE="6",
         STATEMENT_BATCH_CHUNK_SIZE="4",
         DJANGO_CONN_MAX_AGE="60",

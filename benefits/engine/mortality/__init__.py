@@ -61,6 +61,7 @@ class MortalityTable:
     qx: np.ndarray
     provisional: bool = False
     lx: np.ndarray = field(init=False, repr=False)
+    _ages: np.ndarray = field(init=False, repr=False)  # the integer ages of ``lx`` (interpolation knots)
 
     def __post_init__(self) -> None:
         qx = np.asarray(self.qx, dtype=np.float64).copy()
@@ -71,6 +72,9 @@ class MortalityTable:
         lx = np.concatenate(([1.0], np.cumprod(1.0 - q_surv)))
         lx.setflags(write=False)
         object.__setattr__(self, "lx", lx)
+        knots = np.arange(self.min_age, self.max_age + 2, dtype=np.float64)
+        knots.setflags(write=False)
+        object.__setattr__(self, "_ages", knots)
 
     @property
     def max_age(self) -> int:
@@ -87,12 +91,11 @@ class MortalityTable:
     def l(self, ages: float | np.ndarray) -> np.ndarray:  # noqa: E743 - the actuarial symbol
         """Survivors l(x) at (possibly fractional) ages, UDD between integer ages; 0 past the table."""
         x = np.asarray(ages, dtype=np.float64)
-        if np.any(x < self.min_age):
+        if (x < self.min_age).any():
             raise AgeOutOfRange(
                 f"{self.key}: age {float(np.min(x))} is below the table's first age {self.min_age}"
             )
-        grid = np.arange(self.min_age, self.max_age + 2, dtype=np.float64)
-        return np.interp(x, grid, self.lx, right=0.0)  # type: ignore[no-any-return]
+        return np.interp(x, self._ages, self.lx, right=0.0)  # type: ignore[no-any-return]
 
     def survival(self, age: float, t: np.ndarray) -> np.ndarray:
         """tpx: probability that a life aged ``age`` survives ``t`` more years (array of t)."""
@@ -216,7 +219,7 @@ def _read(table: MortalityTable, asd: date | None, period_start: date, why: str)
 def applicable_417e_table(
     when: int | date, *, period_start: date | None = None, record: bool = True
 ) -> MortalityTable:
-    """The §417(e)(3) applicable mortality table for a distribution (regulation.md §D.7).
+    """The §417(e)(3) applicable mortality table for a distribution.
 
     ``when`` is the annuity starting date (a ``date``) or, for a plan year / stability period that is
     a calendar year, its year (``int``). ``period_start`` is the first day of the plan year (before

@@ -23,14 +23,15 @@ e.g. the first day of the plan year for §401(a)(17), the last day of the limita
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
-from functools import cache
+from functools import cache, wraps
 from pathlib import Path
+from typing import Any
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -80,6 +81,11 @@ class Parameter:
     rounding: Rounding
     references: tuple[str, ...]
     entries: tuple[ParameterEntry, ...]
+    # Each successful read by (date, projected): entries never change, so the read of a date is the
+    # same every time; a census reads the same few limits for every participant.
+    _reads: dict[tuple[date, bool], ParameterRead] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     @property
     def section(self) -> str:
@@ -116,24 +122,33 @@ class Parameter:
         Raises ``ParameterNotInForce`` (naming the parameter and the date) before the first entry,
         where the entry in force is a null (the parameter ended), or after ``published_through``.
         """
-        through = self.published_through
-        if through is not None and on > through:
-            raise ParameterNotInForce(
-                self.name, on, f"no published value yet (published through {through.isoformat()})"
+        read = self._reads.get((on, False))
+        if read is None:
+            through = self.published_through
+            if through is not None and on > through:
+                raise ParameterNotInForce(
+                    self.name, on, f"no published value yet (published through {through.isoformat()})"
+                )
+            read = ParameterRead(
+                self.name, self.description, on, self._find(on), False, self.section, self.unit
             )
-        found = self._find(on)
-        _record(ParameterRead(self.name, self.description, on, found, False, self.section))
-        return found
+            self._reads[(on, False)] = read
+        _record(read)
+        return read.entry
 
     def latest_published(self, on: date) -> ParameterEntry:
         """For a projection: the value in force on ``on``, or the last published one for a later
         date. The read is recorded with ``projected=True`` so the trace says it is an estimate."""
-        through = self.published_through
-        if through is None or on <= through:
-            return self.entry_at(on)
-        found = self._find(through)
-        _record(ParameterRead(self.name, self.description, on, found, True, self.section))
-        return found
+        read = self._reads.get((on, True))
+        if read is None:
+            through = self.published_through
+            if through is None or on <= through:
+                return self.entry_at(on)
+            found = self._find(through)
+            read = ParameterRead(self.name, self.description, on, found, True, self.section, self.unit)
+            self._reads[(on, True)] = read
+        _record(read)
+        return read.entry
 
     def at(self, on: date) -> Decimal:
         """The value in force on ``on``; raises ``ParameterNotInForce`` if none."""
@@ -171,6 +186,7 @@ class ParameterRead:
     entry: ParameterEntry
     projected: bool = False
     section: str = ""
+    unit: str = ""  # the parameter file's unit ("currency-USD"), so a trace shows the value as money
 
     @property
     def value_free(self) -> bool:
@@ -224,6 +240,32 @@ def current_reads() -> list[ParameterRead] | None:
 def record_read(read: ParameterRead) -> None:
     """Record a regulatory value read outside a parameter file (e.g. a mortality table choice)."""
     _record(read)
+
+
+def replaying_reads[**P, R](fn: Callable[P, R]) -> Callable[P, R]:
+    """Memoize ``fn``, a pure function of its (hashable) arguments but for the regulatory values it
+    reads: a repeated call records the first call's reads again, in order, so every trace lists what
+    it would have listed had ``fn`` run again. An exception is not memoized (the call runs again)."""
+    memo: dict[Any, tuple[R, tuple[ParameterRead, ...]]] = {}
+
+    @wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        key = (args, tuple(kwargs.items()))
+        hit = memo.get(key)
+        if hit is None:
+            with recorded_reads() as reads:  # the caller's list, or a new one to learn the reads
+                mark = len(reads)
+                result = fn(*args, **kwargs)
+                made = tuple(reads[mark:])
+            if len(memo) >= 4096:  # the dates a process asks for; bounded all the same
+                memo.clear()
+            memo[key] = (result, made)
+            return result
+        for read in hit[1]:
+            _record(read)
+        return hit[0]
+
+    return wrapper
 
 
 # The $5,000 limit applies from the first plan year beginning after 5 August 1997 (TRA '97 §1071);
@@ -299,6 +341,7 @@ __all__ = [
     "current_reads",
     "record_read",
     "recorded_reads",
+    "replaying_reads",
     "Rounding",
     "UnknownParameter",
     "all_parameters",

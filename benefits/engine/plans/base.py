@@ -17,22 +17,32 @@ or a capability object when it has it:
 * ``source_accounts`` / ``share_accounts`` / ``ledger``: statements for any period (401(k)-style
   source accounts; ESOP share and cash accounts; a cash-balance account's ledger);
 * ``contributions``: the contribution formulas (deferrals and match) for account histories;
-* ``cash_out`` / ``diversification``: where the contract result reports them and under which sections;
-* ``election_rules``: the plan's election period and spousal-consent rules (``benefits.engine.elections``).
+* ``cash_out`` / ``diversification``: where the contract result reports them and under which sections
+  (an ESOP's ``diversification`` also says, in plain words, how the plan carries out an election);
+* ``deferrals``: the participant's elective deferral rate and how often it may change (``DeferralProgram``);
+* ``election_rules``: the plan's election period and spousal-consent rules (``benefits.engine.elections``);
+* ``beneficiary_rules``: beneficiary designations outside an election (the default order, whether the
+  spouse is the default and must consent to anyone else, ``benefits.engine.beneficiaries``);
+* ``account_distributions``: an account plan's non-annuity optional forms (installments, a partial
+  single sum, a direct rollover, deferral) with their terms and sections; the contract result gives
+  each estimate's ``account_options`` from them (``benefits.engine.account_options``).
 
 See docs/adding-a-plan.md for the package shape and a walk-through.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any, Protocol, runtime_checkable
 
+from ..account_options import AccountDistributionRules
+from ..beneficiaries import BeneficiaryRules
 from ..claims import PlanClaimRules
 from ..core import CoreResult, core_with_settings
+from ..deferral_limits import DeferralLimit
 from ..elections import ElectionRules
 from ..trace import Trace
 from ..types import Participant
@@ -108,6 +118,81 @@ class PlanFeature:
 
     result_key: str
     sections: str
+
+
+@dataclass(frozen=True)
+class DiversificationProgram(PlanFeature):
+    """An ESOP's diversification election (Code §401(a)(28)(B)). The contract result reports the open
+    window and the maximum shares under ``result_key``; ``methods`` says in plain words how the plan
+    carries out an election, ``completion`` when, and ``election_sections`` which provisions govern it."""
+
+    methods: tuple[str, ...] = ()
+    completion: str = ""
+    election_sections: str = ""
+
+
+@dataclass(frozen=True)
+class DeferralKind:
+    """One kind of elective deferral the plan takes (before-tax; Roth where the plan has it)."""
+
+    value: str
+    label: str  # plain words for the page
+    section: str
+
+
+class DeferralProgram(Protocol):
+    """Elective deferrals: the rates the plan allows and when a change takes effect."""
+
+    @property
+    def kinds(self) -> tuple[DeferralKind, ...]: ...
+
+    @property
+    def min_percent(self) -> int: ...
+
+    @property
+    def max_percent(self) -> int: ...
+
+    @property
+    def rate_section(self) -> str: ...
+
+    @property
+    def change_rule(self) -> str:
+        """In plain words: how often and how far ahead a change may be made."""
+        ...
+
+    def check_rate(self, percent: Decimal) -> tuple[str, ...]:
+        """What is wrong with this rate under the plan's percentage rules (each reason names the rule)."""
+        ...
+
+    def next_effective(
+        self, filed_on: date, earlier: Sequence[tuple[date, Decimal]], percent: Decimal, settings: Any = None
+    ) -> date:
+        """The first day a change to ``percent`` filed on ``filed_on`` may take effect, given the
+        earlier changes (filing date, rate) the participant made."""
+        ...
+
+    def quarter_used(
+        self, filed_on: date, earlier: Sequence[tuple[date, Decimal]], settings: Any = None
+    ) -> bool:
+        """Whether the change the plan allows in this period was already made."""
+        ...
+
+    def check_change(
+        self,
+        filed_on: date,
+        effective_on: date,
+        percent: Decimal,
+        earlier: Sequence[tuple[date, Decimal]],
+        settings: Any = None,
+    ) -> tuple[str, ...]:
+        """Why this change may not be made (empty when it may)."""
+        ...
+
+    def annual_limit(self, year: int, birth_date: date) -> DeferralLimit: ...
+
+    def estimate(self, percent: Decimal, annual_pay: Decimal, year: int, birth_date: date) -> Any:
+        """What the rate defers in the year (``amount``, ``pay_counted``, ``limit``, ``stops_at_limit``)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -217,10 +302,19 @@ class Plan(Protocol):
     def cash_out(self) -> PlanFeature | None: ...
 
     @property
-    def diversification(self) -> PlanFeature | None: ...
+    def diversification(self) -> DiversificationProgram | None: ...
+
+    @property
+    def deferrals(self) -> DeferralProgram | None: ...
 
     @property
     def election_rules(self) -> ElectionRules | None: ...
+
+    @property
+    def beneficiary_rules(self) -> BeneficiaryRules | None: ...
+
+    @property
+    def account_distributions(self) -> AccountDistributionRules | None: ...
 
 
 # ------------------------------------------------------------------------------ the usual implementation
@@ -263,8 +357,11 @@ class PackagePlan:
     ledger: LedgerStatements | None = None
     contributions: ContributionRules | None = None
     cash_out: PlanFeature | None = None
-    diversification: PlanFeature | None = None
+    diversification: DiversificationProgram | None = None
+    deferrals: DeferralProgram | None = None
     election_rules: ElectionRules | None = None
+    beneficiary_rules: BeneficiaryRules | None = None
+    account_distributions: AccountDistributionRules | None = None
 
     def settings_classes(self) -> dict[str, type]:
         return {"service_vesting": self.service_vesting, "benefits": self.benefit_settings}

@@ -1,4 +1,4 @@
-"""§417(e) bases (regulation.md §D.6-§D.7) and relative values (Treas. Reg. §1.417(a)(3)-1(c)(2))."""
+"""§417(e) bases and relative values (Treas. Reg. §1.417(a)(3)-1(c)(2))."""
 
 from __future__ import annotations
 

@@ -174,3 +174,113 @@ def test_jsonl_through_a_real_process(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert [json.loads(line) for line in proc.stdout.splitlines()] == calculate_request(request)["results"]
+
+
+HEADER = b'{"plan": "carver-db", "as_of": "2026-11-21"}\n'
+GOOD = b'{"id": "A", "birth_date": "1960-01-01", "hire_date": "1990-01-01"}\n'
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "pointer", "rule", "line"),
+    [
+        ("non-UTF-8 bytes", HEADER + GOOD + b'{"id": "\xff\xfe"}\n', "/participants/1", "not UTF-8 text", 3),
+        (
+            "deep nesting",
+            HEADER + b'{"id": "A", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}\n",
+            "/participants/0",
+            "nested deeper than 64 levels",
+            2,
+        ),
+        (
+            "4,301-digit integer",
+            HEADER + GOOD + b'{"id": ' + b"9" * 4301 + b"}\n",
+            "/participants/1",
+            "a number is too long",
+            3,
+        ),
+        (
+            "NaN",
+            HEADER + b'{"id": "A", "birth_date": "1960-01-01", "compensation": {"2000": NaN}}\n',
+            "/participants/0",
+            "NaN is not a number JSON allows",
+            2,
+        ),
+        (
+            "Infinity",
+            HEADER + GOOD + GOOD + b'{"id": "A", "hours": {"2000": -Infinity}}\n',
+            "/participants/2",
+            "-Infinity is not a number JSON allows",
+            4,
+        ),
+        (
+            "a list, not an object",
+            HEADER + GOOD + b"[1, 2]\n",
+            "/participants/1",
+            "each participant must be an object",
+            3,
+        ),
+        (
+            "a string, not an object",
+            HEADER + b'"A"\n',
+            "/participants/0",
+            "each participant must be an object",
+            2,
+        ),
+        (
+            "a number, not an object",
+            HEADER + b"\n\n7\n",
+            "/participants/0",
+            "each participant must be an object",
+            4,
+        ),
+        ("header not an object", b"[]\n" + GOOD, "/", "the request must be a JSON object", 1),
+        ("header not UTF-8", b'{"plan": "\xff"}\n' + GOOD, "/", "not UTF-8 text", 1),
+        ("header NaN", b'{"plan": "carver-db", "as_of": NaN}\n', "/", "NaN is not a number JSON allows", 1),
+        ("header deep", b"{" * 100 + b"\n", "/", "nested deeper than 64 levels", 1),
+        (
+            "a birth in 1800",
+            HEADER + b'{"id": "A", "birth_date": "1800-01-01", "hire_date": "1990-01-01"}\n',
+            "/participants/0/birth_date",
+            "",
+            2,
+        ),
+        (
+            "negative pay",
+            HEADER
+            + b'{"id": "A", "birth_date": "1960-01-01", "hire_date": "1990-01-01", "compensation": {"2000": "-5"}}\n',
+            "/participants/0/compensation/2000",
+            "",
+            2,
+        ),
+        (
+            "1e30 hours",
+            HEADER
+            + b'{"id": "A", "birth_date": "1960-01-01", "hire_date": "1990-01-01", "hours": {"2000": 1e30}}\n',
+            "/participants/0/hours/2000",
+            "",
+            2,
+        ),
+    ],
+    ids=lambda v: v if isinstance(v, str) and len(v) < 40 else None,
+)
+def test_every_malformed_census_line_exits_2_with_one_line_naming_it(
+    tmp_path, name, data, pointer, rule, line
+):
+    """Issue 15: each JSON Lines line goes through the same hardened decoder as a whole request; the
+    answer is exit 2, nothing on standard output, and one line naming the pointer, the rule and the
+    line of the file (a file on disk, and raw bytes on standard input)."""
+    census = tmp_path / "bad.jsonl"
+    census.write_bytes(data)
+    stdin = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")  # .buffer: the raw bytes, as sys.stdin
+    for argv, source in (
+        (["calculate", "--jsonl", str(census)], io.StringIO("")),
+        (["calculate", "--jsonl", "-"], stdin),
+    ):
+        out, err = io.StringIO(), io.StringIO()
+        code = main(argv, stdin=source, stdout=out, stderr=err)
+        message = err.getvalue()
+        assert code == 2 and out.getvalue() == "", (name, message)
+        assert len(message.strip().splitlines()) == 1, message
+        assert message.startswith(f"malformed request at {pointer}"), message
+        assert rule in message and f"line {line}" in message, message
+        assert "Traceback" not in message

@@ -1,6 +1,6 @@
 """Mortality tables: golden q values from the published tables, provenance, and the §417(e) mapping.
 
-Golden q65 values: regulation.md §B.1 / §B.2 / §D.7 (published tables, checked there by parsing).
+Golden q65 values: the published tables (SOA tables, the IRS §417(e)(3) tables of each year's notice).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from benefits.engine.mortality import (
         ("irs_417e_2022", 65, 0.007424),
         ("irs_417e_2023", 65, 0.007305),
         ("irs_417e_2024", 65, 0.00740),
-        ("irs_417e_2025", 65, 0.00734),  # recomputed (regulation.md §B.2)
+        ("irs_417e_2025", 65, 0.00734),  # recomputed by the IRS method (provisional)
         ("irs_417e_2026", 65, 0.00729),  # Notice 2025-40 unisex q65 (margensoftware quote)
         ("gam1994_static_male", 65, 0.014535),
         ("gam1994_static_female", 65, 0.008636),

@@ -1,6 +1,6 @@
 """Lookups: value in force on a date (OpenFisca semantics), boundaries, errors.
 
-Expected values are the IRS figures in regulation.md §D.5/§D.6 and the plan texts.
+Expected values are the IRS's published annual limits (its cost-of-living notices) and the plan texts.
 """
 
 from __future__ import annotations
@@ -25,13 +25,15 @@ from benefits.engine.parameters import (
     ("name", "year", "expected"),
     [
         ("irs_401a17_compensation_limit", 2026, 360_000),
-        ("irs_401a17_compensation_limit", 2002, 200_000),  # EGTRRA jump (regulation.md §D.5)
+        ("irs_401a17_compensation_limit", 2002, 200_000),  # EGTRRA jump (EGTRRA §611(c))
         ("irs_401a17_compensation_limit", 1997, 160_000),  # Carver DB plan text: $160,000 for 1997-1999
         ("irs_401a17_compensation_limit", 2000, 170_000),  # Carver DB plan text: $170,000 for 2000-2001
         ("irs_401a17_compensation_limit", 1995, 150_000),
         ("irs_415b_dollar_limit", 2024, 275_000),
-        ("irs_415b_dollar_limit", 2020, 230_000),  # regulation.md: use $230,000 (ftwilliam repeats 2019)
-        ("irs_415b_dollar_limit", 2018, 220_000),  # regulation.md: not pensionplanners' $250,000 misprint
+        # IRS Notice 2019-59: $230,000 (ftwilliam's table repeats 2019)
+        ("irs_415b_dollar_limit", 2020, 230_000),
+        # IRS Notice 2017-64: $220,000 (not a secondary table's $250,000 misprint)
+        ("irs_415b_dollar_limit", 2018, 220_000),
         ("irs_415b_dollar_limit", 2001, 140_000),  # Rev. Rul. 2001-51
         ("irs_415b_dollar_limit", 1998, 130_000),
         ("irs_415c_annual_additions_limit", 2026, 72_000),
@@ -79,7 +81,8 @@ def test_entry_at_gives_effective_date_and_source():
     entry = parameter("irs_415b_dollar_limit").entry_at(date(2024, 6, 30))
     assert entry.effective == date(2024, 1, 1)
     assert entry.value == Decimal(275_000)
-    assert "regulation.md" in entry.source
+    assert entry.source.startswith("IRS cost-of-living limits for 2024")
+    assert ".md" not in entry.source  # a source names the public authority, never a project file
 
 
 def test_boundary_day_before_new_value():
@@ -226,23 +229,32 @@ def test_values_are_decimal():
 
 
 def test_409o_increment_equals_415b_every_year():
-    # regulation.md §D.5: the ESOP §409(o)(1)(C) second amount equals the §415(b) limit in every year.
+    # ftwilliam.com's ESOP §409(o)(1)(C) table: the second amount equals the §415(b) limit in every year.
     inc, dollar = parameter("irs_409o_esop_distribution_increment"), parameter("irs_415b_dollar_limit")
     for year in range(2014, 2027):
         assert inc.for_year(year) == dollar.for_year(year)
 
 
 @pytest.mark.parametrize(
-    ("name", "year"),
+    ("name", "year", "value"),
     [
-        ("irs_416i_key_employee_compensation_threshold", 2003),
-        ("irs_416i_key_employee_compensation_threshold", 2012),
-        ("irs_409o_esop_distribution_threshold", 2018),
+        # each confirmed from the IRS news release of the year before (sources in the data files)
+        ("irs_416i_key_employee_compensation_threshold", 2003, 130_000),  # IR-2002-111
+        ("irs_416i_key_employee_compensation_threshold", 2006, 140_000),  # release of 10/18/2006
+        ("irs_416i_key_employee_compensation_threshold", 2007, 145_000),
+        ("irs_416i_key_employee_compensation_threshold", 2010, 160_000),  # IR-2009-94
+        ("irs_416i_key_employee_compensation_threshold", 2012, 165_000),  # IR-2012-77
+        ("irs_416i_key_employee_compensation_threshold", 2013, 165_000),
+        ("irs_409o_esop_distribution_threshold", 2018, 1_105_000),  # Notice 2018-83
     ],
 )
-def test_a_year_no_published_source_confirms_has_no_value(name, year):
-    # Issue 12: values "from memory" are confirmed or removed; a removed year is an error, not the
-    # year before's value.
-    with pytest.raises(ParameterNotInForce, match="no confirmed value"):
-        parameter(name).for_year(year)
-    assert not any("memory" in e.source for e in parameter(name).entries)
+def test_years_once_unconfirmed_now_carry_a_published_value(name, year, value):
+    # Issue 12: values "from memory" are confirmed or removed; these were removed, then confirmed.
+    entry = parameter(name).entry_at(date(year, 1, 1))
+    assert entry.value == value and entry.effective == date(year, 1, 1)
+    assert "NOT CONFIRMED" not in entry.source and "memory" not in entry.source
+
+
+def test_no_year_of_these_tables_is_left_unconfirmed():
+    for name in ("irs_416i_key_employee_compensation_threshold", "irs_409o_esop_distribution_threshold"):
+        assert all(e.value is not None for e in parameter(name).entries if e.effective.year <= 2026)

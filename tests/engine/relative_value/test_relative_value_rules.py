@@ -1,4 +1,4 @@
-"""Relative values against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2); regulation.md §D.1), worked by
+"""Relative values against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2)), worked by
 hand on a two-age table at 0% interest, and the look-back / missing-rate / segment-rate paths.
 
 Table H: q60 = .5, q61 = 1 (l60 = 1, l61 = .5, l62 = 0, UDD between). Paid monthly in advance at 0%,
@@ -115,10 +115,13 @@ def test_grouping_discloses_the_single_sum_c2iiiA():
     assert (rv.groups[0].low, rv.groups[0].high) == (D("92.0"), D("95.8"))
 
 
-def test_trace_step_per_form_names_plan_section_and_regulation():
+def test_trace_per_form_says_which_basis_then_names_plan_section_and_regulation():
     rv = _rv(_forms())
     for key in ("js50", "life", "cc5", "ss_level"):
-        (step,) = rv.traces[key].steps
+        basis_step, step = rv.traces[key].steps
+        # 2007: the §417(e)(3) rate was the plan's 30-year Treasury rate (the law's basis then)
+        assert basis_step.rule.startswith("Comparison basis: the §417(e)(3) applicable interest rate")
+        assert dict(basis_step.inputs)["reading"] == "law"
         assert step.section == "§X; Treas. Reg. §1.417(a)(3)-1(c)(2)"
         assert step.result == rv.values[key].percent
 
@@ -151,19 +154,65 @@ def test_missing_comparison_form_omits_with_a_note():
     assert rv.basis is None and "js50" in rv.note
 
 
-def test_segment_rates_from_2008_and_the_plan_rate_before():
-    rules = ComparisonRules("js50", "life", 2, "rate", "§X", interest="segment_rates")
+def test_the_default_is_the_law_segment_rates_from_2008_and_the_treasury_rate_before():
+    # Treas. Reg. §1.417(a)(3)-1(c)(2)(iv): the §417(e)(3) applicable interest rate for the date.
+    assert RULES.interest == "segment_rates"
     a = {"segment_rates": {"2027-01": ["4.1", "5.2", "5.6"]}, "rate": {"2007-01": "4.8"}}
-    basis, note = comparison_basis(date(2027, 3, 1), a, rules, married=True, table=H)
+    basis, note = comparison_basis(date(2027, 3, 1), a, RULES, married=True, table=H)
     assert note == "" and basis.basis.interest == SegmentRates(0.041, 0.052, 0.056)
-    basis, _ = comparison_basis(date(2007, 3, 1), a, rules, married=True, table=H)
+    assert basis.reading == "law" and "law prescribes for payments starting March 1, 2027" in basis.words
+    basis, _ = comparison_basis(date(2007, 3, 1), a, RULES, married=True, table=H)
     assert basis.basis.interest.rate == pytest.approx(0.048)  # §417(e)(3) before 2008: 30-year Treasury
-    basis, note = comparison_basis(date(2027, 4, 1), a, rules, married=True, table=H)
+    assert basis.reading == "law"
+    basis, note = comparison_basis(date(2027, 4, 1), a, RULES, married=True, table=H)
     assert basis is None and "segment rates for 2027-02" in note
+    assert note.field == "/assumptions/segment_rates/2027-02"
+
+
+def test_the_2010_basis_blends_each_segment_60_40_with_the_treasury_rate():
+    # PPA 2006 §302(b) (former §417(e)(3)(D)(iii)): 60% × segment + 40% × 30-year Treasury in 2010.
+    a = {"segment_rates": {"2010-01": ["4", "6", "7"]}, "rate": {"2010-01": "4.5"}}
+    basis, note = comparison_basis(date(2010, 3, 1), a, RULES, married=True, table=H)
+    assert note == "" and basis.reading == "law"
+    # .6 × 4 + .4 × 4.5 = 4.2; .6 × 6 + .4 × 4.5 = 5.4; .6 × 7 + .4 × 4.5 = 6.0
+    assert basis.basis.interest == SegmentRates(0.042, 0.054, 0.060)
+
+
+def test_missing_segment_rates_fall_back_to_the_plan_rate_and_say_so():
+    a = {"rate": {"2027-01": "0"}}
+    basis, note = comparison_basis(date(2027, 3, 1), a, RULES, married=True, table=H)
+    assert basis.reading == "plan_rate_fallback" and basis.basis.interest.rate == 0.0
+    assert note.field == "/assumptions/segment_rates/2027-01"
+    assert str(note) == (
+        "relative values use the plan's 30-year Treasury rate for 2027-01 because the law's basis for "
+        "March 1, 2027 cannot be formed: the §417(e)(3) segment rates for 2027-01 are needed and were "
+        "not supplied"
+    )
+    assert "not loaded yet" in basis.words
+    # the values are still computed, on the plan's rate (0%: the by-hand 95.8% of the table H case)
+    born = date(1967, 3, 1)  # both exactly 60 on March 1, 2027, as in the by-hand case
+    forms = [
+        OptionalForm("js50", Form.contingent(0.5), D("90"), born),
+        OptionalForm("life", Form.life(), D("100")),
+    ]
+    rv = relative_values(
+        forms, birth_date=born, asd=date(2027, 3, 1), married=True, assumptions=a, rules=RULES, table=H
+    )
+    assert rv.values["life"].percent == D("95.8") and rv.note.field == note.field
+    assert dict(rv.traces["life"].steps[0].inputs)["reading"] == "plan_rate_fallback"
+
+
+def test_the_plan_rate_reading_stays_available():
+    rules = ComparisonRules("js50", "life", 2, "rate", "§X", interest="plan_rate")
+    a = {"segment_rates": {"2027-01": ["4.1", "5.2", "5.6"]}, "rate": {"2027-01": "4.8"}}
+    basis, note = comparison_basis(date(2027, 3, 1), a, rules, married=True, table=H)
+    assert note == "" and basis.reading == "plan_rate" and basis.basis.interest.rate == pytest.approx(0.048)
 
 
 def test_default_mortality_is_the_417e_table_for_the_asd():
-    basis, _ = comparison_basis(date(2024, 3, 1), {"rate": {"2024-01": "4.5"}}, RULES, married=True)
+    basis, _ = comparison_basis(
+        date(2024, 3, 1), {"segment_rates": {"2024-01": [4, 5, 5]}}, RULES, married=True
+    )
     assert basis.basis.table.key == "irs_417e_2024"
     basis, _ = comparison_basis(date(2031, 3, 1), {"rate": {"2031-01": "4.5"}}, RULES, married=True)
     assert basis.basis.table.key == "irs_417e_2026" and "latest" in basis.mortality

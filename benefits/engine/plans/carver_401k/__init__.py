@@ -11,7 +11,9 @@ from . import rules, statement
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
 from .contributions import match_source, period_match, year_contributions
-from .elections import ELECTION_RULES
+from .deferral_changes import DEFERRALS
+from .distributions import ACCOUNT_DISTRIBUTIONS
+from .elections import BENEFICIARY_RULES, ELECTION_RULES
 from .hardship import HARDSHIP
 from .loans import LOANS
 from .rules import ServiceVestingSettings, core
@@ -28,7 +30,10 @@ PLAN = PackagePlan(
     core_uses_benefit_settings=True,  # which sources the §4.1 schedule covers is a benefit setting
     claim_rules=CLAIM_RULES,
     election_rules=ELECTION_RULES,
+    beneficiary_rules=BENEFICIARY_RULES,
+    account_distributions=ACCOUNT_DISTRIBUTIONS,
     loans=LOANS,
+    deferrals=DEFERRALS,
     hardship=HARDSHIP,
     source_accounts=SourceAccounts(
         kinds=statement.Kind,

@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import add_years
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, percent
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import ALL_SOURCES, LABELS, scheduled_sources, section_for
@@ -106,10 +106,10 @@ def vest_accounts(
                 f"{LABELS[source]}: vested part is P × (balance + D) − D, where D is what this account "
                 "paid out in withdrawals and lent to a loan still outstanding",
                 section="§4.1(d)",
-                result=vested,
-                balance=balance,
-                vested_percent=pct,
-                d=d,
+                result=money(vested),
+                balance=money(balance),
+                vested_percent=percent(pct),
+                d=money(d),
             )
         else:
             why = (
@@ -120,9 +120,9 @@ def vest_accounts(
             tb.step(
                 f"{LABELS[source]}: {why}; vested part is {pct}% of the balance",
                 section=section_for(source, settings),
-                result=vested,
-                balance=balance,
-                vested_percent=pct,
+                result=money(vested),
+                balance=money(balance),
+                vested_percent=percent(pct),
             )
         out[source] = SourceVesting(source, balance, pct, d, vested)
     return AccountVesting(out, tb.build())
@@ -150,12 +150,17 @@ def forfeiture_at_termination(vesting: AccountVesting, termination_date: date) -
             tb.step(
                 f"{LABELS[source]}: the nonvested part is forfeited at termination",
                 section="§4.2",
-                result=sv.nonvested,
-                balance=sv.balance,
-                vested_balance=sv.vested_balance,
+                result=money(sv.nonvested),
+                balance=money(sv.balance),
+                vested_balance=money(sv.vested_balance),
             )
     if not by_source:
-        tb.step("Nothing is forfeited: every account is fully vested", section="§4.2", result=ZERO)
+        tb.step(
+            "Nothing is forfeited: every account is fully vested",
+            section="§4.2",
+            result=money(ZERO),
+            applied=False,
+        )
     return Forfeiture(termination_date, by_source, tb.build())
 
 
@@ -224,7 +229,7 @@ def restoration_on_rehire(
             "Payment had been deferred (or taken in installments): the nonvested part is reinstated "
             "in its entirety, unadjusted by gains or losses, without repayment",
             section="§4.2",
-            result=forfeiture.total,
+            result=money(forfeiture.total),
         )
         return Restoration(True, dict(forfeiture.by_source), ZERO, None, tb.build())
     deadline = add_years(rehire_date, 5)
@@ -232,7 +237,7 @@ def restoration_on_rehire(
         "The distribution must be repaid in full, in cash, before five years after reemployment",
         section="§4.2 (GAP-14, A23)",
         result=deadline,
-        distribution=distribution_paid,
+        distribution=money(distribution_paid),
         rehire_date=rehire_date,
         distribution_date=distribution_date,
     )
@@ -244,8 +249,9 @@ def restoration_on_rehire(
         if ok
         else "No full repayment before the deadline (a partial repayment does not qualify): nothing restored",
         section="§4.2",
-        result=forfeiture.total if ok else ZERO,
-        repaid=to_money(repaid),
+        result=money(forfeiture.total if ok else ZERO),
+        applied=ok,
+        repaid=money(to_money(repaid)),
         repayment_date=repayment_date,
     )
     return Restoration(

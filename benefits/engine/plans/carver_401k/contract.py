@@ -13,14 +13,25 @@ from decimal import Decimal
 from typing import Any
 
 from benefits.engine import statement_input as si
+from benefits.engine.account_options import account_options
 from benefits.engine.core import ParticipantError
+from benefits.engine.missing import Missing, MissingLog
 from benefits.engine.money import ZERO, money_str, percent_str, to_decimal
 from benefits.engine.plan_support import termination
-from benefits.engine.trace import TraceBuilder
+from benefits.engine.relative_value import relative_value_json
+from benefits.engine.trace import TraceBuilder, percent
 
 from .accounts import AccountVesting, vest_accounts
+from .annuities import illustrate
 from .contributions import match_for_periods, year_contributions
-from .distributions import cash_out, estimate_forms, forms_offered, lump_sum_window
+from .distributions import (
+    ACCOUNT_DISTRIBUTIONS,
+    cash_out,
+    estimate_forms,
+    forms_offered,
+    lump_sum_window,
+    required_beginning_date,
+)
 from .hardship import hardship_available
 from .inputs import Carver401kInputs, _percents, _quotes, _settings
 from .limits import LimitUnavailable
@@ -41,6 +52,22 @@ def _source_out(v: AccountVesting) -> dict[str, Any]:
         }
         for s in v.by_source.values()
     }
+
+
+def _beneficiary_birth(participant: Any) -> date | None:
+    """The survivor of a joint and survivor annuity: the spouse (§7.5(a)); for an unmarried
+    participant the contingent annuitant named in ``plan_data.contingent_annuitant_birth_date``."""
+    if participant.is_married:
+        return participant.spouse_birth_date  # type: ignore[no-any-return]
+    raw = (participant.plan_data or {}).get("contingent_annuitant_birth_date")
+    if not raw:
+        return None
+    try:
+        return date.fromisoformat(str(raw))
+    except ValueError:
+        raise ParticipantError(
+            "/plan_data/contingent_annuitant_birth_date", "must be a date (YYYY-MM-DD)"
+        ) from None
 
 
 def plan_outputs(
@@ -171,9 +198,13 @@ def plan_outputs(
         }
         traces["distribution"] = win.trace.as_list()
 
-    # Estimates for the commencement dates asked (§7.5, §7.6), priced from insurer quotes.
+    # Estimates for the commencement dates asked (§7.5, §7.6): annuities priced from an insurer's quote,
+    # else illustrated on the §417(e)(3) basis (annuities.py), with their relative values.
     estimates = []
-    for cd in participant.commencement_dates or ():
+    missing = MissingLog()
+    for i, cd in enumerate(participant.commencement_dates or ()):
+        quotes = _quotes(assumptions, cd)
+        quoted_years = {int(f[2:]) for f in quotes if f.startswith("cc") and f[2:].isdigit()}
         offered = forms_offered(
             married=participant.is_married,
             commencement_date=cd,
@@ -182,21 +213,69 @@ def plan_outputs(
             normal_retirement_date=core.normal_retirement_date,
             early_retirement_date=core.earliest_retirement_date,
             disability_date=participant.disability_date,
-            period_certain_years=tuple(
-                int(f[2:]) for f in _quotes(assumptions, cd) if f.startswith("cc") and f[2:].isdigit()
-            ),
+            period_certain_years=tuple(sorted(quoted_years | set(settings.annuity_period_certain_years))),
             settings=settings,
         )
         # At NRD the scheduled accounts are fully vested (§4.1(b)): X = 100% × (AB + D) − D = AB.
         vested = vesting.balance if cd >= core.normal_retirement_date else vesting.vested_balance
-        forms, t = estimate_forms(vested, offered, _quotes(assumptions, cd))
-        estimates.append(
-            {
-                "commencement_date": cd.isoformat(),
-                "forms": {f: {k: money_str(v) for k, v in amt.items()} for f, amt in forms.items()},
-            }
+        forms, t = estimate_forms(vested, offered, quotes)
+        shown = illustrate(
+            vested,
+            offered.forms,
+            forms,
+            asd=cd,
+            birth_date=participant.birth_date,
+            married=participant.is_married,
+            beneficiary_birth=_beneficiary_birth(participant),
+            assumptions=assumptions,
+            settings=settings,
         )
-        traces[f"estimates.{cd.isoformat()}"] = t.as_list()
+        priced = {k: shown.forms[k] for k in offered.forms if k in shown.forms}
+        item: dict[str, Any] = {
+            "commencement_date": cd.isoformat(),
+            "normal_form": offered.normal_form,
+            "forms": {f: {k: money_str(v) for k, v in amt.items()} for f, amt in priced.items()},
+        }
+        quoted = sorted(k for k in quotes if k in priced)
+        illustrated = [k for k in priced if k != "lump_sum" and k not in quotes]
+        if quoted or illustrated:
+            # §7.1(d): the plan buys annuities from an insurer; what the figures rest on, for the notice.
+            item["annuity_purchase"] = {
+                "from_insurer": True,
+                "quoted": quoted,
+                "illustrated": illustrated,
+                "basis": shown.basis_words,
+            }
+        rv = shown.relative
+        if rv is not None:
+            item["relative_value_basis"] = rv.basis_json()
+            for k, value in rv.values.items():
+                item["forms"][k]["relative_value"] = relative_value_json(value)
+                traces[f"estimates.{cd.isoformat()}.forms.{k}.relative_value"] = rv.traces[k].as_list()
+        # §7.6(d)-(g): installments, a partial lump sum, a direct rollover and deferral, with figures.
+        rbd, _ = required_beginning_date(
+            birth_date=participant.birth_date,
+            termination_date=term or cd - timedelta(days=1),
+            settings=settings,
+        )
+        opts = account_options(
+            ACCOUNT_DISTRIBUTIONS,
+            vested,
+            birth_date=participant.birth_date,
+            asd=cd,
+            normal_retirement_date=core.normal_retirement_date,
+            deferral_until=rbd,
+        )
+        item["account_options"] = opts.as_json()
+        traces[f"estimates.{cd.isoformat()}.account_options"] = opts.trace.as_list()
+        if shown.notes:
+            item["notes"] = list(shown.notes)
+        for pointer, message in shown.missing:
+            missing.items.append(Missing(pointer, message, (f"/estimates/{i}/forms",)))
+        estimates.append(item)
+        traces[f"estimates.{cd.isoformat()}"] = t.extend(shown.trace).as_list()
+    if missing.items:
+        out["missing"] = missing.as_json()
     if estimates:
         out["estimates"] = estimates
 
@@ -250,7 +329,7 @@ def _statement(
     tb.step(
         "The vesting percentage on the last day of the period, from the service rules",
         section="§4.1(c)",
-        result=to_decimal(at_end.vesting.percent),
+        result=percent(to_decimal(at_end.vesting.percent)),
         on=end,
     )
     st = account_statement(

@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import quarter_of
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, percent
 
 from .limits import PLAN_402G_LIMITS, LimitUnavailable, compensation_limit, deferral_limit_402g
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -31,6 +31,12 @@ MAX_DEFERRAL_PERCENT = 15
 
 
 MAX_DISCRETIONARY_PERCENT = Decimal("15")
+
+# The formulas' rates, made once (a census applies them to every participant's every year).
+HALF = Decimal("0.5")  # §3.4(a) before 2002
+MATCH_CAP_RATE = Decimal("0.04")  # §3.4(a) from 2002
+DEFERRAL_CAP_RATE = Decimal("0.15")  # §3.1
+NONELECTIVE_RATE = Decimal("0.02")  # §3.13
 
 
 PLAN_402G_LIMITS |= {2000: Decimal("10500"), 2001: Decimal("10500")}
@@ -81,7 +87,7 @@ def check_election_change(
             "The rate is a whole percentage from 1% to 15%",
             section="§3.1",
             result=True,
-            percent=change.percent,
+            percent=percent(change.percent),
         )
     except ValueError as exc:
         reasons.append(str(exc))
@@ -122,7 +128,7 @@ def check_election_change(
         )
     if rate_cap is not None and change.percent > rate_cap:
         reasons.append(f"§3.3(B): after a hardship the rate may not exceed {rate_cap}% for 12 months")
-        tb.step("Post-hardship rate cap", section="§3.3(B)", result=False, cap=rate_cap)
+        tb.step("Post-hardship rate cap", section="§3.3(B)", result=False, cap=percent(rate_cap))
     return ElectionCheck(not reasons, tuple(reasons), tb.build())
 
 
@@ -152,8 +158,8 @@ def period_match(
     """§3.4(a): 50% of Before-Tax Contributions before 2002; from 2002, 100% of them up to 4% of
     Compensation. Never on Special Contributions (§3.5)."""
     if match_source(on, settings) == MATCHING_PRE2002:
-        return to_money(Decimal("0.5") * deferral)
-    return min(to_money(deferral), to_money(Decimal("0.04") * compensation))
+        return to_money(HALF * deferral)
+    return min(to_money(deferral), to_money(MATCH_CAP_RATE * compensation))
 
 
 @dataclass(frozen=True)
@@ -201,14 +207,14 @@ def match_for_periods(
         total_comp += comp
         per.append(period_match(d, comp, p.start, settings))
     if source == MATCHING_2002 and settings.match_annual_true_up:
-        match = min(total_def, to_money(Decimal("0.04") * total_comp))
+        match = min(total_def, to_money(MATCH_CAP_RATE * total_comp))
         tb.step(
             "Match for the year: 100% of the year's Before-Tax Contributions, up to 4% of the year's "
             "Compensation (annual true-up reading)",
             section="§3.4(a) (GAP-6)",
-            result=match,
-            deferrals=total_def,
-            compensation=total_comp,
+            result=money(match),
+            deferrals=money(total_def),
+            compensation=money(total_comp),
         )
     elif source == MATCHING_2002:
         match = sum(per, ZERO)
@@ -216,10 +222,10 @@ def match_for_periods(
             "Match each payroll period: 100% of that period's Before-Tax Contributions, up to 4% of "
             "that period's Compensation, no year-end true-up",
             section="§3.4(a), §3.4(c) (A6)",
-            result=match,
+            result=money(match),
             periods=len(ps),
-            deferrals=total_def,
-            compensation=total_comp,
+            deferrals=money(total_def),
+            compensation=money(total_comp),
         )
     else:
         match = sum(per, ZERO)
@@ -268,9 +274,9 @@ def year_contributions(
         tb.step(
             "Compensation is limited to the 401(a)(17) limit for the year",
             section="§1.15",
-            result=comp_used,
-            compensation=comp,
-            limit=limit,
+            result=money(comp_used),
+            compensation=money(comp),
+            limit=money(limit),
         )
     amounts: dict[str, Decimal] = {}
     try:
@@ -286,17 +292,17 @@ def year_contributions(
             "Before-Tax Contributions above the §402(g) dollar limit are excess deferrals, returned "
             "by April 15 with no match",
             section=f"{sec}, §3.2(c)",
-            result=excess,
-            deferrals=defs,
-            limit=lim402,
+            result=money(excess),
+            deferrals=money(defs),
+            limit=money(lim402),
         )
-    cap15 = to_money(comp_used * Decimal("0.15"))
+    cap15 = to_money(comp_used * DEFERRAL_CAP_RATE)
     if matched > cap15:
         tb.step(
             "Deferrals above 15% of Compensation exceed what the plan allows; the match is computed on 15%",
             section="§3.1",
-            result=cap15,
-            deferrals=matched,
+            result=money(cap15),
+            deferrals=money(matched),
         )
         matched = cap15
     amounts[BEFORE_TAX] = defs
@@ -309,17 +315,17 @@ def year_contributions(
         else "Match: 100% of Before-Tax Contributions up to 4% of Compensation, from the year's totals "
         "(as if the deferral rate was level all year)"
     )
-    tb.step(rule, section="§3.4(a)", result=m, deferrals=matched, compensation=comp_used)
+    tb.step(rule, section="§3.4(a)", result=money(m), deferrals=money(matched), compensation=money(comp_used))
     amounts[src] = m
     amounts["matching"] = m
     if nonelective_made and year >= NONELECTIVE_START.year:
-        ne = to_money(Decimal("0.02") * comp_used) if employed_last_day else ZERO
+        ne = to_money(NONELECTIVE_RATE * comp_used) if employed_last_day else ZERO
         tb.step(
             "Nonelective Employer Contribution: 2% of Compensation, for those employed on the last "
             "day of the Plan Year",
             section="§3.13",
-            result=ne,
-            compensation=comp_used,
+            result=money(ne),
+            compensation=money(comp_used),
             employed_last_day=employed_last_day,
         )
         amounts[NONELECTIVE] = ne
@@ -333,9 +339,9 @@ def year_contributions(
             "employed on the last day of the Plan Year (or who left by death, Disability or "
             "retirement, on Compensation to that date)",
             section="§3.6",
-            result=dc,
-            percent=pct,
-            compensation=comp_used,
+            result=money(dc),
+            percent=percent(pct),
+            compensation=money(comp_used),
         )
         amounts[DISCRETIONARY] = dc
     if special is not None:

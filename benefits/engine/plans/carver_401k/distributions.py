@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
+from benefits.engine.account_options import AccountDistributionRules
 from benefits.engine.dates import add_months, previous_business_day
 from benefits.engine.money import ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -35,6 +36,32 @@ FORM_SECTIONS = {
     "lump_sum": "§7.6(c)",
 } | {f"cc{n}": "§7.1(a)(vi), §7.6(a) (GAP-26)" for n in (5, 10, 15, 20)}
 MAX_INSTALLMENT_YEARS = 10
+
+# §7.6(d)-(g): the forms besides the annuities and the cash lump sum. §7.6(e): "equal monthly, quarterly
+# or annual installments over a period not to exceed ten (10) years", not "beyond the life expectancy of
+# such Participant or the life expectancy of such Participant and his Beneficiary" — the plan names no
+# table, so the Single Life Table of Treas. Reg. §1.401(a)(9)-9(b) (the table §7.10 uses) is read on the
+# participant's life alone: never longer than a joint life expectancy, so no period it allows is one the
+# plan forbids. A12 (GAP-27): each installment = current vested balance ÷ installments remaining.
+# §7.6(g): a partial lump sum, the rest as (e) installments or an annuity (§7.1(a)(ii)-(vi)).
+ACCOUNT_DISTRIBUTIONS = AccountDistributionRules(
+    frequencies=("monthly", "quarterly", "annual"),
+    max_installment_years=MAX_INSTALLMENT_YEARS,
+    installments_section="Plan §7.6(e)",
+    installment_rule_words=(
+        "Each installment is your vested balance on the valuation date divided by the number of "
+        "installments still to be paid, so the amount changes with the investment results of what is left."
+    ),
+    life_expectancy_section="Plan §7.6(e)",
+    life_expectancy_table=(
+        "the plan names no life expectancy table, so the Single Life Table the tax rules use for required "
+        "distributions is used, on your life alone"
+    ),
+    partial_section="Plan §7.6(g)",
+    partial_remainder=("installments", "annuity"),
+    rollover_section="Plan §7.6(f), §7.9",
+    deferral_section="Plan §7.5(a), §7.6(d), §7.11",
+)
 OLD_CASH_OUT = Decimal("3500")
 CASH_OUT = Decimal("5000")
 CASH_OUT_FROM = date(1998, 1, 1)
@@ -84,7 +111,7 @@ def cash_out(
     tested = to_money(vested_balance)
     if not settings.cash_out_counts_rollover:
         tested -= to_money(rollover_balance)
-        tb.step("The Rollover account is left out of the test", section="§7.5(g) (A13)", result=tested)
+        tb.step("The Rollover account is left out of the test", section="§7.5(g) (A13)", result=money(tested))
     required = terminated and tested <= threshold
     tb.step(
         "A vested balance at or below the threshold is paid in a lump sum on Termination of Service, "
@@ -93,8 +120,8 @@ def cash_out(
         else "No Termination of Service: no automatic cash-out",
         section=sec,
         result=required,
-        vested_balance=tested,
-        threshold=threshold,
+        vested_balance=money(tested),
+        threshold=money(threshold),
     )
     return CashOut(required, threshold, tested, tb.build())
 
@@ -223,9 +250,9 @@ def price_annuity(vested_balance: object, quote: AnnuityQuote) -> tuple[Decimal,
         "monthly amount = balance ÷ 1,000 × the quoted monthly income per $1,000 (an illustration, the "
         "insurer's price on the purchase date governs)",
         section=f"§7.1(d), {FORM_SECTIONS.get(quote.form, '§7.6')}",
-        result=monthly,
-        vested_balance=to_money(vested_balance),
-        monthly_per_1000=to_decimal(quote.monthly_per_1000),
+        result=money(monthly),
+        vested_balance=money(to_money(vested_balance)),
+        monthly_per_1000=money(to_decimal(quote.monthly_per_1000)),
         insurer=quote.insurer,
         quoted_on=quote.quoted_on,
     )
@@ -247,7 +274,7 @@ def estimate_forms(
                 "lump_sum": tb.step(
                     "Lump sum: the vested balance as of the Valuation Date",
                     section=FORM_SECTIONS[f],
-                    result=to_money(vested_balance),
+                    result=money(to_money(vested_balance)),
                 )
             }
         elif f in quotes:
@@ -272,8 +299,8 @@ def installment_amount(balance: object, installments_remaining: int) -> tuple[De
     return amt, Trace().add(
         "Installment: the current vested balance divided by the installments remaining",
         section="§7.6(e) (A12, GAP-27)",
-        result=amt,
-        balance=to_money(balance),
+        result=money(amt),
+        balance=money(to_money(balance)),
         remaining=installments_remaining,
     )
 

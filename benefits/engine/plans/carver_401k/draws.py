@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 
 from benefits.engine.money import ZERO, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
 
 from .sources import LABELS
 
@@ -37,7 +37,9 @@ def draw_in_order(
             share = min(share, a)
             if share > ZERO:
                 taken[src] = taken.get(src, ZERO) + share
-                tb.step(f"Taken from the {LABELS[src]}", section=section, result=share, available=a)
+                tb.step(
+                    f"Taken from the {LABELS[src]}", section=section, result=money(share), available=money(a)
+                )
             left -= share
         need -= from_group - left
     return taken, need, tb.build()

@@ -17,7 +17,7 @@ from benefits.engine.dates import add_months
 from benefits.engine.money import ZERO, to_decimal, to_money
 from benefits.engine.plans.base import HardshipReason as PlanHardshipReason
 from benefits.engine.plans.base import HardshipRules
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, percent, rate
 
 from .accounts import AccountVesting
 from .draws import draw_in_order
@@ -112,9 +112,9 @@ def gross_up(need: object, tax_rate: object = ZERO) -> tuple[Decimal, Trace]:
     return gross, Trace().add(
         "Amount needed, increased for the income taxes and penalties the distribution is expected to cause",
         section="§7.4(c)(i) (A14)",
-        result=gross,
-        need=to_money(need),
-        tax_rate=t,
+        result=money(gross),
+        need=money(to_money(need)),
+        tax_rate=rate(t),
     )
 
 
@@ -146,66 +146,73 @@ def hardship_available(
         "Before-Tax Contributions made, less earlier hardship withdrawals of them (earnings are not "
         "available), and no more than the account's Net Value",
         section="§7.4(d)(i) (A15)",
-        result=max(ZERO, bt),
-        contributions=contrib,
-        net_value=bt_nv,
+        result=money(max(ZERO, bt)),
+        contributions=money(contrib),
+        net_value=money(bt_nv),
     )
     if SPECIAL in vesting.by_source:
         if settings.hardship_excludes_safe_harbor:
             tb.step(
                 "Special Contributions (QNECs) are not available for hardship",
                 section="§7.4(d) (GAP-9)",
-                result=ZERO,
+                result=money(ZERO),
+                applied=False,
             )
         else:
             out[SPECIAL] = tb.step(
                 "Special Contributions, literal plan text",
                 section="§7.4(d)(i) (GAP-9)",
-                result=vesting.balance_of(SPECIAL),
+                result=money(vesting.balance_of(SPECIAL)),
             )
     if ROLLOVER in vesting.by_source:
         out[ROLLOVER] = tb.step(
-            f"{LABELS[ROLLOVER]} at Net Value", section="§7.4(d)(ii)", result=vesting.balance_of(ROLLOVER)
+            f"{LABELS[ROLLOVER]} at Net Value",
+            section="§7.4(d)(ii)",
+            result=money(vesting.balance_of(ROLLOVER)),
         )
     for src in (MATCHING_PRE2002, TOP_HEAVY):
         if src in vesting.by_source:
             out[src] = tb.step(
-                f"{LABELS[src]}, vested part", section="§7.4(d)(iii), §4.1(d)", result=vesting.vested(src)
+                f"{LABELS[src]}, vested part",
+                section="§7.4(d)(iii), §4.1(d)",
+                result=money(vesting.vested(src)),
             )
     if MATCHING_2002 in vesting.by_source:
         if settings.hardship_excludes_safe_harbor:
             tb.step(
                 "Safe-harbor Matching Contributions from 2002 are not available for hardship",
                 section="§7.4(d)(iii) (GAP-9)",
-                result=ZERO,
+                result=money(ZERO),
+                applied=False,
             )
         else:
             out[MATCHING_2002] = tb.step(
                 f"{LABELS[MATCHING_2002]}, literal plan text",
                 section="§7.4(d)(iii) (GAP-9)",
-                result=vesting.vested(MATCHING_2002),
+                result=money(vesting.vested(MATCHING_2002)),
             )
     if DISCRETIONARY in vesting.by_source:
         out[DISCRETIONARY] = tb.step(
             f"{LABELS[DISCRETIONARY]}, vested part",
             section="§7.4(d)(iv), §4.1(d)",
-            result=vesting.vested(DISCRETIONARY),
+            result=money(vesting.vested(DISCRETIONARY)),
         )
     if NONELECTIVE in vesting.by_source:
         if settings.hardship_includes_nonelective:
             out[NONELECTIVE] = tb.step(
                 f"{LABELS[NONELECTIVE]}, vested part",
                 section="§7.4(e)(v) (GAP-8)",
-                result=vesting.vested(NONELECTIVE),
+                result=money(vesting.vested(NONELECTIVE)),
             )
         else:
             tb.step(
                 "The Nonelective account is not a hardship source in §7.4(d)",
                 section="§7.4(d) (GAP-8)",
-                result=ZERO,
+                result=money(ZERO),
+                applied=False,
             )
     total = sum(out.values(), ZERO)
-    tb.step("Total available for a hardship distribution", section="§7.4(d), (e)", result=total)
+    tb.step("Total available for a hardship distribution", section="§7.4(d), (e)", result=money(total))
     return HardshipAvailable(out, tb.build())
 
 
@@ -334,9 +341,9 @@ def hardship_suspension(
             f"Before-Tax Contributions for {ny} may not exceed the §402(g) limit less the "
             f"deferrals made in {received.year}",
             section=f"§3.3(A), {sec}",
-            result=max(ZERO, lim - to_money(deferrals_in_hardship_year)),
-            limit=lim,
-            deferrals=to_money(deferrals_in_hardship_year),
+            result=money(max(ZERO, lim - to_money(deferrals_in_hardship_year))),
+            limit=money(lim),
+            deferrals=money(to_money(deferrals_in_hardship_year)),
         )
     except LookupError:
         cap = None
@@ -345,7 +352,7 @@ def hardship_suspension(
     tb.step(
         "For the 12 months after the suspension the rate may not exceed the last rate before the hardship",
         section="§3.3(B)",
-        result=rate,
+        result=percent(rate),
         until=until,
     )
     return Suspension(True, end12, resume, ny, cap, rate, until, tb.build())

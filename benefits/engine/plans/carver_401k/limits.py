@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.parameters import UnknownParameter, parameter
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, percent
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import BEFORE_TAX, DISCRETIONARY, MATCHING_2002, MATCHING_PRE2002, NONELECTIVE, SPECIAL
@@ -79,9 +79,9 @@ def annual_additions_limit(
         "Annual Additions may not exceed the lesser of the dollar limit and a percentage of "
         "Section 415 Compensation",
         section="§3.12(d) (GAP-3)",
-        result=lim,
-        dollar_limit=to_money(dollar_limit),
-        percent=pct,
+        result=money(lim),
+        dollar_limit=money(to_money(dollar_limit)),
+        percent=percent(pct),
         compensation_415=compensation_415,
     )
     return lim, t
@@ -110,9 +110,15 @@ def reduce_to_415(
             tb.step(
                 f"Reduce {src} to keep Annual Additions within the §415 limit",
                 section="§3.12(e)",
-                result=allowed[src],
-                reduced_by=cut,
+                result=money(allowed[src]),
+                reduced_by=money(cut),
             )
     if excess == ZERO:
-        tb.step("Annual Additions are within the §415 limit", section="§3.12(d)", result=ZERO, limit=limit)
+        tb.step(
+            "Annual Additions are within the §415 limit",
+            section="§3.12(d)",
+            result=money(ZERO),
+            applied=False,
+            limit=money(limit),
+        )
     return allowed, excess, tb.build()

@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
 
 from benefits.engine.dates import add_months, quarter_end
 from benefits.engine.money import ZERO, to_decimal, to_money, to_money_down
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, percent
 
 from .accounts import AccountVesting
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -44,26 +44,28 @@ def loan_base(vesting: AccountVesting, settings: BenefitSettings = DEFAULT_SETTI
     total = ZERO
     for src in (BEFORE_TAX, SPECIAL, ROLLOVER):
         if src in vesting.by_source:
-            total += tb.step(f"{LABELS[src]} at Net Value", section="§8.2(a)", result=vesting.balance_of(src))
+            total += tb.step(
+                f"{LABELS[src]} at Net Value", section="§8.2(a)", result=money(vesting.balance_of(src))
+            )
     for src in (*MATCH_PARTS, DISCRETIONARY):
         if src in vesting.by_source:
             total += tb.step(
-                f"{LABELS[src]}, vested part", section="§8.2(a), §4.1(d)", result=vesting.vested(src)
+                f"{LABELS[src]}, vested part", section="§8.2(a), §4.1(d)", result=money(vesting.vested(src))
             )
     if NONELECTIVE in vesting.by_source:
         if settings.loan_base_nonelective_vested:
             total += tb.step(
                 f"{LABELS[NONELECTIVE]}, vested part",
                 section="§8.4(b)(v) (GAP-8, A17)",
-                result=vesting.vested(NONELECTIVE),
+                result=money(vesting.vested(NONELECTIVE)),
             )
         else:
             total += tb.step(
                 f"{LABELS[NONELECTIVE]} at full Net Value",
                 section="§8.2(a) (GAP-8)",
-                result=vesting.balance_of(NONELECTIVE),
+                result=money(vesting.balance_of(NONELECTIVE)),
             )
-    tb.step("Loan base", section="§8.2(a)", result=total)
+    tb.step("Loan base", section="§8.2(a)", result=money(total))
     return total, tb.build()
 
 
@@ -94,12 +96,18 @@ def maximum_new_loan(
     reasons: list[str] = []
     highest = to_money(highest_balance_last_12_months)
     outstanding = to_money(outstanding_balance)
-    half = tb.step("50% of the loan base", section="§8.2(a)", result=to_money_down(base / 2), base=base)
-    cap = tb.step(
+    half = to_money_down(base / 2)
+    cap = max(ZERO, DOLLAR_CAP - max(highest, outstanding))
+    # The lesser of the two is the maximum; the other did not bind.
+    tb.step(
+        "50% of the loan base", section="§8.2(a)", result=money(half), applied=half <= cap, base=money(base)
+    )
+    tb.step(
         "$50,000 less the highest outstanding loan balance in the preceding 12 months",
         section="§8.2(b)",
-        result=max(ZERO, DOLLAR_CAP - max(highest, outstanding)),
-        highest_balance=highest,
+        result=money(cap),
+        applied=cap < half,
+        highest_balance=money(highest),
     )
     amount = min(half, cap)
     if in_installment_or_annuity_pay or receiving_preretirement_death_benefit:
@@ -113,15 +121,17 @@ def maximum_new_loan(
         tb.step(
             "A loan is outstanding, so no new loan can be made",
             section="§8.4(f)",
-            result=ZERO,
-            outstanding_balance=outstanding,
+            result=money(ZERO),
+            outstanding_balance=money(outstanding),
         )
     if amount < MINIMUM_LOAN:
         reasons.append("§8.2: the minimum loan is $1,000")
-        tb.step("The most that could be lent is below the $1,000 minimum", section="§8.2", result=amount)
+        tb.step(
+            "The most that could be lent is below the $1,000 minimum", section="§8.2", result=money(amount)
+        )
     eligible = not reasons
     final = amount if eligible else ZERO
-    tb.step("Maximum new loan", section="§8.2", result=final)
+    tb.step("Maximum new loan", section="§8.2", result=money(final))
     return LoanMaximum(final, eligible, tuple(reasons), base, tb.build())
 
 
@@ -139,8 +149,8 @@ def loan_rate(prime_percent: object, settings: BenefitSettings = DEFAULT_SETTING
         "Loan rate: the Wall Street Journal prime rate plus 1 percentage point, rounded to the nearest "
         "quarter of one percent; it stays fixed until the loan is repaid",
         section="§8.3 (A18)",
-        result=rate,
-        prime=to_decimal(prime_percent),
+        result=percent(rate),
+        prime=percent(to_decimal(prime_percent)),
     )
     return rate, t
 
@@ -229,12 +239,12 @@ def amortization_schedule(
         "Level payments: principal × r / (1 − (1 + r)^−n), with r the annual rate divided by the payments "
         "a year; interest each period on the unpaid balance, the last payment clears the balance",
         section="§8.3, §8.5(a) (A19)",
-        result=pay,
-        principal=p0,
-        annual_rate=rate,
+        result=money(pay),
+        principal=money(p0),
+        annual_rate=percent(rate),
         payments=n,
         periods_per_year=periods_per_year,
-        last_payment=rows[-1].payment,
+        last_payment=money(rows[-1].payment),
     )
     return Schedule(p0, rate, periods_per_year, pay, tuple(rows), t)
 
@@ -257,7 +267,9 @@ def loan_sources(
         if x > ZERO:
             drawn[src] = x
             need -= x
-            tb.step(f"Lent from the {LABELS[src]}", section="§8.4(b)", result=x, available=available)
+            tb.step(
+                f"Lent from the {LABELS[src]}", section="§8.4(b)", result=money(x), available=money(available)
+            )
 
     for src in (BEFORE_TAX, SPECIAL, ROLLOVER):
         take(src, vesting.balance_of(src))
@@ -275,7 +287,7 @@ def loan_sources(
                 tb.step(
                     f"Lent from the {LABELS[src]} (match parts pro rata)",
                     section="§8.4(b)(iii) (A24)",
-                    result=share,
+                    result=money(share),
                 )
             left -= share
         need -= from_match - left

@@ -165,5 +165,40 @@ class BenefitSettings:
         "resuming does use it.",
     )
 
+    annuity_illustration_basis: Literal["417e", "insurer_quotes_only"] = setting(
+        "417e",
+        section="§7.1(d), §7.5(a)-(b), §7.6(a)-(b)",
+        gap="OUTSIDE (insurer pricing); the plan states no conversion basis",
+        alternative="insurer_quotes_only: annuity amounts only from an insurer's quote entered for the "
+        "date; without one the explanation cannot state the joint and survivor amounts",
+        help="An annuity the insurer has not quoted is illustrated on the §417(e)(3) applicable mortality "
+        "table and interest rate for the starting date, so the payment-options explanation can state "
+        "amounts and relative values. The insurer's price on the purchase date governs.",
+    )
+    annuity_stability_period: Literal["plan_year", "month"] = setting(
+        "plan_year",
+        section="§7.1(d); Treas. Reg. §1.417(e)-1(d)(4)",
+        gap="OUTSIDE: the plan names no stability period",
+        alternative="month: the rate changes every calendar month",
+        help="The §417(e)(3) rate used for an annuity illustration is fixed for the Plan Year (the calendar "
+        "year) containing the starting date.",
+    )
+    annuity_lookback_months: Literal[1, 2, 3, 4, 5] = setting(
+        2,
+        section="§7.1(d); Treas. Reg. §1.417(e)-1(d)(4)",
+        gap="OUTSIDE: the plan names no look-back month",
+        alternative="1 to 5: another full calendar month before the stability period begins",
+        help="The §417(e)(3) rate is that of the second full calendar month before the stability period "
+        "begins (November for a calendar-year period).",
+    )
+    annuity_period_certain_years: tuple[int, ...] = setting(
+        (),
+        section="§7.1(a)(vi), §7.6(a)",
+        gap="GAP-26",
+        alternative="the lengths the sponsor offers, e.g. [5, 10, 15, 20]",
+        help="The plan does not state the length of the period certain; only lengths listed here (or "
+        "quoted by the insurer) are shown as payment options.",
+    )
+
 
 DEFAULT_SETTINGS = BenefitSettings()

@@ -15,7 +15,7 @@ from decimal import Decimal
 from enum import StrEnum
 
 from benefits.engine.money import ZERO, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
 
 from .accounts import AccountVesting, vest_accounts
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -122,10 +122,10 @@ def account_statement(
             tb.step(
                 f"{LABELS[s]}: earnings are the change in value not explained by the money in and out",
                 section="§5.3",
-                result=k[Kind.EARNINGS],
-                opening=op,
-                closing=closes[s],
-                net_flows=flows,
+                result=money(k[Kind.EARNINGS]),
+                opening=money(op),
+                closing=money(closes[s]),
+                net_flows=money(flows),
             )
         else:
             closes[s] = op + flows + k[Kind.EARNINGS]
@@ -165,9 +165,9 @@ def account_statement(
     tb.step(
         "Loan Account: opening principal, plus new loans, less principal repaid",
         section="§8.4(d)",
-        result=loan_close,
-        opening=to_money(loan_opening),
-        lent=to_money(lent),
-        repaid=to_money(repaid),
+        result=money(loan_close),
+        opening=money(to_money(loan_opening)),
+        lent=money(to_money(lent)),
+        repaid=money(to_money(repaid)),
     )
     return Statement(start, end, tuple(lines), to_money(loan_opening), loan_close, tb.build())

@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import add_months, add_years
 from benefits.engine.money import ZERO
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
 
 from .accounts import AccountVesting
 from .draws import draw_in_order
@@ -91,7 +91,7 @@ def withdrawal_at_59_half(
     tb.step(
         "Available: the vested balance of every account",
         section="§7.3(a) (GAP-8)",
-        result=sum(avail.values(), ZERO) if not reasons else ZERO,
+        result=money(sum(avail.values(), ZERO) if not reasons else ZERO),
         problems=list(reasons),
     )
     if married:

@@ -12,7 +12,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from benefits.engine.dates import day_after
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, number
 from benefits.engine.types import EmploymentPeriod
 
 from .credited_service import credited_service, projected_service_months
@@ -60,17 +60,17 @@ def accrued_benefit(
         tb.step(
             "The offset is limited to the maximum allowed by Reg. §1.401(l)-3(b)(3) (GAP-4, stored value)",
             section="§3.1(A)(1)",
-            result=max_offset_401l,
-            half_of_social_security_amount=offset,
+            result=money(max_offset_401l),
+            half_of_social_security_amount=money(offset),
         )
         offset = max_offset_401l
     gross = max(ZERO, HALF * final_earnings - offset)
     tb.step(
         "50% of Final Earnings reduced by 50% of the Social Security Amount",
         section="§3.1(A)(1)",
-        result=gross,
-        final_earnings=final_earnings,
-        social_security_amount=social_security_amount,
+        result=money(gross),
+        final_earnings=money(final_earnings),
+        social_security_amount=money(social_security_amount),
     )
     if not ceased_before_nrd:
         ratio = Decimal(min(credited_months, FIFTEEN_YEARS)) / FIFTEEN_YEARS
@@ -78,7 +78,7 @@ def accrued_benefit(
             "Employment did not cease before Normal Retirement Date: years of Credited Service "
             "(at most 15) over 15",
             section="§3.1(A)(2)(a)",
-            result=ratio,
+            result=number(ratio),
             credited_months=credited_months,
         )
     else:
@@ -89,31 +89,43 @@ def accrued_benefit(
             "Employment ceased before Normal Retirement Date: years of Credited Service over the "
             "greater of 15 and the years he would have had at Normal Retirement Date",
             section="§3.1(A)(2)(b)",
-            result=ratio,
+            result=number(ratio),
             credited_months=credited_months,
             projected_months=projected,
         )
     formula_a = gross * ratio
-    tb.step("Amount (A)", section="§3.1(A)(2)", result=formula_a)
     minimum_b = settings.minimum_benefit_per_month * credited_months
+    prior_c = Decimal(prior_plan_benefit)
+    d_1997 = Decimal(benefit_at_1997_12_31)
+    annual = max(formula_a, minimum_b, prior_c, d_1997)
+    # Each amount is compared; the ones below the greatest did not make the benefit (applied=False).
+    tb.step("Amount (A)", section="§3.1(A)(2)", result=money(formula_a), applied=formula_a == annual)
     tb.step(
         "Amount (B): $25 for each month of Credited Service (an annual amount)",
         section="§3.1(B)",
-        result=minimum_b,
+        result=money(minimum_b),
+        applied=minimum_b == annual and formula_a != annual,
         credited_months=credited_months,
     )
-    prior_c = Decimal(prior_plan_benefit)
-    d_1997 = Decimal(benefit_at_1997_12_31)
     if prior_c:
-        tb.step("Amount (C): the Prior Plan Accrued Benefit (stored)", section="§3.1(C)", result=prior_c)
+        tb.step(
+            "Amount (C): the Prior Plan Accrued Benefit (stored)",
+            section="§3.1(C)",
+            result=money(prior_c),
+            applied=prior_c == annual and annual not in (formula_a, minimum_b),
+        )
     if d_1997:
-        tb.step("Amount (D): the Accrued Benefit at 12/31/1997 (stored)", section="§3.1(D)", result=d_1997)
-    annual = max(formula_a, minimum_b, prior_c, d_1997)
+        tb.step(
+            "Amount (D): the Accrued Benefit at 12/31/1997 (stored)",
+            section="§3.1(D)",
+            result=money(d_1997),
+            applied=d_1997 == annual and annual not in (formula_a, minimum_b, prior_c),
+        )
     tb.step(
         "Accrued Benefit: the greatest of (A), (B), (C) and (D), a yearly life annuity from "
         "Normal Retirement Date",
         section="§3.1, §1.1(A)",
-        result=annual,
+        result=money(annual),
     )
     return AccruedBenefit(
         annual, formula_a, minimum_b, prior_c, d_1997, final_earnings, credited_months, ratio, tb.build()
@@ -234,7 +246,7 @@ def falling_earnings_floor(
         "Highest benefit had his Service ceased earlier at 55 or over (protection against a fall in "
         "Final Earnings)",
         section="§3.1",
-        result=best,
+        result=money(best),
         dates_tested=points,
     )
     return best, tb.build()

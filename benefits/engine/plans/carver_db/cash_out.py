@@ -30,7 +30,8 @@ from benefits.engine.minimum_present_value import BasisNotAvailable, statutory_b
 from benefits.engine.missing import describe
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.parameters import cash_out_limit
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, years
+from benefits.engine.trace import factor as factor_of
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -90,13 +91,13 @@ def cash_out(
     ``event_date``; the Value is on the §417(e)(3) basis for the distribution date."""
     tb = TraceBuilder()
     threshold = threshold_on(distribution_date, settings)
-    tb.step("Small-benefit threshold on the distribution date", section="§13.7(G)", result=threshold)
+    tb.step("Small-benefit threshold on the distribution date", section="§13.7(G)", result=money(threshold))
     if vested_annual_at_nrd <= 0:
         tb.step(
             "The Value is $0: the participant is deemed to have received a lump sum (the unvested "
             "benefit is forfeited)",
             section="§13.7(G)",
-            result=ZERO,
+            result=money(ZERO),
         )
         return CashOut(True, ZERO, threshold, tb.build())
     month = lookback_month(event_date)
@@ -133,11 +134,11 @@ def cash_out(
         "Value: the vested Accrued Benefit as a life annuity from Normal Retirement Date, discounted to "
         "the distribution date on the minimum present value basis for that date",
         section="§13.7(G), Table A; IRC §417(e)(3)",
-        result=value,
-        vested_annual_benefit_at_nrd=vested_annual_at_nrd,
-        age_on_distribution_date=age,
+        result=money(value),
+        vested_annual_benefit_at_nrd=money(vested_annual_at_nrd),
+        age_on_distribution_date=years(age),
         months_to_nrd=months,
-        annuity_factor=round(factor, 6),
+        annuity_factor=factor_of(round(factor, 6), 6),
         basis=sb.words,
     )
     required = value <= threshold

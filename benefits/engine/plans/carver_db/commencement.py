@@ -11,10 +11,11 @@ from decimal import Decimal
 
 from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.dates import day_after, first_of_month_on_or_after, months_between_firsts
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
+from benefits.engine.trace import factor as factor_of
 
 from .accrued import AccrualData, accrued_at
-from .forms import early_factor, late_factor
+from .forms import early_factor, late_factor, table_a_places
 from .settings import DEFAULT_SETTINGS, PLAN_FREEZE_DATE, BenefitSettings
 
 EARLIEST_AGE = 55
@@ -57,9 +58,9 @@ def early_amount(
         f"Starting {months} months before Normal Retirement Date: the amount payable at Normal "
         "Retirement Date times the Early Commencement Adjustment Factor (by month, rounded to .01)",
         section="§4.4(B), §5.2(B), Table A",
-        result=annual,
-        amount_at_nrd=base_at_nrd,
-        factor=factor,
+        result=money(annual),
+        amount_at_nrd=money(base_at_nrd),
+        factor=factor_of(factor, table_a_places(settings)),
         months_before_nrd=months,
     )
     return StartAmount(retirement_date, annual, factor, "early", trace)
@@ -86,14 +87,14 @@ def late_amount(
         "Amount at Normal Retirement Date times the Late Retirement Adjustment Factor (no increase "
         "for time after 12/31/2000)",
         section="§4.2(A)(1), Table A",
-        result=one,
-        amount_at_nrd=b_nrd,
-        lrf=lrf(t_lrd),
+        result=money(one),
+        amount_at_nrd=money(b_nrd),
+        lrf=factor_of(lrf(t_lrd), table_a_places(settings)),
     )
     tb.step(
         "Amount from Final Earnings and Credited Service to retirement, but not later than 12/31/2000",
         section="§4.2(A)(2)",
-        result=two,
+        result=money(two),
     )
     best = max(one, two)
     carried: Decimal | None = None
@@ -110,18 +111,18 @@ def late_amount(
         tb.step(
             f"Greatest amount determined at the Plan Year end 12/31/{year}",
             section="§4.2(B)(3), §4.2(C)(3)",
-            result=value,
-            lrf=lrf(point),
+            result=money(value),
+            lrf=factor_of(lrf(point), table_a_places(settings)),
         )
     if carried is not None and prior_point is not None:
         three = carried * lrf(t_lrd) / lrf(prior_point)
         tb.step(
             "Plan Year end amount times the ratio of the LRF to the Prior LRF",
             section="§4.2(B)(3), §4.2(C)(3)",
-            result=three,
+            result=money(three),
         )
         best = max(best, three)
-    tb.step("Late retirement income: the greatest of these amounts", section="§4.2", result=best)
+    tb.step("Late retirement income: the greatest of these amounts", section="§4.2", result=money(best))
     factor = best / b_nrd if b_nrd else Decimal(1)
     return StartAmount(late_retirement_date, best, factor, "late", tb.build())
 
@@ -152,7 +153,7 @@ def life_amount_at(
         trace = Trace().add(
             "Starting at Normal Retirement Date: the Accrued Benefit",
             section="§3.2, §3.3",
-            result=base_at_nrd,
+            result=money(base_at_nrd),
         )
         return StartAmount(retirement_date, base_at_nrd, Decimal(1), "normal", trace)
     if employed_past_nrd and nrd < LRF_STOP:
@@ -166,7 +167,7 @@ def life_amount_at(
         "Starting after Normal Retirement Date: no late retirement increase, because the Late "
         "Retirement Adjustment Factor counts no time after 12/31/2000 (GAP-7: flag for counsel)",
         section="§4.2, §5.1, Table A",
-        result=base_at_nrd,
+        result=money(base_at_nrd),
     )
     kind = "late" if employed_past_nrd else "deferred"
     return StartAmount(retirement_date, base_at_nrd, Decimal(1), kind, trace)

@@ -82,6 +82,12 @@ def plan_outputs(
             for k, value in rv.values.items():
                 item["forms"][k]["relative_value"] = relative_value_json(value)
                 traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
+            fallback: str = getattr(rv.note, "field", "")
+            if fallback:  # on the plan's rate: the law's market data for the date are absent
+                item["notes"] = [rv.note]
+                log.items.append(
+                    Missing(fallback, str(rv.note), (), (f"/estimates/{i}/relative_value_basis",))
+                )
         elif rv is not None and rv.note:
             item["notes"] = [rv.note]
             pointer: str = getattr(rv.note, "field", "")
@@ -103,6 +109,8 @@ def plan_outputs(
             traces[f"estimates[{i}].preretirement_spouse_benefit"] = e.spouse_benefit.trace.as_list()
         if e.error:
             item["error"] = e.error
+        if e.error or not e.forms:
+            # No form carries the estimate's own steps (and the limits it read): list them here.
             traces[f"estimates[{i}]"] = e.trace.as_list()
         estimates.append(item)
     out["estimates"] = estimates

@@ -9,14 +9,15 @@ from decimal import Decimal
 from benefits.engine.dates import add_months, completed_age, first_of_month_on_or_after, full_years_between
 from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.money import to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
+from benefits.engine.trace import factor as factor_of
 from benefits.engine.types import EmploymentPeriod
 
 from .accrued import AccrualData, AccruedBenefit, accrued_at, accrued_benefit
 from .commencement import EARLIEST_AGE, life_amount_at
 from .credited_service import credited_service
 from .earnings import final_earnings, window_end_exclusive
-from .forms import early_factor, js_factor
+from .forms import early_factor, js_factor, table_a_places
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
 ZERO = Decimal(0)
@@ -84,6 +85,7 @@ def preretirement_spouse_benefit(
             "Not eligible for the Preretirement Spouse Benefit: " + "; ".join(reasons),
             section="§9.1",
             result=False,
+            applied=False,
         )
         return SpouseBenefit(False, ZERO, None, "", tb.build())
     assert spouse_birth_date is not None
@@ -111,8 +113,8 @@ def preretirement_spouse_benefit(
             "Service and Earnings continued to Normal Retirement Date, less 2% for each full year beyond "
             "10 that the Spouse is younger",
             section="§9.2(B)(1)",
-            result=at_nrd,
-            spouse_percentage=pct,
+            result=money(at_nrd),
+            spouse_percentage=factor_of(pct, 2),
             credited_service_projected=settings.spouse_benefit_projects_service,
         )
         annual = _adjust_for_start(at_nrd, nrd, start, tb, settings)
@@ -147,7 +149,7 @@ def preretirement_spouse_benefit(
         "Half of the 50% joint and survivor income the Participant would have had"
         + (" on retiring the day before death" if reached_55 else " had he survived to retirement"),
         section=f"§{rule}",
-        result=annual,
+        result=money(annual),
     )
     return SpouseBenefit(True, annual, start, rule, tb.build())
 
@@ -172,9 +174,9 @@ def _adjust_for_start(
     tb.step(
         "The Spouse elected an earlier start: reduced by the Early Commencement Adjustment Factor",
         section="§9.2, §9.3(A), Table A",
-        result=annual,
+        result=money(annual),
         months_before_nrd=months,
-        factor=factor,
+        factor=factor_of(factor, table_a_places(settings)),
     )
     return annual
 

@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 
 from benefits.engine.dates import day_after
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, year
 
 from .settings import DEFAULT_SETTINGS, PLAN_FREEZE_DATE, BenefitSettings
 
@@ -85,7 +85,7 @@ def final_earnings(
         "Earnings of each calendar year in the 10-year window, each capped at that year's "
         "Code §401(a)(17) limit",
         section="§1.1(P), §1.1(J)",
-        result={str(y): v for y, v in yearly.items()},
+        result=money({str(y): v for y, v in yearly.items()}),
     )
     if years_of_service is not None and years_of_service < 3:
         worked = [y for y, v in yearly.items() if v > 0]
@@ -96,8 +96,8 @@ def final_earnings(
             "Fewer than 3 years of Service: Earnings averaged over the total period of Service "
             "(total Earnings ÷ years of Service, GAP-22)",
             section="§1.1(P)",
-            result=amount,
-            total=total,
+            result=money(amount),
+            total=money(total),
             years_of_service=years_of_service,
         )
         return FinalEarnings(amount, (first, last), tuple(worked), tb.build())
@@ -111,7 +111,7 @@ def final_earnings(
     tb.step(
         "Final Earnings: the highest average of 3 consecutive calendar years in the window",
         section="§1.1(P)",
-        result=amount,
-        years=list(best),
+        result=money(amount),
+        years=year(list(best)),
     )
     return FinalEarnings(amount, (first, last), best, tb.build())

@@ -21,7 +21,7 @@ from benefits.engine.relative_value import (
     RelativeValues,
     relative_values,
 )
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, percent
 from benefits.engine.types import Participant
 
 from .accrued import AccrualData, AccruedBenefit, accrued_at, falling_earnings_floor
@@ -108,20 +108,25 @@ def benefit_at_nrd(
         key_employee=bool(p.plan_data.get("key_employee", False)),
         average_all_if_fewer_than_5=settings.top_heavy_average_all_if_fewer_than_5,
     )
-    tb.include(th.trace)
+    # A top-heavy minimum that is not above the Accrued Benefit did not make the benefit.
+    tb.include(th.trace if th.annual > ab.annual else th.trace.not_applied())
     floor, ft = falling_earnings_floor(data, p.birth_date, settings=settings)
     if floor > ab.annual:
         tb.include(ft)
     annual = max(ab.annual, th.annual, floor)
     if th.annual > ab.annual:
-        tb.step("The top-heavy minimum is larger than the Accrued Benefit", section="§6.2(B)", result=annual)
+        tb.step(
+            "The top-heavy minimum is larger than the Accrued Benefit",
+            section="§6.2(B)",
+            result=money(annual),
+        )
     vested = Decimal(core.vesting.percent)
     vested_annual = annual * vested / HUNDRED
     tb.step(
         "Vested benefit at Normal Retirement Date: the benefit times the Vesting Percentage",
         section="§5.2(A), §6.2(C)",
-        result=vested_annual,
-        vested_percent=vested,
+        result=money(vested_annual),
+        vested_percent=percent(vested),
     )
     return NrdBenefit(core.normal_retirement_date, ab, th, annual, vested, vested_annual, tb.build())
 
@@ -163,6 +168,50 @@ def _limit_415(p: Participant, core: CoreResult, data: AccrualData, retirement_d
         service_months=service,
         never_in_dc_plan=bool(p.plan_data.get("never_in_defined_contribution_plan", False)),
     )
+
+
+class Limits415:
+    """``_limit_415`` for one participant at many dates: what does not change with the date (the
+    §415 compensation, each limitation year's dollar amount, the highest average for each last
+    year) is read once. ``at(d)`` equals ``_limit_415(p, core, data, d)``."""
+
+    def __init__(self, p: Participant, core: CoreResult, data: AccrualData) -> None:
+        from benefits.engine.parameters import parameter
+
+        self.p, self.core, self.data = p, core, data
+        self.dollar = parameter("irs_415b_dollar_limit")
+        self.comp = _section_415_compensation(p)
+        self.never_in_dc = bool(p.plan_data.get("never_in_defined_contribution_plan", False))
+        self.amounts: dict[int, Decimal | None] = {}
+        self.averages: dict[int, Decimal] = {}
+
+    def at(self, retirement_date: date) -> Limit415 | None:
+        year = retirement_date.year
+        if year not in self.amounts:
+            self.amounts[year] = self.dollar.latest_published(date(year, 12, 31)).value
+        amount = self.amounts[year]
+        if amount is None:
+            return None
+        start = self.core.participation_date
+        end = self.data.termination_date or retirement_date
+        if end.year not in self.averages:
+            years = [y for y in self.comp if start is not None and start.year <= y <= end.year]
+            self.averages[end.year] = highest_average_compensation(self.comp, years)
+        participation = complete_months(start, day_after(end)) if start else 0
+        service = sum(
+            complete_months(x.start, day_after(x.end) if x.end else retirement_date)
+            for x in self.data.periods
+        )
+        return section_415_limit(
+            birth_date=self.p.birth_date,
+            retirement_date=retirement_date,
+            nrd=self.core.normal_retirement_date,
+            dollar_limit=amount,
+            highest_average_comp=self.averages[end.year],
+            participation_months=participation,
+            service_months=service,
+            never_in_dc_plan=self.never_in_dc,
+        )
 
 
 def _annuitant_birth(p: Participant) -> date | None:

@@ -12,7 +12,9 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from benefits.engine.dates import completed_age, full_years_between
-from benefits.engine.trace import Trace
+from benefits.engine.money import to_money
+from benefits.engine.trace import Trace, money
+from benefits.engine.trace import factor as factor_of
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -70,6 +72,12 @@ def _interpolate(table: tuple[Decimal, ...], months: int, settings: BenefitSetti
     )
 
 
+def table_a_places(settings: BenefitSettings) -> int:
+    """The places a Table A factor is shown to: .01 as the plan states it; six when the interpolated
+    factors are left unrounded (GAP-6)."""
+    return 2 if settings.round_interpolated_factors else 6
+
+
 def early_factor(months_before_nrd: int, settings: BenefitSettings = DEFAULT_SETTINGS) -> Decimal:
     """Early Commencement Adjustment Factor for a start ``months_before_nrd`` months before NRD."""
     if months_before_nrd <= 0:
@@ -93,21 +101,25 @@ def js_factor(
     age = completed_age(participant_birth, retirement_date)
     base = _JS_TABLE[_band(age)][percent]
     diff = full_years_between(participant_birth, annuitant_birth)
-    steps = Decimal(max(0, diff - 3)) * CENT_FACTOR
     younger = annuitant_birth > participant_birth
-    factor = min(base - steps if younger else base + steps, JS_MAXIMUM)
+    factor = _js_adjusted(base, diff, younger)
     trace = Trace().add(
         f"Joint and Survivor / Contingent Pensioner factor for {percent}% continuation: the age band "
         "factor, adjusted .01 for each full year the joint annuitant is younger (older) than the "
         "participant by more than 3 years, at most .98",
         section="Table A, §3.3(A), §8.1",
-        result=factor,
+        result=factor_of(factor, 2),
         participant_age=age,
-        band_factor=base,
+        band_factor=factor_of(base, 2),
         years_apart=diff,
         annuitant_is_younger=younger,
     )
     return factor, trace
+
+
+def _js_adjusted(base: Decimal, years_apart: int, annuitant_is_younger: bool) -> Decimal:
+    steps = Decimal(max(0, years_apart - 3)) * CENT_FACTOR
+    return min(base - steps if annuitant_is_younger else base + steps, JS_MAXIMUM)
 
 
 def certain_factor(participant_birth: date, retirement_date: date, years: int) -> tuple[Decimal, Trace]:
@@ -117,7 +129,7 @@ def certain_factor(participant_birth: date, retirement_date: date, years: int) -
     trace = Trace().add(
         f"Life and {years} Years Certain factor for age {age} at commencement",
         section="Table A, §8.2",
-        result=factor,
+        result=factor_of(factor, 2),
     )
     return factor, trace
 
@@ -176,7 +188,7 @@ def form_amounts(
     life_trace = Trace().add(
         "Life-No Death Benefit: level payments for life, nothing after death (factor 1.00)",
         section="§7.2" if not married else "§7.3 (married: needs the Spouse's consent, §7.6)",
-        result=life_annual,
+        result=money(life_annual),
     )
     life_note = "needs the Spouse's consent (§7.6)" if married else ""
     forms["life"] = FormAmount("life", life_annual, ONE, life_trace, note=life_note)
@@ -194,8 +206,8 @@ def form_amounts(
             trace = trace.add(
                 f"{pct if pct != '66' else '66-2/3'}% joint and survivor amount",
                 section=section,
-                result=annual,
-                survivor_annual=survivor,
+                result=money(annual),
+                survivor_annual=money(survivor),
             )
             forms[f"js{pct}"] = FormAmount(
                 f"js{pct}",
@@ -209,7 +221,7 @@ def form_amounts(
     for years in CERTAIN_YEARS:
         factor, trace = certain_factor(participant_birth, retirement_date, years)
         annual = life_annual * factor
-        trace = trace.add(f"Life and {years} Years Certain amount", section="§8.2", result=annual)
+        trace = trace.add(f"Life and {years} Years Certain amount", section="§8.2", result=money(annual))
         note = "" if not married else "needs the Spouse's consent (§7.6)"
         forms[f"cc{years}"] = FormAmount(f"cc{years}", annual, factor, trace, note=note)
     level = social_security_option(
@@ -223,6 +235,41 @@ def form_amounts(
     if level is not None:
         forms["ss_level"] = level
     return forms
+
+
+def form_monthly_amounts(
+    life_annual: Decimal,
+    *,
+    participant_birth: date,
+    retirement_date: date,
+    married: bool,
+    annuitant_birth: date | None,
+    nrd: date,
+    ss_option_amount: Decimal | None = None,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+) -> dict[str, Decimal]:
+    """``form_amounts``' monthly payments alone, the same keys in the same order, without the traces
+    (the price grid: every month × every form). The property tests hold the two equal."""
+    age = completed_age(participant_birth, retirement_date)
+    band = _band(age)
+    out = {"life": to_money(life_annual / 12)}
+    if annuitant_birth is not None:
+        diff = full_years_between(participant_birth, annuitant_birth)
+        younger = annuitant_birth > participant_birth
+        for pct in JS_PERCENTS:
+            factor = _js_adjusted(_JS_TABLE[band][pct], diff, younger)
+            out[f"js{pct}"] = to_money(life_annual * factor / 12)
+    for years in CERTAIN_YEARS:
+        out[f"cc{years}"] = to_money(life_annual * _CC_TABLE[band][years] / 12)
+    if ss_option_amount is not None and ss_option_amount > 0:
+        from benefits.engine.dates import months_between_firsts
+
+        if retirement_date < ss_commencement_date(participant_birth, settings):
+            factor = early_factor(months_between_firsts(retirement_date, nrd), settings)
+            increased = life_annual + ss_option_amount * factor
+            if increased - ss_option_amount >= 0:
+                out["ss_level"] = to_money(increased / 12)
+    return out
 
 
 def ss_commencement_date(participant_birth: date, settings: BenefitSettings = DEFAULT_SETTINGS) -> date:
@@ -263,11 +310,11 @@ def social_security_option(
         "the years before Normal Retirement Date, paid until Social Security starts; afterwards that "
         "amount less the Social Security Amount",
         section="§8.3(D), Table A",
-        result=increased,
-        social_security_amount=ss_amount,
-        factor=factor,
+        result=money(increased),
+        social_security_amount=money(ss_amount),
+        factor=factor_of(factor, table_a_places(settings)),
         months_before_nrd=months,
         social_security_commencement=ss_start,
-        reduced_annual=reduced,
+        reduced_annual=money(reduced),
     )
     return FormAmount("ss_level", increased, factor, trace, annual_after=reduced)

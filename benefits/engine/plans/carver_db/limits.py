@@ -17,7 +17,8 @@ import numpy as np
 
 from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.dates import first_of_month_on_or_after, months_between_firsts
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
+from benefits.engine.trace import factor as factor_of
 
 from .forms import early_factor, late_factor
 
@@ -91,7 +92,7 @@ def section_415_limit(
     tb.step(
         "Maximum Permissible Dollar Amount for the limitation year ($90,000 as adjusted under Code §415(d))",
         section="§6.1(A)(8), §6.1(C)(5)",
-        result=dollar_limit,
+        result=money(dollar_limit),
     )
     ssra = social_security_retirement_age(birth_date)
     ssra_date = first_of_month_on_or_after(birthday(birth_date, ssra))
@@ -107,7 +108,7 @@ def section_415_limit(
                 "Start before the Social Security Retirement Age: the dollar limit is reduced 5/9 of 1% "
                 "for each of the first 36 months and 5/12 of 1% for each further month",
                 section="§6.1(C)(7)",
-                result=limit,
+                result=money(limit),
                 social_security_retirement_age=ssra,
                 months_early=early,
             )
@@ -130,10 +131,10 @@ def section_415_limit(
                 "Start before 62: the age-62 limit reduced by the lesser of the plan's early "
                 "commencement basis and 5% interest with the GATT mortality table",
                 section="§6.1(C)(7)(c), Table A",
-                result=limit,
-                limit_at_62=at62,
-                plan_ratio=plan_ratio,
-                gatt_ratio=gatt_ratio,
+                result=money(limit),
+                limit_at_62=money(at62),
+                plan_ratio=factor_of(plan_ratio, 6),
+                gatt_ratio=factor_of(gatt_ratio, 6),
             )
     elif retirement_date > ssra_date:
         # The lesser of the plan's late basis (the LRF counts no time after 12/31/2000) and 5%/GATT.
@@ -152,8 +153,8 @@ def section_415_limit(
             "Start after the Social Security Retirement Age: the dollar limit increased by the lesser of "
             "the plan's late retirement basis and 5% with the GATT table",
             section="§6.1(C)(6)",
-            result=limit,
-            factor=factor,
+            result=money(limit),
+            factor=factor_of(factor, 6),
         )
     comp_limit = Decimal(highest_average_comp)
     deminimis = Decimal(10000)
@@ -163,7 +164,7 @@ def section_415_limit(
         tb.step(
             "Fewer than 10 years of participation: the dollar limit prorated",
             section="§6.1(C)(4)",
-            result=limit,
+            result=money(limit),
             participation_months=participation_months,
         )
     if service_months < 120:
@@ -173,22 +174,22 @@ def section_415_limit(
         tb.step(
             "Fewer than 10 years of service: the compensation limit and the $10,000 prorated",
             section="§6.1(C)(4)",
-            result=comp_limit,
+            result=money(comp_limit),
             service_months=service_months,
         )
     annual = min(limit, comp_limit)
     tb.step(
         "Limit: the lesser of the dollar limit and 100% of Highest Average Compensation",
         section="§6.1(C)(1)",
-        result=annual,
-        highest_average_compensation=highest_average_comp,
+        result=money(annual),
+        highest_average_compensation=money(highest_average_comp),
     )
     if never_in_dc_plan and annual < deminimis:
         annual = deminimis
         tb.step(
             "The $10,000 de minimis benefit applies (never in a defined contribution plan of the Employer)",
             section="§6.1(C)(2)",
-            result=annual,
+            result=money(annual),
         )
     return Limit415(annual, limit, comp_limit, tb.build())
 
@@ -196,12 +197,12 @@ def section_415_limit(
 def apply_415(annual: Decimal, limit: Limit415) -> tuple[Decimal, Trace]:
     """Cap a life-annuity amount at the §415 limit; the plan basis converts every form through the
     life amount, so the cap is tested on it (§6.1(C)(3))."""
-    if annual <= limit.annual_limit:
-        return annual, limit.trace.add(
-            "The benefit is within the Code §415 limit", section="§6.1", result=annual
+    if annual <= limit.annual_limit:  # the limit did not bind: none of its steps made the benefit
+        return annual, limit.trace.not_applied().add(
+            "The benefit is within the Code §415 limit", section="§6.1", result=money(annual), applied=False
         )
     return limit.annual_limit, limit.trace.add(
-        "The benefit is reduced to the Code §415 limit", section="§6.1", result=limit.annual_limit
+        "The benefit is reduced to the Code §415 limit", section="§6.1", result=money(limit.annual_limit)
     )
 
 
@@ -232,7 +233,8 @@ def top_heavy_minimum(
         tb.step(
             "No top-heavy minimum: the plan was never Top-Heavy for him, or he is a Key Employee",
             section="§6.2(B)",
-            result=ZERO,
+            result=money(ZERO),
+            applied=False,
         )
         return TopHeavyMinimum(ZERO, ZERO, 0, tb.build())
     cap = parameter("irs_401a17_compensation_limit")
@@ -256,7 +258,7 @@ def top_heavy_minimum(
         "Average Section 415 Compensation of the 5 consecutive Plan Years with the highest pay (all "
         "years if fewer than 5), none after the last Top-Heavy year",
         section="§6.2(B)(1)",
-        result=average,
+        result=money(average),
         last_top_heavy_year=last_th,
     )
     th_service = min(10, len(th & set(vesting_service_years)))
@@ -265,7 +267,7 @@ def top_heavy_minimum(
         "Top-heavy minimum: 2% of that average for each year of vesting Service in a Top-Heavy year "
         "(at most 10), a yearly life annuity from Normal Retirement Date",
         section="§6.2(B)",
-        result=annual,
+        result=money(annual),
         top_heavy_service_years=th_service,
     )
     return TopHeavyMinimum(annual, average, th_service, tb.build())

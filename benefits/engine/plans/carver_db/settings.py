@@ -110,16 +110,19 @@ class BenefitSettings:
         help="The top-heavy compensation average uses all years when fewer than 5 exist.",
     )
     relative_value_interest: Literal["plan_rate", "segment_rates"] = setting(
-        "plan_rate",
-        section="§7.4(E), Table A (GATT Applicable Interest Rate)",
+        "segment_rates",
+        section="§7.4(E), Table A (GATT Applicable Interest Rate); Treas. Reg. §1.417(a)(3)-1(c)(2)",
         gap="GAP-11, GAP-13",
-        alternative="segment_rates: the §417(e)(3) basis for the date — for Retirement Dates in plan "
-        "years from 2008 the segment rates of the look-back month (PPA phase-in 2008-2011 blended with "
-        "the 30-year Treasury rate); needs assumptions.segment_rates",
-        help="The §7.4(E) relative values compare every form on the §417(e)(3) applicable mortality "
-        "table and the GATT Applicable Interest Rate (30-year Treasury, third full calendar month "
-        "before the Retirement Date): one reasonable basis for every form (Treas. Reg. "
-        "§1.417(a)(3)-1(c)(2)(iv)(B)); the plan has no elective lump sum.",
+        alternative="plan_rate: the GATT Applicable Interest Rate (30-year Treasury, third full "
+        "calendar month before the Retirement Date) for every date, a reasonable single basis for the "
+        "annuity forms (Treas. Reg. §1.417(a)(3)-1(c)(2)(iv)(B))",
+        help="The §7.4(E) relative values compare every form on the §417(e)(3) basis for the "
+        "Retirement Date (Treas. Reg. §1.417(a)(3)-1(c)(2)(iv)): the applicable mortality table and, "
+        "for plan years from 2008, the segment rates of the look-back month (PPA phase-in 2008-2011 "
+        "blended with the 30-year Treasury rate); before 2008 the 30-year Treasury rate, which is "
+        "also the plan's GATT rate. When the segment rates of the month are not loaded the values "
+        "use the plan's GATT rate and say so. The plan's 1990s words (the 30-year Treasury rate) are "
+        "overridden by the statute for later dates.",
     )
     minimum_benefit_per_month: Decimal = setting(
         Decimal("25"),

@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import add_years
 from benefits.engine.money import to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
 
 from .settings import AMENDMENT_EFFECTIVE, DEFAULT_SETTINGS, THRESHOLD_CHANGE, BenefitSettings
 
@@ -38,7 +38,7 @@ def threshold_on(
     return value, Trace().add(
         f"Cash-out threshold for a distribution made {why}",
         section="Carver ESOP §10.6(a) (Sixth Amendment); SPEC GAP D2.2",
-        result=value,
+        result=money(value),
         distribution_date=distribution_date,
     )
 
@@ -89,8 +89,8 @@ def cash_out_decision(
         else "Vested value exceeds the threshold: not a §10.6(a) cash-out",
         section="Carver ESOP §10.6(a)",
         result=cash_out,
-        vested_value=value,
-        threshold=threshold,
+        vested_value=money(value),
+        threshold=money(threshold),
     )
     review = False
     if cash_out and prior_valuation_value is not None and to_money(prior_valuation_value) > threshold:
@@ -108,7 +108,7 @@ def cash_out_decision(
                 "Date when the value exceeded the threshold. Referred to the Committee",
                 section="Carver ESOP §10.6(a), §10.6(c); SPEC GAP D2.3",
                 result="committee_review",
-                prior_valuation_value=to_money(prior_valuation_value),
+                prior_valuation_value=money(to_money(prior_valuation_value)),
             )
     if not cash_out:
         holding = termination_reason not in HOLDING_ACCOUNT_EXEMPT and election is None
@@ -211,6 +211,7 @@ def ira_provider_conditions(
             "IRA not maintained by the Employer or an Affiliate: the (i)-(vii) conditions do not apply",
             section="Carver ESOP §10.6(b)",
             result=True,
+            applied=False,
         )
         return True, (), t
     missing = tuple(k for k in IRA_CONDITIONS if not attestation.get(k, False))

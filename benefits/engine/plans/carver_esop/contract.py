@@ -16,7 +16,7 @@ from benefits.engine.money import HUNDRED, ZERO, money_str
 from benefits.engine.plans.fairport_esop.contract import statement_output
 from benefits.engine.plans.fairport_esop.inputs import statement_inputs
 from benefits.engine.plans.fairport_esop.statement import statement
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, percent
 
 from .cash_out import cash_out_decision
 from .inputs import CarverEsopInputs, _error
@@ -45,7 +45,7 @@ def plan_outputs(
             .add(
                 "Account value = Qualifying Employer Securities × share value + other investments",
                 section="Carver ESOP (base plan not provided; SPEC GAP D2.1)",
-                result=balance,
+                result=money(balance),
             )
             .as_list()
         )
@@ -103,9 +103,9 @@ def _statement(
     tb.step(
         f"Vested percent = the vested value given ÷ {basis}",
         section="Carver ESOP (base plan not provided; SPEC GAP D2.1)",
-        result=pct,
-        vested_account_value=vested,
-        account_value=total,
+        result=percent(pct),
+        vested_account_value=money(vested),
+        account_value=money(total),
     )
     st = statement(**inputs, vested_percent=pct)
     tb.include(st.trace)

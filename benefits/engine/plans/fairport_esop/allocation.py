@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from benefits.engine.money import CENT, ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, price, shares
+from benefits.engine.trace import factor as factor_of
 
 from .apportion import largest_remainder, quantum_for, round_shares
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -113,9 +114,9 @@ def allocate_category2(
             "Compensation counted: 415 Compensation earned while a Participant, capped at the "
             "§401(a)(17) limit (0 when not an Active Participant)",
             section='Fairport ESOP §8.1-2; §2 "415 Compensation"',
-            result=comp,
-            compensation=p.compensation,
-            limit=comp_limit,
+            result=money(comp),
+            compensation=money(p.compensation),
+            limit=money(comp_limit),
         )
         eligible[p.id] = comp
         own[p.id] = ptb
@@ -129,16 +130,16 @@ def allocate_category2(
         "Pool split in proportion to each Active Participant's compensation over the total, "
         "largest remainder so the parts add up exactly",
         section=sec,
-        result={"shares": shares_pool, "cash": cash_pool},
-        total_compensation=total,
+        result=money({"shares": shares_pool, "cash": cash_pool}),
+        total_compensation=money(total),
     )
     out = {}
     for pid, ptb in own.items():
         ptb.step(
             "Share of the second-category pool",
             section=sec,
-            result={"shares": shares[pid], "cash": cash[pid]},
-            ratio=(eligible[pid] / total) if total else ZERO,
+            result=money({"shares": shares[pid], "cash": cash[pid]}),
+            ratio=factor_of((eligible[pid] / total) if total else ZERO, 6),
         )
         out[pid] = Category2Share(pid, flags[pid], eligible[pid], shares[pid], cash[pid], ptb.build())
     return Category2Allocation(shares_pool, cash_pool, total, out, tb.build())
@@ -180,7 +181,7 @@ def allocate_category1(
         "(rounded up at the 4th place)",
         section="Fairport ESOP §8.1-1(i), §7.2-2(i)(A)",
         result=step1,
-        fair_market_value=fmv,
+        fair_market_value=price(fmv),
     )
     left = pool - used1
     step2: dict[str, Decimal] = {}
@@ -191,7 +192,7 @@ def allocate_category1(
     tb.step(
         "Second, to reinstate forfeitures owed under Section 9.5",
         section="Fairport ESOP §8.1-1(ii)",
-        result=step2,
+        result=shares(step2),
     )
     weights = {}
     for p in people:
@@ -204,8 +205,8 @@ def allocate_category1(
         "Finally, the rest as a general investment gain to Active Participants by shares held at the last "
         "Valuation Date of the Plan Year",
         section="Fairport ESOP §8.1-1(iii)",
-        result=step3,
-        remaining_shares=left,
+        result=shares(step3),
+        remaining_shares=shares(left),
     )
     totals: dict[str, Decimal] = {}
     for part in (step1, step2, step3):

@@ -13,10 +13,10 @@ from typing import Any
 
 from benefits.engine import statement_input as si
 from benefits.engine.money import money_str, percent_str, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, percent
 
 from .distribution import small_balance_route
-from .diversification import diversification_status
+from .diversification import DiversificationStatus, diversification_status
 from .forfeiture import vested_balance
 from .inputs import FairportInputs, _vested_percent
 from .rules import core as core_fn
@@ -76,10 +76,7 @@ def plan_outputs(
             share_value=share_value,
             settings=settings,
         )
-        out["diversification"] = {"eligible": ds.eligible, "max_shares": f"{ds.max_shares:.4f}"}
-        if ds.window is not None:
-            out["diversification"]["qep_year"] = ds.window.qep_year
-            out["diversification"]["window_closes"] = ds.window.closes.isoformat()
+        out["diversification"] = _diversification(ds, given, as_of)
         traces["diversification"] = ds.trace.as_list()
 
     # Small-balance distribution (F §10.1).
@@ -95,12 +92,48 @@ def plan_outputs(
         tb.step(
             "The vested percent on the last day of the period, from the service rules",
             section="Fairport ESOP §9.1",
-            result=end_pct,
+            result=percent(end_pct),
             on=inputs["period_end"],
         )
         tb.include(st.trace)
         out["statement"], traces["statement"] = statement_output(st, inputs), tb.build().as_list()
     out["traces"] = traces
+    return out
+
+
+def _diversification(ds: DiversificationStatus, given: FairportInputs, as_of: date) -> dict[str, Any]:
+    """The §6.4 election on ``as_of``: the open window and its maximum, or when the period opens or closed.
+
+    Added keys beside the contract's ``eligible`` and ``max_shares``: the window (``qep_year``,
+    ``plan_year``, ``window_opens``, ``window_closes``, ``complete_by``, ``percent``, ``last_year``)
+    when one is open, the qualified election period (its Plan Years, the day the Participant reaches
+    55 and the Plan Year completing 10 years of participation), ``next_window_opens`` before it and
+    ``last_window_closed`` after it, and the share counts the maximum is measured from."""
+    out: dict[str, Any] = {"eligible": ds.eligible, "max_shares": f"{ds.max_shares:.4f}"}
+    if ds.window is not None:
+        w = ds.window
+        out |= {
+            "qep_year": w.qep_year,
+            "window_closes": w.closes.isoformat(),
+            "plan_year": w.plan_year,
+            "window_opens": w.opens.isoformat(),
+            "complete_by": w.complete_by.isoformat(),
+            "percent": percent_str(ds.percent * 100),
+            "last_year": w.qep_year == len(ds.windows),
+        }
+    if ds.windows:
+        out["qualified_election_period"] = {
+            "first_plan_year": ds.windows[0].plan_year,
+            "last_plan_year": ds.windows[-1].plan_year,
+            "age_55_on": ds.age_55_on.isoformat() if ds.age_55_on else None,
+            "tenth_year_of_participation": ds.tenth_participation_year,
+        }
+        if as_of < ds.windows[0].opens:
+            out["next_window_opens"] = ds.windows[0].opens.isoformat()
+        elif as_of > ds.windows[-1].closes:
+            out["last_window_closed"] = ds.windows[-1].closes.isoformat()
+    out["shares_allocated_since_inception"] = f"{given.shares_allocated_since_inception:.4f}"
+    out["shares_already_elected"] = f"{given.shares_diversified:.4f}"
     return out
 
 

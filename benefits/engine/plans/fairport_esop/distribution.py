@@ -10,7 +10,8 @@ from decimal import ROUND_DOWN, Decimal
 
 from benefits.engine.dates import add_months, add_years, days_after, first_of_month_on_or_after, year_end
 from benefits.engine.money import ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
+from benefits.engine.trace import rate as rate_of
 
 from .settings import DEFAULT_SETTINGS, NO_CONSENT_LIMIT, SMALL_BALANCE_LIMIT, BenefitSettings
 
@@ -52,7 +53,7 @@ def small_balance_route(
             "in which employment ends, no consent needed",
             section=sec,
             result=pay_by,
-            vested_balance=v,
+            vested_balance=money(v),
         )
         return SmallBalanceRoute("lump_sum_cash", False, True, pay_by, tb.build())
     if v <= NO_CONSENT_LIMIT and settings.pay_small_balances_without_consent:
@@ -61,7 +62,7 @@ def small_balance_route(
             "IRA the Plan administrator designates (§401(a)(31)(B)), in cash; the plan sets no deadline",
             section=sec + "; SPEC GAP D1.16",
             result=None,
-            vested_balance=v,
+            vested_balance=money(v),
         )
         return SmallBalanceRoute("automatic_rollover", False, True, None, tb.build())
     tb.step(
@@ -69,7 +70,7 @@ def small_balance_route(
         "Retirement and age 62 without the Participant's written election",
         section=sec,
         result=None,
-        vested_balance=v,
+        vested_balance=money(v),
     )
     return SmallBalanceRoute("consent_required", True, False, None, tb.build())
 
@@ -214,7 +215,9 @@ def payment_form(
     if without_consent:
         total = to_money(shares * v + cash)
         tb.step(
-            "Paid without consent ($5,000 or less): all in cash", section="Fairport ESOP §10.1", result=total
+            "Paid without consent ($5,000 or less): all in cash",
+            section="Fairport ESOP §10.1",
+            result=money(total),
         )
         return PaymentForm(0, total, ZERO, tb.build())
     if all_in_stock and not ownership_restricted:
@@ -223,13 +226,13 @@ def payment_form(
         tb.step(
             "Participant asked for his whole vested interest in Stock: the Investment Fund buys Stock",
             section="Fairport ESOP §10.6",
-            result=shares,
+            result=money(shares),
         )
     else:
         tb.step(
             "Stock Fund paid in shares, Investment Fund in cash",
             section="Fairport ESOP §10.6",
-            result={"shares": shares, "cash": cash},
+            result=money({"shares": shares, "cash": cash}),
         )
     whole = int(shares.to_integral_value(rounding=ROUND_DOWN))
     fraction = shares - whole
@@ -237,7 +240,7 @@ def payment_form(
     tb.step(
         "Whole shares paid; the fraction of a share paid in cash",
         section="SPEC GAP D1.13",
-        result={"whole_shares": whole, "fraction_cash": frac_cash},
+        result=money({"whole_shares": whole, "fraction_cash": frac_cash}),
     )
     return PaymentForm(whole, to_money(cash) + frac_cash, frac_cash, tb.build())
 
@@ -269,6 +272,7 @@ def put_windows(
             "§401(a)(28)(B), or the bank exception applies",
             section=sec,
             result=False,
+            applied=False,
         )
         return PutWindows(False, None, None, tb.build())
     w1 = (distributed_on, days_after(distributed_on, 60))
@@ -325,7 +329,7 @@ def put_installments(
     first = first_payment_on or latest_first
     if first > latest_first:
         raise ValueError("the first installment is due within 30 days after the put is exercised")
-    tb.step("Price = shares × current fair market value", section="Fairport ESOP §10.6", result=price)
+    tb.step("Price = shares × current fair market value", section="Fairport ESOP §10.6", result=money(price))
     rate = to_decimal(settings.put_interest_rate)
     rows: list[Installment] = []
     balance = price
@@ -356,8 +360,8 @@ def put_installments(
     tb.step(
         rule,
         section="Fairport ESOP §10.6; SPEC GAP D1.17",
-        result=[r.total for r in rows],
-        rate=rate,
+        result=money([r.total for r in rows]),
+        rate=rate_of(rate),
         first_due=first,
     )
     return PutPayment(price, tuple(rows), total_interest, tb.build())
@@ -385,6 +389,7 @@ def right_of_first_refusal(
             "No right of first refusal for Stock traded on an established market",
             section="Fairport ESOP §10.7",
             result=False,
+            applied=False,
         )
         return FirstRefusal(False, None, None, t)
     price = to_money(max(to_decimal(fair_market_value), to_decimal(third_party_offer)))
@@ -393,7 +398,7 @@ def right_of_first_refusal(
         "Offer first to the Employer and the Plan at the greater of fair market value and the "
         "third-party offer; they may accept within 14 days",
         section="Fairport ESOP §10.7",
-        result={"price": price, "accept_by": accept_by},
+        result=money({"price": price, "accept_by": accept_by}),
     )
     return FirstRefusal(True, price, accept_by, t)
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import add_years, days_after, year_end
 from benefits.engine.money import ZERO, to_decimal
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, shares
 
 from .apportion import round_shares
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -126,10 +126,10 @@ def max_diversifiable(
     tb.step(
         rule,
         section=SECTION + ("; SPEC GAP D1.11" if qep_year == QEP_YEARS else ""),
-        result=limit,
+        result=shares(limit),
         qep_year=qep_year,
-        shares_allocated_since_inception=cum,
-        shares_already_elected=done,
+        shares_allocated_since_inception=shares(cum),
+        shares_already_elected=shares(done),
     )
     return DiversificationLimit(qep_year, limit, pct, tb.build())
 
@@ -142,6 +142,10 @@ class DiversificationStatus:
     windows_open: tuple[ElectionWindow, ...]
     max_shares: Decimal
     trace: Trace
+    percent: Decimal = ZERO  # 25% in QEP years 1-5, 50% in the last (0 when no window is open)
+    windows: tuple[ElectionWindow, ...] = ()  # all six windows of the QEP
+    age_55_on: date | None = None
+    tenth_participation_year: int | None = None
 
 
 def diversification_status(
@@ -167,10 +171,22 @@ def diversification_status(
     tenth = as_of.year - (n - 10)
     first, t = qep_first_year(birth_date, tenth)
     tb.include(t)
+    every = election_windows(first)
+    age55 = add_years(birth_date, 55)
     windows = open_windows(first, as_of)
     if not windows:
         tb.step("No diversification window is open on this date", section=SECTION, result=False, as_of=as_of)
-        return DiversificationStatus(False, first, None, (), ZERO, tb.build())
+        return DiversificationStatus(
+            False,
+            first,
+            None,
+            (),
+            ZERO,
+            tb.build(),
+            windows=every,
+            age_55_on=age55,
+            tenth_participation_year=tenth,
+        )
     # GAP D1.12: an election in the overlap counts toward the earlier year's quota by default.
     window = windows[0] if settings.overlap_election_year == "earlier" else windows[-1]
     tb.step(
@@ -188,4 +204,15 @@ def diversification_status(
         settings=settings,
     )
     tb.include(lim.trace)
-    return DiversificationStatus(True, first, window, windows, lim.max_shares, tb.build())
+    return DiversificationStatus(
+        True,
+        first,
+        window,
+        windows,
+        lim.max_shares,
+        tb.build(),
+        lim.percent,
+        windows=every,
+        age_55_on=age55,
+        tenth_participation_year=tenth,
+    )

@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from benefits.engine.money import ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, price, shares
 
 from .apportion import largest_remainder, quantum_for, round_shares
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -46,8 +46,8 @@ def cash_dividends_on_allocated(
     tb.step(
         f"Cash dividends on allocated Stock = shares × dividend per share, {words[direction]}",
         section="Fairport ESOP §7.2-2(i)(A)",
-        result=by,
-        dividend_per_share=per_share,
+        result=money(by),
+        dividend_per_share=price(per_share),
         pay_by=pay_by,
     )
     return CashDividends(direction, by, total, pay_by, tb.build())
@@ -75,9 +75,9 @@ def dividends_on_unallocated(
         "Dividends on unallocated shares pay principal and interest on the loan that bought them; "
         "any excess is allocated to Active Participants or used for Plan expenses, as the Committee decides",
         section="Fairport ESOP §7.2-2(ii)",
-        result={"applied_to_loan": applied, "excess": excess},
-        dividends=total,
-        payment_due=payment_due,
+        result=money({"applied_to_loan": applied, "excess": excess}),
+        dividends=money(total),
+        payment_due=money(payment_due),
         excess_treatment=excess_treatment,
     )
     return UnallocatedDividends(total, applied, excess, excess_treatment, t)
@@ -106,7 +106,7 @@ def stock_dividend(
         "Stock dividends are kept in the Stock Fund and shared among Accounts and the Unallocated Stock Fund "
         "by their holdings of the Stock on which they are paid",
         section="Fairport ESOP §7.2-1",
-        result={"accounts": split, "unallocated": suspense},
+        result=shares({"accounts": split, "unallocated": suspense}),
     )
     return split, suspense, t
 

@@ -13,7 +13,8 @@ from decimal import Decimal
 
 from benefits.engine.dates import add_years
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, percent, price
+from benefits.engine.trace import shares as shares_of
 
 from .apportion import round_shares
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -44,19 +45,19 @@ def vested_balance(
     tb.step(
         "Account value = Stock Fund shares × share value + Investment Fund",
         section="Fairport ESOP §8.3, §8.4",
-        result=balance,
-        shares=shares,
-        share_value=share_value,
-        cash=cash,
+        result=money(balance),
+        shares=shares_of(shares),
+        share_value=price(share_value),
+        cash=money(cash),
     )
     elected = min(to_money(elected_dividends), balance)
     vested = to_money((balance - elected) * pct / HUNDRED) + elected
     tb.step(
         "Vested balance = vested percent × Account, with elected dividends fully vested",
         section="Fairport ESOP §9.1, §7.2-2(i)(B)",
-        result=vested,
-        vested_percent=pct,
-        elected_dividends=elected,
+        result=money(vested),
+        vested_percent=percent(pct),
+        elected_dividends=money(elected),
     )
     return VestedBalance(balance, vested, tb.build())
 
@@ -92,8 +93,8 @@ def forfeiture_split(
     tb.step(
         "Forfeit the Investment Fund first, then shares at current value for the rest",
         section="Fairport ESOP §9.6",
-        result={"cash": cash_f, "shares": shares_f},
-        nonvested_value=nonvested,
+        result=money({"cash": cash_f, "shares": shares_f}),
+        nonvested_value=money(nonvested),
     )
     return ForfeitureSplit(nonvested, cash_f, shares_f, shares - shares_f, cash - cash_f, tb.build())
 
@@ -147,6 +148,7 @@ def forfeiture_timing(
         tb.step(
             "No distribution of the whole vested interest and no Break yet: nothing forfeited yet",
             section=sec,
+            applied=False,
             result=None,
         )
         return ForfeitureTiming(None, None, "not_yet", tb.build())
@@ -216,7 +218,7 @@ def restoration(
         rule = "Restored amount = the same shares and cash forfeited, at today's share value"
     else:
         raise ValueError(f"unknown restoration_measure {settings.restoration_measure!r}")
-    tb.step(rule, section=sec + "; SPEC GAP D1.6", result=restored)
+    tb.step(rule, section=sec + "; SPEC GAP D1.6", result=money(restored))
     if deemed:
         tb.step(
             "Deemed distribution: restored as of the first day he performs an Hour of Service after return",
@@ -230,7 +232,7 @@ def restoration(
             "The amount distributed must be repaid first, within five years after the return to Service",
             section=sec,
             result=repay_by,
-            repayment=to_money(distributed),
+            repayment=money(to_money(distributed)),
         )
         tb.step(
             "Restored from other Employees' forfeitures, then §8.1-1(ii) shares, then a special Employer "
@@ -245,7 +247,7 @@ def restoration(
     tb.step(
         "No distribution was received: the restoration includes the earnings lost to the forfeiture",
         section=sec,
-        result=restored,
-        earnings=earnings_since,
+        result=money(restored),
+        earnings=money(earnings_since),
     )
     return Restoration(True, ZERO, None, restored, return_date, RESTORATION_SOURCES, tb.build())

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from benefits.engine.money import CENT, ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money
+from benefits.engine.trace import factor as factor_of
 
 from .apportion import largest_remainder
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -36,7 +37,7 @@ def one_third_test(
         + ("" if ok else ": FAILS, hold the allocation for the Committee (no adjustment method given)"),
         section="Fairport ESOP §5.1-1, §5.1-4; SPEC GAP D1.7",
         result=ok,
-        highly_paid_share=share,
+        highly_paid_share=factor_of(share, 6),
     )
     return ok, share, t
 
@@ -91,7 +92,7 @@ def annual_addition(
     tb.step(
         rule + (" (interest and forfeited leveraged shares excluded, §5.1-4)" if exclusions_apply else ""),
         section="Fairport ESOP §5.1-3, §5.1-4; SPEC GAP D1.8",
-        result=amount,
+        result=money(amount),
         basis=settings.annual_additions_basis,
     )
     return AnnualAddition(amount, settings.annual_additions_basis, tb.build())
@@ -104,9 +105,9 @@ def limit_415(compensation: Decimal, dollar_limit: Decimal, comp_limit: Decimal)
     return limit, Trace().add(
         "Annual additions may not exceed the lesser of the dollar limit and 100% of 415 Compensation",
         section="Fairport ESOP §5.1-2",
-        result=limit,
-        dollar_limit=dollar_limit,
-        compensation=comp,
+        result=money(limit),
+        dollar_limit=money(dollar_limit),
+        compensation=money(comp),
     )
 
 
@@ -148,7 +149,7 @@ def apply_415(
         tb.step(
             "Everyone is at the limit: the excess is held in a §415 suspense account",
             section="Fairport ESOP §5.1-2(ii)-(iii)",
-            result=suspense,
+            result=money(suspense),
         )
     return LimitedAllocation(allocations, suspense, frozenset(capped), tb.build())
 

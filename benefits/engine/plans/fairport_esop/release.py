@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from benefits.engine.money import ZERO, to_decimal
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, shares, years
 
 from .apportion import round_shares
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -80,7 +80,7 @@ def principal_only_allowed(conditions: PrincipalOnlyConditions) -> tuple[bool, T
         "Loan term, with renewals and refinancings, is no more than 10 years from the purchase",
         section=SECTION,
         result=ok3,
-        term_years=conditions.term_years_from_acquisition,
+        term_years=years(conditions.term_years_from_acquisition),
     )
     return ok1 and ok2 and ok3, tb.build()
 
@@ -120,11 +120,11 @@ def release_shares(
     tb.step(
         "Shares released = shares in suspense × this year's payments ÷ (this year's + remaining payments)",
         section=SECTION,
-        result=released,
+        result=shares(released),
         method=method,
-        unallocated_shares=u,
-        paid_this_year=p,
-        remaining=r,
+        unallocated_shares=shares(u),
+        paid_this_year=money(p),
+        remaining=money(r),
     )
     # Category split (F §8.1; GAP D1.26): dividends vs contributions, in proportion to dollars paid.
     total_paid = loan.paid
@@ -138,8 +138,8 @@ def release_shares(
         "Released shares split by source of the loan payments: dividends (first category) and "
         "Employer contributions (second category), in proportion to dollars",
         section="Fairport ESOP §8.1; SPEC GAP D1.26",
-        result={"category1": cat1, "category2": cat2},
-        dividends_used=dividends,
-        contributions_used=loan.contributions,
+        result=shares({"category1": cat1, "category2": cat2}),
+        dividends_used=money(dividends),
+        contributions_used=money(loan.contributions),
     )
     return Release(released, cat1, cat2, u - released, method, tb.build())

@@ -13,7 +13,7 @@ from datetime import date
 from decimal import Decimal
 
 from benefits.engine.money import ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder
+from benefits.engine.trace import Trace, TraceBuilder, money, price, shares
 
 from .forfeiture import vested_balance
 
@@ -77,7 +77,13 @@ def statement(
     v0, v1 = to_decimal(opening_share_value), to_decimal(closing_share_value)
     sh, cash = to_decimal(opening_shares), to_decimal(opening_cash)
     opening = Line(sh, to_money(cash), to_money(sh * v0 + cash))
-    tb.step("Opening balance", section="Fairport ESOP §8.6", result=opening.value, shares=sh, cash=cash)
+    tb.step(
+        "Opening balance",
+        section="Fairport ESOP §8.6",
+        result=money(opening.value),
+        shares=shares(sh),
+        cash=money(cash),
+    )
     moves: dict[str, list[Decimal]] = {}
     for e in entries:
         if not period_start <= e.on <= period_end:
@@ -90,9 +96,9 @@ def statement(
         tb.step(
             f"{k.capitalize()} in the period",
             section="Fairport ESOP §8.2-§8.5, §9.6, §10.5",
-            result=line.value,
-            shares=line.shares,
-            cash=line.cash,
+            result=money(line.value),
+            shares=shares(line.shares),
+            cash=money(line.cash),
         )
     sh1 = sh + sum((m.shares for m in movements.values()), ZERO)
     cash1 = cash + sum((to_decimal(m[1]) for m in moves.values()), ZERO)
@@ -102,13 +108,13 @@ def statement(
     tb.step(
         "Change in the value of Stock held",
         section='Fairport ESOP §2 "Valuation Date"',
-        result=change,
-        opening_share_value=v0,
-        closing_share_value=v1,
+        result=money(change),
+        opening_share_value=price(v0),
+        closing_share_value=price(v1),
     )
     vb = vested_balance(sh1, cash1, v1, vested_percent, elected_dividends)
     tb.include(vb.trace)
-    tb.step("Closing balance", section="Fairport ESOP §8.6", result=closing.value)
+    tb.step("Closing balance", section="Fairport ESOP §8.6", result=money(closing.value))
     return Statement(
         period_start,
         period_end,

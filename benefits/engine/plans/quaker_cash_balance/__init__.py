@@ -12,7 +12,7 @@ from . import rules
 from .account import statement
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
-from .elections import ELECTION_RULES
+from .elections import BENEFICIARY_RULES, ELECTION_RULES
 from .grid import price_grid
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
@@ -27,6 +27,7 @@ PLAN = PackagePlan(
     outputs=plan_outputs,
     claim_rules=CLAIM_RULES,
     election_rules=ELECTION_RULES,
+    beneficiary_rules=BENEFICIARY_RULES,
     grid=GridPricing(price_grid),
     ledger=LedgerStatements(statement),
     cash_out=PlanFeature("cash_out", "§5.16"),

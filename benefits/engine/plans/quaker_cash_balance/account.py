@@ -49,6 +49,19 @@ def participant_ledger(
     )
 
 
+def replay_limit_reads(inputs: AccountInputs, last_year: int) -> None:
+    """Read the limits ``participant_ledger`` reads for each Plan Year from the account's opening
+    through ``last_year`` (the §401(a)(17) limit, then a loan agent's §414(q) amount), in its order:
+    a figure that takes its balance from a ledger already built lists them in its trace as building
+    that ledger would have."""
+    if inputs.account_open is None:
+        return
+    for year in range(inputs.account_open.year, last_year + 1):
+        _comp_limit(year)
+        if inputs.loan_agent:
+            _loan_limit(year)
+
+
 def statement(
     p: Participant,
     as_of: date,

@@ -30,7 +30,9 @@ from benefits.engine.mortality import (
     get_table,
     latest_417e_table,
 )
-from benefits.engine.trace import Trace
+from benefits.engine.parameters import replaying_reads
+from benefits.engine.trace import Trace, money
+from benefits.engine.trace import factor as factor_of
 
 from .market import MarketData, Rate
 
@@ -90,6 +92,7 @@ def applicable_basis(distribution: date, market: MarketData) -> ApplicableBasis:
     return ApplicableBasis(basis, rate, basis.table)
 
 
+@replaying_reads  # the same few NRDs and ASDs recur across a census
 def _table_in_force(distribution: date) -> str:
     """§1.2(f), §8.20: the table prescribed for the ASD (recorded in the trace); for an ASD beyond
     the last table published, the latest one (a projection, GAP-4). A date with no confirmed table
@@ -131,11 +134,11 @@ def balance_to_life_annuity(
     trace = Trace().add(
         f"Convert the account to a {what}: balance ÷ (12 × annuity factor)",
         section=section,
-        result=monthly,
-        balance=balance,
+        result=money(monthly),
+        balance=money(balance),
         start=start,
         age=age_words(birth_date, start),
-        annuity_factor=round(factor, 6),
+        annuity_factor=factor_of(round(factor, 6), 6),
         basis=basis.describe(),
     )
     return LifeAnnuity(balance, start, age, factor, monthly, basis.describe(), trace)

@@ -92,6 +92,13 @@ def plan_outputs(
             missing.append(
                 {"field": field_, "message": message, "blocks": [f"/estimates/{i}/forms/lump_sum"]}
             )
+        rv_field: str = getattr(rv.note, "field", "") if rv is not None else ""
+        if rv is not None and rv_field:  # omitted, or on the plan's rate for want of the law's data
+            where = [f"/estimates/{i}/relative_value_basis"]
+            missing.append(
+                {"field": rv_field, "message": str(rv.note), "blocks": [] if rv.basis else where}
+                | ({"fallback": where} if rv.basis else {})
+            )
         estimates.append(item)
         for k, f in e.forms.items():
             traces[f"estimates[{i}].forms.{k}"] = f.trace.as_list()
@@ -134,6 +141,9 @@ def plan_outputs(
     if b.notes:
         out["benefit_notes"] = list(b.notes)
     if missing:
-        out["missing"] = merge(Missing(m["field"], m["message"], tuple(m["blocks"])) for m in missing)
+        out["missing"] = merge(
+            Missing(m["field"], m["message"], tuple(m["blocks"]), tuple(m.get("fallback", ())))
+            for m in missing
+        )
     out["traces"] = traces
     return out

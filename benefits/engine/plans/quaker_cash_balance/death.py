@@ -22,7 +22,7 @@ from benefits.engine.dates import (
     first_of_month_on_or_after,
     first_of_next_month,
 )
-from benefits.engine.trace import Trace
+from benefits.engine.trace import Trace, money
 
 from .annuity import ApplicableBasis, balance_to_life_annuity
 
@@ -99,7 +99,7 @@ def survivor_annuity(
         "Lump sum instead of the Survivor Annuity: "
         + ("paid automatically (balance not over the limit)" if automatic else "only with consent"),
         section="§5.12(e)",
-        result=balance,
-        threshold=cash_out_threshold,
+        result=money(balance),
+        threshold=money(cash_out_threshold),
     )
     return SurvivorAnnuity(recipient, start, balance, life.monthly, balance, automatic, dates, trace)

@@ -25,7 +25,7 @@ from benefits.engine.relative_value import (
     RelativeValues,
     relative_values,
 )
-from benefits.engine.trace import Trace
+from benefits.engine.trace import Trace, money, percent
 from benefits.engine.types import Participant
 
 from .account import participant_ledger
@@ -160,10 +160,10 @@ def estimate(
     trace = Trace().add(
         "Account balance at the Annuity Starting Date (no Interest Credit for the ASD's quarter)",
         section="§4.4(b), §4.5",
-        result=balance,
+        result=money(balance),
         commencement_date=d,
-        vested_percent=pct,
-        vested_balance=vested,
+        vested_percent=percent(pct),
+        vested_balance=money(vested),
         estimate=est,
     )
     route = _route(d, core)
@@ -409,11 +409,11 @@ def apply_415(
     if check.limit is None:
         return sla, ls, lump, notes
     steps = check.trace.add("§415(b) dollar limit for the start date: " + words, section="§5.15(a)(i), §1.2(a),(c)",
-                            result=adjusted, limit_year=d.year, dollar_limit=dollar)  # fmt: skip
+                            result=money(adjusted), limit_year=d.year, dollar_limit=money(dollar))  # fmt: skip
     if not check.passes:
         monthly = to_money_down(check.limit / 12)
         sla = replace(sla, monthly=monthly, trace=sla.trace.extend(steps).add(
-            "Life annuity reduced to the §415(b) limit", section="§5.15, §1.2", result=monthly))  # fmt: skip
+            "Life annuity reduced to the §415(b) limit", section="§5.15, §1.2", result=money(monthly)))  # fmt: skip
         notes.append("§415(b) limit applied: Enrolled Actuary to review (SPEC §13.1)")
     equivalent, factor = lump_sum_annual_equivalent(
         ls.amount, age=sla.age, air=basis.rate.value, table=basis.table
@@ -422,7 +422,7 @@ def apply_415(
         capped = to_money_down(check.limit * to_decimal(factor))
         ls = replace(ls, amount=capped, trace=ls.trace.extend(steps).add(
             "Lump sum reduced: its straight-life equivalent (at the greater of AIR and 8%) exceeds the "
-            "§415(b) limit", section="§5.15, §1.2(b)", result=capped, annual_equivalent=equivalent))  # fmt: skip
+            "§415(b) limit", section="§5.15, §1.2(b)", result=money(capped), annual_equivalent=money(equivalent)))  # fmt: skip
         lump = replace(lump, lump_sum=capped, trace=lump.trace.extend(ls.trace))
         notes.append("§415(b) limit applied to the lump sum: Enrolled Actuary to review")
     return sla, ls, lump, notes

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
-from typing import cast
+from typing import Any, cast
 
 from benefits.engine.actuarial import Basis, Form, FormKind, form_factor, life_annuity, plan_basis
 from benefits.engine.dates import months_between
 from benefits.engine.money import to_decimal, to_money
-from benefits.engine.trace import Trace
+from benefits.engine.trace import Trace, factor, money
 
 from .annuity import ApplicableBasis, LifeAnnuity, age_words, mortality_table
 from .settings import BenefitSettings
@@ -100,22 +100,22 @@ def retirement_forms(
         ratio = life_f / form_f
         monthly = to_money(sla.monthly * to_decimal(ratio))
         survivor = to_money(monthly * SURVIVOR_FORMS[key]) if key in SURVIVOR_FORMS else None
+        extra: dict[str, Any] = {}
+        if key in SURVIVOR_FORMS:
+            extra["spouse_age"] = age_words(cast(date, spouse_birth_date), start)
+        if survivor is not None:
+            extra["survivor_monthly"] = money(survivor)
         trace = sla.trace.add(
             f"{FORM_NAMES[key]}: the Actuarial Equivalent of the life annuity "
             f"(life annuity × life factor ÷ form factor)",
             section=section,
-            result=monthly,
-            life_annuity=sla.monthly,
-            life_factor=round(life_f, 6),
-            form_factor=round(form_f, 6),
+            result=money(monthly),
+            life_annuity=money(sla.monthly),
+            life_factor=factor(round(life_f, 6), 6),
+            form_factor=factor(round(form_f, 6), 6),
             basis=basis.describe(),
             age=age_words(birth_date, start),
-            **(
-                {"spouse_age": age_words(cast(date, spouse_birth_date), start)}
-                if key in SURVIVOR_FORMS
-                else {}
-            ),
-            **({"survivor_monthly": survivor} if survivor is not None else {}),
+            **extra,
         )
         out[key] = FormAmount(key, FORM_NAMES[key], monthly=monthly, survivor_monthly=survivor, trace=trace)
     return out
@@ -142,20 +142,21 @@ def immediate_vested_forms(
         _, form_f = _ratio(applicable.basis, key, age_m, spouse_m if key in SURVIVOR_FORMS else None)
         monthly = to_money(sla.balance / (12 * to_decimal(form_f)))
         survivor = to_money(monthly * SURVIVOR_FORMS[key]) if key in SURVIVOR_FORMS else None
+        extra: dict[str, Any] = {}
+        if survivor is not None:
+            extra = {
+                "spouse_age": age_words(cast(date, spouse_birth_date), start),
+                "survivor_monthly": money(survivor),
+            }
         trace = sla.trace.add(
             f"{FORM_NAMES[key]} bought directly from the balance: balance ÷ (12 × form factor)",
             section="§5.9(e), §1.2(g), §5.10(b)",
-            result=monthly,
-            balance=sla.balance,
-            form_factor=round(form_f, 6),
+            result=money(monthly),
+            balance=money(sla.balance),
+            form_factor=factor(round(form_f, 6), 6),
             basis=applicable.describe(),
             age=age_words(birth_date, start),
-            **(
-                {"spouse_age": age_words(cast(date, spouse_birth_date), start)}
-                if survivor is not None
-                else {}
-            ),
-            **({"survivor_monthly": survivor} if survivor is not None else {}),
+            **extra,
         )
         out[key] = FormAmount(key, FORM_NAMES[key], monthly=monthly, survivor_monthly=survivor, trace=trace)
     return out

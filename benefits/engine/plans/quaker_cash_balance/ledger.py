@@ -14,10 +14,11 @@ import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
-from typing import Any
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cache, lru_cache
+from typing import Any, NamedTuple
 
-from benefits.engine.money import ZERO, to_money
+from benefits.engine.money import CENT, ZERO
 
 from .compensation import ActivePeriod, CountableCompensation, countable_compensation
 from .market import MarketData, Rate
@@ -35,8 +36,10 @@ RESTORATION = "restoration"
 DISTRIBUTION = "distribution"
 
 
-@dataclass(frozen=True)
-class LedgerEntry:
+class LedgerEntry(NamedTuple):
+    """One posting. Immutable; a named tuple rather than a frozen dataclass because a census posts
+    about a hundred a participant and a tuple is made four times faster."""
+
     date: date
     kind: str  # one of the constants above
     amount: Decimal  # signed: credits positive, debits negative
@@ -74,7 +77,7 @@ class Ledger:
     _dates: tuple[date, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_dates", tuple(e.date for e in self.entries))
+        object.__setattr__(self, "_dates", tuple([e.date for e in self.entries]))
 
     def balance_at(self, on: date) -> Decimal:
         """The balance at the end of ``on`` (every entry dated on or before it)."""
@@ -112,6 +115,7 @@ def quarter_of(d: date) -> tuple[int, int]:
     return d.year, (d.month - 1) // 3 + 1
 
 
+@cache  # a ledger asks for every quarter's end, and every ledger for the same quarters
 def quarter_end(year: int, q: int) -> date:
     return date(year, 3 * q, 31 if q in (1, 4) else 30)
 
@@ -120,16 +124,48 @@ def _next_quarter(year: int, q: int) -> tuple[int, int]:
     return (year + 1, 1) if q == 4 else (year, q + 1)
 
 
-def credit_rate(rate: Rate, settings: BenefitSettings) -> tuple[Decimal, str]:
+def _to_cents(amount: Decimal) -> Decimal:
+    """``money.to_money`` for a Decimal (half up to the cent), without its conversion step."""
+    return amount.quantize(CENT, ROUND_HALF_UP)
+
+
+def _unrounded(amount: Decimal) -> Decimal:
+    return amount
+
+
+def quarterly_rate(rate: Rate, settings: BenefitSettings) -> Decimal:
     """One quarter of the lesser of the Treasury Rate and 12% (§4.4(a)(i)); GAP-13 floor if set."""
-    annual = min(rate.value, INTEREST_CAP)
+    return _quarterly(rate.value, settings.interest_floor)
+
+
+def _quarterly(value: Decimal, floor: Decimal | None) -> Decimal:
+    annual = min(value, INTEREST_CAP)
+    if floor is not None and annual < floor:
+        annual = floor
+    return annual / FOUR
+
+
+def credit_rate(rate: Rate, settings: BenefitSettings) -> tuple[Decimal, str]:
+    """``quarterly_rate`` with its plain words."""
+    return _credit_rate(rate, settings.interest_floor)[:2]
+
+
+def _credit_rate(rate: Rate, floor: Decimal | None) -> tuple[Decimal, str, Decimal]:
+    """``credit_rate`` and the quarterly rate in percent (the words of each Interest Credit)."""
+    # Cached by the exact digits too: equal Decimals (0.04, 0.0400) give quotients that print apart.
+    exact = (rate.value.as_tuple(), None if floor is None else floor.as_tuple())
+    return _credit_rate_of(rate, floor, exact)
+
+
+@lru_cache(maxsize=1024)  # every ledger of a census asks for the same few years' rates
+def _credit_rate_of(rate: Rate, floor: Decimal | None, _exact: object) -> tuple[Decimal, str, Decimal]:
     note = f"one quarter of the Treasury Rate {rate.value * 100:.2f}% ({rate.source})"
     if rate.value > INTEREST_CAP:
         note += ", capped at 12%"
-    if settings.interest_floor is not None and annual < settings.interest_floor:
-        annual = settings.interest_floor
-        note += f", floored at {settings.interest_floor * 100:.2f}% (GAP-13 setting)"
-    return annual / FOUR, note
+    if floor is not None and min(rate.value, INTEREST_CAP) < floor:
+        note += f", floored at {floor * 100:.2f}% (GAP-13 setting)"
+    quarterly = _quarterly(rate.value, floor)
+    return quarterly, note, quarterly * 100
 
 
 def build_ledger(
@@ -153,7 +189,7 @@ def build_ledger(
     Date (of the participant, or of a survivor under §5.12(d)): no interest for its quarter, and
     the account is debited to zero on it. A credit due after the ASD is posted as a residual.
     """
-    rnd = to_money if settings.round_each_posting else (lambda x: x)
+    rnd = _to_cents if settings.round_each_posting else _unrounded
     credit_dates = credit_dates or {}
     entries: list[LedgerEntry] = []
     balance = ZERO  # what the account shows
@@ -162,11 +198,17 @@ def build_ledger(
     distributed = False
 
     def post(
-        d: date, kind: str, amount: Decimal, basis: str | tuple[Any, ...], section: str, **flags: bool
+        d: date,
+        kind: str,
+        amount: Decimal,
+        basis: str | tuple[Any, ...],
+        section: str,
+        estimate: bool = False,
+        residual: bool = False,
     ) -> None:
         nonlocal balance, shadow
         balance = balance + amount
-        entries.append(LedgerEntry(d, kind, amount, balance, basis, section, **flags))
+        entries.append(LedgerEntry(d, kind, amount, balance, basis, section, estimate, residual))
         if not debited:
             shadow = balance
 
@@ -183,98 +225,156 @@ def build_ledger(
     q1_2000 = account_open == date(2000, 1, 1) and settings.q1_2000_interest_on_beginning_balance
     base = opening_balance if (q1_2000 or opening_earns_first_quarter) else ZERO
     asd_q = quarter_of(asd) if asd else None
-    rates: dict[int, tuple[Rate, Decimal, str]] = {}
+    rates: dict[int, tuple[Rate, Decimal, str, Decimal]] = {}
 
-    def year_rate(year: int) -> tuple[Rate, Decimal, str]:
+    def year_rate(year: int) -> tuple[Rate, Decimal, str, Decimal]:
+        """The year's rate, its quarterly credit rate, the words, and that rate in percent."""
         if year not in rates:
             rate = treasury_rate(year)
-            rates[year] = (rate, *credit_rate(rate, settings))
+            rates[year] = (rate, *_credit_rate(rate, settings.interest_floor))
         return rates[year]
+
+    # What each kind of event posts, given the account's state (debited, distributed).
+    def restore(when: date, f: Forfeiture) -> None:
+        nonlocal debited
+        if debited:
+            debited = False
+            post(
+                when,
+                RESTORATION,
+                shadow,
+                f"amount debited at the {f.on.isoformat()} forfeiture plus the Interest Credits "
+                "it would have earned to the restoration date",
+                "§5.14(a)(i)",
+            )
+
+    def distribute(when: date) -> None:
+        nonlocal distributed
+        if not distributed:
+            post(when, DISTRIBUTION, -balance, "debited to zero at the Annuity Starting Date", "§4.5")
+            distributed = True
+
+    def credit_interest(when: date, year: int) -> None:
+        nonlocal shadow
+        if distributed:
+            return
+        # §4.4(a): a quarter of min(Treasury Rate, 12%) on the prior quarter-end balance.
+        rate, quarterly, note, in_percent = rates.get(year) or year_rate(year)
+        ic = rnd(base * quarterly)
+        if debited:
+            shadow += ic  # earns only toward a later restoration
+        else:
+            text = ("{:.2f} × {:.4f}% ({})", base, in_percent, note)
+            post(when, INTEREST_CREDIT, ic, text, "§4.4", rate.estimate)
+
+    def credit_pay(when: date, year: int) -> None:
+        comp = pay_credits[year]
+        if comp.amount <= 0:
+            return
+        cc = rnd(comp.amount * PAY_CREDIT_RATE)
+        text = ("5% × {:.2f} ({}){}", comp.amount, comp.basis, "")
+        if distributed:
+            post(when, PAY_CREDIT, cc, (*text[:3], "; due after the ASD"), "§4.3; GAP-2", residual=True)
+        elif debited:
+            # Due after a non-vested forfeiture: never debited, so not restorable
+            # (§5.14(a)(i)); shown and forfeited at once, a GAP-2 work item.
+            post(
+                when, PAY_CREDIT, cc, (*text[:3], "; due after the forfeiture"), "§4.3; GAP-2", residual=True
+            )
+            post(when, FORFEITURE, -cc, "credit due after a non-vested separation forfeited", "§2.3(a)")
+        else:
+            post(when, PAY_CREDIT, cc, text, "§4.3", estimate=comp.estimate)
+
+    def forfeit(when: date) -> None:
+        nonlocal debited
+        if not debited and not distributed:
+            debited = True  # first, so the shadow keeps the debited amount
+            post(
+                when,
+                FORFEITURE,
+                -balance,
+                "non-vested Separation from Service: account debited to zero, a deemed distribution",
+                "§2.3(a)",
+            )
+
+    # Quarters with anything besides the Interest Credit and a December 31 Contribution Credit.
+    unusual = {quarter_of(f.on) for f in forfeitures}
+    unusual |= {quarter_of(f.restored_on) for f in forfeitures if f.restored_on}
+    unusual |= {quarter_of(when) for when in credit_dates.values()}
+    if asd_q:
+        unusual.add(asd_q)
 
     y, q = quarter_of(account_open)
     while True:
-        q_start, q_end = date(y, 3 * q - 2, 1), quarter_end(y, q)
-        events: list[tuple[date, int, str, Any]] = []
-        for f in forfeitures:
-            if q_start <= f.on <= q_end:
-                events.append((f.on, 5, FORFEITURE, f))
-            if f.restored_on and q_start <= f.restored_on <= q_end:
-                events.append((f.restored_on, 0, RESTORATION, f))
-        for year, when in credit_dates.items():
-            if q_start <= when <= q_end and year in pay_credits:
-                events.append((when, 1 if when != date(year, 12, 31) else 4, PAY_CREDIT, year))
-        if q == 4 and y in pay_credits and y not in credit_dates:
-            events.append((q_end, 4, PAY_CREDIT, y))
-        if asd and asd_q == (y, q):
-            events.append((asd, 2, DISTRIBUTION, None))
+        q_end = quarter_end(y, q)
+        pay_due = q == 4 and y in pay_credits and y not in credit_dates
+        if (y, q) not in unusual:
+            # The usual quarter: its Interest Credit, then (Q4) the year's Contribution Credit, both
+            # on its last day (the order the general path below sorts them in).
+            if q_end <= through:
+                credit_interest(q_end, y)
+                if pay_due:
+                    credit_pay(q_end, y)
         else:
-            events.append((q_end, 3, INTEREST_CREDIT, None))
-        events.sort(key=lambda e: (e[0], e[1]))
-        for when, _, kind, payload in events:
-            if when > through:
-                break
-            if kind == RESTORATION and debited:
-                debited = False
-                post(
-                    when,
-                    RESTORATION,
-                    shadow,
-                    f"amount debited at the {payload.on.isoformat()} forfeiture plus the Interest Credits "
-                    "it would have earned to the restoration date",
-                    "§5.14(a)(i)",
-                )
-            elif kind == DISTRIBUTION and not distributed:
-                post(when, DISTRIBUTION, -balance, "debited to zero at the Annuity Starting Date", "§4.5")
-                distributed = True
-            elif kind == INTEREST_CREDIT and not distributed:
-                # §4.4(a): a quarter of min(Treasury Rate, 12%) on the prior quarter-end balance.
-                rate, quarterly, note = year_rate(y)
-                ic = rnd(base * quarterly)
-                text: tuple[Any, ...] = ("{:.2f} × {:.4f}% ({})", base, quarterly * 100, note)
-                if debited:
-                    shadow += ic  # earns only toward a later restoration
-                else:
-                    post(when, INTEREST_CREDIT, ic, text, "§4.4", estimate=rate.estimate)
-            elif kind == PAY_CREDIT:
-                comp = pay_credits[payload]
-                if comp.amount <= 0:
-                    continue
-                cc = rnd(comp.amount * PAY_CREDIT_RATE)
-                text = ("5% × {:.2f} ({}){}", comp.amount, comp.basis, "")
-                if distributed:
-                    post(
-                        when, PAY_CREDIT, cc, (*text[:3], "; due after the ASD"), "§4.3; GAP-2", residual=True
-                    )
-                elif debited:
-                    # Due after a non-vested forfeiture: never debited, so not restorable
-                    # (§5.14(a)(i)); shown and forfeited at once, a GAP-2 work item.
-                    post(
-                        when,
-                        PAY_CREDIT,
-                        cc,
-                        (*text[:3], "; due after the forfeiture"),
-                        "§4.3; GAP-2",
-                        residual=True,
-                    )
-                    post(
-                        when, FORFEITURE, -cc, "credit due after a non-vested separation forfeited", "§2.3(a)"
-                    )
-                else:
-                    post(when, PAY_CREDIT, cc, text, "§4.3", estimate=comp.estimate)
-            elif kind == FORFEITURE and not debited and not distributed:
-                debited = True  # first, so the shadow keeps the debited amount
-                post(
-                    when,
-                    FORFEITURE,
-                    -balance,
-                    "non-vested Separation from Service: account debited to zero, a deemed distribution",
-                    "§2.3(a)",
-                )
+            q_start = date(y, 3 * q - 2, 1)
+            events: list[tuple[date, int, str, Any]] = []
+            for f in forfeitures:
+                if q_start <= f.on <= q_end:
+                    events.append((f.on, 5, FORFEITURE, f))
+                if f.restored_on and q_start <= f.restored_on <= q_end:
+                    events.append((f.restored_on, 0, RESTORATION, f))
+            for year, when in credit_dates.items():
+                if q_start <= when <= q_end and year in pay_credits:
+                    events.append((when, 1 if when != date(year, 12, 31) else 4, PAY_CREDIT, year))
+            if pay_due:
+                events.append((q_end, 4, PAY_CREDIT, y))
+            if asd and asd_q == (y, q):
+                events.append((asd, 2, DISTRIBUTION, None))
+            else:
+                events.append((q_end, 3, INTEREST_CREDIT, None))
+            events.sort(key=lambda e: (e[0], e[1]))
+            for when, _, kind, payload in events:
+                if when > through:
+                    break
+                if kind == RESTORATION:
+                    restore(when, payload)
+                elif kind == DISTRIBUTION:
+                    distribute(when)
+                elif kind == INTEREST_CREDIT:
+                    credit_interest(when, y)
+                elif kind == PAY_CREDIT:
+                    credit_pay(when, payload)
+                elif kind == FORFEITURE:
+                    forfeit(when)
         if q_end >= through or (distributed and asd is not None and y > asd.year) or (distributed and q == 4):
             break
         base = shadow
         y, q = _next_quarter(y, q)
     return Ledger(tuple(entries))
+
+
+def interest_only_balance(
+    balance: Decimal,
+    *,
+    year_end: date,
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+) -> Decimal:
+    """The balance at the start of ``before``, carried from ``balance`` (the balance after every
+    posting of December 31 ``year_end``) with the quarterly Interest Credits alone: what
+    ``build_ledger`` posts, quarter by quarter, when nothing else is due (no pay credit, forfeiture,
+    restoration or Annuity Starting Date after ``year_end``); the same Decimal steps, without the
+    entries (the accrued benefit needs only the balance at Normal Retirement Date)."""
+    rnd = _to_cents if settings.round_each_posting else _unrounded
+    quarterly: dict[int, Decimal] = {}
+    y, q = year_end.year + 1, 1
+    while quarter_end(y, q) < before:
+        if y not in quarterly:
+            quarterly[y] = quarterly_rate(treasury_rate(y), settings)  # no words needed
+        balance = balance + rnd(balance * quarterly[y])
+        y, q = _next_quarter(y, q)
+    return balance
 
 
 def account_ledger(

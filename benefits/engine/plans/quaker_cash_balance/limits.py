@@ -4,18 +4,22 @@ and the §415(b) check (§5.15) with its inputs explicit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
-from typing import cast
+from typing import Any, cast
 
-from benefits.engine.actuarial import life_annuity, plan_basis, pure_endowment
+import numpy as np
+
+from benefits.engine.actuarial import life_annuity, life_annuity_factors, plan_basis, pure_endowment
 from benefits.engine.dates import first_of_next_month
 from benefits.engine.money import ZERO, to_decimal, to_money
 from benefits.engine.mortality import MortalityTable
 from benefits.engine.parameters import parameter
-from benefits.engine.trace import Trace
+from benefits.engine.trace import Trace, money, rate
+from benefits.engine.trace import factor as factor_of
 
 from .settings import BenefitSettings
 
@@ -70,9 +74,9 @@ def cash_out(
         f"Involuntary cash-out: {reason}",
         section="§5.16, §5.10(a)(iii)" + ("; AMBIG-18" if tested != vested_balance else ""),
         result=required,
-        vested_balance=vested_balance,
-        tested_amount=tested,
-        threshold=threshold,
+        vested_balance=money(vested_balance),
+        tested_amount=money(tested),
+        threshold=money(threshold),
         threshold_source=source,
         commencement_date=on,
     )
@@ -89,8 +93,8 @@ def top_heavy_minimum_annual(top_heavy_years: int, average_compensation: Decimal
         section="§7.2(a)",
         result=amount,
         years=top_heavy_years,
-        average_compensation=average_compensation,
-        percent=pct * 100,
+        average_compensation=money(average_compensation),
+        percent=rate(pct * 100),
     )
     return amount, trace
 
@@ -115,43 +119,73 @@ def section_415b(
     participation/10 and the high-3 average × years of service/10 (fractions at least 1/10); off if
     the benefit is at most $10,000 × service/10 and there never was a Bank DC plan. The dollar
     limit passed must already be adjusted for age (§415(b)(2)(C),(D), basis B8) by the caller."""
-    f_part = min(Decimal(1), max(years_of_participation / TEN, Decimal("0.1")))
-    f_serv = min(Decimal(1), max(years_of_service / TEN, Decimal("0.1")))
-    de_minimis = to_money(Decimal(10000) * f_serv)
-    if not had_dc_plan and annual_life_annuity <= de_minimis:
+    f_part, f_serv, de_minimis, limit = _limit_415b(
+        annual_life_annuity,
+        dollar_limit=dollar_limit,
+        high3_compensation=high3_compensation,
+        years_of_participation=years_of_participation,
+        years_of_service=years_of_service,
+        had_dc_plan=had_dc_plan,
+    )
+    if limit is None:
         trace = Trace().add(
             "§415(b): de minimis benefit, the dollar and pay limits do not apply",
             section="§5.15(c), (d)(ii)",
             result=True,
-            annual_benefit=annual_life_annuity,
-            de_minimis=de_minimis,
+            annual_benefit=money(annual_life_annuity),
+            de_minimis=money(de_minimis),
         )
         return Limit415(None, True, trace)
-    limit = min(to_money(dollar_limit * f_part), to_money(high3_compensation * f_serv))
     passes = annual_life_annuity <= limit
     trace = Trace().add(
         "§415(b): annual life annuity against the lesser of the dollar and pay limits",
         section="§5.15(a), (d)",
         result=passes,
-        annual_benefit=annual_life_annuity,
-        dollar_limit=dollar_limit,
-        participation_fraction=f_part,
-        high3_compensation=high3_compensation,
-        service_fraction=f_serv,
+        annual_benefit=money(annual_life_annuity),
+        dollar_limit=money(dollar_limit),
+        participation_fraction=factor_of(f_part, 6),
+        high3_compensation=money(high3_compensation),
+        service_fraction=factor_of(f_serv, 6),
         limit=limit,
     )
     return Limit415(limit, passes, trace)
 
 
+def _limit_415b(
+    annual_life_annuity: Decimal,
+    *,
+    dollar_limit: Decimal,
+    high3_compensation: Decimal,
+    years_of_participation: Decimal,
+    years_of_service: Decimal,
+    had_dc_plan: bool,
+) -> tuple[Decimal, Decimal, Decimal, Decimal | None]:
+    """The numbers of ``section_415b`` without its trace (a price grid tests every month):
+    (participation fraction, service fraction, de minimis amount, limit or None when de minimis)."""
+    f_part = min(Decimal(1), max(years_of_participation / TEN, Decimal("0.1")))
+    f_serv = min(Decimal(1), max(years_of_service / TEN, Decimal("0.1")))
+    de_minimis = to_money(Decimal(10000) * f_serv)
+    if not had_dc_plan and annual_life_annuity <= de_minimis:
+        return f_part, f_serv, de_minimis, None
+    return (
+        f_part,
+        f_serv,
+        de_minimis,
+        min(to_money(dollar_limit * f_part), to_money(high3_compensation * f_serv)),
+    )
+
+
 def age_adjusted_dollar_limit(
-    dollar_limit: Decimal, *, age: float, table: MortalityTable
+    dollar_limit: Decimal, *, age: float, table: MortalityTable, factor: float | None = None
 ) -> tuple[Decimal, str]:
     """§5.15(a)(i), §1.2(a),(c): the dollar limit actuarially reduced for a start before 62 (8%,
     Applicable Mortality Table) or increased for a start after 65 (5%). The plan's own words name the
-    Social Security Retirement Age (pre-EGTRRA); 62 and 65 are the law since 2002 (GAP-6)."""
+    Social Security Retirement Age (pre-EGTRRA); 62 and 65 are the law since 2002 (GAP-6).
+    ``factor``: the adjustment already computed for this age and table (``age_factors``)."""
     if 62 <= age <= 65:
         return dollar_limit, "no age adjustment between 62 and 65"
-    factor = _age_factor(table, age)
+    if factor is None:
+        factor = _age_factor(table, age)
     if age < 62:
         words = f"reduced for a start at {age:.2f} (8%, {table.name})"
     else:
@@ -169,9 +203,42 @@ def _age_factor(table: MortalityTable, age: float) -> float:
     return life_annuity(basis, 65.0) / (pure_endowment(basis, 65.0, age - 65) * life_annuity(basis, age))
 
 
+def age_factors(
+    table: MortalityTable,
+    ages: Sequence[float],
+    *,
+    survival_cache: dict[tuple[Any, ...], np.ndarray] | None = None,
+) -> list[float | None]:
+    """``_age_factor`` for many ages at once (the vectorized annuity path; equal to the scalar
+    factors bit for bit); None between 62 and 65, where there is no adjustment. The life factors
+    are taken at every age, so a grid's survival matrix on ``table`` (``survival_cache``) serves."""
+    out: list[float | None] = [None] * len(ages)
+    young = [i for i, a in enumerate(ages) if a < 62]
+    old = [i for i, a in enumerate(ages) if a > 65]
+    if young:
+        basis = plan_basis(table, 0.08)
+        x = np.array([ages[i] for i in young])
+        at62 = life_annuity_factors(basis, x, deferrals=62 - x)
+        life = life_annuity_factors(basis, ages, survival_cache=survival_cache)
+        for j, i in enumerate(young):
+            out[i] = float(at62[j]) / float(life[i])
+    if old:
+        basis = plan_basis(table, 0.05)
+        life = life_annuity_factors(basis, ages, survival_cache=survival_cache)
+        at65 = life_annuity(basis, 65.0)
+        for i in old:
+            out[i] = at65 / (pure_endowment(basis, 65.0, ages[i] - 65) * float(life[i]))
+    return out
+
+
 @lru_cache(maxsize=8192)
 def _life_factor(table: MortalityTable, rate: float, age: float) -> float:
     return life_annuity(plan_basis(table, rate), age)
+
+
+def equivalent_rate(air: Decimal) -> float:
+    """§1.2(b): a lump sum is converted at the greater of AIR and 8%."""
+    return max(float(air), 0.08)
 
 
 def high3_average(compensation: dict[int, Decimal] | object, from_year: int, to_year: int) -> Decimal:
@@ -191,5 +258,5 @@ def lump_sum_annual_equivalent(
     lump: Decimal, *, age: float, air: Decimal, table: MortalityTable
 ) -> tuple[Decimal, float]:
     """§1.2(b): a lump sum's straight-life equivalent for §415, at the greater of AIR and 8%."""
-    factor = _life_factor(table, max(float(air), 0.08), age)
+    factor = _life_factor(table, equivalent_rate(air), age)
     return to_money(lump / to_decimal(factor)), factor

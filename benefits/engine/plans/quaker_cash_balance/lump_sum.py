@@ -25,7 +25,8 @@ from benefits.engine.actuarial import Basis, life_annuity
 from benefits.engine.dates import add_months, first_of_next_month, months_between
 from benefits.engine.minimum_present_value import PPA_FIRST_YEAR, StatutoryBasis, lookback, statutory_basis
 from benefits.engine.money import to_decimal, to_money
-from benefits.engine.trace import Trace
+from benefits.engine.trace import Trace, money
+from benefits.engine.trace import factor as factor_of
 
 from .annuity import ApplicableBasis, age_at, age_words
 
@@ -92,7 +93,7 @@ def lump_sum(
     trace = Trace().add(
         "Lump sum: the account balance as of the Annuity Starting Date",
         section="§5.11(a)(iv), §5.11(b)",
-        result=balance,
+        result=money(balance),
         asd=asd,
     )
     amount = balance
@@ -100,11 +101,12 @@ def lump_sum(
     used: ApplicableBasis | StatutoryBasis | None = statutory or basis
     if benefit_1999 is not None and used is not None:
         starts = max(benefit_1999_starts or asd, asd)
+        floor_trace = Trace()  # before the valuation, so the tables it reads are in it
         floor, factor = deferred_annuity_value(
             benefit_1999, birth_date=birth_date, on=asd, starts=starts, basis=used
         )
         if statutory is not None:
-            trace = trace.extend(statutory.trace)
+            floor_trace = floor_trace.extend(statutory.trace)
             words = (
                 "Grandfathered floor: value at the ASD of the December 31, 1999 benefit (Appendix A as "
                 "certified), on the §417(e)(3) minimum present value basis for the date (the statute "
@@ -120,16 +122,18 @@ def lump_sum(
             )
             section = "§5.11(b), §1.2(d), App. A; GAP-1"
             described = basis.describe()
-        trace = trace.add(
+        floor_trace = floor_trace.add(
             words,
             section=section,
-            result=floor,
-            monthly_1999_benefit=benefit_1999,
+            result=money(floor),
+            monthly_1999_benefit=money(benefit_1999),
             payable_from=starts,
             age=age_words(birth_date, asd),
-            annuity_factor=round(factor, 6),
+            annuity_factor=factor_of(round(factor, 6), 6),
             basis=described,
         )
+        # A floor not above the balance did not make the lump sum: its steps are kept, not applied.
+        trace = trace.extend(floor_trace if floor > amount else floor_trace.not_applied())
         if floor > amount:
             amount = floor
     if whipsaw_value is not None:
@@ -137,11 +141,12 @@ def lump_sum(
             "Projection value (whipsaw): PV of the annuity the account would buy at NRD; "
             + ("paid if greater (setting)" if pay_whipsaw else "shown for information only"),
             section="§1.2(d); GAP-3",
-            result=whipsaw_value,
+            result=money(whipsaw_value),
+            applied=pay_whipsaw and whipsaw_value > amount,
         )
         if pay_whipsaw and whipsaw_value > amount:
             amount = whipsaw_value
-    trace = trace.add("Lump sum payable", section="§5.11(b)", result=amount)
+    trace = trace.add("Lump sum payable", section="§5.11(b)", result=money(amount))
     return LumpSum(asd, balance, floor, whipsaw_value, amount, trace)
 
 
@@ -160,10 +165,10 @@ def beginning_balance(
         "January 1, 2000 Beginning Balance: the December 31, 1999 Retirement Benefit ÷ the lump-sum "
         "factor (= benefit × 12 × deferred annuity factor)",
         section="§4.2, §1.2(h); GAP-1",
-        result=value,
-        monthly_benefit=benefit_1999,
+        result=money(value),
+        monthly_benefit=money(benefit_1999),
         payable_from=nrd,
-        deferred_annuity_factor=round(factor, 6),
+        deferred_annuity_factor=factor_of(round(factor, 6), 6),
         basis=basis.describe(),
     )
     return value, trace

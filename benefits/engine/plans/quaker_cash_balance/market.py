@@ -66,10 +66,21 @@ class MarketData:
     )
     applicable_interest_rate_default: Decimal | None = None
     applicable_mortality_table: str | None = None
+    # Each Treasury Rate once looked up (the data never changes): a ledger asks for every year's.
+    _treasury: dict[tuple[int, bool], Rate] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # -- §4.4(c) ---------------------------------------------------------------------------------
     def treasury_rate(self, plan_year: int, *, allow_estimate: bool) -> Rate:
         """The Treasury Rate for Plan Year ``plan_year`` (November of the year before)."""
+        key = (plan_year, allow_estimate)
+        rate = self._treasury.get(key)
+        if rate is None:
+            rate = self._treasury[key] = self._treasury_rate(plan_year, allow_estimate)
+        return rate
+
+    def _treasury_rate(self, plan_year: int, allow_estimate: bool) -> Rate:
         november = plan_year - 1
         if november in self.treasury_10y_november:
             return Rate(
@@ -125,7 +136,23 @@ class MarketData:
 
     @classmethod
     def from_assumptions(cls, assumptions: Mapping[str, Any] | None) -> MarketData:
-        """Parse the request's ``assumptions`` object (percent strings or numbers)."""
+        """Parse the request's ``assumptions`` object (percent strings or numbers); the same
+        assumptions (by value and type) give the same, shared ``MarketData``: a census parses its
+        request's once."""
+        try:
+            key = _frozen(assumptions)
+        except TypeError:  # something unhashable: parse it (and raise what is wrong with it)
+            return cls._parse(assumptions)
+        market = _PARSED.get(key)
+        if market is None:
+            market = cls._parse(assumptions)
+            if len(_PARSED) >= 64:
+                _PARSED.clear()
+            _PARSED[key] = market
+        return market
+
+    @classmethod
+    def _parse(cls, assumptions: Mapping[str, Any] | None) -> MarketData:
         a = assumptions or {}
         nov: dict[int, Decimal] = {}
         raw_nov = a.get("treasury_10y_november") or {}
@@ -160,3 +187,20 @@ class MarketData:
             else _percent(dflt, "/assumptions/applicable_interest_rate_default"),
             applicable_mortality_table=None if table is None else str(table),
         )
+
+
+_PARSED: dict[object, MarketData] = {}
+_SCALARS = frozenset({str, int, float, bool, Decimal, type(None)})
+
+
+def _frozen(value: object) -> object:
+    """A hashable copy of decoded JSON that keeps what parsing can tell apart: each value's type and
+    its exact text (``1``, ``1.0``, ``"1"``, ``True`` and ``Decimal("1.00")`` parse differently).
+    TypeError for anything but JSON's values and Decimals (not worth a key: parsed every time)."""
+    if type(value) in _SCALARS:
+        return (type(value), repr(value))
+    if isinstance(value, Mapping):
+        return ("{}", tuple([(_frozen(k), _frozen(v)) for k, v in value.items()]))
+    if isinstance(value, list | tuple):
+        return ("[]", tuple([_frozen(v) for v in value]))
+    raise TypeError(f"not a JSON value: {type(value).__name__}")

@@ -15,17 +15,17 @@ from benefits.engine.dates import (
     first_of_next_month,
 )
 from benefits.engine.money import ZERO
-from benefits.engine.trace import Trace
+from benefits.engine.trace import Trace, TraceBuilder, money, percent
 from benefits.engine.types import Participant
 
-from .account import participant_ledger
+from .account import participant_ledger, replay_limit_reads
 from .annuity import applicable_basis, balance_to_life_annuity
 from .compensation import ActivePeriod
 from .death import Recipient, SurvivorAnnuity, survivor_annuity, survivor_dates
 from .estimates import Account, AccruedBenefit, Estimate, QuakerBenefits, estimate
 from .forms import FormAmount
 from .inputs import AccountInputs, _core, _pd_date, _pd_money, _settings, account_inputs, vested_amount
-from .ledger import Ledger
+from .ledger import Ledger, interest_only_balance
 from .limits import (
     cash_out,
     cash_out_threshold,
@@ -34,9 +34,19 @@ from .market import MarketData
 
 
 def accrued_benefit(
-    p: Participant, as_of: date, market: MarketData, core: CoreResult, inputs: AccountInputs
+    p: Participant,
+    as_of: date,
+    market: MarketData,
+    core: CoreResult,
+    inputs: AccountInputs,
+    ledger: Ledger | None = None,
 ) -> AccruedBenefit | None:
-    """The life annuity at NRD bought by today's balance with Interest Credits only to NRD (§5.3)."""
+    """The life annuity at NRD bought by today's balance with Interest Credits only to NRD (§5.3).
+
+    ``ledger``: the participant's account ledger (no Annuity Starting Date) through ``as_of`` or
+    later, if already built: up to the last December 31 the frozen account is that ledger (the same
+    credits: every employment span ends by then or is still open), so it is read, not built again.
+    """
     nrd = core.normal_retirement_date
     if inputs.account_open is None:
         return None
@@ -50,25 +60,45 @@ def accrued_benefit(
         inputs.forfeitures, inputs.compensation, inputs.countable_override, inputs.loan_agent,
         inputs.separation,
     )  # fmt: skip
-    ledger = participant_ledger(p, as_of, market, core, through=nrd, inputs=frozen)
-    balance = ledger.balance_before(nrd)
+    trace = Trace()  # started before the ledger, so the limits the ledger reads are in it
+    quiet_after_last_dec31 = (
+        nrd > last_dec31
+        and inputs.account_open <= last_dec31
+        and not inputs.forfeitures
+        and all(cast(date, x.end) <= last_dec31 for x in frozen.periods)
+    )
+    if quiet_after_last_dec31:
+        # After the last December 31 the frozen account only earns interest: post to that day,
+        # then carry the balance to NRD with the Interest Credits alone (no entries to build).
+        if ledger is None:
+            ledger = participant_ledger(p, as_of, market, core, through=last_dec31, inputs=frozen)
+        balance = interest_only_balance(
+            ledger.balance_at(last_dec31),
+            year_end=last_dec31,
+            before=nrd,
+            treasury_rate=lambda y: market.treasury_rate(y, allow_estimate=y > as_of.year),
+            settings=_settings(core),
+        )
+    elif ledger is not None and nrd <= last_dec31:
+        # NRD has passed: before it the frozen account is the participant's own ledger (the same
+        # credits up to the last December 31), so its balance is read, not built again.
+        replay_limit_reads(frozen, nrd.year)
+        balance = ledger.balance_before(nrd)
+    else:
+        balance = participant_ledger(p, as_of, market, core, through=nrd, inputs=frozen).balance_before(nrd)
     pct = core.vesting.percent
     basis = applicable_basis(nrd, market)
     sla = balance_to_life_annuity(
         balance, birth_date=p.birth_date, start=nrd, basis=basis, section="§1.2(g), §5.3"
     )
-    trace = (
-        Trace()
-        .add(
-            "Accrued benefit: the balance earned so far with Interest Credits only to NRD",
-            section="§5.3(a),(b), §5.9(c)",
-            result=balance,
-            as_of=as_of,
-            normal_retirement_date=nrd,
-            vested_percent=pct,
-        )
-        .extend(sla.trace)
-    )
+    trace = trace.add(
+        "Accrued benefit: the balance earned so far with Interest Credits only to NRD",
+        section="§5.3(a),(b), §5.9(c)",
+        result=money(balance),
+        as_of=as_of,
+        normal_retirement_date=nrd,
+        vested_percent=percent(pct),
+    ).extend(sla.trace)
     return AccruedBenefit(nrd, balance, sla.monthly, nrd > as_of, trace)
 
 
@@ -105,10 +135,12 @@ def yearly_trace(ledger: Ledger, as_of: date) -> Trace:
     for e in ledger.entries:
         if e.date > as_of:
             break
-        row = steps.setdefault(e.date.year, [balance, ZERO, ZERO, ZERO, balance])
+        row = steps.get(e.date.year)
+        if row is None:
+            row = steps[e.date.year] = [balance, ZERO, ZERO, ZERO, balance]
         row[1 if e.kind == "interest_credit" else 2 if e.kind == "pay_credit" else 3] += e.amount
         row[4] = balance = e.balance
-    trace = Trace()
+    tb = TraceBuilder()  # no regulatory value is read here: the same steps ``Trace.add`` would give
     for year, (opening, interest, pay, other, closing) in steps.items():
         words = (
             f"Plan Year {year}: opening {opening:,.2f} + Interest Credits {interest:,.2f} "
@@ -117,12 +149,12 @@ def yearly_trace(ledger: Ledger, as_of: date) -> Trace:
         if other:
             words += f" + other movements {other:,.2f}"
         partial = year == as_of.year and (as_of.month, as_of.day) != (12, 31)
-        trace = trace.add(
+        tb.step(
             words + f" = {closing:,.2f}" + (" (to date)" if partial else ""),
             section="§4.3, §4.4" + (", §2.3(a), §4.5, §5.14" if other else ""),
-            result=closing,
+            result=money(closing),
         )
-    return trace
+    return tb.build()
 
 
 def survivor_estimate(
@@ -174,10 +206,10 @@ def benefits(
     acct_trace = inputs.opening_trace.extend(yearly_trace(ledger, as_of)).add(
         "Account balance on the as-of date, from the ledger; vested balance = vested % × balance",
         section="Art. 4; §5.9(a), §7.3 (GAP-17)",
-        result=balance,
+        result=money(balance),
         as_of=as_of,
-        vested_percent=pct,
-        vested_balance=vested,
+        vested_percent=percent(pct),
+        vested_balance=money(vested),
         entries=len([e for e in ledger.entries if e.date <= as_of]),
     )
     account = Account(as_of, balance, pct, vested, acct_trace)
@@ -185,7 +217,7 @@ def benefits(
     residual = [e for e in ledger.entries if e.residual]
     if residual:
         notes.append("a Contribution Credit falls after the ASD: residual work item (GAP-2)")
-    accrued = accrued_benefit(p, as_of, market, core, inputs) if annuities else None
+    accrued = accrued_benefit(p, as_of, market, core, inputs, ledger) if annuities else None
     if not annuities:
         estimates: tuple[Estimate, ...] = ()
     elif p.death_date is not None:

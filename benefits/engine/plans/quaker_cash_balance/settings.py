@@ -91,14 +91,17 @@ class BenefitSettings:
         alternative="false: test the account balance alone",
     )
     relative_value_interest: Literal["plan_rate", "segment_rates"] = setting(
-        "plan_rate",
-        section="§5.10(d)(i), §1.2(e)",
+        "segment_rates",
+        section="§5.10(d)(i), §1.2(e); Treas. Reg. §1.417(a)(3)-1(c)(2)",
         gap="GAP-6",
-        alternative="segment_rates: the §417(e)(3) basis for the date — for ASDs in plan years from "
-        "2008 the segment rates of the 2nd month before the ASD (PPA phase-in 2008-2011); needs "
-        "assumptions.segment_rates",
-        help="The relative values in the QJSA explanation compare every form on the Applicable "
-        "Mortality Table and the Applicable Interest Rate (30-year Treasury, 2nd month before the ASD).",
+        alternative="plan_rate: the Applicable Interest Rate (30-year Treasury, 2nd month before the "
+        "ASD) for every date",
+        help="The relative values in the QJSA explanation compare every form on the §417(e)(3) basis "
+        "for the ASD (Treas. Reg. §1.417(a)(3)-1(c)(2)(iv)): the Applicable Mortality Table and, for "
+        "ASDs in plan years from 2008, the segment rates of the 2nd month before the ASD (PPA phase-in "
+        "2008-2011); before 2008 the Applicable Interest Rate (30-year Treasury). When the segment "
+        "rates of the month are not loaded the values use the plan's Applicable Interest Rate and say "
+        "so.",
     )
     project_future_pay: bool = setting(
         True,

@@ -120,10 +120,14 @@ def test_estimates_priced_from_quotes():
     (e,) = r["estimates"]
     assert e["commencement_date"] == "2033-03-01"
     # at NRD the scheduled accounts are fully vested (§4.1(b)): 32,090 ÷ 1,000 × 6.10 = 195.749
-    assert e["forms"]["js50"] == {"monthly": "195.75"}
+    # the survivor of the 50% Joint and Survivor Annuity gets half: 195.75 × 50% = 97.875 → 97.88 (§7.1(a)(v))
+    assert e["forms"]["js50"] == {"monthly": "195.75", "survivor_monthly": "97.88"}
     assert e["forms"]["life"] == {"monthly": "208.59"}
     assert e["forms"]["lump_sum"] == {"lump_sum": "32090.00"}
-    assert "js75" not in e["forms"]  # no quote, no promise
+    # no quote and no §417(e)(3) rates for the 2033 look-back month: no promise, and the gap is named
+    assert "js75" not in e["forms"]
+    assert r["missing"][0]["field"] == "/assumptions/segment_rates/2032-11"
+    assert e["annuity_purchase"]["quoted"] == ["js50", "life"]
 
 
 def test_bad_balance_is_a_participant_error():

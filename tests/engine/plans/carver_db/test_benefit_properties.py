@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
+from decimal import ROUND_HALF_UP
 from decimal import Decimal as D
 
 from hypothesis import given, settings
@@ -17,6 +19,11 @@ from benefits.engine.plans.carver_db.settings import UNFROZEN_PROJECTION, Benefi
 from benefits.engine.types import EmploymentPeriod as EP
 
 INTERP_II = BenefitSettings(projected_cs_mode=UNFROZEN_PROJECTION)
+R2 = BenefitSettings(lrf_recursion="R2")
+
+
+def cents(x: D) -> D:
+    return x.quantize(D("0.01"), ROUND_HALF_UP)
 
 
 @st.composite
@@ -57,14 +64,77 @@ def test_interpretation_i_never_below_interpretation_ii_gap1(p):
 @settings(max_examples=100, deadline=None)
 @given(participants(), st.integers(0, 179), st.integers(1, 180))
 def test_an_earlier_start_never_pays_more_per_month(p, a, b):
+    """Holds while each year's capped Earnings never fall from one year to the next inside a window.
+
+    Final Earnings (§1.1(P)) are measured in the 10 full calendar years before the retirement of an
+    active participant, so the window moves with the start date. Before 1989 no §401(a)(17) cap
+    applies (SPEC §2.1), so Earnings above $200,000 before 1989 are worth more than the 1989 cap: as
+    such a year leaves the window a later start can pay less. The plan answers that with its stored
+    floors — the Accrued Benefit at 12/31/1997 (§3.1(D)) and the OBRA '93 grandfather (§1.1(J)) —
+    which this generator does not build (GAP-5); the example below pins the effect by hand.
+
+    After NRD it holds on the R2 reading of §4.2(C)(3)(c) only: the literal R1 reading (the default,
+    GAP-6) carries the prior Plan Year's greatest amount forward unscaled, so a start just after a
+    Plan Year end can pay less than one just before it (second example below).
+    """
     birth, data = p
-    base = accrued_at(data).annual
+    pre_1989_capped = {y: min(v, D(200_000)) if y < 1989 else v for y, v in data.compensation.items()}
+    data = replace(data, compensation=pre_1989_capped)
+    base = accrued_at(data, settings=R2).annual
     first = earliest_commencement_date(birth, data.termination_date, data.periods[0].start)
     d1, d2 = sorted((add_months(first, a), add_months(first, a + b)))
     employed = data.termination_date is None or data.termination_date >= data.nrd
-    one = life_amount_at(data, base, data.nrd, d1, employed_past_nrd=employed)
-    two = life_amount_at(data, base, data.nrd, d2, employed_past_nrd=employed)
+    one = life_amount_at(data, base, data.nrd, d1, employed_past_nrd=employed, settings=R2)
+    two = life_amount_at(data, base, data.nrd, d2, employed_past_nrd=employed, settings=R2)
     assert one.annual <= two.annual
+
+
+def test_r1_carries_the_prior_plan_year_unscaled_so_a_later_start_can_pay_less_s4_2C3():
+    """Found by the property above (random seed): born 6/2/1932, hired 1/1/1985, still employed, $10,000
+    in 1985 raised 1% a year, no Social Security Amount; NRD 7/1/1997; Amount (1) at NRD 4,602.50.
+    LRF (Table A, monthly, rounded to .01): 12/31/1999 (30 months) 1.22; 12/1/2000 (41) 1.27 + .11 ×
+    5/12 = 1.3158 → 1.32; 12/31/2000 (42) 1.325 → 1.33. Greatest amount at 12/31/1999: Final Earnings
+    1997–1999 (11,268 + 11,380 + 11,494) / 3 × 50% = 5,690.33.
+    - 12/1/2000 (§4.2(C)(3)): 5,690.33 × 1.32 / 1.22 = 6,156.75 (above 4,602.50 × 1.32 = 6,075.30).
+    - 1/1/2001, R1: greatest at 12/31/2000 = max(4,602.50 × 1.33 = 6,121.33; 1998–2000 average × 50%
+      = 5,747.17; 5,690.33 carried unscaled) = 6,121.33, × 1.33 / 1.33 — less than a month earlier.
+    - 1/1/2001, R2: the carried 5,690.33 × 1.33 / 1.22 = 6,203.40 is the greatest."""
+    birth, hire = date(1932, 6, 2), date(1985, 1, 1)
+    comp = {y: D(10000 * 101 ** (y - 1985) // 100 ** (y - 1985)) for y in range(1985, 2001)}
+    data = AccrualData((EP(hire, None),), comp, D(0), date(1997, 7, 1))
+    assert first_of_month_on_or_after(birthday(birth, 65)) == data.nrd
+    base = accrued_at(data).annual
+    dec, jan = date(2000, 12, 1), date(2001, 1, 1)
+    assert cents(life_amount_at(data, base, data.nrd, dec, employed_past_nrd=True).annual) == D("6156.75")
+    assert cents(life_amount_at(data, base, data.nrd, jan, employed_past_nrd=True).annual) == D("6121.33")
+    r2 = life_amount_at(data, base, data.nrd, jan, employed_past_nrd=True, settings=R2).annual
+    assert cents(r2) == D("6203.40")
+
+
+def test_a_later_start_pays_less_when_an_uncapped_pre_1989_year_leaves_the_window():
+    """Found by the property above (hypothesis, random seed): born 1/1/1942, hired 1/1/1970, still
+    employed, $66,770 in 1970 raised 8% a year (1987 $247,050, 1988 $266,814), no Social Security
+    Amount, NRD 1/1/2007; Credited Service over 15 years, so Amount (A) = 50% of Final Earnings.
+
+    - 12/1/1997: window 1987–1996 (§1.1(P)); best 1987–1989 = (247,050 + 266,814 + 200,000) / 3 =
+      237,954.67 (1989 capped at $200,000; no cap before 1989); 50% = 118,977.33; 109 months before
+      NRD: ERF .53 − .03 × 1/12 = .5275 → .53 (Table A, interpolated, rounded to .01) → 63,057.99.
+    - 1/1/1998: window 1988–1997; best 1991–1993 = (222,220 + 228,860 + 235,840) / 3 = 228,973.33
+      (1988–1990 gives 225,338); 50% = 114,486.67; 108 months: .53 → 60,677.93.
+    With the §3.1(D) Accrued Benefit at 12/31/1997 stored (118,977.33) the 1998 start keeps it."""
+    birth, hire = date(1942, 1, 1), date(1970, 1, 1)
+    comp = {y: D(66770 * 108 ** (y - 1970) // 100 ** (y - 1970)) for y in range(1970, 2001)}
+    assert (comp[1987], comp[1988]) == (D(247050), D(266814))
+    data = AccrualData((EP(hire, None),), comp, D(0), date(2007, 1, 1))
+    assert earliest_commencement_date(birth, None, hire) == date(1997, 1, 1)  # age 55 (§4.3)
+    base = accrued_at(data).annual
+    dec, jan = date(1997, 12, 1), date(1998, 1, 1)
+    one = life_amount_at(data, base, data.nrd, dec, employed_past_nrd=True).annual
+    two = life_amount_at(data, base, data.nrd, jan, employed_past_nrd=True).annual
+    assert cents(one) == D("63057.99") and cents(two) == D("60677.93")
+    floored = replace(data, benefit_at_1997_12_31=D("118977.33"))
+    base = accrued_at(floored).annual
+    assert cents(life_amount_at(floored, base, data.nrd, jan, employed_past_nrd=True).annual) == D("63057.98")
 
 
 @given(st.integers(0, 119))

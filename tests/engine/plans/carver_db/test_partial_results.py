@@ -56,10 +56,12 @@ def test_missing_treasury_rate_blocks_only_the_2001_cash_out_test():
 def test_missing_segment_rates_block_only_the_later_figures():
     r = _run({"treasury_30y_monthly": {"2000-09": "5.83"}})
     fields = {m["field"]: m["blocks"] for m in r["missing"]}
-    # the 2044 cash-out test is on the 2044 statutory basis (segment rates); the relative values on
-    # the plan's rate (the default reading) need the 30-year Treasury rate of the same month
-    assert fields["/assumptions/segment_rates/2043-12"] == ["/estimates/1/cash_out"]
-    assert fields["/assumptions/treasury_30y_monthly/2043-12"] == ["/estimates/1/relative_value_basis"]
+    # the 2044 cash-out test and relative values are both on the 2044 statutory basis (segment
+    # rates); without the plan's Treasury rate of that month no fallback is possible either
+    assert fields["/assumptions/segment_rates/2043-12"] == [
+        "/estimates/1/relative_value_basis",
+        "/estimates/1/cash_out",
+    ]
     assert r["estimates"][0]["cash_out"]["required"] is True
 
 

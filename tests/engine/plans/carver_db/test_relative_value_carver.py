@@ -142,8 +142,9 @@ def test_relative_values_against_the_qjsa_s7_4E():
     assert forms["js50"]["relative_value"] == {"percent": "100.0", "approximately_equal": True}
     for k, f in forms.items():
         assert set(f["relative_value"]) == {"percent", "approximately_equal"}
-        steps = r["traces"][f"estimates[0].forms.{k}.relative_value"]
-        assert len(steps) == 1 and "§7.4(E)" in steps[0]["section"] and "1.417(a)(3)-1" in steps[0]["section"]
+        basis_step, step = r["traces"][f"estimates[0].forms.{k}.relative_value"]
+        assert "§7.4(E)" in step["section"] and "1.417(a)(3)-1" in step["section"]
+        assert basis_step["inputs"]["reading"] == "law"  # the §417(e)(3) basis for the date, said so
     # independent check: ages 64y 11m and 62y 5m on 2027-03-01 at 4.70%; no 2027 table is published
     # in the engine, so the latest one (2026) stands in and the basis says so
     table = latest_417e_table(2027)
@@ -165,38 +166,105 @@ def test_unmarried_participant_compares_with_the_life_no_death_benefit_s7_2():
     assert est["forms"]["life"]["relative_value"]["percent"] == "100.0"
 
 
-def test_missing_rate_omits_relative_values_and_names_the_input():
+def _segment_oracle(table, segments, age_m, spouse_m, fraction, amount):
+    """As ``_oracle`` with each payment discounted at its segment's rate (IRC §430(h)(2)(B): due
+    within 5 years, 5-20 years, after 20 years)."""
+    lv = [1.0]
+    for q in table.qx:
+        lv.append(lv[-1] * (1.0 - float(q)))
+
+    def lx(m):
+        i, r = divmod(m, 12)
+        j = i - table.min_age
+        return 0.0 if j + 1 >= len(lv) else lv[j] + (lv[j + 1] - lv[j]) * r / 12
+
+    total, k = 0.0, 0
+    while True:
+        px = lx(age_m + k) / lx(age_m)
+        py = lx(spouse_m + k) / lx(spouse_m) if spouse_m is not None else 0.0
+        if px == 0.0 and py == 0.0:
+            return float(amount) * total
+        t = k / 12
+        rate = segments[0] if t < 5 else segments[1] if t < 20 else segments[2]
+        total += (1 + rate) ** (-t) * (px + fraction * (py - px * py))
+        k += 1
+
+
+def test_the_default_basis_is_the_417e_segment_rates_of_the_date():
+    # Treas. Reg. §1.417(a)(3)-1(c)(2)(iv): the §417(e)(3) applicable interest rate for a 2027 ASD is
+    # the three segment rates of the look-back month (the third full month before: 2026-12).
+    p = _pat(commencement_dates=(date(2027, 3, 1),))
+    a = {**RATES, "segment_rates": {"2026-12": ["4.10", "5.20", "5.60"]}}
+    r = carver_db.calculate(p, AS_OF, a)
+    est = r["estimates"][0]
+    basis = est["relative_value_basis"]
+    assert basis["interest"].startswith("segment rates 4.10% / 5.20% / 5.60%") and basis["reading"] == "law"
+    assert (
+        "segment" not in basis["words"]
+        and "law prescribes for payments starting March 1, 2027" in basis["words"]
+    )
+    forms = est["forms"]
+    table = latest_417e_table(2027)
+    seg = (0.041, 0.052, 0.056)
+    qjsa = _segment_oracle(table, seg, 779, 749, 0.5, D(forms["js50"]["monthly"]))
+    for key, frac, spouse in (("life", 0.0, None), ("js100", 1.0, 749)):
+        apv = _segment_oracle(table, seg, 779, spouse, frac, D(forms[key]["monthly"]))
+        expected = (D(repr(apv)) / D(repr(qjsa)) * 100).quantize(D("0.1"), ROUND_HALF_UP)
+        assert forms[key]["relative_value"]["percent"] == f"{expected:f}"
+    assert "notes" not in est and "missing" not in r
+
+
+def test_missing_segment_rates_fall_back_to_the_plan_rate_named_in_missing():
+    r = carver_db.calculate(_pat(), AS_OF, {"treasury_30y_monthly": RATES["treasury_30y_monthly"]})
+    first = r["estimates"][0]
+    assert first["relative_value_basis"]["reading"] == "plan_rate_fallback"
+    assert first["relative_value_basis"]["interest"].startswith("4.70%")
+    assert "not loaded yet" in first["relative_value_basis"]["words"]
+    assert first["notes"] == [
+        "relative values use the plan's 30-year Treasury rate for 2026-12 because the law's basis for "
+        "March 1, 2027 cannot be formed: the §417(e)(3) segment rates for 2026-12 are needed and were "
+        "not supplied"
+    ]
+    by_field = {m["field"]: m for m in r["missing"]}
+    m = by_field["/assumptions/segment_rates/2026-12"]
+    # the cash-out test has no fallback: it is on the law's basis or not at all (§411(a)(11)(B))
+    assert m["blocks"] == ["/estimates/0/cash_out"] and m["fallback"] == ["/estimates/0/relative_value_basis"]
+    # the flat 4.70% figures are the ones the plan-rate oracle gives (the test above at one rate)
+    forms = first["forms"]
+    table = latest_417e_table(2027)
+    qjsa = _oracle(table, 0.047, 779, 749, 0.5, D(forms["js50"]["monthly"]))
+    life = _oracle(table, 0.047, 779, None, 0.0, D(forms["life"]["monthly"]))
+    expected = (D(repr(life)) / D(repr(qjsa)) * 100).quantize(D("0.1"), ROUND_HALF_UP)
+    assert forms["life"]["relative_value"]["percent"] == f"{expected:f}"
+
+
+def test_missing_both_rates_omits_relative_values_and_names_the_law_input():
     r = carver_db.calculate(
-        _pat(), AS_OF, {"treasury_30y_monthly": {"2026-12": "4.70"}, "segment_rates": RATES["segment_rates"]}
+        _pat(),
+        AS_OF,
+        {"treasury_30y_monthly": {"2026-12": "4.70"}, "segment_rates": {"2026-12": ["4.70"] * 3}},
     )
     first, second = r["estimates"]
     assert "relative_value" in first["forms"]["js50"]
     assert "relative_value" not in second["forms"]["js50"] and "relative_value_basis" not in second
     assert second["notes"] == [
-        "relative values omitted: the 30-year Treasury rate for 2027-01 "
-        "(assumptions.treasury_30y_monthly.2027-01) is missing"
+        "relative values omitted: the §417(e)(3) segment rates for 2027-01 are needed and were not supplied"
     ]
     blocked = {m["field"]: m["blocks"] for m in r["missing"]}
-    assert blocked["/assumptions/treasury_30y_monthly/2027-01"] == ["/estimates/1/relative_value_basis"]
+    assert blocked["/assumptions/segment_rates/2027-01"] == [
+        "/estimates/1/relative_value_basis",
+        "/estimates/1/cash_out",
+    ]
 
 
-def test_segment_rates_setting():
+def test_plan_rate_reading():
     p = _pat(commencement_dates=(date(2027, 3, 1),))
     a = {**RATES, "segment_rates": {"2026-12": ["4.10", "5.20", "5.60"]}}
-    r = carver_db.calculate(
-        p, AS_OF, a, {"benefits": BenefitSettings(relative_value_interest="segment_rates")}
-    )
+    r = carver_db.calculate(p, AS_OF, a, {"benefits": BenefitSettings(relative_value_interest="plan_rate")})
     est = r["estimates"][0]
-    assert est["relative_value_basis"]["interest"].startswith("segment rates 4.10% / 5.20% / 5.60%")
-    assert est["forms"]["js50"]["relative_value"]["percent"] == "100.0"
-    assert "segment rates" in est["relative_value_basis"]["source"]
-    r = carver_db.calculate(
-        p,
-        AS_OF,
-        {"treasury_30y_monthly": RATES["treasury_30y_monthly"]},
-        {"benefits": BenefitSettings(relative_value_interest="segment_rates")},
-    )
-    assert "segment rates for 2026-12" in r["estimates"][0]["notes"][0]  # missing: omitted, named
+    assert est["relative_value_basis"]["interest"].startswith("4.70%")
+    assert est["relative_value_basis"]["reading"] == "plan_rate"
+    assert "plan's applicable interest rate" in est["relative_value_basis"]["source"]
 
 
 def test_no_relative_values_without_an_election_when_cashed_out_s13_7G():

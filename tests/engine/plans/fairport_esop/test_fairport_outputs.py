@@ -113,9 +113,24 @@ def test_through_the_plan_calculate():
     )
     out = fairport.calculate(p, date(2018, 2, 15), {})
     assert out["account"]["balance"] == "123600.00"
+    # SPEC E5: QEP 2017-2022; on 2018-02-15 the 2017 and 2018 windows overlap and the election counts
+    # toward 2017 (D1.12), whose window runs 2017-01-01 to 2018-03-31, carried out by 2018-06-29.
     assert out["diversification"] == {
         "eligible": True,
         "max_shares": "1512.5000",
         "qep_year": 1,
         "window_closes": "2018-03-31",
+        "plan_year": 2017,
+        "window_opens": "2017-01-01",
+        "complete_by": "2018-06-29",
+        "percent": "25",
+        "last_year": False,
+        "qualified_election_period": {
+            "first_plan_year": 2017,
+            "last_plan_year": 2022,
+            "age_55_on": "2017-03-03",
+            "tenth_year_of_participation": 2016,
+        },
+        "shares_allocated_since_inception": "6050.0000",
+        "shares_already_elected": "0.0000",
     }

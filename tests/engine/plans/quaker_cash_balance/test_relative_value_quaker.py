@@ -91,7 +91,9 @@ def test_relative_values_against_the_qjsa_s5_10d():
     # explained before 1/1/2007: "approximately equal" is not available ((f)(2)(iii))
     assert not any(f["relative_value"]["approximately_equal"] for f in forms.values())
     steps = r["traces"]["estimates[0].forms.cc20.relative_value"]
-    assert "§5.10(d)(i)" in steps[0]["section"]
+    # the SPEC's flat 6% stands in for the December 2005 Treasury rate: the plan's rate, said so
+    assert basis["reading"] == "plan_rate" and steps[0]["rule"].startswith("Comparison basis: the plan's")
+    assert "§5.10(d)(i)" in steps[1]["section"]
     # the lump sum is disclosed for its group ((c)(2)(iii)(A))
     group = next(g for g in est["relative_value_groups"] if "lump_sum" in g["forms"])
     assert group["disclosed"] == "lump_sum"

@@ -1,0 +1,72 @@
+"""The notice batch as a job (``benefits/jobs``): its row, its time limit, the sweeper's watch.
+
+A batch runs as one job that issues every pending item; each item commits on its own (and under a
+row lock), so a job run twice — a redelivered message, a worker killed mid-batch and the sweeper's
+reclaim, a second job queued by "Resume" — issues each notice once and carries on with the rest.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from benefits.jobs.registry import JobKind, register_job_kind
+
+NOTICE_BATCH_RUN = "notice_batch.run"
+
+
+def register() -> None:
+    register_job_kind(
+        JobKind(
+            name=NOTICE_BATCH_RUN,
+            label="Election notices (a batch)",
+            run="elections.benefit_elections.jobs:notice_batch_job",
+            queue="default",
+            # Below the broker's visibility timeout (3,600 s). A batch longer than this is stopped at
+            # its soft limit and tried again: the next attempt carries on with the notices still
+            # waiting, so five attempts cover a batch of hours.
+            time_limit=1800,
+            max_attempts=5,
+            on_failed="elections.benefit_elections.jobs:notice_batch_job_failed",
+        )
+    )
+
+
+def notice_batch_queue(batch, actor=None) -> None:
+    """Queue the batch's job on commit (call inside the transaction that makes the work necessary).
+
+    A job still waiting for a worker is sent again rather than doubled; otherwise (none, or one already
+    running, which listed its items when it started) a new job is made: the two share the items safely."""
+    from benefits.jobs.models import Job
+    from benefits.jobs.services import enqueue_on_commit, job_create
+
+    waiting = (
+        Job.objects.filter(
+            kind=NOTICE_BATCH_RUN,
+            target_id=batch.pk,
+            status__in=(Job.Status.PENDING, Job.Status.QUEUED),
+        )
+        .order_by("pk")
+        .first()
+    )
+    enqueue_on_commit(waiting or job_create(NOTICE_BATCH_RUN, target_id=batch.pk, created_by=actor))
+
+
+def notice_batch_job(job) -> None:
+    from elections.benefit_elections.services import batch_run
+
+    batch_run(job.target_id)
+
+
+def notice_batch_job_failed(job, reason: str) -> None:
+    """The job gave up (after its attempts): its waiting notices fail with the reason, so the batch page
+    lists them and "Retry failed" queues them again."""
+    from elections.benefit_elections.models import NoticeBatch, NoticeBatchItem
+
+    NoticeBatchItem.objects.filter(batch_id=job.target_id, state=NoticeBatchItem.State.PENDING).update(
+        state=NoticeBatchItem.State.FAILED,
+        failure_reason=f"The batch stopped before this notice was issued: {reason}"[:2000],
+        finished_at=timezone.now(),
+    )
+    NoticeBatch.objects.filter(pk=job.target_id).exclude(state=NoticeBatch.State.DONE).update(
+        state=NoticeBatch.State.DONE, finished_at=timezone.now()
+    )
