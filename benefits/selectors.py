@@ -207,6 +207,20 @@ def membership_get_for_viewer(*, user, participant_id: int, plan_key: str) -> Pl
         raise Http404 from exc
 
 
+def membership_get_for_owner(*, user, membership_id: int) -> PlanMembership:
+    """The participant's own membership, or 404: the pages where a participant signs something
+    (elections, beneficiary designations) are the participant's alone."""
+    if not user.is_authenticated or not user.is_participant_role:
+        raise Http404
+    qs = with_engine_rows(PlanMembership.objects.filter(participant__user=user))
+    try:
+        membership = qs.get(pk=membership_id)
+    except PlanMembership.DoesNotExist as exc:
+        raise Http404 from exc
+    user.participant = membership.participant  # the layout's navigation asks again; answer from memory
+    return membership
+
+
 def run_get_for_viewer(*, user, participant_id: int, run_id: int, with_result: bool = True) -> ModelerRun:
     """A modeler run the user may see; ``with_result=False`` leaves its (large) result to be read only
     if used (the result page serves a finished grid from the cache)."""

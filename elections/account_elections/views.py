@@ -12,7 +12,7 @@ from accounts import submissions
 from accounts.roles import role_required
 from benefits.engine_adapter import CalculationError
 from benefits.presenters.plain import people_date
-from benefits.selectors import participant_get_for_viewer
+from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
 from elections.account_elections import forms, presenters, selectors, services
 
 participant_only = role_required("participant")
@@ -47,7 +47,7 @@ def diversification(request, membership_id: int):
     repeated = submissions.repeat_redirect(request, purpose)
     if repeated is not None:
         return repeated
-    membership = selectors.membership_get_for_owner(user=request.user, membership_id=membership_id)
+    membership = membership_get_for_owner(user=request.user, membership_id=membership_id)
     try:
         facts = services.diversification_for(membership)
     except CalculationError as exc:
@@ -85,7 +85,7 @@ def deferrals(request, membership_id: int):
     repeated = submissions.repeat_redirect(request, purpose)
     if repeated is not None:
         return repeated
-    membership = selectors.membership_get_for_owner(user=request.user, membership_id=membership_id)
+    membership = membership_get_for_owner(user=request.user, membership_id=membership_id)
     facts = services.deferrals_for(membership)
     form = forms.DeferralRateForm(request.POST or None, program=facts.program if facts else None)
     if request.method == "POST" and facts is not None and form.is_valid():

@@ -181,13 +181,3 @@ def memberships_of(participant):
         .select_related("plan", "participant")
         .order_by("plan__name")
     )
-
-
-def membership_get_for_owner(*, user, membership_id: int):
-    """The participant's own membership, or 404."""
-    from benefits.models import PlanMembership
-
-    if not user.is_authenticated or not user.is_participant_role:
-        raise Http404
-    qs = PlanMembership.objects.select_related("plan", "participant").filter(participant__user=user)
-    return _get(qs, membership_id)

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required
 from benefits.models import Plan, PlanMembership
-from benefits.selectors import participant_get_for_viewer
+from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
 from elections.account_elections import selectors as account_selectors
 from elections.benefit_elections import forms, presenters, selectors, services
 from elections.benefit_elections.claim_consents import what_words as claim_what
@@ -569,7 +569,7 @@ def beneficiaries_change(request, membership_id: int):
     from benefits.engine.beneficiaries import RELATIONSHIPS
     from elections.benefit_elections import beneficiaries as designations
 
-    membership = selectors.membership_get_for_owner(user=request.user, membership_id=membership_id)
+    membership = membership_get_for_owner(user=request.user, membership_id=membership_id)
     rules = designations.plan_rules(membership)
     if rules is None:
         raise Http404
