@@ -9,7 +9,10 @@ Project additions to the contract (docs/engine-cli.md):
 
 * ``settings``: ``{name: value}``: plan settings by name (any group of the plan's
   ``settings_classes()``), overriding the defaults for the whole request.
-* ``options``: ``{"detail": true}`` adds ``service_history`` and ``trace`` to each result.
+* ``options``: ``{"detail": true}`` adds ``service_history`` and ``trace`` to each result;
+  ``{"traces": false}`` leaves out each result's ``traces`` and builds no trace step while computing
+  (``trace.traces_off``): every other key is the same. ``detail`` with ``traces: false`` is refused
+  (``/options/traces``): the detail is the core's trace.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from .core import CoreResult, ParticipantError
 from .parameters import recorded_reads
 from .plans import Plan, UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
+from .trace import traces_off
 from .types import EmploymentPeriod, Participant
 
 DATE_FIELDS = (
@@ -59,6 +63,7 @@ class Request:
     participants: tuple[Participant | tuple[str, ParticipantError], ...]
     settings: Mapping[str, Any]
     detail: bool = False
+    traces: bool = True  # False: no ``traces`` key, and no trace step built (``options.traces``)
 
 
 def _esc(key: object) -> str:
@@ -259,8 +264,15 @@ def parse_header(obj: object, *, participants: bool = True) -> Request:
     detail = options.get("detail", False)
     if not isinstance(detail, bool):
         raise RequestError("/options/detail", "detail must be true or false")
+    traces = options.get("traces", True)
+    if not isinstance(traces, bool):
+        raise RequestError("/options/traces", "traces must be true or false")
+    if detail and not traces:
+        raise RequestError(
+            "/options/traces", "traces cannot be false with detail true: the detail is the trace's steps"
+        )
     settings = _settings(module, obj.get("settings"))
-    return Request(plan, cast(date, as_of), MappingProxyType(dict(assumptions)), (), settings, detail)
+    return Request(plan, cast(date, as_of), MappingProxyType(dict(assumptions)), (), settings, detail, traces)
 
 
 ParsedParticipant = Participant | tuple[str, ParticipantError]
@@ -308,13 +320,16 @@ def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[st
         return _error_result(item[0], index, item[1])
     module = get_plan(request.plan)
     try:
-        with recorded_reads():  # every regulatory value a figure reads goes into its trace
+        # Every regulatory value a figure reads goes into its trace; without traces nothing is recorded.
+        with recorded_reads() if request.traces else traces_off():
             if request.detail:
                 result = module.calculate(
                     item, request.as_of, request.assumptions, request.settings, detail=True
                 )
             else:
                 result = module.calculate(item, request.as_of, request.assumptions, request.settings)
+        if not request.traces:
+            result.pop("traces", None)
         negative = input_ranges.negative_benefit(result)
         if negative:  # a benefit is never negative: that participant gets an error, never the number
             return _error_result(

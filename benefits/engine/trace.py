@@ -17,21 +17,51 @@ Three things every trace carries, whichever helper (``Trace.add`` or ``TraceBuil
 * **Every regulatory value read.** A parameter or mortality-table read made while a trace is being
   built (``parameters.recorded_reads``) becomes a step of that trace, before the step that follows
   it, without plan code adding it by hand.
+
+Recording can be switched off for a block (``traces_off()``: the command line's ``options.traces:
+false``, a census that wants only the figures). Inside it no ``Step`` is made: ``Trace.add``/``skip``/
+``extend``/``not_applied`` return the trace unchanged, ``TraceBuilder.step``/``skip`` only return
+their result and ``build()`` gives an empty ``Trace``, and no parameter read is recorded. The figures
+never depend on the steps (nothing reads a value back out of a trace), so they are the same either
+way. The switch is a context variable reset when the block ends: the web app, a Celery task or the
+next request always records.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, TypeVar, overload
 
-from benefits.engine.parameters import ParameterRead, current_reads
+from benefits.engine.parameters import ParameterRead, current_reads, unrecorded_reads
 
 T = TypeVar("T")
+
+# Whether trace steps are being recorded (``traces_off``); on unless a block switched it off.
+_RECORDING: ContextVar[bool] = ContextVar("trace_recording", default=True)
+
+
+def recording() -> bool:
+    """True unless inside ``traces_off()``: trace steps (and parameter reads) are being recorded."""
+    return _RECORDING.get()
+
+
+@contextmanager
+def traces_off() -> Iterator[None]:
+    """Inside the block no trace step is made and no parameter read recorded (every ``Trace`` built
+    is empty); the figures are the same. Reset when the block ends, however it ends."""
+    token = _RECORDING.set(False)
+    try:
+        with unrecorded_reads():
+            yield
+    finally:
+        _RECORDING.reset(token)
 
 
 @dataclass(frozen=True)
@@ -354,19 +384,27 @@ class Trace:
         self, rule: str, *, section: str = "", result: object = None, applied: bool = True, **inputs: object
     ) -> Trace:
         """Return a new trace with one more step (traces are immutable); ``applied=False`` records a
-        branch considered and not taken."""
+        branch considered and not taken. Inside ``traces_off()``: this trace, unchanged."""
+        if not _RECORDING.get():
+            return self
         return self._with([Step(rule, section, tuple(inputs.items()), result, applied)])
 
     def skip(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> Trace:
         """Return a new trace with a step that was considered and did not apply."""
+        if not _RECORDING.get():
+            return self
         return self._with([Step(rule, section, tuple(inputs.items()), result, applied=False)])
 
     def extend(self, other: Trace) -> Trace:
+        if not _RECORDING.get():
+            return self
         return self._with(list(other.steps))
 
     def not_applied(self) -> Trace:
         """This trace with every step marked as not applied: a whole branch (a minimum computed and
         compared) that did not make the figure."""
+        if not self.steps:
+            return self
         return Trace(tuple(replace(s, applied=False) for s in self.steps), self.reads_mark)
 
     def applied(self) -> tuple[Step, ...]:
@@ -387,7 +425,8 @@ class TraceBuilder:
 
     def __init__(self) -> None:
         self._steps: list[Step] = []
-        self._mark = _reads_mark()
+        self._on = _RECORDING.get()  # made inside ``traces_off()``: records nothing
+        self._mark = _reads_mark() if self._on else None
 
     @overload
     def step(
@@ -404,7 +443,8 @@ class TraceBuilder:
     ) -> object:
         """Record a step (``applied=False``: considered and not taken); returns the result, unwrapped
         from ``money(…)`` etc."""
-        self._steps.append(Step(rule, section, tuple(inputs.items()), result, applied))
+        if self._on:
+            self._steps.append(Step(rule, section, tuple(inputs.items()), result, applied))
         return _untyped(result)
 
     @overload
@@ -415,14 +455,21 @@ class TraceBuilder:
 
     def skip(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> object:
         """Record a branch considered and not taken (``applied=False``); returns the result."""
-        self._steps.append(Step(rule, section, tuple(inputs.items()), result, applied=False))
+        if self._on:
+            self._steps.append(Step(rule, section, tuple(inputs.items()), result, applied=False))
         return _untyped(result)
 
     def include(self, trace: Trace) -> None:
-        self._steps.extend(trace.steps)
+        if self._on:
+            self._steps.extend(trace.steps)
 
     def build(self) -> Trace:
+        if not self._on:
+            return _EMPTY
         reads, self._mark = _pending_reads(self._mark)
         steps = _merged(tuple(self._steps), [], reads)
         self._steps = list(steps)
         return Trace(steps, self._mark)
+
+
+_EMPTY = Trace((), None)  # what every builder made inside ``traces_off()`` builds

@@ -232,6 +232,17 @@ def recorded_reads() -> Iterator[list[ParameterRead]]:
         _READS.reset(token)
 
 
+@contextmanager
+def unrecorded_reads() -> Iterator[None]:
+    """No parameter read is recorded inside the block, even inside an outer ``recorded_reads``
+    (``trace.traces_off``: a calculation whose traces are not wanted). Reset when the block ends."""
+    token = _READS.set(None)
+    try:
+        yield
+    finally:
+        _READS.reset(token)
+
+
 def current_reads() -> list[ParameterRead] | None:
     """The list reads are being recorded into, or None outside ``recorded_reads``."""
     return _READS.get()
@@ -342,6 +353,7 @@ __all__ = [
     "record_read",
     "recorded_reads",
     "replaying_reads",
+    "unrecorded_reads",
     "Rounding",
     "UnknownParameter",
     "all_parameters",

@@ -15,7 +15,7 @@ from benefits.engine.dates import (
     first_of_next_month,
 )
 from benefits.engine.money import ZERO
-from benefits.engine.trace import Trace, TraceBuilder, money, percent
+from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 from benefits.engine.types import Participant
 
 from .account import participant_ledger, replay_limit_reads
@@ -130,6 +130,8 @@ def survivor_benefit(
 
 def yearly_trace(ledger: Ledger, as_of: date) -> Trace:
     """One plain-words step per Plan Year of the ledger up to ``as_of`` (the statement summary)."""
+    if not recording():  # ``options.traces`` false: only the trace needs these sums
+        return Trace()
     steps: dict[int, list[Decimal]] = {}  # year → [opening, interest, pay, other, closing]
     balance = ZERO
     for e in ledger.entries:
