@@ -239,7 +239,7 @@ def _grid_discount(
 
 def _annuity(
     basis: Basis,
-    survival: Callable[[Any], Any],
+    survival: Callable[..., Any],
     horizon_age: float,
     deferral: float,
     *,
@@ -249,8 +249,9 @@ def _annuity(
     """APV of 1 a year paid from ``deferral`` for life (or at most ``term`` years).
 
     ``survival(t)`` is the probability that the status is paying at time ``t`` from the valuation
-    date. Installments in the first ``certain`` years of payment are paid if the status reached the
-    start of payments (a deferred certain-and-life annuity needs survival to its start).
+    date; ``survival(t, grid)`` may answer from a cache when ``t`` is the cached payment grid
+    ``_grid(*grid)``. Installments in the first ``certain`` years of payment are paid if the status
+    reached the start of payments (a deferred certain-and-life annuity needs survival to its start).
     """
     m = basis.frequency
     max_age = max(basis.table.max_age, basis.beneficiary_table.max_age)
@@ -259,7 +260,8 @@ def _annuity(
     step_m = m if udd else 1
     timing = basis.timing if udd else Timing.DUE
     due = timing is Timing.DUE
-    s_start = float(survival(np.array([deferral]))[0])
+    # survival to the first payment: only a certain period and the (m) correction use it
+    s_start = float(survival(np.array([deferral]))[0]) if certain > 0.0 or not udd else 0.0
     # until the younger life has surely died, or to the end of the certain period if later
     horizon = max(max_age + 1 - horizon_age, certain)
     t = _grid(horizon, deferral, step_m, timing)
@@ -268,9 +270,10 @@ def _annuity(
         keep = u < term - _EPS if due else u <= term + _EPS
         t, u = t[keep], u[keep]
         discount = basis.interest.discount(t)
+        s = survival(t)
     else:
         discount = _grid_discount(basis.interest, horizon, deferral, step_m, timing)
-    s = survival(t)
+        s = survival(t, (horizon, deferral, step_m, timing))
     if certain > 0.0:
         in_certain = u < certain - _EPS if due else u <= certain + _EPS
         s = np.where(in_certain, s_start, s)
@@ -307,8 +310,28 @@ def _certain_exact(basis: Basis, deferral: float, years: float) -> float:
     return float(np.sum(basis.interest.discount(t))) / m
 
 
-def _single(table: MortalityTable, age: float) -> Callable[[Any], Any]:
-    return lambda t: table.survival(age, t)
+@lru_cache(maxsize=8192)
+def _grid_survival(
+    table: MortalityTable, age: float, horizon: float, deferral: float, frequency: int, timing: Timing
+) -> np.ndarray:
+    """``table.survival(age, _grid(horizon, deferral, frequency, timing))``; cached, read-only.
+
+    The forms of one date share it: a life annuity and every certain-and-life form at an age (and
+    each joint form at a pair of ages) value the same survival vector, as do the plan's and the
+    law's bases on one table. The same computation, so the same floats, as calling it afresh."""
+    s = table.survival(age, _grid(horizon, deferral, frequency, timing))
+    s.setflags(write=False)
+    return s
+
+
+def _survival_at(
+    table: MortalityTable, age: float, t: np.ndarray, grid: tuple[float, float, int, Timing] | None
+) -> np.ndarray:
+    return table.survival(age, t) if grid is None else _grid_survival(table, age, *grid)
+
+
+def _single(table: MortalityTable, age: float) -> Callable[..., Any]:
+    return lambda t, grid=None: _survival_at(table, age, t, grid)
 
 
 # ------------------------------------------------------------------------------------ public factors
@@ -376,8 +399,8 @@ def joint_survivor_annuity(
         raise ValueError("survivor_fraction must be between 0 and 1 (0.5 for a 50% survivor annuity)")
     tx, ty = basis.table, basis.beneficiary_table
 
-    def survival(t: np.ndarray) -> np.ndarray:
-        px, py = tx.survival(age, t), ty.survival(spouse_age, t)
+    def survival(t: np.ndarray, grid: tuple[float, float, int, Timing] | None = None) -> np.ndarray:
+        px, py = _survival_at(tx, age, t, grid), _survival_at(ty, spouse_age, t, grid)
         both = px * py
         if kind is SurvivorKind.CONTINGENT:
             return px + f * (py - both)  # type: ignore[no-any-return]

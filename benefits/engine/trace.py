@@ -265,14 +265,21 @@ class Step:
         cached: dict[str, Any] | None = self.__dict__.get("_as_dict")
         if cached is not None:  # a parameter read's step, shared by every trace that read it
             return dict(cached)
+        # inlined (a census turns millions of steps into dictionaries): _plain's usual case, and
+        # ValueType.as_dict
+        as_is = _AS_IS
         out: dict[str, Any] = {
             "rule": self.rule,
             "section": self.section,
-            "inputs": {k: _plain(v) for k, v in self.inputs},
+            "inputs": {k: v if type(v) in as_is else _plain(v) for k, v in self.inputs},
             "result": _plain(self.result),
             "applied": self.applied,
         }
-        kinds = {k: t.as_dict() for k, t in self.input_kinds if t is not None}
+        kinds = {
+            k: {"kind": t.kind} if t.places is None else {"kind": t.kind, "places": t.places}
+            for k, t in self.input_kinds
+            if t is not None
+        }
         if kinds:
             out["input_types"] = kinds
         if self.result_kind is not None:
@@ -344,18 +351,26 @@ def _merged(steps: tuple[Step, ...], new: list[Step], reads: Sequence[Step] = ()
     if not reads and not any(_is_read(s) for s in new):
         return steps + tuple(new)  # the usual step: nothing to deduplicate
     out = list(steps)
-    listed = {_read_key(s) for s in (*steps, *new) if _is_read(s)}
+    first: dict[tuple[str, tuple[tuple[str, object], ...]], int] = {}  # read key → its first place in out
+    for i, o in enumerate(out):
+        if _is_read(o):
+            first.setdefault(_read_key(o), i)
+    listed = set(first) | {_read_key(s) for s in new if _is_read(s)}
     for s in reads:
-        if _read_key(s) not in listed:
+        key = _read_key(s)
+        if key not in listed:
+            first[key] = len(out)
             out.append(s)
-            listed.add(_read_key(s))
+            listed.add(key)
     for s in new:
         if _is_read(s):
-            same = [i for i, o in enumerate(out) if _is_read(o) and _read_key(o) == _read_key(s)]
-            if same:
-                if s.applied and not out[same[0]].applied:
-                    out[same[0]] = s
+            key = _read_key(s)
+            at = first.get(key)
+            if at is not None:
+                if s.applied and not out[at].applied:
+                    out[at] = s
                 continue
+            first[key] = len(out)
         out.append(s)
     return tuple(out)
 

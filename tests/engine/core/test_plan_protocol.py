@@ -71,3 +71,40 @@ def test_claim_rules_carry_the_plans_notice_and_filing_periods():
     assert get_plan("carver-401k").claim_rules.payment_notice_days == 10  # §7.3, §7.4(a)
     assert get_plan("fairport-esop").claim_rules.filing_lead_days == 30  # F §11.1
     assert get_plan("carver-db").claim_rules.clock is None  # GAP-15: the regulation's periods
+
+
+def test_the_registry_lists_the_five_plans_in_the_contracts_order():
+    assert plan_keys() == ("carver-db", "quaker-cash-balance", "carver-401k", "fairport-esop", "carver-esop")
+    assert list(PLANS) == list(plan_keys()) and len(PLANS) == 5
+    assert all(PLANS[key].key == key for key in PLANS)
+    assert "no-such-plan" not in PLANS
+    with pytest.raises(KeyError):
+        PLANS["no-such-plan"] = get_plan("carver-db")
+
+
+def test_a_plan_swapped_in_is_used_until_it_is_removed(monkeypatch):
+    import dataclasses
+
+    original = get_plan("carver-esop")
+    stub = dataclasses.replace(original, title="stub")
+    monkeypatch.setitem(PLANS, "carver-esop", stub)
+    assert get_plan("carver-esop") is stub
+    del PLANS["carver-esop"]  # back to the package's own plan
+    assert get_plan("carver-esop") is original
+
+
+def test_a_plan_is_loaded_only_when_asked_for():
+    # The command line calculates one plan: it must not pay for importing the other four.
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from benefits.engine.plans import get_plan\n"
+        "get_plan('carver-db')\n"
+        "print(json.dumps(sorted({m.split('.')[3] for m in sys.modules\n"
+        "      if m.startswith('benefits.engine.plans.') and m.split('.')[3] != 'base'})))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == ["carver_db"]

@@ -312,7 +312,19 @@ def build_ledger(
             # The usual quarter: its Interest Credit, then (Q4) the year's Contribution Credit, both
             # on its last day (the order the general path below sorts them in).
             if q_end <= through:
-                credit_interest(q_end, y)
+                if debited or distributed:
+                    credit_interest(q_end, y)
+                else:  # credit_interest and post inlined: most of a census's postings are these
+                    rate, quarterly, note, in_percent = rates.get(y) or year_rate(y)
+                    ic = rnd(base * quarterly)
+                    balance = balance + ic
+                    entries.append(
+                        LedgerEntry(
+                            q_end, INTEREST_CREDIT, ic, balance,
+                            ("{:.2f} × {:.4f}% ({})", base, in_percent, note), "§4.4", rate.estimate, False,
+                        )
+                    )  # fmt: skip
+                    shadow = balance
                 if pay_due:
                     credit_pay(q_end, y)
         else:

@@ -1,0 +1,120 @@
+"""Every modeler date through the command line: one participant, every month from the earliest
+commencement date to age 70 as ``commencement_dates``, one ``python -m benefits.engine calculate``
+process per run.
+
+    .venv/bin/python bench/bench_every_date_cli.py
+
+The participants and dates are the grid benchmarks' (bench_carver_db_grid.py: 174 dates;
+bench_quaker_grid.py: 372 dates). For each plan, the CPU time (user + system) of the whole child
+process, medians of 5 runs taken in turn: with ``options.detail`` (every figure and its trace), and with
+``options.traces`` false (every figure, no trace). Beside them in the same run, the baseline: the
+same command on the same participant with one date (interpreter start, imports, tables loaded).
+Target (issue 17): ≤ 1 s through the command line.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import bench_carver_db_grid as carver  # noqa: E402
+import bench_quaker_grid as quaker  # noqa: E402
+from timing import load_average  # noqa: E402
+
+from benefits.engine.types import Participant  # noqa: E402
+
+TARGET = 1.0
+RUNS = 5
+
+
+def as_json(p: Participant, dates: list[date]) -> dict[str, object]:
+    out: dict[str, object] = {
+        "id": p.id,
+        "birth_date": p.birth_date.isoformat(),
+        "hire_date": p.hire_date.isoformat(),
+        "marital_status": p.marital_status,
+        "hours": {str(y): h for y, h in p.hours.items()},
+        "compensation": {str(y): str(c) for y, c in p.compensation.items()},
+        "commencement_dates": [d.isoformat() for d in dates],
+        "plan_data": dict(p.plan_data or {}),
+    }
+    if p.spouse_birth_date:
+        out["spouse_birth_date"] = p.spouse_birth_date.isoformat()
+    return out
+
+
+def requests() -> dict[str, tuple[dict[str, object], list[date]]]:
+    """plan → (the request without options or dates, the grid's dates)."""
+    qp = quaker.participant(9)
+    q_dates = [r.commencement_date for r in quaker.price_grid(qp, quaker.AS_OF, quaker.ASSUMPTIONS)]
+    cp = carver.participant(date(1971, 4, 10))
+    c_dates = [r.commencement_date for r in carver.carver_db.grid.price(cp, carver.AS_OF, {}).rows]
+    return {
+        "carver-db": (
+            {"plan": "carver-db", "as_of": carver.AS_OF.isoformat(), "assumptions": {}, "participant": cp},
+            c_dates,
+        ),
+        "quaker-cash-balance": (
+            {
+                "plan": "quaker-cash-balance",
+                "as_of": quaker.AS_OF.isoformat(),
+                "assumptions": quaker.ASSUMPTIONS,
+                "participant": qp,
+            },
+            q_dates,
+        ),
+    }
+
+
+def child_cpu(path: Path) -> float:
+    """CPU seconds (user + system) of one command-line run on ``path``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(
+        [sys.executable, "-m", "benefits.engine", "calculate", str(path)],
+        stdout=subprocess.DEVNULL,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def main() -> None:
+    print(f"every date through the command line ({load_average()}; CPU of the process, medians of {RUNS})")
+    with tempfile.TemporaryDirectory() as tmp:
+        for plan, (base, dates) in requests().items():
+            p = base.pop("participant")
+            paths = {}
+            for mode, options, when in (
+                ("one date (baseline)", {"detail": True}, dates[:1]),
+                ("every date, traced", {"detail": True}, dates),
+                ("every date, no traces", {"traces": False}, dates),
+            ):
+                paths[mode] = Path(tmp) / f"{plan}-{len(when)}-{len(options)}.json"
+                paths[mode].write_text(
+                    json.dumps(base | {"options": options, "participants": [as_json(p, when)]})
+                )
+            # The modes take turns, so that a slow minute on the shared machine falls on all of them.
+            runs: dict[str, list[float]] = {mode: [] for mode in paths}
+            for _ in range(RUNS):
+                for mode, path in paths.items():
+                    runs[mode].append(child_cpu(path))
+            figures = {mode: statistics.median(seconds) for mode, seconds in runs.items()}
+            for mode, cpu in figures.items():
+                verdict = "" if mode.startswith("one") else ("target met" if cpu <= TARGET else "OVER 1 s")
+                print(
+                    f"  {plan:<22}{mode:<24}{len(dates) if 'every' in mode else 1:>5} dates {cpu:6.2f} s  {verdict}"
+                )
+
+
+if __name__ == "__main__":
+    main()
