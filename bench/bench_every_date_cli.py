@@ -93,13 +93,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for plan, (base, dates) in requests().items():
             p = base.pop("participant")
-            paths = {}
-            for mode, options, when in (
+            paths: dict[str, Path] = {}
+            modes = (
                 ("one date (baseline)", {"detail": True}, dates[:1]),
                 ("every date, traced", {"detail": True}, dates),
                 ("every date, no traces", {"traces": False}, dates),
-            ):
-                paths[mode] = Path(tmp) / f"{plan}-{len(when)}-{len(options)}.json"
+            )
+            for n, (mode, options, when) in enumerate(modes):
+                paths[mode] = Path(tmp) / f"{plan}-{n}.json"
                 paths[mode].write_text(
                     json.dumps(base | {"options": options, "participants": [as_json(p, when)]})
                 )

@@ -262,8 +262,11 @@ class Step:
                 object.__setattr__(self, "result_kind", type_of(self.result))
 
     def as_dict(self) -> dict[str, Any]:
+        # Kept on the step: a step is listed in every trace that extends the one it was made in
+        # (each form of an estimate repeats the balance and the life annuity; a parameter read
+        # recurs in every trace that read it). The copy is shallow: its values are never changed.
         cached: dict[str, Any] | None = self.__dict__.get("_as_dict")
-        if cached is not None:  # a parameter read's step, shared by every trace that read it
+        if cached is not None:
             return dict(cached)
         # inlined (a census turns millions of steps into dictionaries): _plain's usual case, and
         # ValueType.as_dict
@@ -284,10 +287,8 @@ class Step:
             out["input_types"] = kinds
         if self.result_kind is not None:
             out["result_type"] = self.result_kind.as_dict()
-        if _is_read(self):
-            object.__setattr__(self, "_as_dict", out)
-            return dict(out)
-        return out
+        object.__setattr__(self, "_as_dict", out)
+        return dict(out)
 
 
 def read_step(read: ParameterRead) -> Step:

@@ -239,3 +239,23 @@ def test_statutory_basis_words_are_text_not_a_guess():
     for s in sb.trace.steps:
         assert s.result_kind is not None, s.rule
     assert PERCENT.kind == "percent"
+
+
+def test_a_step_listed_in_many_traces_gives_the_same_dictionary_each_time():
+    # Each form of an estimate repeats the balance step: its dictionary is made once and copied.
+    from benefits.engine.trace import Step
+
+    step = Step("Account balance", "§4.5", (("vested_balance", money(D("10.00"))),), money(D("12.50")))
+    first = step.as_dict()
+    first["rule"] = "changed by a reader"
+    again = step.as_dict()
+    assert again == {
+        "rule": "Account balance",
+        "section": "§4.5",
+        "inputs": {"vested_balance": "10.00"},
+        "result": "12.50",
+        "applied": True,
+        "input_types": {"vested_balance": {"kind": "money", "places": 2}},
+        "result_type": {"kind": "money", "places": 2},
+    }
+    assert again is not step.as_dict()

@@ -42,7 +42,7 @@ from .inputs import (
     entry_before_2000,
     vested_amount,
 )
-from .ledger import Ledger, build_ledger
+from .ledger import Ledger, projected_balance_before
 from .limits import (
     CashOut,
     age_adjusted_dollar_limit,
@@ -356,18 +356,13 @@ def projection_value(
     # projection starts there and earns every quarter to NRD, with no further pay (§5.3(b)).
     start = date(asd.year, 3 * ((asd.month - 1) // 3) + 1, 1)
     try:
-        ledger = build_ledger(
-            account_open=start,
-            opening_balance=vested_amount(balance_before_asd, percent),
-            pay_credits={},
+        at_nrd = projected_balance_before(
+            vested_amount(balance_before_asd, percent),
+            start=start,
+            before=nrd,
             treasury_rate=lambda y: market.treasury_rate(y, allow_estimate=y > as_of.year),
-            through=nrd,
             settings=_settings(core),
-            asd=nrd,
-            opening_basis="balance at the ASD, projected to NRD with Interest Credits only (GAP-3)",
-            opening_earns_first_quarter=True,
         )
-        at_nrd = ledger.balance_before(nrd)
         sla = balance_to_life_annuity(
             at_nrd, birth_date=p.birth_date, start=nrd, basis=applicable_basis(nrd, market)
         )

@@ -389,6 +389,34 @@ def interest_only_balance(
     return balance
 
 
+def projected_balance_before(
+    opening: Decimal,
+    *,
+    start: date,
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+) -> Decimal:
+    """The balance at the start of ``before`` of an account opened with ``opening`` on ``start``
+    (the first day of a quarter, earlier than ``before``'s quarter) that earns the quarterly
+    Interest Credits alone, the opening included from its first quarter: what
+    ``build_ledger(account_open=start, opening_balance=opening, pay_credits={}, through=before,
+    asd=before, opening_earns_first_quarter=True).balance_before(before)`` gives, with the same
+    Decimal steps and the same rate lookups in the same order, without the entries (the whipsaw
+    projection, GAP-3, needs only the balance at Normal Retirement Date, for every modeled date)."""
+    rnd = _to_cents if settings.round_each_posting else _unrounded
+    balance, base = ZERO + opening, opening  # the ledger posts the opening onto a zero balance
+    quarterly: dict[int, Decimal] = {}
+    y, q = quarter_of(start)
+    while quarter_end(y, q) < before:  # no Interest Credit for the quarter of ``before`` (the ASD)
+        if y not in quarterly:
+            quarterly[y] = quarterly_rate(treasury_rate(y), settings)
+        balance = balance + rnd(base * quarterly[y])
+        base = balance
+        y, q = _next_quarter(y, q)
+    return balance
+
+
 def account_ledger(
     *,
     account_open: date,

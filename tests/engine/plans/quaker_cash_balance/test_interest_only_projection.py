@@ -1,4 +1,4 @@
-"""The accrued benefit's balance at NRD, carried with Interest Credits alone, is the ledger's.
+"""Balances carried to NRD with Interest Credits alone are the ledger's.
 
 ``accrued_benefit`` no longer builds a second ledger entry by entry to Normal Retirement Date: it
 posts the frozen account to the last December 31 and carries the balance with
@@ -11,12 +11,18 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benefits.engine.plans.quaker_cash_balance.compensation import ActivePeriod
-from benefits.engine.plans.quaker_cash_balance.ledger import account_ledger, interest_only_balance
-from benefits.engine.plans.quaker_cash_balance.market import MarketData
+from benefits.engine.plans.quaker_cash_balance.ledger import (
+    account_ledger,
+    build_ledger,
+    interest_only_balance,
+    projected_balance_before,
+)
+from benefits.engine.plans.quaker_cash_balance.market import MarketData, MarketDataError
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
 
 money = st.decimals(min_value=0, max_value=400000, places=2, allow_nan=False, allow_infinity=False)
@@ -62,3 +68,60 @@ def test_interest_only_balance_is_the_ledgers_balance_at_nrd(
         settings=plan,
     )
     assert carried == full
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    opening=money,
+    start=st.dates(date(1999, 1, 1), date(2040, 12, 31)),
+    months=st.integers(1, 45 * 12),
+    rates=st.lists(st.integers(0, 1500), min_size=20, max_size=80),
+    rounding=st.booleans(),
+    floor=st.one_of(st.none(), st.sampled_from([Decimal("0.02"), Decimal("0.04")])),
+)
+def test_the_whipsaw_projection_is_the_ledgers_balance_at_nrd(opening, start, months, rates, rounding, floor):
+    # GAP-3's projection (estimates.projection_value): the balance before the ASD, opened on the
+    # first day of the ASD's quarter, earning Interest Credits alone until NRD, no credit for NRD's
+    # quarter. The fast carry must be the ledger's balance, and miss the same market data.
+    start = date(start.year, 3 * ((start.month - 1) // 3) + 1, 1)
+    k = start.month - 1 + months
+    nrd = date(start.year + k // 12, k % 12 + 1, 1)
+    market = MarketData.from_assumptions(
+        {"treasury_10y_november": {str(1998 + i): f"{r / 100:.2f}" for i, r in enumerate(rates)}}
+    )
+    plan = BenefitSettings(round_each_posting=rounding, interest_floor=floor)
+    asked: list[list[int]] = [[], []]
+
+    def rate(which):
+        def lookup(y):
+            asked[which].append(y)
+            return market.treasury_rate(y, allow_estimate=y > 2026)
+
+        return lookup
+
+    def ledger():
+        return build_ledger(
+            account_open=start,
+            opening_balance=opening,
+            pay_credits={},
+            treasury_rate=rate(0),
+            through=nrd,
+            settings=plan,
+            asd=nrd,
+            opening_earns_first_quarter=True,
+        ).balance_before(nrd)
+
+    def fast():
+        return projected_balance_before(
+            opening, start=start, before=nrd, treasury_rate=rate(1), settings=plan
+        )
+
+    try:
+        want = ledger()
+    except MarketDataError as exc:
+        with pytest.raises(MarketDataError) as got:
+            fast()
+        assert str(got.value) == str(exc)
+    else:
+        assert fast() == want
+    assert asked[0] == asked[1]  # the same years looked up, in the same order
