@@ -236,12 +236,14 @@ def run_get_for_viewer(*, user, participant_id: int, run_id: int, with_result: b
         raise Http404 from exc
 
 
-def quote_get_for_viewer(*, user, participant_id: int, quote_id: int) -> SavedQuote:
+def quote_get_for_viewer(*, user, participant_id: int, quote_id: int, with_result: bool = True) -> SavedQuote:
+    """A saved quote the user may see; ``with_result=False`` as for ``run_get_for_viewer``."""
     participant = participant_get_for_viewer(user=user, participant_id=participant_id)
+    qs = SavedQuote.objects.select_related("membership__plan", "participant", "document")
+    if not with_result:
+        qs = qs.defer("result")
     try:
-        return SavedQuote.objects.select_related("membership__plan", "participant", "document").get(
-            pk=quote_id, participant=participant
-        )
+        return qs.get(pk=quote_id, participant=participant)
     except SavedQuote.DoesNotExist as exc:
         raise Http404 from exc
 

@@ -375,15 +375,19 @@ def _chosen_form(request) -> str:
 
 def _grid_html(
     owner, participant, estimate_url_name: str, *, with_notes: bool = False, chosen: str = ""
-) -> tuple[str, list]:
+) -> tuple[str, list, list[str]]:
     """The finished grid of a modeler run or quote, rendered once and then served from the cache: the
     stored result never changes, so neither does its HTML (a 181-date grid is a thousand cells). If
-    the cache is down, the grid is rendered as usual."""
+    the cache is down, the grid is rendered as usual.
+
+    Returns the HTML, each estimate's date and whether it has forms, and the sentences on missing
+    inputs: everything the page needs from the stored result, so that a cached grid never loads it
+    (5 MB of JSON for 181 dates with their traces: most of the page's time when it was read)."""
     from django.core.cache import cache
     from django.template.loader import render_to_string
     from django.utils.safestring import mark_safe
 
-    key = f"grid:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
+    key = f"grid:v2:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
     try:
         cached = cache.get(key)
     except Exception:  # a cache outage must not take the page down
@@ -401,13 +405,14 @@ def _grid_html(
             {"commencement_date": e["commencement_date"], "forms": bool(e.get("forms"))}
             for e in owner.result.get("estimates") or []
         ]
-        cached = (str(render_to_string("benefits/_grid.html", context)), estimates)
+        missing = missing_sentences(owner.result)
+        cached = (str(render_to_string("benefits/_grid.html", context)), estimates, missing)
         try:
             cache.set(key, cached, GRID_CACHE_SECONDS)
         except Exception:
             logger.warning("grid cache unavailable; %s not stored", key, exc_info=True)
-    html, estimates = cached
-    return mark_safe(html), estimates  # noqa: S308 - our own template's output
+    html, estimates, missing = cached
+    return mark_safe(html), estimates, missing  # noqa: S308 - our own template's output
 
 
 @login_required
@@ -433,7 +438,7 @@ def modeler_run(request, participant_id: int, run_id: int):
     # A model made by an earlier engine is never shown: its figures may no longer be right.
     context["stale"] = run.status == ModelerRun.Status.DONE and not result_is_current(run.engine_version)
     if run.status == ModelerRun.Status.DONE and not context["stale"]:
-        html, estimates = _grid_html(
+        html, estimates, missing = _grid_html(
             run,
             run.membership.participant,
             "benefits:modeler_estimate",
@@ -441,7 +446,7 @@ def modeler_run(request, participant_id: int, run_id: int):
             chosen=_chosen_form(request),
         )
         context["grid_html"] = html
-        context["missing"] = missing_sentences(run.result)
+        context["missing"] = missing
         if request.user.is_participant_role:
             from elections.benefit_elections.presenters import electable_dates
 
@@ -580,11 +585,11 @@ def quote_save(request, participant_id: int, run_id: int):
 @login_required
 def quote_detail(request, participant_id: int, quote_id: int):
     quote = selectors.quote_get_for_viewer(
-        user=request.user, participant_id=participant_id, quote_id=quote_id
+        user=request.user, participant_id=participant_id, quote_id=quote_id, with_result=False
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk}")
     context["quote"] = quote
-    context["grid_html"], _estimates = _grid_html(
+    context["grid_html"], _estimates, _missing = _grid_html(
         quote, quote.participant, "benefits:quote_estimate", chosen=_chosen_form(request)
     )
     return render(request, "benefits/quote.html", context)

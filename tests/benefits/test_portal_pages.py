@@ -211,6 +211,36 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
     assert AuditEvent.objects.filter(event_type="quote.saved").exists()
 
 
+def test_a_finished_grid_is_served_without_reading_the_stored_result(pat_client, demo):
+    # Issue 17: the result of a 181-date run is 5 MB of JSON; reading it was most of the page's time.
+    # Once the grid is rendered, the page (and its saved quote) must not read it again.
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    pid = _pid(demo)
+    run = _run(pat_client, pid, {"mode": "dates", "dates": "2027-01-01\n2028-01-01"})
+    ModelerRun.objects.filter(pk=run.pk).update(
+        result={**run.result, "missing": [{"field": "assumptions.segment_rates", "blocks": ["estimates"]}]}
+    )
+    cache.clear()
+    url = reverse("benefits:modeler_run", args=[pid, run.pk])
+    pat_client.get(url)  # renders the grid and keeps it
+    with CaptureQueriesContext(connection) as queries:
+        again = pat_client.get(url).content.decode()
+    for estimate in run.result["estimates"]:
+        for form in estimate["forms"].values():
+            assert _money(form["monthly"]) in again
+    assert "We cannot show" in again  # the sentences on missing inputs come with the cached grid
+    assert not [q["sql"] for q in queries.captured_queries if '"result"' in q["sql"]]
+    pat_client.post(reverse("benefits:quote_save", args=[pid, run.pk]), {"submission_token": token()})
+    quote_url = reverse("benefits:quote_detail", args=[pid, SavedQuote.objects.get().pk])
+    pat_client.get(quote_url)
+    with CaptureQueriesContext(connection) as queries:
+        assert pat_client.get(quote_url).status_code == 200
+    assert not [q["sql"] for q in queries.captured_queries if '"result"' in q["sql"]]
+
+
 def test_every_month_grid_runs_to_age_70_with_progress_and_a_chart(pat_client, demo):
     run = _run(pat_client, _pid(demo), {"mode": "every_month", "spouse_birth_date": "1964-09-02"})
     assert run.status == ModelerRun.Status.DONE
