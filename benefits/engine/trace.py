@@ -268,21 +268,14 @@ class Step:
         cached: dict[str, Any] | None = self.__dict__.get("_as_dict")
         if cached is not None:
             return dict(cached)
-        # inlined (a census turns millions of steps into dictionaries): _plain's usual case, and
-        # ValueType.as_dict
-        as_is = _AS_IS
         out: dict[str, Any] = {
             "rule": self.rule,
             "section": self.section,
-            "inputs": {k: v if type(v) in as_is else _plain(v) for k, v in self.inputs},
+            "inputs": {k: _plain(v) for k, v in self.inputs},
             "result": _plain(self.result),
             "applied": self.applied,
         }
-        kinds = {
-            k: {"kind": t.kind} if t.places is None else {"kind": t.kind, "places": t.places}
-            for k, t in self.input_kinds
-            if t is not None
-        }
+        kinds = {k: t.as_dict() for k, t in self.input_kinds if t is not None}
         if kinds:
             out["input_types"] = kinds
         if self.result_kind is not None:
@@ -356,13 +349,12 @@ def _merged(steps: tuple[Step, ...], new: list[Step], reads: Sequence[Step] = ()
     for i, o in enumerate(out):
         if _is_read(o):
             first.setdefault(_read_key(o), i)
-    listed = set(first) | {_read_key(s) for s in new if _is_read(s)}
-    for s in reads:
+    in_new = {_read_key(s) for s in new if _is_read(s)}
+    for s in reads:  # a read not yet listed, in the trace or in the new steps
         key = _read_key(s)
-        if key not in listed:
+        if key not in first and key not in in_new:
             first[key] = len(out)
             out.append(s)
-            listed.add(key)
     for s in new:
         if _is_read(s):
             key = _read_key(s)

@@ -312,19 +312,7 @@ def build_ledger(
             # The usual quarter: its Interest Credit, then (Q4) the year's Contribution Credit, both
             # on its last day (the order the general path below sorts them in).
             if q_end <= through:
-                if debited or distributed:
-                    credit_interest(q_end, y)
-                else:  # credit_interest and post inlined: most of a census's postings are these
-                    rate, quarterly, note, in_percent = rates.get(y) or year_rate(y)
-                    ic = rnd(base * quarterly)
-                    balance = balance + ic
-                    entries.append(
-                        LedgerEntry(
-                            q_end, INTEREST_CREDIT, ic, balance,
-                            ("{:.2f} × {:.4f}% ({})", base, in_percent, note), "§4.4", rate.estimate, False,
-                        )
-                    )  # fmt: skip
-                    shadow = balance
+                credit_interest(q_end, y)
                 if pay_due:
                     credit_pay(q_end, y)
         else:
@@ -378,15 +366,7 @@ def interest_only_balance(
     ``build_ledger`` posts, quarter by quarter, when nothing else is due (no pay credit, forfeiture,
     restoration or Annuity Starting Date after ``year_end``); the same Decimal steps, without the
     entries (the accrued benefit needs only the balance at Normal Retirement Date)."""
-    rnd = _to_cents if settings.round_each_posting else _unrounded
-    quarterly: dict[int, Decimal] = {}
-    y, q = year_end.year + 1, 1
-    while quarter_end(y, q) < before:
-        if y not in quarterly:
-            quarterly[y] = quarterly_rate(treasury_rate(y), settings)  # no words needed
-        balance = balance + rnd(balance * quarterly[y])
-        y, q = _next_quarter(y, q)
-    return balance
+    return _interest_only(balance, balance, (year_end.year + 1, 1), before, treasury_rate, settings)
 
 
 def projected_balance_before(
@@ -404,13 +384,26 @@ def projected_balance_before(
     asd=before, opening_earns_first_quarter=True).balance_before(before)`` gives, with the same
     Decimal steps and the same rate lookups in the same order, without the entries (the whipsaw
     projection, GAP-3, needs only the balance at Normal Retirement Date, for every modeled date)."""
+    # The ledger posts the opening onto a zero balance and credits its first quarter on the opening.
+    return _interest_only(ZERO + opening, opening, quarter_of(start), before, treasury_rate, settings)
+
+
+def _interest_only(
+    balance: Decimal,
+    base: Decimal,
+    first: tuple[int, int],
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+) -> Decimal:
+    """``balance`` after the Interest Credit of every quarter from ``first`` to the last one ending
+    before ``before`` (the first credited on ``base``, each later one on the balance before it)."""
     rnd = _to_cents if settings.round_each_posting else _unrounded
-    balance, base = ZERO + opening, opening  # the ledger posts the opening onto a zero balance
     quarterly: dict[int, Decimal] = {}
-    y, q = quarter_of(start)
-    while quarter_end(y, q) < before:  # no Interest Credit for the quarter of ``before`` (the ASD)
+    y, q = first
+    while quarter_end(y, q) < before:  # no Interest Credit for the quarter of ``before``
         if y not in quarterly:
-            quarterly[y] = quarterly_rate(treasury_rate(y), settings)
+            quarterly[y] = quarterly_rate(treasury_rate(y), settings)  # no words needed
         balance = balance + rnd(base * quarterly[y])
         base = balance
         y, q = _next_quarter(y, q)
