@@ -3,13 +3,23 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench lint migrations-check ci install serve migrate services smoke faults
+.PHONY: demo test test-random lock bench lint migrations-check ci install serve migrate services smoke faults
 
-$(STAMP): pyproject.toml
+# Every package comes from requirements.lock (exact versions with hashes, `make lock` writes it from
+# pyproject.toml); the project itself is installed on top without resolving anything again.
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# Rewrite the lock after a change of pyproject.toml's dependencies (needs the package index).
+lock:
+	test -x $(PY) || "$$(scripts/find-python)" -m venv $(VENV)
+	$(PY) -m pip install --quiet "uv>=0.9"
+	$(VENV)/bin/uv pip compile pyproject.toml --extra test --generate-hashes --universal \
+		--python-version 3.12 --quiet -o requirements.lock
 
 install: $(STAMP)
 
@@ -26,9 +36,16 @@ demo: migrate
 services:
 	scripts/ensure-services
 
+# The suite runs on every core (pytest-xdist, a database, Redis database and file folder per worker);
+# TEST_WORKERS=0 runs it in one process. Hypothesis is derandomized when CI is set; HYPOTHESIS_RANDOM=1
+# explores new examples (make test-random).
+TEST_WORKERS ?= auto
 test: install services
 	scripts/ensure-chromium
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+
+test-random: install services
+	HYPOTHESIS_RANDOM=1 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 bench: install services
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

@@ -13,8 +13,9 @@ from hypothesis import settings as hypothesis_settings
 
 # CI runs the property tests derandomized (the same examples every run) and without per-example
 # deadlines, so a shared, loaded machine cannot turn them red by chance; locally they explore freely.
+# HYPOTHESIS_RANDOM=1 (make test-random) explores new examples even where CI is set.
 hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
-if os.environ.get("CI"):
+if os.environ.get("CI") and not os.environ.get("HYPOTHESIS_RANDOM"):
     hypothesis_settings.load_profile("ci")
 
 # Django imports stay inside the fixtures so the engine's tests (tests/engine) also run without Django:

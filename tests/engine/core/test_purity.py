@@ -1,6 +1,6 @@
 """The engine is pure Python: every import under benefits/engine is the standard library, numpy,
-pymort or the engine itself (the developers' guide; ruff's TID251 rule in benefits/engine/ruff.toml
-names the web-app modules, this test catches any other package)."""
+pymort or the engine itself (the developers' guide). This allow-list is the one engine-purity check:
+it names what may be imported, so a new web-app module or package is caught without being listed."""
 
 from __future__ import annotations
 
