@@ -201,6 +201,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_MAX_TASKS_PER_CHILD = 50  # WeasyPrint grows in long-lived processes
+# A pool child warms WeasyPrint before it reports ready (config/celery.py): 3-4 s on a loaded machine,
+# against Celery's default 4 s, after which the parent kills the child and forks another that is killed
+# in turn (issue 29 measured two-minute stalls). The window is set well above the measured warm-up.
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = env.float("CELERY_WORKER_PROC_ALIVE_TIMEOUT", default=60.0)
 CELERY_TASK_SOFT_TIME_LIMIT = 120  # defaults; each job kind sets its own (benefits/jobs/kinds.py)
 CELERY_TASK_TIME_LIMIT = 180
 # Unacknowledged messages come back after this long: it must exceed the longest job's time limit

@@ -18,6 +18,16 @@ def test_worker_children_warm_the_renderer_at_start():
     assert warm_document_renderer in receivers
 
 
+def test_a_warming_child_is_not_killed_as_a_failed_start():
+    """Celery kills a pool child that has not reported ready within worker_proc_alive_timeout (4 s by
+    default); warming took 3-4 s under load (issue 29), so the window leaves room for it many times over."""
+    from django.conf import settings
+
+    from config.celery import app
+
+    assert app.conf.worker_proc_alive_timeout == settings.CELERY_WORKER_PROC_ALIVE_TIMEOUT >= 30
+
+
 def test_resources_are_made_once_per_process_and_fetchers_per_thread():
     import threading
 
