@@ -10,6 +10,12 @@ process, medians of 5 runs taken in turn: with ``options.detail`` (every figure 
 ``options.traces`` false (every figure, no trace). Beside them in the same run, the baseline: the
 same command on the same participant with one date (interpreter start, imports, tables loaded).
 Target (issue 17): ≤ 1 s through the command line.
+
+Both requests carry the market data a participant's modeler request carries on the demo (issue 29:
+without it every relative value, the §417(a)(3) part, is reported missing instead of computed): the
+§417(e)(3) segment rates and the 30-year Treasury rate for the 25 months to the as-of date, at the
+demo's values (benefits/demo/loader.py, DEMO ONLY figures), and each plan's own series. Every date
+after the last month is priced on the last published rates, as the web modeler does.
 """
 
 from __future__ import annotations
@@ -52,6 +58,22 @@ def as_json(p: Participant, dates: list[date]) -> dict[str, object]:
     return out
 
 
+def market_data(as_of: date) -> dict[str, object]:
+    """The demo's market months as the web modeler's request carries them (benefits/engine_adapter.py)."""
+    months = []
+    year, month = as_of.year, as_of.month
+    for _ in range(25):
+        months.append(f"{year:04d}-{month:02d}")
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    thirty = {m: "4.60" for m in months}
+    return {
+        "segment_rates": {m: ["4.45", "5.20", "5.85"] for m in months},
+        "treasury_30y_monthly": thirty,
+        "applicable_interest_rate": thirty,
+        "applicable_interest_rate_default": "4.60",
+    }
+
+
 def requests() -> dict[str, tuple[dict[str, object], list[date]]]:
     """plan → (the request without options or dates, the grid's dates)."""
     qp = quaker.participant(9)
@@ -60,14 +82,19 @@ def requests() -> dict[str, tuple[dict[str, object], list[date]]]:
     c_dates = [r.commencement_date for r in carver.carver_db.grid.price(cp, carver.AS_OF, {}).rows]
     return {
         "carver-db": (
-            {"plan": "carver-db", "as_of": carver.AS_OF.isoformat(), "assumptions": {}, "participant": cp},
+            {
+                "plan": "carver-db",
+                "as_of": carver.AS_OF.isoformat(),
+                "assumptions": market_data(carver.AS_OF),
+                "participant": cp,
+            },
             c_dates,
         ),
         "quaker-cash-balance": (
             {
                 "plan": "quaker-cash-balance",
                 "as_of": quaker.AS_OF.isoformat(),
-                "assumptions": quaker.ASSUMPTIONS,
+                "assumptions": market_data(quaker.AS_OF) | quaker.ASSUMPTIONS,
                 "participant": qp,
             },
             q_dates,
@@ -90,6 +117,7 @@ def child_cpu(path: Path) -> float:
 
 def main() -> None:
     print(f"every date through the command line ({load_average()}; CPU of the process, medians of {RUNS})")
+    print("  each request carries the demo's market data (segment rates, 30-year Treasury): relative values computed")
     with tempfile.TemporaryDirectory() as tmp:
         for plan, (base, dates) in requests().items():
             p = base.pop("participant")
