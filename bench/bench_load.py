@@ -19,7 +19,9 @@ done when the wait ended; and the pool children the workers lost or killed at st
 
 Targets (issue 29, at 30 users on this machine): 0 errors, job queue-to-done p95 <= 5 s, no pool child
 killed at start-up. LOAD_PROC_ALIVE_TIMEOUT=4 gives the baseline of Celery's default start-up window
-(the setting is 60 s, config/settings/base.py). Environment: LOAD_DATABASE (plan_benefits_load), LOAD_PG, LOAD_REDIS_URL
+(the setting is 60 s, config/settings/base.py); LOAD_MAX_TASKS_PER_CHILD (50, as deployed) set low makes
+the pool children retire and start again inside a short run, the path where start-up kills happened.
+Environment: LOAD_DATABASE (plan_benefits_load), LOAD_PG, LOAD_REDIS_URL
 (redis://127.0.0.1:6379/13, flushed), LOAD_PORT (8790), LOAD_JOB_WAIT (120 s).
 """
 
@@ -71,7 +73,7 @@ def start_stack(stack: Stack, port: int, work: Path) -> None:
     )  # fmt: skip
     stack.start(
         "worker-pdf", str(BIN / "celery"), "-A", "config", "worker", "-Q", "pdf", "-c", "2",
-        "-n", "pdf@%h", "--max-tasks-per-child", "50", *common,
+        "-n", "pdf@%h", "--max-tasks-per-child", os.environ.get("LOAD_MAX_TASKS_PER_CHILD", "50"), *common,
     )  # fmt: skip
     stack.start("beat", str(BIN / "celery"), "-A", "config", "beat", "-s", str(work / "beat-schedule"))
 
