@@ -59,3 +59,17 @@ def test_segment_rates_unless_the_reading_chooses_the_plan_rate():
 def test_esops_need_no_market_rate():
     assert market_needs("fairport-esop", date(2026, 5, 1)) == ()
     assert market_needs("carver-esop", date(2026, 5, 1)) == ()
+
+
+def test_each_plan_says_what_it_needs_and_the_shared_module_names_no_plan():
+    """What a plan reads is a method of the plan protocol (issue 23): the dispatcher asks the plan."""
+    from pathlib import Path
+
+    from benefits.engine import market_needs as shared
+    from benefits.engine.plans import get_plan, plan_keys
+
+    text = Path(shared.__file__).read_text(encoding="utf-8")
+    assert not [key for key in plan_keys() if key in text]
+    assert "benefits.engine.plans." not in text  # it imports no plan package
+    with_needs = {key for key in plan_keys() if get_plan(key).market_needs is not None}
+    assert with_needs == {"carver-db", "quaker-cash-balance", "carver-401k"}

@@ -25,7 +25,9 @@ or a capability object when it has it:
   spouse is the default and must consent to anyone else, ``benefits.engine.beneficiaries``);
 * ``account_distributions``: an account plan's non-annuity optional forms (installments, a partial
   single sum, a direct rollover, deferral) with their terms and sections; the contract result gives
-  each estimate's ``account_options`` from them (``benefits.engine.account_options``).
+  each estimate's ``account_options`` from them (``benefits.engine.account_options``);
+* ``market_needs``: the market rates (series and month) the plan reads for a calculation date, each
+  with the plan section that asks for it (``benefits.engine.market_needs``).
 
 See docs/adding-a-plan.md for the package shape and a walk-through.
 """
@@ -44,12 +46,15 @@ from ..claims import PlanClaimRules
 from ..core import CoreResult, core_with_settings
 from ..deferral_limits import DeferralLimit
 from ..elections import ElectionRules
+from ..market_needs import PlanNeeds
 from ..trace import Trace
 from ..types import Participant
 
 JSON = dict[str, Any]
 CoreFn = Callable[..., CoreResult]
 OutputsFn = Callable[[Participant, date, Mapping[str, Any], CoreResult], JSON]
+# The market rates a plan reads for a calculation date, each citing its section (``market_needs``).
+MarketNeedsFn = Callable[[date, Mapping[str, object]], PlanNeeds]
 
 
 # ------------------------------------------------------------------------------ capabilities
@@ -316,6 +321,9 @@ class Plan(Protocol):
     @property
     def account_distributions(self) -> AccountDistributionRules | None: ...
 
+    @property
+    def market_needs(self) -> MarketNeedsFn | None: ...
+
 
 # ------------------------------------------------------------------------------ the usual implementation
 
@@ -362,6 +370,7 @@ class PackagePlan:
     election_rules: ElectionRules | None = None
     beneficiary_rules: BeneficiaryRules | None = None
     account_distributions: AccountDistributionRules | None = None
+    market_needs: MarketNeedsFn | None = None
 
     def settings_classes(self) -> dict[str, type]:
         return {"service_vesting": self.service_vesting, "benefits": self.benefit_settings}

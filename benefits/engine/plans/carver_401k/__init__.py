@@ -16,6 +16,7 @@ from .distributions import ACCOUNT_DISTRIBUTIONS
 from .elections import BENEFICIARY_RULES, ELECTION_RULES
 from .hardship import HARDSHIP
 from .loans import LOANS
+from .market_needs import market_needs
 from .rules import ServiceVestingSettings, core
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -44,6 +45,7 @@ PLAN = PackagePlan(
     ),
     contributions=ContributionRules(year_contributions, period_match, match_source),
     cash_out=PlanFeature("cash_out", "§7.5(g)"),
+    market_needs=market_needs,
 )
 settings_classes = PLAN.settings_classes
 default_settings = PLAN.default_settings

@@ -12,6 +12,7 @@ from .claims import CLAIM_RULES
 from .contract import plan_outputs
 from .elections import ELECTION_RULES
 from .grid import price_grid
+from .market_needs import market_needs
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
 
@@ -27,6 +28,7 @@ PLAN = PackagePlan(
     election_rules=ELECTION_RULES,
     grid=GridPricing(lambda p, as_of, assumptions, core=None: price_grid(p, as_of, core)),
     cash_out=PlanFeature("cash_out", "§13.7(G)"),
+    market_needs=market_needs,
 )
 settings_classes = PLAN.settings_classes
 default_settings = PLAN.default_settings

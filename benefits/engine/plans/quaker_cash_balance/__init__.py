@@ -14,6 +14,7 @@ from .claims import CLAIM_RULES
 from .contract import plan_outputs
 from .elections import BENEFICIARY_RULES, ELECTION_RULES
 from .grid import price_grid
+from .market_needs import market_needs
 from .rules import ServiceVestingSettings, core
 from .settings import BenefitSettings
 
@@ -31,6 +32,7 @@ PLAN = PackagePlan(
     grid=GridPricing(price_grid),
     ledger=LedgerStatements(statement),
     cash_out=PlanFeature("cash_out", "§5.16"),
+    market_needs=market_needs,
 )
 settings_classes = PLAN.settings_classes
 default_settings = PLAN.default_settings
