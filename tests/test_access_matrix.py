@@ -33,7 +33,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from accounts.models import User
 from benefits.demo.loader import ADMIN_TOTP_SECRET, COMMITTEE_TOTP_SECRET
 from benefits.models import AuditEvent, GeneratedDocument, Participant, PlanMembership
-from tests.conftest import login_with_totp
+from tests.conftest import PASSWORD, login_with_totp
 
 pytestmark = pytest.mark.django_db
 
@@ -591,11 +591,15 @@ def _client_for(role: str, client):
         return [client]
     from django.test import Client
 
+    from tests.factories import UserFactory
+
     clients = []
     for user_role in (User.Role.COMMITTEE, User.Role.ADMINISTRATOR):
-        user = User.objects.create_user(email=f"no-mfa-{user_role}@sweep.test", role=user_role)
+        # The real password login, made now: allauth asks for a recent authentication before MFA
+        # enrolment, so a session without one (force_login) would answer that page with 403.
+        user = UserFactory(email=f"no-mfa-{user_role}@sweep.test", role=user_role)
         c = Client()
-        c.force_login(user)
+        assert c.post("/accounts/login/", {"login": user.email, "password": PASSWORD}).status_code == 302
         clients.append(c)
     return clients
 
@@ -685,7 +689,8 @@ DJANGO_ADMIN = {
     "other": (403, "/django-admin/login/"),
     "committee": (403, "/django-admin/login/"),
     "administrator": (200, None),
-    "no_mfa": (200, ENROL.location),
+    # Sent to MFA enrolment, where allauth first asks for the password again (a fresh reauthentication).
+    "no_mfa": (200, "/accounts/reauthenticate/?next=" + ENROL.location.replace("/", "%2F")),
 }
 
 
