@@ -35,5 +35,6 @@ def navigation(request) -> dict:
         items.append(("Documents to mail", reverse("benefits:delivery_mailing")))
     if user.is_plan_staff:
         items.append(("Background work", reverse("benefits:staff_jobs")))
+        items.append(("Role requests", reverse("accounts:role_requests")))
     items.append(("Security", reverse("mfa_index")))
     return {"nav_items": items}

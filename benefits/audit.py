@@ -21,6 +21,12 @@ class AuditEventType(models.TextChoices):
     ACCOUNT_ROLE_CHANGED = "account.role_changed", "Role changed"
     ACCOUNT_DEACTIVATED = "account.deactivated", "Login deactivated"
     ACCOUNT_ACTIVATED = "account.activated", "Login reactivated"
+    # four eyes on power (issue 26): a staff role or a staff login is requested, then decided by another
+    ROLE_REQUESTED = "account.role_requested", "Staff role requested"
+    STAFF_LOGIN_REQUESTED = "account.staff_login_requested", "Staff login requested"
+    ROLE_REQUEST_APPROVED = "account.role_request_approved", "Staff role request approved"
+    ROLE_REQUEST_REFUSED = "account.role_request_refused", "Staff role request refused"
+    ROLE_REQUEST_WITHDRAWN = "account.role_request_withdrawn", "Staff role request withdrawn"
     # authentication (OWASP ASVS V7.2): written by accounts/auth_audit.py from Django's and allauth's signals
     AUTH_SIGNED_IN = "auth.signed_in", "Signed in"
     AUTH_SIGN_IN_FAILED = "auth.sign_in_failed", "Sign-in failed"
