@@ -80,7 +80,7 @@ def _password_changed(sender, request, user, **kwargs):
 
 @receiver(account_signals.password_set, dispatch_uid="audit-password-set")
 def _password_set(sender, request, user, **kwargs):
-    _record(user, f"{user.email} set a password", request, event_type=AuditEventType.AUTH_PASSWORD_SET)
+    _record(user, f"{user.email} set a password", request, event_type=AuditEventType.AUTH_PASSWORD_CHANGED)
 
 
 @receiver(account_signals.password_reset, dispatch_uid="audit-password-reset")
@@ -113,7 +113,7 @@ def _email_added(sender, request, user, email_address, **kwargs):
         user,
         f"{user.email} added {email_address.email}",
         request,
-        event_type=AuditEventType.AUTH_EMAIL_ADDED,
+        event_type=AuditEventType.AUTH_EMAIL_ADDRESSES,
         new=email_address.email,
     )
 
@@ -124,7 +124,7 @@ def _email_removed(sender, request, user, email_address, **kwargs):
         user,
         f"{user.email} removed {email_address.email}",
         request,
-        event_type=AuditEventType.AUTH_EMAIL_REMOVED,
+        event_type=AuditEventType.AUTH_EMAIL_ADDRESSES,
         old=email_address.email,
     )
 
@@ -132,7 +132,7 @@ def _email_removed(sender, request, user, email_address, **kwargs):
 @receiver(account_signals.email_confirmed, dispatch_uid="audit-email-confirmed")
 def _email_confirmed(sender, request, email_address, **kwargs):
     user = email_address.user
-    _record(user, f"{email_address.email} confirmed", request, event_type=AuditEventType.AUTH_EMAIL_CONFIRMED)
+    _record(user, f"{email_address.email} confirmed", request, event_type=AuditEventType.AUTH_EMAIL_ADDRESSES)
 
 
 @receiver(account_signals.user_signed_up, dispatch_uid="audit-signed-up")

@@ -295,8 +295,9 @@ def role_request_decide(*, actor, role_request, approve: bool, request) -> objec
             summary = f"the request for {made.email} to become {made.role}"
             if withdrawing:
                 audit_record(
-                    event_type=AuditEventType.ROLE_REQUEST_WITHDRAWN,
+                    event_type=AuditEventType.ROLE_REQUEST_REFUSED,
                     summary=f"{actor.email} withdrew {summary}",
+                    withdrawn=True,
                     **details,
                 )
             else:

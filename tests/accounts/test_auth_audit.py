@@ -132,3 +132,24 @@ def test_authentication_events_are_filterable_on_the_audit_page_and_its_csv(
     csv_text = by_who.content.decode()
     assert "Sign-in failed" in csv_text and "Signed in" in csv_text
     assert "Signed in" in client.get("/benefits/staff/audit/", {"what": "auth.signed_in"}).content.decode()
+
+
+def test_an_email_change_is_recorded_with_old_and_new(participant_user, rf):
+    """allauth sends ``email_changed`` when a login's primary address changes (its e-mail page)."""
+    from allauth.account.models import EmailAddress
+    from allauth.account.signals import email_changed
+
+    old = EmailAddress.objects.get(user=participant_user)
+    new = EmailAddress.objects.create(user=participant_user, email="pat.new@example.test", verified=True)
+    request = rf.post("/accounts/email/", REMOTE_ADDR="198.51.100.4")
+    request.user = participant_user
+    email_changed.send(
+        sender=EmailAddress,
+        request=request,
+        user=participant_user,
+        from_email_address=old,
+        to_email_address=new,
+    )
+    [changed] = _events("auth.email_changed")
+    assert changed.extra_data["old"] == old.email and changed.extra_data["new"] == "pat.new@example.test"
+    assert changed.ip_address == "198.51.100.4" and changed.acting_user == participant_user
