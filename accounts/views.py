@@ -10,6 +10,16 @@ from accounts.roles import role_required
 from accounts.services import IdentityLinkError, identity_link_attempts_exceeded, participant_link_identity
 
 
+@require_POST
+@login_required
+def session_keepalive(request):
+    """"Stay signed in" on the idle warning: the request itself is the activity
+    (``IdleTimeoutMiddleware`` has just recorded it)."""
+    from django.http import HttpResponse
+
+    return HttpResponse(status=204)
+
+
 @login_required
 def home(request):
     """Each role lands on its own home page."""

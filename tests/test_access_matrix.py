@@ -61,6 +61,7 @@ MOVED = Expect(302)  # sent on to the user's own page
 DONE = Expect(302, audit="write")  # the write was made (every write service records an audit event)
 HIDDEN = Expect(404)
 DENIED = Expect(403)
+KEPT = Expect(204)  # "stay signed in": nothing to show, the request is the activity
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ MATRIX: tuple[Row, ...] = (
     Row("accounts:user_set_active",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     # four eyes on power: an administrator asks, another administrator (or for the committee role a
     # sitting committee member) decides
+    Row("accounts:session_keepalive",                 "POST", LOGIN,  KEPT,   KEPT,   KEPT,   KEPT,   ENROL),
     Row("accounts:staff_login_request",               "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("accounts:role_requests",                     "GET",  LOGIN,  DENIED, DENIED, OK,     OK,     ENROL),
     Row("accounts:role_request_decide",               "POST", LOGIN,  DENIED, DENIED, DONE,   DONE,   ENROL),

@@ -19,3 +19,4 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"
 PRIVATE_STORAGE_ROOT = BASE_DIR / "var" / "test-private"
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+ACCOUNT_ENUMERATION_MIN_SECONDS = 0  # tests of the floor turn it on
