@@ -5,7 +5,6 @@ from django import forms
 from django.contrib.auth.hashers import make_password
 from django.urls import reverse
 
-
 MAX_EMAIL_LENGTH = 254
 
 
