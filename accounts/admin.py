@@ -1,75 +1,63 @@
-"""Django admin for logins: it shows accounts but cannot go around the product's rules.
+"""Django admin for logins: read-only (issue 26). It shows accounts but writes nothing.
 
-Roles change only on the in-app page (``accounts:users``, an MFA-authenticated administrator, never on
-themselves, audited with the old and the new role); here the role and the staff flags are read-only.
-A user who has acted (audit events) is deactivated, never deleted. MFA secrets are never shown.
+E-mail, password, role and flags change only on the audited pages: the owner's own account pages
+(allauth, each change an ``auth.*`` audit event), the administrators' users page (roles with a second
+administrator's approval, access). Nobody is deleted here: a user who has acted stays in the log.
+MFA secrets are never shown. Django's groups are not used (roles are ``User.role``), so they are absent.
 """
 
+from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.models import Group
 
 from accounts.models import SubmissionToken, User
-from benefits.models import AuditEvent
+from benefits.admin_audit import ReadOnlyAdminMixin
+
+for model in (Group, EmailAddress, Authenticator):  # replaced or dropped: their admins write
+    if admin.site.is_registered(model):
+        admin.site.unregister(model)
 
 
 @admin.register(User)
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(ReadOnlyAdminMixin, BaseUserAdmin):
     ordering = ["email"]
     list_display = ["email", "role", "is_active", "last_login"]
     list_filter = ["role", "is_active"]
     search_fields = ["email"]
     fieldsets = (
-        (None, {"fields": ("email", "password", "role")}),
+        (None, {"fields": ("email", "role")}),
         ("Status", {"fields": ("is_active", "is_staff", "is_superuser")}),
         ("Dates", {"fields": ("last_login", "date_joined")}),
     )
-    # A new login is a participant; any other role is given on the audited in-app page.
-    add_fieldsets = ((None, {"classes": ("wide",), "fields": ("email", "password1", "password2")}),)
-    readonly_fields = ["role", "is_staff", "is_superuser", "is_active", "last_login", "date_joined"]
-    actions = None  # no bulk delete
+    readonly_fields = ["email", "role", "is_staff", "is_superuser", "is_active", "last_login", "date_joined"]
+    actions = None
 
-    def get_readonly_fields(self, request, obj=None):
-        return self.readonly_fields if obj is not None else []
-
-    def has_delete_permission(self, request, obj=None):
-        if obj is None:
-            return False
-        return not AuditEvent.objects.filter(acting_user=obj).exists()
+    def get_urls(self):
+        # Not BaseUserAdmin's extra "change password" page: a password is changed by its owner only.
+        return admin.ModelAdmin.get_urls(self)
 
 
-if admin.site.is_registered(Authenticator):  # allauth's own admin would show the secrets
-    admin.site.unregister(Authenticator)
+@admin.register(EmailAddress)
+class EmailAddressAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    list_display = ("email", "user", "primary", "verified")
+    search_fields = ("email",)
+    actions = None
 
 
 @admin.register(Authenticator)
-class AuthenticatorAdmin(admin.ModelAdmin):
+class AuthenticatorAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     """Which logins have which second factor; the secrets themselves are never displayed."""
 
     list_display = ("user", "type", "created_at", "last_used_at")
     list_filter = ("type",)
     fields = ("user", "type", "created_at", "last_used_at")
     readonly_fields = fields
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+    actions = None
 
 
 @admin.register(SubmissionToken)
-class SubmissionTokenAdmin(admin.ModelAdmin):
+class SubmissionTokenAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
     list_display = ("purpose", "user", "created_at", "result_url")
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+    actions = None

@@ -35,5 +35,14 @@ def navigation(request) -> dict:
         items.append(("Documents to mail", reverse("benefits:delivery_mailing")))
     if user.is_plan_staff:
         items.append(("Background work", reverse("benefits:staff_jobs")))
+        items.append(("Role requests", reverse("accounts:role_requests")))
     items.append(("Security", reverse("mfa_index")))
-    return {"nav_items": items}
+    from django.conf import settings
+
+    from accounts.middleware import idle_limit
+
+    return {
+        "nav_items": items,
+        "idle_seconds": idle_limit(user),
+        "idle_warning_seconds": settings.SESSION_IDLE_WARNING,
+    }

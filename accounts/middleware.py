@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from allauth.mfa.utils import is_mfa_enabled
 from django.contrib import messages
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -82,3 +82,84 @@ def _field_with_nul(data) -> str | None:
         if "\x00" in key or any("\x00" in v for v in values):
             return key
     return None
+
+
+class IdleTimeoutMiddleware:
+    """A session idle for longer than its role's limit ends (OWASP ASVS V3.3.2), beside the absolute
+    expiry (``SESSION_COOKIE_AGE``): 15 minutes for plan staff, 30 for participants (settings
+    ``SESSION_IDLE_TIMEOUT_STAFF`` and ``SESSION_IDLE_TIMEOUT_PARTICIPANT``, in seconds). The page warns
+    ``SESSION_IDLE_WARNING`` seconds before (``static/js/idle-warning.js``). The last activity is stored
+    at most once a minute, so a page's requests do not each write the session."""
+
+    KEY = "last_activity"
+    WRITE_EVERY = 60
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        import time
+
+        from django.conf import settings
+        from django.contrib.auth import logout
+
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return self.get_response(request)
+        now = int(time.time())
+        last = request.session.get(self.KEY)
+        limit = idle_limit(user)
+        if isinstance(last, int) and now - last > limit:
+            logout(request)
+            messages.info(
+                request,
+                f"You were signed out after {limit // 60} minutes without activity. Sign in again to continue.",
+            )
+            login = f"{reverse(settings.LOGIN_URL)}?next={request.path}" if request.method == "GET" else reverse(
+                settings.LOGIN_URL
+            )
+            if request.headers.get("HX-Request"):
+                response = HttpResponse(status=200)
+                response["HX-Redirect"] = login
+                return response
+            return redirect(login)
+        if not isinstance(last, int) or now - last >= self.WRITE_EVERY:
+            request.session[self.KEY] = now
+        return self.get_response(request)
+
+
+def idle_limit(user) -> int:
+    from django.conf import settings
+
+    if getattr(user, "is_plan_staff", False):
+        return settings.SESSION_IDLE_TIMEOUT_STAFF
+    return settings.SESSION_IDLE_TIMEOUT_PARTICIPANT
+
+
+class EnumerationTimingMiddleware:
+    """Sign-up and password reset answer in the same time whether or not the address has a login: a
+    POST to either page takes at least ``ACCOUNT_ENUMERATION_MIN_SECONDS`` (the words are already the
+    same: allauth's ``ACCOUNT_PREVENT_ENUMERATION``; the e-mail that follows says which). With the same
+    password hashing on both paths (``accounts.adapters``), what is left to pad is small."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        import time
+
+        from django.conf import settings
+
+        floor = settings.ACCOUNT_ENUMERATION_MIN_SECONDS
+        if request.method != "POST" or floor <= 0 or request.path not in _timed_paths():
+            return self.get_response(request)
+        started = time.monotonic()
+        response = self.get_response(request)
+        left = floor - (time.monotonic() - started)
+        if left > 0:
+            time.sleep(left)
+        return response
+
+
+def _timed_paths() -> set[str]:
+    return {reverse("account_signup"), reverse("account_reset_password")}

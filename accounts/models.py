@@ -80,3 +80,41 @@ class SubmissionToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.purpose} {self.token}"
+
+
+class RoleRequest(models.Model):
+    """Four eyes on power (issue 26): an administrator asks for a staff role, for an existing login or
+    a new one (``user`` empty until approved); a different person approves it (another administrator,
+    or for the committee role a sitting committee member). Until then the login keeps its old role."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for approval"
+        APPROVED = "approved", "Approved"
+        REFUSED = "refused", "Refused"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    user = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.PROTECT, related_name="role_requests"
+    )
+    email = models.EmailField(max_length=254)  # the login's address; for a new login, the one to create
+    role = models.CharField(max_length=20, choices=User.Role.choices)
+    requested_by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.PENDING)
+    decided_by = models.ForeignKey(User, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at"]
+        constraints = [
+            # One open request per address: a second one would be decided twice.
+            models.UniqueConstraint(
+                fields=["email"], condition=models.Q(status="pending"), name="role_request_one_pending"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(role__in=["committee", "administrator"]), name="role_request_staff_role"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.email} → {self.role} ({self.status})"

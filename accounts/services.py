@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record, client_ip
 from benefits.models import Participant
@@ -127,9 +128,16 @@ def _require_mfa_administrator(actor, request) -> None:
         raise PermissionDenied("Changing roles needs a login with two-factor authentication.")
 
 
+STAFF_ROLES = ("committee", "administrator")
+
+
 def user_change_role(*, actor, user, role: str, request) -> object:
-    """Give ``user`` another role: an MFA-authenticated administrator, never on themselves, audited
-    with the old and the new role in the same transaction as the change."""
+    """Give ``user`` another role: an MFA-authenticated administrator, never on themselves.
+
+    Taking a staff role away (back to participant) is done at once, audited with the old and the new
+    role. Giving one (committee or administrator) only records a request: a different person approves
+    it (``role_request_decide``), and until then the login keeps its old role. Returns the user, or the
+    ``RoleRequest`` made."""
     from accounts.models import User
 
     _require_mfa_administrator(actor, request)
@@ -137,15 +145,13 @@ def user_change_role(*, actor, user, role: str, request) -> object:
         raise RoleChangeRefused("Choose one of the roles offered.")
     if user.pk == actor.pk:
         raise RoleChangeRefused("You cannot change your own role; another administrator must do it.")
+    if role in STAFF_ROLES:
+        return role_request(actor=actor, user=user, role=role, request=request)
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user.pk)
         old = user.role
         if old == role:
             return user
-        if role != User.Role.PARTICIPANT and hasattr(user, "participant"):
-            raise RoleChangeRefused(
-                f"{user.email} is linked to a participant record; plan staff cannot hold their own plan record."
-            )
         user.role = role
         user.save(update_fields=["role"])
         audit_record(
@@ -159,6 +165,179 @@ def user_change_role(*, actor, user, role: str, request) -> object:
             new=role,
         )
     return user
+
+
+def _pending_for(email: str):
+    from accounts.models import RoleRequest
+
+    return RoleRequest.objects.filter(email__iexact=email, status=RoleRequest.Status.PENDING)
+
+
+def role_request(*, actor, user, role: str, request) -> object:
+    """Ask for ``user`` to hold a staff role; nothing changes until someone else approves."""
+    from django.db import IntegrityError
+
+    from accounts.models import RoleRequest, User
+
+    _require_mfa_administrator(actor, request)
+    if role not in STAFF_ROLES:
+        raise RoleChangeRefused("Only the committee and administrator roles are requested for approval.")
+    if user.pk == actor.pk:
+        raise RoleChangeRefused("You cannot change your own role; another administrator must do it.")
+    user = User.objects.get(pk=user.pk)
+    if user.role == role:
+        raise RoleChangeRefused(f"{user.email} already holds that role.")
+    if hasattr(user, "participant"):
+        raise RoleChangeRefused(
+            f"{user.email} is linked to a participant record; plan staff cannot hold their own plan record."
+        )
+    if _pending_for(user.email).exists():
+        raise RoleChangeRefused(f"A request for {user.email} is already waiting for approval.")
+    try:
+        with transaction.atomic():
+            made = RoleRequest.objects.create(user=user, email=user.email, role=role, requested_by=actor)
+            audit_record(
+                event_type=AuditEventType.ROLE_REQUESTED,
+                summary=f"{actor.email} asked for {user.email} to become {role}; waiting for approval",
+                actor=actor,
+                request=request,
+                user_id=user.pk,
+                email=user.email,
+                request_id=made.pk,
+                old=user.role,
+                new=role,
+            )
+    except IntegrityError as exc:  # a concurrent request for the same address won
+        raise RoleChangeRefused(f"A request for {user.email} is already waiting for approval.") from exc
+    return made
+
+
+def staff_login_request(*, actor, email: str, role: str, request) -> object:
+    """Ask for a new staff login; it is created only when someone else approves the request."""
+    from django.db import IntegrityError
+
+    from accounts.models import RoleRequest, User
+
+    _require_mfa_administrator(actor, request)
+    if role not in STAFF_ROLES:
+        raise RoleChangeRefused("Role: choose the committee or the administrator role.")
+    email = User.objects.normalize_email(email).strip().lower()
+    if User.objects.filter(email__iexact=email).exists():
+        raise RoleChangeRefused(f"{email} already has a login: change its role in the table instead.")
+    if _pending_for(email).exists():
+        raise RoleChangeRefused(f"A request for {email} is already waiting for approval.")
+    try:
+        with transaction.atomic():
+            made = RoleRequest.objects.create(user=None, email=email, role=role, requested_by=actor)
+            audit_record(
+                event_type=AuditEventType.STAFF_LOGIN_REQUESTED,
+                summary=f"{actor.email} asked for a new {role} login for {email}; waiting for approval",
+                actor=actor,
+                request=request,
+                email=email,
+                request_id=made.pk,
+                old="",
+                new=role,
+            )
+    except IntegrityError as exc:
+        raise RoleChangeRefused(f"A request for {email} is already waiting for approval.") from exc
+    return made
+
+
+def may_decide(actor, role_request) -> bool:
+    """Who may approve or refuse: not the requester, not the person it is about; an administrator for
+    any request, a sitting committee member for a committee request."""
+    if not getattr(actor, "is_authenticated", False) or not actor.is_active:
+        return False
+    if actor.pk == role_request.requested_by_id or actor.pk == role_request.user_id:
+        return False
+    if actor.email.lower() == role_request.email.lower():
+        return False
+    if actor.is_administrator:
+        return True
+    return actor.is_committee and role_request.role == "committee"
+
+
+def role_request_decide(*, actor, role_request, approve: bool, request) -> object:
+    """Approve (the role is given, or the new login made) or refuse a pending request, audited. The
+    requester may withdraw their own request; nobody approves their own request or one about them."""
+    from allauth.account.models import EmailAddress
+    from allauth.mfa.utils import is_mfa_enabled
+
+    from accounts.models import RoleRequest, User
+
+    if not getattr(actor, "is_authenticated", False) or not actor.is_active or not actor.is_plan_staff:
+        raise PermissionDenied("Only plan staff decide role requests.")
+    if not is_mfa_enabled(actor) or not mfa_authenticated(request):
+        raise PermissionDenied("Deciding a role request needs a login with two-factor authentication.")
+    with transaction.atomic():
+        made = RoleRequest.objects.select_for_update().get(pk=role_request.pk)
+        if made.status != RoleRequest.Status.PENDING:
+            raise RoleChangeRefused("This request has already been decided.")
+        withdrawing = not approve and actor.pk == made.requested_by_id
+        if not withdrawing and not may_decide(actor, made):
+            if actor.pk in (made.requested_by_id, made.user_id) or actor.email.lower() == made.email.lower():
+                raise RoleChangeRefused(
+                    "Another person must decide this request: you made it or it is about you."
+                )
+            raise PermissionDenied("Only an administrator decides a request for the administrator role.")
+        details = {
+            "actor": actor,
+            "request": request,
+            "email": made.email,
+            "request_id": made.pk,
+            "requested_by": made.requested_by.email,
+        }
+        made.decided_by, made.decided_at = actor, timezone.now()
+        if not approve:
+            made.status = RoleRequest.Status.WITHDRAWN if withdrawing else RoleRequest.Status.REFUSED
+            made.save(update_fields=["status", "decided_by", "decided_at"])
+            summary = f"the request for {made.email} to become {made.role}"
+            if withdrawing:
+                audit_record(
+                    event_type=AuditEventType.ROLE_REQUEST_REFUSED,
+                    summary=f"{actor.email} withdrew {summary}",
+                    withdrawn=True,
+                    **details,
+                )
+            else:
+                audit_record(
+                    event_type=AuditEventType.ROLE_REQUEST_REFUSED,
+                    summary=f"{actor.email} refused {summary}",
+                    **details,
+                )
+            return made
+        if made.user_id is None:
+            if User.objects.filter(email__iexact=made.email).exists():
+                raise RoleChangeRefused(f"{made.email} has a login already; make a new request for it.")
+            # No usable password: the new staff member sets one with "Forgot your password?".
+            user = User.objects.create_user(
+                email=made.email, password=None, role=made.role, is_staff=made.role == "administrator"
+            )
+            EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+            old = ""
+        else:
+            user = User.objects.select_for_update().get(pk=made.user_id)
+            if hasattr(user, "participant"):
+                raise RoleChangeRefused(
+                    f"{user.email} is linked to a participant record; plan staff cannot hold their own plan record."
+                )
+            old = user.role
+            user.role = made.role
+            user.save(update_fields=["role"])
+        made.user = user
+        made.status = RoleRequest.Status.APPROVED
+        made.save(update_fields=["user", "status", "decided_by", "decided_at"])
+        audit_record(
+            event_type=AuditEventType.ROLE_REQUEST_APPROVED,
+            summary=f"{actor.email} approved {made.requested_by.email}'s request: {user.email} role "
+            f"{old or 'new login'} → {made.role}",
+            user_id=user.pk,
+            old=old,
+            new=made.role,
+            **details,
+        )
+    return made
 
 
 def user_set_active(*, actor, user, active: bool, request) -> object:

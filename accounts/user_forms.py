@@ -19,3 +19,26 @@ class ActiveForm(forms.Form):
     active = forms.TypedChoiceField(
         choices=[("1", "Active"), ("0", "Deactivated")], coerce=lambda v: v == "1", label="Access"
     )
+
+
+class StaffLoginForm(forms.Form):
+    """A new staff login, made only when a second person approves it."""
+
+    email = forms.EmailField(
+        label="Email address",
+        max_length=254,
+        error_messages={"max_length": "Email address: at most 254 characters."},
+        widget=forms.EmailInput(attrs={"class": "usa-input", "autocomplete": "off"}),
+    )
+    role = forms.ChoiceField(
+        label="Role",
+        choices=[
+            (User.Role.COMMITTEE, User.Role.COMMITTEE.label),
+            (User.Role.ADMINISTRATOR, User.Role.ADMINISTRATOR.label),
+        ],
+        widget=forms.Select(attrs={"class": "usa-select"}),
+    )
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", "Approve"), ("refuse", "Refuse")], label="Decision")

@@ -10,6 +10,16 @@ from accounts.roles import role_required
 from accounts.services import IdentityLinkError, identity_link_attempts_exceeded, participant_link_identity
 
 
+@require_POST
+@login_required
+def session_keepalive(request):
+    """"Stay signed in" on the idle warning: the request itself is the activity
+    (``IdleTimeoutMiddleware`` has just recorded it)."""
+    from django.http import HttpResponse
+
+    return HttpResponse(status=204)
+
+
 @login_required
 def home(request):
     """Each role lands on its own home page."""
@@ -49,7 +59,7 @@ def link_identity(request):
 def users(request):
     """Administrators see every login's role and change it here (the only place roles change)."""
     from accounts import selectors, services
-    from accounts.user_forms import RoleForm
+    from accounts.user_forms import RoleForm, StaffLoginForm
 
     rows = [
         {"user": u, "form": RoleForm(initial={"role": u.role}, prefix=f"u{u.pk}")}
@@ -58,8 +68,86 @@ def users(request):
     return render(
         request,
         "accounts/users.html",
-        {"rows": rows, "mfa_ok": services.mfa_authenticated(request)},
+        {
+            "rows": rows,
+            "mfa_ok": services.mfa_authenticated(request),
+            "pending": _pending_rows(request),
+            "new_login_form": StaffLoginForm(),
+        },
     )
+
+
+def _pending_rows(request) -> list[dict]:
+    from accounts import selectors, services
+
+    return [
+        {
+            "request": r,
+            "may_decide": services.may_decide(request.user, r),
+            "mine": r.requested_by_id == request.user.pk,
+        }
+        for r in selectors.role_requests_pending(user=request.user)
+    ]
+
+
+@require_POST
+@role_required("administrator")
+def staff_login_request(request):
+    from accounts import services
+    from accounts.user_forms import StaffLoginForm
+
+    form = StaffLoginForm(request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else "Form"
+            messages.error(request, f"{label}: {errors[0]}" if not errors[0].startswith(label) else errors[0])
+        return redirect("accounts:users")
+    try:
+        services.staff_login_request(actor=request.user, request=request, **form.cleaned_data)
+    except (services.RoleChangeRefused, PermissionDenied) as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(
+            request,
+            f"Requested a login for {form.cleaned_data['email']}. Another person must approve it before it exists.",
+        )
+    return redirect("accounts:users")
+
+
+@role_required("committee", "administrator")
+def role_requests(request):
+    """Staff role requests waiting for a second person's approval."""
+    from accounts import services
+
+    return render(
+        request,
+        "accounts/role_requests.html",
+        {"pending": _pending_rows(request), "mfa_ok": services.mfa_authenticated(request)},
+    )
+
+
+@require_POST
+@role_required("committee", "administrator")
+def role_request_decide(request, request_id: int):
+    from accounts import selectors, services
+    from accounts.user_forms import DecisionForm
+
+    made = get_object_or_404(selectors.role_requests_pending(user=request.user), pk=request_id)
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Decision: choose approve or refuse.")
+        return redirect("accounts:role_requests")
+    approve = form.cleaned_data["decision"] == "approve"
+    try:
+        services.role_request_decide(actor=request.user, role_request=made, approve=approve, request=request)
+    except (services.RoleChangeRefused, PermissionDenied) as exc:
+        messages.error(request, str(exc))
+    else:
+        if approve:
+            messages.success(request, f"Approved: {made.email} now holds the {made.get_role_display()} role.")
+        else:
+            messages.success(request, f"The request for {made.email} is closed.")
+    return redirect("accounts:role_requests")
 
 
 @require_POST
@@ -74,7 +162,7 @@ def user_change_role(request, user_id: int):
         messages.error(request, "Role: choose one of the roles offered.")
         return redirect("accounts:users")
     try:
-        services.user_change_role(
+        result = services.user_change_role(
             actor=request.user, user=target, role=form.cleaned_data["role"], request=request
         )
     except services.RoleChangeRefused as exc:
@@ -83,9 +171,15 @@ def user_change_role(request, user_id: int):
         messages.error(request, str(exc))
         return redirect("accounts:users")
     else:
-        messages.success(
-            request, f"{target.email} is now: {dict(target.Role.choices)[form.cleaned_data['role']]}."
-        )
+        role_name = dict(target.Role.choices)[form.cleaned_data["role"]]
+        if isinstance(result, target.__class__):
+            messages.success(request, f"{target.email} is now: {role_name}.")
+        else:
+            messages.success(
+                request,
+                f"Requested: {target.email} to become {role_name}. Another person must approve it; "
+                "until then the login keeps its role.",
+            )
     return redirect("accounts:users")
 
 

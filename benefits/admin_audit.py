@@ -15,6 +15,21 @@ def _participant_of(obj):
     return getattr(obj, "participant", None)
 
 
+class ReadOnlyAdminMixin:
+    """Shown, never written: no add, change or delete (so no bulk delete action either). Logins change
+    on the audited in-app pages; plan data arrives through the data import (old values kept, audited,
+    reversible); plan readings on the readings page (issue 26)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 class AuditedAdminMixin:
     """Opening a record's page records ``admin.viewed``; saving one records ``admin.changed`` with the
     fields changed (old and new values), in the same transaction as the save."""
@@ -37,7 +52,7 @@ class AuditedAdminMixin:
 
     def save_model(self, request, obj, form, change):
         changes = {}
-        if change and form is not None:
+        if form is not None:  # an added record: every value given, "old" empty
             for name in form.changed_data:
                 changes[name] = {
                     "old": str(form.initial.get(name, "")),
@@ -59,6 +74,12 @@ class AuditedAdminMixin:
                 audit_record(event_type=AuditEventType.ADMIN_CHANGED, **details)
             else:
                 audit_record(event_type=AuditEventType.ADMIN_ADDED, **details)
+
+    def delete_model(self, request, obj):
+        raise PermissionError("Records are not deleted in the Django admin.")
+
+    def delete_queryset(self, request, queryset):
+        raise PermissionError("Records are not deleted in the Django admin.")
 
     def save_formset(self, request, form, formset, change):
         with transaction.atomic():

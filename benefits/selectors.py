@@ -138,7 +138,12 @@ def audit_events_filtered(
         raise Http404
     qs = AuditEvent.objects.select_related("acting_user", "participant")
     if who:
-        qs = qs.filter(Q(acting_user__email__icontains=who) | Q(participant__participant_number=who))
+        # The account acted, or the event is about it (a failed sign-in, a role change: ``extra_data.email``).
+        qs = qs.filter(
+            Q(acting_user__email__icontains=who)
+            | Q(extra_data__email__icontains=who)
+            | Q(participant__participant_number=who)
+        )
     if what:
         qs = qs.filter(event_type=what)
     if plan:

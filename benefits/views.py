@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -368,9 +366,13 @@ GRID_CACHE_SECONDS = 7 * 24 * 3600
 
 
 def _chosen_form(request) -> str:
-    """The form a person asked to compare with the normal form (a form key, or nothing)."""
+    """The form a person asked to compare with the normal form: one of the forms the pages name, or
+    nothing. It is part of the grid's cache key, so any other value is dropped (the grid would ignore
+    it anyway): the keys the cache can hold stay bounded to what the page offers (issue 26)."""
+    from benefits.presenters.labels import FORM_LABELS, FORM_ORDER
+
     value = request.GET.get("form", "")
-    return value if re.fullmatch(r"[a-z0-9_]{1,20}", value) else ""
+    return value if value in FORM_ORDER or value in FORM_LABELS else ""
 
 
 def _grid_html(

@@ -1,6 +1,7 @@
 """Django admin: claims, their documents and decisions are absent (they are read and changed only on
 the claim pages, with their permission checks and audit). Administrators verify Beneficiaries of
-deceased participants here; each verification is audited."""
+deceased participants here: adding or changing a link is audited with its old and new values
+(``AuditedAdminMixin``); a link is never deleted."""
 
 from django.contrib import admin
 from django.utils import timezone
@@ -14,6 +15,7 @@ class BeneficiaryLinkAdmin(AuditedAdminMixin, admin.ModelAdmin):
     list_display = ("beneficiary_name", "relationship", "participant", "user", "verified_at")
     readonly_fields = ("verified_by", "verified_at")
     autocomplete_fields = ()
+    actions = None
 
     def save_model(self, request, obj, form, change):
         if obj.verified_at is None:

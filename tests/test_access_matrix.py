@@ -61,6 +61,7 @@ MOVED = Expect(302)  # sent on to the user's own page
 DONE = Expect(302, audit="write")  # the write was made (every write service records an audit event)
 HIDDEN = Expect(404)
 DENIED = Expect(403)
+KEPT = Expect(204)  # "stay signed in": nothing to show, the request is the activity
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,12 @@ MATRIX: tuple[Row, ...] = (
     Row("accounts:users",                             "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("accounts:user_change_role",                  "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("accounts:user_set_active",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    # four eyes on power: an administrator asks, another administrator (or for the committee role a
+    # sitting committee member) decides
+    Row("accounts:session_keepalive",                 "POST", LOGIN,  KEPT,   KEPT,   KEPT,   KEPT,   ENROL),
+    Row("accounts:staff_login_request",               "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("accounts:role_requests",                     "GET",  LOGIN,  DENIED, DENIED, OK,     OK,     ENROL),
+    Row("accounts:role_request_decide",               "POST", LOGIN,  DENIED, DENIED, DONE,   DONE,   ENROL),
     # participant portal
     Row("benefits:dashboard",                         "GET",  LOGIN,  OK,     OK,     MOVED,  MOVED,  ENROL),
     Row("benefits:participant_dashboard",             "GET",  LOGIN,  OK,     HIDDEN, SEEN,   SEEN,   ENROL),
@@ -193,6 +200,7 @@ KNOWN_GAPS: dict[tuple[str, str, str], str] = {}
 ARGS = {
     "accounts:user_change_role": lambda d: [d.candidate_id],
     "accounts:user_set_active": lambda d: [d.candidate_id],
+    "accounts:role_request_decide": lambda d: [_role_request(d)],
     "benefits:participant_dashboard": lambda d: [d.pid],
     "benefits:document_download": lambda d: [d.document_id],
     "benefits:plan_vesting": lambda d: [d.pid, "carver-db"],
@@ -271,6 +279,18 @@ def _failed_job(d) -> int:
     return job.pk
 
 
+def _role_request(d) -> int:
+    """A committee role for the candidate, asked for by a third administrator (so both the demo's
+    committee member and its administrator may approve it), made inside the test's own transaction."""
+    from accounts.models import RoleRequest
+
+    asker = User.objects.create_user(email="asker@sweep.test", role=User.Role.ADMINISTRATOR)
+    candidate = User.objects.get(pk=d.candidate_id)
+    return RoleRequest.objects.create(
+        user=candidate, email=candidate.email, role="committee", requested_by=asker
+    ).pk
+
+
 def _batch(d) -> int:
     """A statement batch of carver-db (queued, not run), made inside the test's own transaction."""
     from benefits.batches.services import batch_start
@@ -283,6 +303,8 @@ def _batch(d) -> int:
 DATA = {
     "accounts:user_change_role": lambda d: {f"u{d.candidate_id}-role": "committee"},
     "accounts:user_set_active": lambda d: {"active": "0"},
+    "accounts:staff_login_request": lambda d: {"email": "new.staff@sweep.test", "role": "committee"},
+    "accounts:role_request_decide": lambda d: {"decision": "approve"},
     "benefits:plan_modeler": lambda d: {"mode": "dates", "dates": d.start.isoformat()},
     "benefits:admin_plan_update_reading": lambda d: {"action": "reset"},
     "benefits:delivery_consent": lambda d: {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from .json_input import MalformedJSON, decode
+from .json_input import MalformedJSON, decode, read_bounded
 
 USAGE = "usage: python -m benefits.engine calculate REQUEST.json|-\n       python -m benefits.engine calculate --jsonl CENSUS.jsonl|-"
 
@@ -45,17 +45,17 @@ def main(
     try:
         if argv[1] == "-":
             raw = getattr(stdin, "buffer", None)
-            data = raw.read() if raw is not None else stdin.read()
+            data = read_bounded(raw if raw is not None else stdin)
         else:
             with open(argv[1], "rb") as fh:
-                data = fh.read()
+                data = read_bounded(fh)
     except OSError as exc:
         print(f"cannot read {argv[1]}: {exc.strerror}", file=stderr)
         return 2
     try:
         obj = decode(data)
     except MalformedJSON as exc:
-        print(f"malformed request at /: {exc}", file=stderr)
+        print(f"malformed request at {exc.pointer or '/'}: {exc}", file=stderr)
         return 2
     try:
         request = parse_request(obj)
@@ -89,6 +89,22 @@ def _collect_less() -> None:
     gc.set_threshold(50_000, 20, 100)
 
 
+def _run() -> int:
+    """``main`` for a real process: a reader that goes away (``| head``) ends the run quietly, with
+    the status a Unix tool killed by SIGPIPE gives (128 + 13), and no traceback."""
+    import os
+
+    try:
+        code = main()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python flushes stdout again at exit: point it at /dev/null so that flush cannot fail too.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    return code
+
+
 if __name__ == "__main__":
     _collect_less()
-    sys.exit(main())
+    sys.exit(_run())

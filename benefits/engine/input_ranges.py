@@ -10,7 +10,10 @@ Sources of the numbers:
   under 15; 110 is past the end of every mortality table the engine reads);
 * 8,784 hours: the hours in a leap year (366 × 24), the most a year of service can hold;
 * age 100: the commencement window ends there (past the required beginning date of IRC §401(a)(9)
-  for anyone, and past where a participant-facing quote is meaningful).
+  for anyone, and past where a participant-facing quote is meaningful);
+* 1,200 commencement dates a participant (after duplicates are dropped): every month for a hundred
+  years, more than any window from hire to age 100 holds; 100,000 participants a request (JSON or
+  JSON Lines): beyond the largest census of these plans (issue 26: a request's cost stays bounded).
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ MAX_COMMENCEMENT_AGE = 100
 MAX_HOURS_PER_YEAR = 8784  # 366 days × 24 hours
 MAX_YEARLY_PAY = Decimal("100000000")  # $100 million a year: beyond any participant's pay
 MAX_AMOUNT = Decimal("10000000000")  # $10 billion: beyond any account or benefit here
+MAX_COMMENCEMENT_DATES = 1200  # every month for 100 years
+MAX_PARTICIPANTS = 100_000
 EARLIEST_DATE = date(1900, 1, 1)
 LATEST_DATE = date(2199, 12, 31)
 EARLIEST_YEAR, LATEST_YEAR = EARLIEST_DATE.year, LATEST_DATE.year

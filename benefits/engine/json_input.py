@@ -1,18 +1,71 @@
 """The hardened JSON decoder every request passes through, whole (``calculate``) or a line at a time
 (``calculate --jsonl``): bytes that are not UTF-8, nesting deeper than ``MAX_DEPTH``, ``NaN`` and
 ``Infinity``, and integers past Python's 4,300-digit conversion limit become ``MalformedJSON`` with a
-one-line reason, never a traceback (issue 15)."""
+one-line reason, never a traceback (issue 15). A string the command line could not write back as
+UTF-8 (a lone surrogate escape such as ``"\\ud800"``) is refused too, naming its JSON pointer (issue 26).
+Every reader stops at ``MAX_REQUEST_BYTES + 1`` bytes (``read_bounded``): a larger input is refused
+without being held whole."""
 
 from __future__ import annotations
 
 import json
+import re
+from typing import IO
 
 MAX_REQUEST_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64  # the contract's deepest object is far shallower; deeper is refused before parsing
+# A surrogate can only come from a \\uD800-\\uDFFF escape (UTF-8 bytes never decode to one): the walk
+# over every string runs only when the text holds such an escape.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class MalformedJSON(ValueError):
-    pass
+    def __init__(self, message: str, pointer: str = "") -> None:
+        super().__init__(message)
+        self.pointer = pointer
+
+
+def read_bounded(stream: IO[bytes] | IO[str], limit: int = MAX_REQUEST_BYTES) -> bytes | str:
+    """At most ``limit + 1`` bytes (or characters) of ``stream``: enough to tell "too large" without
+    reading a file that never ends (``/dev/zero``) or holding more than the limit."""
+    data: bytes | str = stream.read(limit + 1)
+    return data
+
+
+def _pointer_part(key: object) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+def printable_pointer(pointer: str) -> str:
+    """The pointer as text any terminal can take (a surrogate in a key shown as its escape)."""
+    return pointer.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _unwritable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def lone_surrogate_pointer(obj: object) -> str | None:
+    """The JSON pointer of the first key or string that holds a lone surrogate, or None."""
+    stack: list[tuple[str, object]] = [("", obj)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, str):
+            if _unwritable(value):
+                return pointer or "/"
+        elif isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                child = f"{pointer}/{_pointer_part(key)}"
+                if _unwritable(key):
+                    return child
+                stack.append((child, item))
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{i}", item) for i, item in reversed(list(enumerate(value))))
+    return None
 
 
 def _refuse_constant(name: str) -> object:
@@ -57,7 +110,7 @@ def decode(data: bytes | str, *, line: int | None = None) -> object:
     if _depth_exceeds(text, MAX_DEPTH):
         raise MalformedJSON(f"nested deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        obj = json.loads(text, parse_constant=_refuse_constant)
     except MalformedJSON:
         raise
     except json.JSONDecodeError as exc:
@@ -68,3 +121,12 @@ def decode(data: bytes | str, *, line: int | None = None) -> object:
     except ValueError as exc:  # e.g. an integer longer than Python's 4,300-digit conversion limit
         reason = "a number is too long (more than 4,300 digits)" if "digits" in str(exc) else "not JSON"
         raise MalformedJSON(reason) from None
+    if _SURROGATE_ESCAPE.search(text) or (not isinstance(data, bytes) and _unwritable(text)):
+        pointer = lone_surrogate_pointer(obj)
+        if pointer is not None:
+            raise MalformedJSON(
+                "a lone surrogate escape (\\ud800-\\udfff without its pair) is not a character "
+                "and cannot be written back",
+                pointer=printable_pointer(pointer),
+            )
+    return obj

@@ -163,9 +163,18 @@ def parse_participant(raw: object, index: int, as_of: date | None = None) -> Par
     cdates = raw.get("commencement_dates") or []
     if not isinstance(cdates, list):
         raise RequestError(f"{base}/commencement_dates", "must be a list of dates")
+    # The same date twice is one date (first place kept); past the maximum the request is refused.
     commencement = tuple(
-        cast(date, _date(v, f"{base}/commencement_dates/{i}", nullable=False)) for i, v in enumerate(cdates)
+        dict.fromkeys(
+            cast(date, _date(v, f"{base}/commencement_dates/{i}", nullable=False)) for i, v in enumerate(cdates)
+        )
     )
+    if len(commencement) > input_ranges.MAX_COMMENCEMENT_DATES:
+        raise RequestError(
+            f"{base}/commencement_dates",
+            f"at most {input_ranges.MAX_COMMENCEMENT_DATES:,} different commencement dates a participant "
+            f"(this one has {len(commencement):,})",
+        )
     hire = dates["hire_date"] or (periods[0].start if periods else None)
     if dates["birth_date"] is None:
         raise ParticipantError("/birth_date", "birth_date is required")
@@ -292,6 +301,12 @@ def parse_one(raw: object, index: int, as_of: date | None = None) -> ParsedParti
 def parse_request(obj: object) -> Request:
     header = parse_header(obj)
     raw_participants = cast(Mapping[str, Any], obj)["participants"]
+    if len(raw_participants) > input_ranges.MAX_PARTICIPANTS:
+        raise RequestError(
+            "/participants",
+            f"at most {input_ranges.MAX_PARTICIPANTS:,} participants a request (this one has "
+            f"{len(raw_participants):,}); split the census",
+        )
     parsed = tuple(parse_one(raw, i, header.as_of) for i, raw in enumerate(raw_participants))
     return dataclasses.replace(header, participants=parsed)
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import functools
 import json
-import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TextIO
 
-from .json_input import MalformedJSON, decode
+from .input_ranges import MAX_PARTICIPANTS
+from .json_input import MAX_REQUEST_BYTES, MalformedJSON, decode
 from .request import (
     ParsedParticipant,
     Request,
@@ -59,7 +59,8 @@ def _parsed[T](raw: bytes, pointer: str, lineno: int, parse: Callable[[object], 
     try:
         obj = decode(raw, line=lineno)
     except MalformedJSON as exc:
-        raise _on_line(pointer, str(exc), lineno) from None
+        inner = "" if exc.pointer in ("", "/") else exc.pointer
+        raise _on_line(pointer + inner if inner else pointer, str(exc), lineno) from None
     try:
         return parse(obj)
     except RequestError as exc:
@@ -68,17 +69,40 @@ def _parsed[T](raw: bytes, pointer: str, lineno: int, parse: Callable[[object], 
         raise _on_line(pointer, f"cannot be read ({type(exc).__name__})", lineno) from None
 
 
+def _line_too_long(lineno: int) -> RequestError:
+    return RequestError("", f"a line is larger than {MAX_REQUEST_BYTES // (1024 * 1024)} MB (line {lineno})")
+
+
+def _lines(fh: IO[bytes], start: int) -> Iterator[tuple[int, bytes]]:
+    """(line number, bytes), each line read with a bound: a line past ``MAX_REQUEST_BYTES`` (or a
+    stream without newlines, ``/dev/zero``) is refused without being held whole."""
+    lineno = start
+    while True:
+        line = fh.readline(MAX_REQUEST_BYTES + 1)
+        if not line:
+            return
+        if len(line) > MAX_REQUEST_BYTES:
+            raise _line_too_long(lineno)
+        yield lineno, line
+        lineno += 1
+
+
 def _participant_lines(fh: IO[bytes]) -> Iterator[tuple[int, int, bytes]]:
     """(participant index, line number, bytes) for each non-blank line after the first."""
     index = 0
-    for lineno, line in enumerate(fh, start=2):
+    for lineno, line in _lines(fh, start=2):
         if line.strip():
+            if index >= MAX_PARTICIPANTS:
+                raise RequestError(
+                    "/participants",
+                    f"at most {MAX_PARTICIPANTS:,} participants a request; split the census (line {lineno})",
+                )
             yield index, lineno, line
             index += 1
 
 
 def _header(fh: IO[bytes]) -> Request:
-    first = fh.readline()
+    first = next((line for _, line in _lines(fh, start=1)), b"")
     if not first.strip():
         raise RequestError(
             "", "the first line must be the request without participants (a JSON object) (line 1)"
@@ -109,16 +133,35 @@ def write_jsonl(fh: IO[bytes], out: TextIO) -> int:
     return count
 
 
+def _spool_bounded(chunks: Iterator[bytes], spool: IO[bytes]) -> None:
+    """Copy standard input to the spool, refusing a line past the bound as it arrives (a stream
+    without newlines would otherwise fill the disk) and a census past the participant maximum's
+    worth of lines."""
+    since_newline, lineno = 0, 1
+    for chunk in chunks:
+        newlines = chunk.count(b"\n")
+        if newlines:
+            lineno += newlines
+            since_newline = len(chunk) - chunk.rindex(b"\n") - 1
+        else:
+            since_newline += len(chunk)
+        if since_newline > MAX_REQUEST_BYTES:
+            raise _line_too_long(lineno)
+        if lineno > MAX_PARTICIPANTS * 4 + 2:  # blank lines allowed, not without end
+            raise RequestError("/participants", f"at most {MAX_PARTICIPANTS:,} participants a request")
+        spool.write(chunk)
+
+
 def calculate_jsonl(path: str, stdin: TextIO, out: TextIO) -> int:
     """Check the whole census, then calculate it (raises RequestError before writing anything)."""
     if path == "-":
         with tempfile.TemporaryFile("w+b") as spool:
             raw = getattr(stdin, "buffer", None)
             if raw is not None:
-                shutil.copyfileobj(raw, spool)
+                chunks: Iterator[bytes] = iter(lambda: raw.read(1 << 16), b"")
             else:  # a text stream (tests): its characters as UTF-8
-                for chunk in iter(lambda: stdin.read(1 << 16), ""):
-                    spool.write(chunk.encode("utf-8", "surrogateescape"))
+                chunks = (c.encode("utf-8", "surrogateescape") for c in iter(lambda: stdin.read(1 << 16), ""))
+            _spool_bounded(chunks, spool)
             spool.seek(0)
             check_jsonl(spool)
             spool.seek(0)

@@ -15,6 +15,14 @@ from datetime import date, datetime, time
 from decimal import Decimal
 
 MAX_ROWS = 500_000
+# Caps that keep a file's check bounded whatever it holds (issue 26: one row of 4 million cells in a
+# 118 KB workbook ran past the web server's timeout): cells a row (far more than any kind's columns),
+# cells a file, and how far a workbook may unpack (a real one unpacks about 5-10 times; a zip bomb
+# thousands of times).
+MAX_COLUMNS = 100
+MAX_CELLS = 5_000_000
+MAX_XLSX_UNPACKED = 300 * 1024 * 1024
+MAX_XLSX_RATIO = 100  # unpacked / packed, checked once the unpacked size passes 20 MB
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,7 @@ def read_table(
     header_cells = next(raw, None)
     if header_cells is None:
         raise FileRefused([Problem(0, "", "The file is empty: the first row must name the columns.")])
+    _check_width(1, header_cells)
     headers = tuple(_header(c) for c in header_cells)
     while headers and headers[-1] == "":
         headers = headers[:-1]
@@ -74,9 +83,14 @@ def read_table(
     if problems:
         raise FileRefused(problems)
     rows: list[tuple[int, dict[str, str]]] = []
+    cells_seen = len(header_cells)
     for number, cells in enumerate(raw, start=2):
         if len(rows) >= MAX_ROWS:
             raise FileRefused([Problem(number, "", f"The file has more than {MAX_ROWS:,} rows; split it.")])
+        _check_width(number, cells)
+        cells_seen += len(cells)
+        if cells_seen > MAX_CELLS:
+            raise FileRefused([Problem(number, "", f"The file has more than {MAX_CELLS:,} cells; split it.")])
         values = [_cell(c) for c in cells]
         if not any(values):
             continue  # blank lines are not rows
@@ -85,6 +99,43 @@ def read_table(
             raise FileRefused([Problem(number, "", "This row has more cells than the header has columns.")])
         rows.append((number, {h: (values[i] if i < len(values) else "") for i, h in enumerate(headers)}))
     return Table(headers, rows)
+
+
+def _check_width(number: int, cells) -> None:
+    if len(cells) > MAX_COLUMNS and any(c not in (None, "") for c in cells[MAX_COLUMNS:]):
+        raise FileRefused(
+            [
+                Problem(
+                    number,
+                    "",
+                    f"This row has more than {MAX_COLUMNS} cells: no kind of file has that many columns.",
+                )
+            ]
+        )
+
+
+def _check_unpacked_size(content: bytes) -> None:
+    """Refuse a workbook that would unpack too far before any of it is parsed."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(content)) as archive:
+            unpacked = sum(info.file_size for info in archive.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        return  # openpyxl reports an unreadable workbook in its own words below
+    too_far = unpacked > MAX_XLSX_UNPACKED or (
+        unpacked > 20 * 1024 * 1024 and unpacked > MAX_XLSX_RATIO * max(len(content), 1)
+    )
+    if too_far:
+        raise FileRefused(
+            [
+                Problem(
+                    0,
+                    "",
+                    f"The workbook unpacks to {unpacked // (1024 * 1024):,} MB from "
+                    f"{max(len(content) // 1024, 1):,} KB: more than a data file holds. Save the sheet "
+                    "again, or as CSV.",
+                )
+            ]
+        )
 
 
 def _header(cell: object) -> str:
@@ -129,6 +180,7 @@ def _csv_rows(content: bytes):
 def _xlsx_rows(content: bytes):
     from openpyxl import load_workbook
 
+    _check_unpacked_size(content)
     try:
         book = load_workbook(io.BytesIO(content), read_only=True, data_only=False)
     except (zipfile.BadZipFile, KeyError, OSError, ValueError, TypeError, IndexError) as exc:
@@ -143,7 +195,8 @@ def _xlsx_rows(content: bytes):
         sheet = book.worksheets[0] if book.worksheets else None
         if sheet is None:
             raise FileRefused([Problem(0, "", "The workbook has no sheet.")])
-        for number, row in enumerate(sheet.iter_rows(), start=1):
+        # Cells past the cap are not read into the row: one extra tells "too wide" (``_check_width``).
+        for number, row in enumerate(sheet.iter_rows(max_col=MAX_COLUMNS + 1), start=1):
             cells = []
             for cell in row:
                 if getattr(cell, "data_type", None) == "f":

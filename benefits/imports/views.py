@@ -55,7 +55,7 @@ def imports_upload(request):
         actor=request.user,
         request=request,
     )
-    if batch.size <= services.BACKGROUND_BYTES:
+    if not services.checks_in_background(batch):
         services.import_check(batch.pk, progress=False)
     return redirect("benefits:import_detail", batch_id=batch.pk)
 

@@ -7,7 +7,6 @@ words built from its parts, never as its key.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
@@ -16,6 +15,7 @@ from django.core.paginator import Paginator
 from django.http import HttpResponse
 
 from benefits.audit import AuditEventType
+from benefits.presenters.csv_export import SafeCsvWriter
 from benefits.presenters.plain import plain_text
 from benefits.presenters.reading_words import reading_label
 
@@ -132,7 +132,7 @@ def csv_response(qs) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="audit-log.csv"'
     response["Cache-Control"] = "private, no-store"
-    writer = csv.writer(response)
+    writer = SafeCsvWriter(response)
     writer.writerow(
         ["time", "event", "event type", "by", "participant", "plan", "what", "changed", "old", "new", "ip"]
     )

@@ -83,6 +83,8 @@ MIDDLEWARE = [
     "accounts.middleware.StaffMFARequiredMiddleware",
     "accounts.middleware.NoStoreMiddleware",
     "accounts.middleware.RefuseNulInFormsMiddleware",
+    "accounts.middleware.IdleTimeoutMiddleware",
+    "accounts.middleware.EnumerationTimingMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -259,7 +261,14 @@ SECURE_CSP = {
     "object-src": ["'none'"],
 }
 SESSION_COOKIE_HTTPONLY = True
-SESSION_COOKIE_AGE = 60 * 60 * 8
+SESSION_COOKIE_AGE = 60 * 60 * 8  # the absolute expiry
+# Idle timeouts beside it (ASVS V3.3.2; accounts.middleware.IdleTimeoutMiddleware), in seconds, and
+# how long before one the page warns.
+SESSION_IDLE_TIMEOUT_STAFF = env.int("SESSION_IDLE_TIMEOUT_STAFF", default=15 * 60)
+SESSION_IDLE_TIMEOUT_PARTICIPANT = env.int("SESSION_IDLE_TIMEOUT_PARTICIPANT", default=30 * 60)
+SESSION_IDLE_WARNING = 2 * 60
+# Sign-up and password reset take at least this long, registered address or not (no enumeration).
+ACCOUNT_ENUMERATION_MIN_SECONDS = env.float("ACCOUNT_ENUMERATION_MIN_SECONDS", default=1.5)
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"

@@ -27,3 +27,4 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_BROKER_URL = "memory://"
 PRIVATE_STORAGE_ROOT = BASE_DIR / "var" / f"test-private{'-' + XDIST_WORKER if XDIST_WORKER else ''}"
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+ACCOUNT_ENUMERATION_MIN_SECONDS = 0  # tests of the floor turn it on

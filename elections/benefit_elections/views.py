@@ -102,12 +102,13 @@ def election_start(request, membership_id: int):
         return redirect("benefits:dashboard")
     claim = None
     if request.POST.get("claim"):
+        from benefits.form_ids import bounded_id
         from elections.models import Claim
 
-        raw_claim = request.POST["claim"].strip()
-        if not raw_claim.isdigit() or len(raw_claim) > 18:  # a forged id is simply not found (never a 500)
+        claim_id = bounded_id(request.POST["claim"])
+        if claim_id is None:  # a forged id is simply not found (never a 500)
             raise Http404
-        claim = get_object_or_404(Claim, pk=int(raw_claim), filed_by=request.user)
+        claim = get_object_or_404(Claim, pk=claim_id, filed_by=request.user)
     try:
         draft = services.draft_start(
             user=request.user, membership=membership, asd=asd, claim=claim, request=request

@@ -157,11 +157,16 @@ def committee_queue(request):
 @committee_only
 def claim_assign(request, claim_id: int):
     claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
-    raw = request.POST.get("assignee", "")
-    try:
-        committee_work.claim_assign(
-            claim=claim, actor=request.user, assignee_id=int(raw) if raw.isdigit() else None, request=request
+    from benefits.form_ids import bounded_id
+
+    raw = request.POST.get("assignee", "").strip()
+    assignee_id = bounded_id(raw)
+    if raw and assignee_id is None:  # a forged value: the same answer as an unknown member
+        return render_claim_detail(
+            request, claim, status=400, refusal="Assign to: choose a member of the plan committee."
         )
+    try:
+        committee_work.claim_assign(claim=claim, actor=request.user, assignee_id=assignee_id, request=request)
     except ClaimInvalid as exc:
         return render_claim_detail(request, claim, status=400, refusal=" ".join(exc.errors.values()))
     messages.success(request, "Assignment saved.")

@@ -68,16 +68,23 @@ def test_an_administrator_cannot_make_themselves_committee_in_the_django_admin(a
 
 
 def test_roles_change_only_through_the_service_by_an_mfa_administrator(admin, admin_client):
-    target = UserFactory(role=User.Role.PARTICIPANT)
+    """A staff role is asked for here and approved by a second person (issue 26); taking it away is
+    immediate. Both are audited with the old and the new role."""
+    target = UserFactory(role=User.Role.COMMITTEE)
     request = admin_client.get("/account/users/").wsgi_request
     assert services.mfa_authenticated(request)
-    resp = admin_client.post(f"/account/users/{target.pk}/role/", {f"u{target.pk}-role": "committee"})
+    resp = admin_client.post(f"/account/users/{target.pk}/role/", {f"u{target.pk}-role": "participant"})
     assert resp.status_code == 302
     target.refresh_from_db()
-    assert target.role == User.Role.COMMITTEE
+    assert target.role == User.Role.PARTICIPANT
     event = AuditEvent.objects.get(event_type="account.role_changed")
     assert event.acting_user == admin
-    assert event.extra_data["old"] == "participant" and event.extra_data["new"] == "committee"
+    assert event.extra_data["old"] == "committee" and event.extra_data["new"] == "participant"
+    admin_client.post(f"/account/users/{target.pk}/role/", {f"u{target.pk}-role": "committee"})
+    target.refresh_from_db()
+    assert target.role == User.Role.PARTICIPANT  # asked for, not given
+    asked = AuditEvent.objects.get(event_type="account.role_requested")
+    assert asked.acting_user == admin and asked.extra_data["new"] == "committee"
 
 
 def test_no_one_grants_a_role_to_themselves(admin, admin_client):
