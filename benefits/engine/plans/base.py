@@ -397,7 +397,12 @@ class PackagePlan:
         core = self._core(participant, as_of, resolve_settings(self.settings_classes(), settings))
         result: JSON = {"id": participant.id}
         result.update(core.contract())
+        from ..missing import BENEFITS_BLOCKED
+
         try:
+            blocked = (core.extra or {}).get(BENEFITS_BLOCKED)
+            if blocked is not None:  # the core itself names an input the benefit figures wait for
+                raise blocked
             result.update(self.outputs(participant, as_of, assumptions, core))
         except Exception as exc:
             # A missing input (a market rate; a limit or table the engine lacks for the date) blocks
