@@ -33,6 +33,7 @@ from .annuity import ApplicableBasis, LifeAnnuity, applicable_basis, balance_to_
 from .death import SurvivorAnnuity
 from .forms import (
     CERTAIN_FORMS,
+    FORM_NAMES,
     SURVIVOR_FORMS,
     FormAmount,
     immediate_vested_forms,
@@ -96,6 +97,7 @@ class Estimate:
     trace: Trace
     relative_values: RelativeValues | None = None  # §5.10(d)(i); None when there is no election
     missing: tuple[tuple[str, str], ...] = ()  # (JSON pointer, message) of inputs blocking a figure
+    limit_415: Decimal | None = None  # the annual §415(b) limit every form is held to (None: not applied)
 
 
 @dataclass(frozen=True)
@@ -268,9 +270,8 @@ def estimate(
             annuitant_birth_date=p.spouse_birth_date if route == "vested_immediate" else spouse,
         )
         if reduced:
-            notes.append(
-                "§415(b) limit applied to " + ", ".join(reduced) + ": Enrolled Actuary to review (SPEC §13.1)"
-            )
+            names = ", ".join(FORM_NAMES[k].lower() for k in reduced)
+            notes.append(f"§415(b) limit applied to the {names}: Enrolled Actuary to review (SPEC §13.1)")
     if floor_missing is None:  # without its grandfathered minimum the lump sum is not known
         forms["lump_sum"] = lump
     default = "js50" if (p.is_married and "js50" in forms) else "life"
@@ -292,7 +293,7 @@ def estimate(
         notes.append(rv.note)
     missing = () if floor_missing is None else (floor_missing,)
     return Estimate(
-        d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace, rv, missing
+        d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace, rv, missing, limit
     )
 
 
