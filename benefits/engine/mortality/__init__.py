@@ -14,14 +14,20 @@ Conventions:
 Table keys (see ``table_keys()``): ``up1984``, ``gatt1983_unisex``, ``gam1983_male``,
 ``gam1983_female``, ``gam1994_static_male``, ``gam1994_static_female``, ``irs_2008_applicable``,
 ``irs_417e_2008`` … ``irs_417e_2026`` (2025-2026 provisional recomputations). Improvement scales:
-``scale_aa_male``, ``scale_aa_female``. The Rev. Rul. 2001-62 table (2003-2007) and the 2027 table
-are deliberately absent (``build_data.py`` says why): a lookup for those dates is an error.
+``scale_aa_male``, ``scale_aa_female``. The Rev. Rul. 2001-62 table (2003-2007) is held both ways the
+ruling can be read, computed (``revrul_2001_62_unloaded``, ``revrul_2001_62_loaded``; the ruling's own
+rates were not found, see ``sources/revrul-2001-62-PROVENANCE.md``): the plan's reading chooses
+(``revrul_2001_62_reading``), the unloaded one standing in, and saying so, until it is confirmed. The
+2027 table is deliberately absent (``build_data.py`` says why): a lookup for 2027 is an error.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
@@ -190,6 +196,65 @@ class TableNotAvailable(LookupError):
     """No confirmed §417(e)(3) applicable mortality table for the date (the message says why)."""
 
 
+# Rev. Rul. 2001-62: the two ways the ruling can be read (PROVENANCE: "U" unloaded, "L" loaded).
+REVRUL_2001_62_TABLES = {"unloaded": "revrul_2001_62_unloaded", "loaded": "revrul_2001_62_loaded"}
+REVRUL_2001_62_DEFAULT = "unloaded"  # judged the more likely reading (sources/revrul-2001-62-PROVENANCE.md)
+# The plan's reading for the calculation under way: (reading, confirmed by an administrator).
+_REVRUL_2001_62: ContextVar[tuple[str, bool]] = ContextVar(
+    "revrul_2001_62", default=(REVRUL_2001_62_DEFAULT, False)
+)
+
+
+@contextmanager
+def revrul_2001_62_reading(reading: str | None) -> Iterator[None]:
+    """Within the block, a 2003–2007 ASD is valued on the plan's reading of Rev. Rul. 2001-62;
+    ``None`` (not confirmed): the unloaded reading stands in, and the table choice says so."""
+    if reading is not None and reading not in REVRUL_2001_62_TABLES:
+        raise ValueError(f"unknown reading of Rev. Rul. 2001-62: {reading!r}")
+    token = _REVRUL_2001_62.set((reading or REVRUL_2001_62_DEFAULT, reading is not None))
+    try:
+        yield
+    finally:
+        _REVRUL_2001_62.reset(token)
+
+
+def revrul_2001_62_state() -> tuple[str, bool]:
+    """(reading, confirmed) of the calculation under way (``revrul_2001_62_reading``)."""
+    return _REVRUL_2001_62.get()
+
+
+def revrul_2001_62_table(reading: str, confirmed: bool) -> MortalityTable:
+    """The Rev. Rul. 2001-62 table of ``reading``, named with its confirmation status."""
+    return _revrul_2001_62_table(reading, confirmed)
+
+
+@cache
+def _revrul_2001_62_table(reading: str, confirmed: bool) -> MortalityTable:
+    """The reading's table, its name saying whether the plan's reading is confirmed (every basis
+    description, and so every trace and explanation, carries it). Cached: one object per choice."""
+    base = get_table(REVRUL_2001_62_TABLES[reading])
+    status = (
+        "confirmed by the plan administrator"
+        if confirmed
+        else "standing in: the plan's reading is unconfirmed until an administrator confirms it"
+    )
+    return MortalityTable(
+        base.key, f"Rev. Rul. 2001-62 table ({reading} reading, {status})", base.source, base.min_age,
+        base.qx, base.provisional,
+    )  # fmt: skip
+
+
+def revrul_2001_62_words() -> str:
+    """How the Rev. Rul. 2001-62 table in use was chosen, in words for the trace and the notes."""
+    reading, confirmed = _REVRUL_2001_62.get()
+    if confirmed:
+        return f"Rev. Rul. 2001-62, the {reading} reading the plan administrator confirmed (table computed)"
+    return (
+        f"Rev. Rul. 2001-62, the {reading} reading standing in: which reading the plan uses is "
+        "unconfirmed until an administrator confirms it (table computed)"
+    )
+
+
 # Rev. Rul. 95-6 (the 1983 GAM 50/50 "GATT" table): plan years beginning after 12/31/1994 (GATT/RPA
 # '94); Rev. Rul. 2001-62 replaced it for annuity starting dates on or after 12/31/2002.
 GATT_FIRST_PLAN_YEAR = date(1995, 1, 1)
@@ -227,8 +292,9 @@ def applicable_417e_table(
 
     - plan years beginning before 1995: none (the PBGC basis applied): ``TableNotAvailable``;
     - ASDs before 12/31/2002 in plan years from 1995: the 1983 GAM 50/50 table, Rev. Rul. 95-6;
-    - ASDs from 12/31/2002 in plan years beginning before 2008: the Rev. Rul. 2001-62 table, which
-      is NOT in the engine (its published rates could not be confirmed): ``TableNotAvailable``;
+    - ASDs from 12/31/2002 in plan years beginning before 2008: the Rev. Rul. 2001-62 table on the
+      plan's reading (``revrul_2001_62_reading``; unconfirmed: the unloaded reading, and the recorded
+      choice says it is unconfirmed);
     - stability periods beginning in 2008–2026: the IRS table of that calendar year (2025 and 2026
       provisional recomputations); later years: ``TableNotAvailable`` (not yet published).
 
@@ -247,12 +313,8 @@ def applicable_417e_table(
         if (asd or date(start.year, 12, 31)) < GAR94_START:
             table, why = get_table("gatt1983_unisex"), "Rev. Rul. 95-6"
         else:
-            raise TableNotAvailable(
-                f"no confirmed §417(e)(3) applicable mortality table for {(asd or start).isoformat()}: the "
-                "Rev. Rul. 2001-62 table (annuity starting dates from December 31, 2002 in plan years "
-                "beginning before 2008) is not in the engine because its published rates could not be "
-                "confirmed"
-            )
+            # ASDs from 12/31/2002 in plan years beginning before 2008: Rev. Rul. 2001-62.
+            table, why = _revrul_2001_62_table(*_REVRUL_2001_62.get()), revrul_2001_62_words()
     else:
         year = start.year
         if year > LAST_417E_YEAR:
@@ -278,7 +340,13 @@ __all__ = [
     "MortalityTable",
     "UnknownTable",
     "TableNotAvailable",
+    "REVRUL_2001_62_DEFAULT",
+    "REVRUL_2001_62_TABLES",
     "applicable_417e_table",
+    "revrul_2001_62_reading",
+    "revrul_2001_62_state",
+    "revrul_2001_62_table",
+    "revrul_2001_62_words",
     "latest_417e_table",
     "blend",
     "get_table",

@@ -320,6 +320,16 @@ class Plan(Protocol):
 # ------------------------------------------------------------------------------ the usual implementation
 
 
+def revrul_reading(groups: Mapping[str, Any]) -> str | None:
+    """The plan's confirmed reading of Rev. Rul. 2001-62 (a benefit setting of the plans that value
+    2003–2007 distributions on the §417(e)(3) table), or None: not confirmed, or no such setting."""
+    for group in groups.values():
+        value = getattr(group, "revrul_2001_62_reading", None)
+        if value is not None:
+            return str(value)
+    return None
+
+
 def resolve_settings(classes: Mapping[str, type], given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Default instances for each settings group, replaced by any given instance."""
     out = {name: cls() for name, cls in classes.items()}
@@ -394,16 +404,19 @@ class PackagePlan:
         ``settings`` maps a group name of ``settings_classes()`` to an instance; missing groups take
         their defaults. ``detail`` adds the service breakdown and the trace.
         """
-        core = self._core(participant, as_of, resolve_settings(self.settings_classes(), settings))
+        resolved = resolve_settings(self.settings_classes(), settings)
+        core = self._core(participant, as_of, resolved)
         result: JSON = {"id": participant.id}
         result.update(core.contract())
         from ..missing import BENEFITS_BLOCKED
+        from ..mortality import revrul_2001_62_reading
 
         try:
             blocked = (core.extra or {}).get(BENEFITS_BLOCKED)
             if blocked is not None:  # the core itself names an input the benefit figures wait for
                 raise blocked
-            result.update(self.outputs(participant, as_of, assumptions, core))
+            with revrul_2001_62_reading(revrul_reading(resolved)):
+                result.update(self.outputs(participant, as_of, assumptions, core))
         except Exception as exc:
             # A missing input (a market rate; a limit or table the engine lacks for the date) blocks
             # the benefit figures, not the participant: vesting and dates stay (``missing``).

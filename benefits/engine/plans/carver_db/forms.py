@@ -17,6 +17,7 @@ from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_y
 from benefits.engine.life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
 from benefits.engine.money import to_decimal, to_money, to_money_down
 from benefits.engine.trace import Trace, money
+from benefits.engine.trace import years as years_of
 from benefits.engine.trace import factor as factor_of
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -155,7 +156,7 @@ def longest_certain_period(participant_birth: date, retirement_date: date) -> tu
         f"Life expectancy at age {age} (the age on the birthday in {retirement_date.year}): no Years "
         "Certain and Life Option longer than this is offered",
         section=f"§7.8(C), §7.9; {single_life_source(retirement_date)}",
-        result=le,
+        result=years_of(le),
         age=age,
     )
 

@@ -29,7 +29,7 @@ from benefits.engine.dates import (
     months_between,
 )
 from benefits.engine.money import to_decimal, to_money, to_money_down
-from benefits.engine.mortality import MortalityTable
+from benefits.engine.mortality import MortalityTable, revrul_2001_62_reading
 from benefits.engine.parameters import ParameterNotInForce, parameter
 from benefits.engine.types import Participant
 
@@ -100,6 +100,18 @@ def price_grid(
 ) -> tuple[GridRow, ...]:
     """Every month from the earliest commencement date to age ``end_age``, every form (one pass)."""
     core = _core(p, as_of, core)
+    with revrul_2001_62_reading(_settings(core).revrul_2001_62_reading):  # 2003–2007 dates' table
+        return _price_grid(p, as_of, assumptions, core, start, end_age)
+
+
+def _price_grid(
+    p: Participant,
+    as_of: date,
+    assumptions: Mapping[str, Any],
+    core: CoreResult,
+    start: date | None,
+    end_age: int,
+) -> tuple[GridRow, ...]:
     if p.death_date is not None:
         return price_grid_reference(p, as_of, assumptions, core, start=start, end_age=end_age)
     market = MarketData.from_assumptions(assumptions)

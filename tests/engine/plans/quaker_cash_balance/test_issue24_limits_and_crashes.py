@@ -22,6 +22,7 @@ from benefits.engine.plans.quaker_cash_balance.grid import price_grid
 from benefits.engine.plans.quaker_cash_balance.inputs import _core
 from benefits.engine.plans.quaker_cash_balance.market import MarketData
 from benefits.engine.plans.quaker_cash_balance.results import benefits
+from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
 from benefits.engine.types import Participant
 
 from .conftest import spec_assumptions
@@ -182,18 +183,28 @@ def _nrd_2005() -> tuple[Participant, dict]:
 
 
 def test_nrd_in_2005_keeps_the_account_and_the_late_estimate_s4_s1_2f():
-    # NRD July 1, 2005 falls where the §417(e)(3) table is Rev. Rul. 2001-62, which the engine does not
-    # hold: only the conversion at NRD (§5.3(a), §1.2(g)) needs it. The account is Interest and
-    # Contribution Credits (§4.3, §4.4), no mortality; the 2012 late retirement (§5.7(b)) converts the
-    # 2012 balance on the 2012 table.
+    # NRD July 1, 2005 falls where the §417(e)(3) table is Rev. Rul. 2001-62 (§1.2(f)); only the
+    # conversion at NRD (§5.3(a), §1.2(g)) needs it. The account is Interest and Contribution Credits
+    # (§4.3, §4.4), no mortality: it is the same with or without the annuity figures. The table is
+    # now held both ways the ruling can be read: the unloaded reading prices the accrued benefit and
+    # its trace says the plan's reading is unconfirmed; the 2012 late retirement (§5.7(b)) converts
+    # the 2012 balance on the 2012 table.
     p, a = _nrd_2005()
     r = calculate(p, date(2011, 12, 31), a)
     account_only = benefits(p, date(2011, 12, 31), a, annuities=False).account
     assert r["account"]["balance"] == str(account_only.balance) and D(r["account"]["balance"]) > 30000
-    (m,) = [m for m in r["missing"] if m["blocks"]]
-    assert m["field"] == "/engine/mortality/417e" and m["blocks"] == ["/accrued_benefit"]
+    assert not [m for m in r.get("missing", []) if m["blocks"]]
+    basis = str(r["traces"]["accrued_benefit.monthly_at_nrd"])
+    assert "Rev. Rul. 2001-62 table (unloaded reading" in basis and "unconfirmed" in basis
     (est,) = r["estimates"]
     assert est["route"] == "late" and D(est["forms"]["life"]["monthly"]) > 0
+    # Once an administrator sets the plan's reading (loaded), that table prices it, and says so: the
+    # loaded rates are lower, so the same balance buys a smaller annuity.
+    loaded = calculate(
+        p, date(2011, 12, 31), a, {"benefits": BenefitSettings(revrul_2001_62_reading="loaded")}
+    )
+    assert "loaded reading, confirmed" in str(loaded["traces"]["accrued_benefit.monthly_at_nrd"])
+    assert D(loaded["accrued_benefit"]["monthly_at_nrd"]) < D(r["accrued_benefit"]["monthly_at_nrd"])
 
 
 def test_late_estimate_without_the_nrds_rate_s5_7b():
