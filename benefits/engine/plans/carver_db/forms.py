@@ -17,8 +17,8 @@ from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_y
 from benefits.engine.life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
 from benefits.engine.money import to_decimal, to_money, to_money_down
 from benefits.engine.trace import Trace, money
-from benefits.engine.trace import years as years_of
 from benefits.engine.trace import factor as factor_of
+from benefits.engine.trace import years as years_of
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
