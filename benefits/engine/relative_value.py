@@ -176,7 +176,11 @@ def _table_for(asd: date) -> tuple[MortalityTable, str]:
     """The §417(e)(3) table in force on the ASD; after the last published year, the latest one."""
     if asd.year > LAST_417E_YEAR:
         table = latest_417e_table(asd.year)
-        return table, f"{table.name} (latest table published, used for a {asd.year} ASD)"
+        # Issue 24: say plainly which year's table stands in, and that the ASD's own is not loaded.
+        return table, (
+            f"{table.name} (the {LAST_417E_YEAR} table stands in: the {asd.year} table is not loaded "
+            "in the engine yet)"
+        )
     table = applicable_417e_table(asd)
     return table, table.name
 
