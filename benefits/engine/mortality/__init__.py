@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -196,6 +197,98 @@ class TableNotAvailable(LookupError):
     """No confirmed §417(e)(3) applicable mortality table for the date (the message says why)."""
 
 
+class TableInputError(ValueError):
+    """A loaded table given in a request is malformed; ``field`` is the JSON pointer of the value."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# §417(e)(3) tables loaded as calculation inputs (request ``assumptions.mortality_417e_tables``): the
+# table an administrator loaded for a stability-period year replaces the shipped one for that year,
+# and a year past the last shipped table (2027 on) needs one. Set for a calculation by
+# ``loaded_417e_tables``; the shipped tables are the defaults.
+_LOADED_417E: ContextVar[Mapping[int, MortalityTable]] = ContextVar(
+    "loaded_417e", default=MappingProxyType({})
+)
+LOADED_417E_KEY = "mortality_417e_tables"
+
+
+@contextmanager
+def loaded_417e_tables(tables: Mapping[int, MortalityTable]) -> Iterator[None]:
+    """Within the block, the loaded tables stand for their years (``applicable_417e_table``)."""
+    token = _LOADED_417E.set(MappingProxyType(dict(tables)))
+    try:
+        yield
+    finally:
+        _LOADED_417E.reset(token)
+
+
+def loaded_417e_signature() -> tuple[tuple[int, str], ...]:
+    """What is loaded, as a hashable value (for memos keyed by the table choice)."""
+    return tuple(sorted((year, t.name) for year, t in _LOADED_417E.get().items()))
+
+
+def last_417e_year() -> int:
+    """The last stability-period year with a table: shipped or loaded."""
+    return max([LAST_417E_YEAR, *_LOADED_417E.get()])
+
+
+def parse_loaded_417e_tables(
+    raw: object, pointer: str = f"/assumptions/{LOADED_417E_KEY}"
+) -> dict[int, MortalityTable]:
+    """``{"2027": {"source": "Notice 2026-27", "version": "1", "qx": {"15": "0.00013", ...}}}`` →
+    tables by year. Ages consecutive, each q in [0, 1]; the source names the notice or regulation."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise TableInputError(pointer, "must be an object keyed by year")
+    out: dict[int, MortalityTable] = {}
+    for year_text, spec in raw.items():
+        where = f"{pointer}/{year_text}"
+        if not (isinstance(year_text, str) and year_text.isdigit() and 2008 <= int(year_text) <= 2199):
+            raise TableInputError(where, "the key is a stability-period year from 2008")
+        if not isinstance(spec, Mapping):
+            raise TableInputError(where, "must be an object with source, version and qx")
+        source, version, qx = spec.get("source"), spec.get("version", ""), spec.get("qx")
+        if not isinstance(source, str) or not source.strip():
+            raise TableInputError(
+                f"{where}/source", "the notice or regulation the table comes from is required"
+            )
+        if not isinstance(qx, Mapping) or not qx:
+            raise TableInputError(f"{where}/qx", "must be an object of age to q")
+        rows: list[tuple[int, float]] = []
+        for age_text, q_text in qx.items():
+            try:
+                age, q = int(age_text), float(str(q_text))
+            except ValueError:
+                raise TableInputError(f"{where}/qx/{age_text}", "age and q must be numbers") from None
+            if not 0.0 <= q <= 1.0:
+                raise TableInputError(f"{where}/qx/{age_text}", "q must be between 0 and 1")
+            rows.append((age, q))
+        rows.sort()
+        if [a for a, _ in rows] != list(range(rows[0][0], rows[0][0] + len(rows))):
+            raise TableInputError(f"{where}/qx", "the ages must be consecutive")
+        out[int(year_text)] = _loaded_table(int(year_text), source.strip(), str(version), tuple(rows))
+    return out
+
+
+@cache
+def _loaded_table(
+    year: int, source: str, version: str, rows: tuple[tuple[int, float], ...]
+) -> MortalityTable:
+    """One object per content, so the annuity caches keyed by table serve a whole census."""
+    label = f"version {version}, " if version else ""
+    return MortalityTable(
+        f"irs_417e_{year}_loaded",
+        f"IRS {year} §417(e)(3) applicable mortality table as loaded ({label}{source})",
+        f"loaded as a calculation input: {source}" + (f" (version {version})" if version else ""),
+        rows[0][0],
+        np.array([q for _, q in rows]),
+    )
+
+
 # Rev. Rul. 2001-62: the two ways the ruling can be read (PROVENANCE: "U" unloaded, "L" loaded).
 REVRUL_2001_62_TABLES = {"unloaded": "revrul_2001_62_unloaded", "loaded": "revrul_2001_62_loaded"}
 REVRUL_2001_62_DEFAULT = "unloaded"  # judged the more likely reading (sources/revrul-2001-62-PROVENANCE.md)
@@ -317,13 +410,17 @@ def applicable_417e_table(
             table, why = _revrul_2001_62_table(*_REVRUL_2001_62.get()), revrul_2001_62_words()
     else:
         year = start.year
-        if year > LAST_417E_YEAR:
+        loaded = _LOADED_417E.get().get(year)
+        if loaded is not None:  # loaded by an administrator: it replaces the shipped table
+            table, why = loaded, f"the table for stability periods beginning in {year}, as loaded"
+        elif year > LAST_417E_YEAR:
             raise TableNotAvailable(
-                f"no §417(e)(3) applicable mortality table published yet for stability periods "
+                f"no §417(e)(3) applicable mortality table loaded yet for stability periods "
                 f"beginning in {year} (the latest is {LAST_417E_YEAR})"
             )
-        table = get_table(f"irs_417e_{year}")
-        why = f"the table for stability periods beginning in {year}"
+        else:
+            table = get_table(f"irs_417e_{year}")
+            why = f"the table for stability periods beginning in {year}"
     if record:
         _read(table, asd, start, why)
     return table
@@ -332,7 +429,8 @@ def applicable_417e_table(
 def latest_417e_table(year: int) -> MortalityTable:
     """For a projection only: the table of ``year`` or, past the last one published, the latest
     (the trace records which year's table stands in)."""
-    return applicable_417e_table(min(int(year), LAST_417E_YEAR))
+    known = [y for y in _LOADED_417E.get() if y <= int(year)]
+    return applicable_417e_table(min(int(year), max([LAST_417E_YEAR, *known])))
 
 
 __all__ = [
@@ -340,7 +438,13 @@ __all__ = [
     "MortalityTable",
     "UnknownTable",
     "TableNotAvailable",
+    "LOADED_417E_KEY",
     "REVRUL_2001_62_DEFAULT",
+    "TableInputError",
+    "last_417e_year",
+    "loaded_417e_signature",
+    "loaded_417e_tables",
+    "parse_loaded_417e_tables",
     "REVRUL_2001_62_TABLES",
     "applicable_417e_table",
     "revrul_2001_62_reading",

@@ -408,14 +408,25 @@ class PackagePlan:
         core = self._core(participant, as_of, resolved)
         result: JSON = {"id": participant.id}
         result.update(core.contract())
+        from ..core import ParticipantError
         from ..missing import BENEFITS_BLOCKED
-        from ..mortality import revrul_2001_62_reading
+        from ..mortality import (
+            LOADED_417E_KEY,
+            TableInputError,
+            loaded_417e_tables,
+            parse_loaded_417e_tables,
+            revrul_2001_62_reading,
+        )
 
+        try:  # §417(e)(3) tables loaded as inputs replace the shipped ones for their years
+            tables = parse_loaded_417e_tables((assumptions or {}).get(LOADED_417E_KEY))
+        except TableInputError as exc:
+            raise ParticipantError(exc.field, str(exc), absolute=True) from None
         try:
             blocked = (core.extra or {}).get(BENEFITS_BLOCKED)
             if blocked is not None:  # the core itself names an input the benefit figures wait for
                 raise blocked
-            with revrul_2001_62_reading(revrul_reading(resolved)):
+            with revrul_2001_62_reading(revrul_reading(resolved)), loaded_417e_tables(tables):
                 result.update(self.outputs(participant, as_of, assumptions, core))
         except Exception as exc:
             # A missing input (a market rate; a limit or table the engine lacks for the date) blocks
