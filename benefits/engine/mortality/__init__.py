@@ -415,7 +415,7 @@ def applicable_417e_table(
             table, why = loaded, f"the table for stability periods beginning in {year}, as loaded"
         elif year > LAST_417E_YEAR:
             raise TableNotAvailable(
-                f"no §417(e)(3) applicable mortality table loaded yet for stability periods "
+                f"no §417(e)(3) applicable mortality table published yet (nor loaded) for stability periods "
                 f"beginning in {year} (the latest is {LAST_417E_YEAR})"
             )
         else:
