@@ -14,6 +14,7 @@ import copy
 import hashlib
 import json
 import re
+import types
 import typing
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -363,6 +364,8 @@ def _plain(value: object) -> object:
 
 def _choices(cls: type, name: str) -> tuple[str, ...]:
     hint = typing.get_type_hints(cls)[name]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):  # ``Literal[...] | None``: not set yet
+        (hint,) = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
     if typing.get_origin(hint) is typing.Literal:
         return tuple(str(a) for a in typing.get_args(hint))
     if hint is bool:

@@ -87,10 +87,11 @@ PLANS = (
 DEMO_PLAN_SETTINGS: dict[str, dict] = {"fairport-esop": {"pre_plan_vesting_cap_years": 5}}
 
 # Federal Reserve H.15, 10-year Treasury constant maturity, monthly average for November (percent).
-# Demo market data entered by hand: confirm each value against H.15 before production use.
+# Demo market data entered by hand: confirm each value against H.15 before production use. November
+# 2000 is the published monthly average (5.72; the 5.78 once here was the 30-year rate) (issue 24).
 TREASURY_10Y_NOVEMBER = {
     1999: "6.03",
-    2000: "5.78",
+    2000: "5.72",  # H.15 published monthly average
     2001: "4.65",
     2002: "4.05",
     2003: "4.30",
@@ -120,7 +121,8 @@ TREASURY_10Y_NOVEMBER = {
 TREASURY_SOURCE = "Federal Reserve H.15, 10-year CMT, November monthly average (demo data entered by hand)"
 
 # Federal Reserve H.15, 30-year Treasury constant maturity, monthly averages (percent): the cash balance
-# plan's applicable interest rate (§1.2(e)). Demo data entered by hand: confirm against H.15.
+# plan's applicable interest rate (§1.2(e)). Demo data entered by hand: confirm against H.15. The months
+# marked are the published monthly averages (issue 24); the others are still to confirm.
 TREASURY_30Y_MONTHLY = {
     "2024-01": "4.26",
     "2024-02": "4.38",
@@ -136,14 +138,14 @@ TREASURY_30Y_MONTHLY = {
     "2024-12": "4.58",
     "2025-01": "4.85",
     "2025-02": "4.68",
-    "2025-03": "4.62",
-    "2025-04": "4.77",
+    "2025-03": "4.60",  # H.15 published
+    "2025-04": "4.71",  # H.15 published
     "2025-05": "4.90",
     "2025-06": "4.89",
-    "2025-07": "4.89",
+    "2025-07": "4.92",  # H.15 published
     "2025-08": "4.87",
-    "2025-09": "4.68",
-    "2025-10": "4.58",
+    "2025-09": "4.74",  # H.15 published
+    "2025-10": "4.64",  # H.15 published
 }
 TREASURY_30Y_SOURCE = "Federal Reserve H.15, 30-year CMT, monthly average (demo data entered by hand)"
 

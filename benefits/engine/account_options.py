@@ -35,8 +35,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .dates import age_on_birthday_in_year
-from .life_expectancy import SOURCE as LIFE_TABLE_SOURCE
-from .life_expectancy import TableNotInForce, single_life_expectancy
+from .life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
 from .money import ZERO, money_str, to_decimal, to_money
 from .trace import Trace, TraceBuilder, count, money, years
 
@@ -107,7 +106,7 @@ def installment_limit(rules: AccountDistributionRules, *, birth_date: date, asd:
         return InstallmentLimit(cap, cap, age, None, "plan", note, tb.build())
     tb.step(
         f"Life expectancy at age {age} (the age on the birthday in {asd.year}); {rules.life_expectancy_table}",
-        section=f"{rules.life_expectancy_section}; {LIFE_TABLE_SOURCE}",
+        section=f"{rules.life_expectancy_section}; {single_life_source(asd)}",
         result=years(le),
         age=age,
     )

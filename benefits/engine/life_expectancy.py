@@ -1,9 +1,10 @@
 """The Single Life Table of Treas. Reg. §1.401(a)(9)-9(b): the life expectancy of one person at each age.
 
-Values: the table as amended by T.D. 9930 (85 FR 72472, November 12, 2020), for distribution calendar
-years beginning on or after January 1, 2022; ages 0 to 120 and over. The earlier table (T.D. 8987 /
-T.D. 9130) is not held, so a date before 2022 raises ``TableNotInForce`` and the caller says the figure
-is missing rather than guessing.
+Two tables: the one of T.D. 8987 (67 FR 18988, April 17, 2002; kept by T.D. 9130), for distribution
+calendar years 2002 through 2021, ages 0 to 111 and over; and the table as amended by T.D. 9930 (85 FR
+72472, November 12, 2020), for distribution calendar years beginning on or after January 1, 2022, ages
+0 to 120 and over. A date before 2002 raises ``TableNotInForce`` and the caller says the figure is
+missing rather than guessing.
 
 The age used is the person's age on the birthday in the calendar year (Treas. Reg. §1.401(a)(9)-5(c),
 (d): "the age of the ... on the birthday in the distribution calendar year"; ``dates.age_on_birthday_in_year``).
@@ -15,7 +16,23 @@ from datetime import date
 from decimal import Decimal
 
 SOURCE = "Treas. Reg. §1.401(a)(9)-9(b) (Single Life Table, T.D. 9930, for years from 2022)"
-IN_FORCE_FROM = date(2022, 1, 1)
+SOURCE_2002 = "Treas. Reg. §1.401(a)(9)-9, A-1 (Single Life Table, T.D. 8987, for years 2002 through 2021)"
+IN_FORCE_FROM = date(2002, 1, 1)  # the earliest date any held table answers for
+IN_FORCE_2022 = date(2022, 1, 1)
+
+# T.D. 8987's Single Life Table (index = age 0..111; 111 also covers any older age). Copied from the
+# regulation as published (three public copies agree); used for distribution calendar years 2002–2021.
+_SINGLE_LIFE_2002 = (
+    "82.4 81.6 80.6 79.7 78.7 77.7 76.7 75.8 74.8 73.8 72.8 71.8 70.8 69.9 68.9 67.9 66.9 66.0 65.0 64.0 "
+    "63.0 62.1 61.1 60.1 59.1 58.2 57.2 56.2 55.3 54.3 53.3 52.4 51.4 50.4 49.4 48.5 47.5 46.5 45.6 44.6 "
+    "43.6 42.7 41.7 40.7 39.8 38.8 37.9 37.0 36.0 35.1 34.2 33.3 32.3 31.4 30.5 29.6 28.7 27.9 27.0 26.1 "
+    "25.2 24.4 23.5 22.7 21.8 21.0 20.2 19.4 18.6 17.8 17.0 16.3 15.5 14.8 14.1 13.4 12.7 12.1 11.4 10.8 "
+    "10.2 9.7 9.1 8.6 8.1 7.6 7.1 6.7 6.3 5.9 5.5 5.2 4.9 4.6 4.3 4.1 3.8 3.6 3.4 3.1 "
+    "2.9 2.7 2.5 2.3 2.1 1.9 1.7 1.5 1.4 1.2 1.1 1.0"
+)
+SINGLE_LIFE_2002 = tuple(Decimal(v) for v in _SINGLE_LIFE_2002.split(" "))
+if len(SINGLE_LIFE_2002) != 112:  # ages 0..111
+    raise RuntimeError("the 2002 Single Life Table must have 112 rows")
 
 # Index = age (0..120; 120 also covers any older age).
 _SINGLE_LIFE_2022 = (
@@ -39,17 +56,28 @@ def single_life_expectancy(age: int, on: date) -> Decimal:
     """Life expectancy in years at ``age`` from the table in force on ``on``."""
     if on < IN_FORCE_FROM:
         raise TableNotInForce(
-            f"the Single Life Table in force on {on.isoformat()} (before 2022) is not held by the engine"
+            f"the Single Life Table in force on {on.isoformat()} (before 2002) is not held by the engine"
         )
     if age < 0:
         raise ValueError("age must not be negative")
+    if on < IN_FORCE_2022:
+        return SINGLE_LIFE_2002[min(age, 111)]
     return SINGLE_LIFE[min(age, 120)]
+
+
+def single_life_source(on: date) -> str:
+    """The regulation of the table ``single_life_expectancy`` reads on ``on`` (for the trace)."""
+    return SOURCE_2002 if on < IN_FORCE_2022 else SOURCE
 
 
 __all__ = [
     "IN_FORCE_FROM",
+    "IN_FORCE_2022",
     "SINGLE_LIFE",
+    "SINGLE_LIFE_2002",
     "SOURCE",
+    "SOURCE_2002",
     "TableNotInForce",
     "single_life_expectancy",
+    "single_life_source",
 ]

@@ -104,6 +104,10 @@ class MissingLog:
         return merge(self.items)
 
 
+# ``CoreResult.extra`` key: a ``MissingInput`` the service core found that holds back every benefit
+# figure (a plan reading still to be confirmed); the result keeps vesting, service and dates.
+BENEFITS_BLOCKED = "benefits_blocked"
+
 # The benefit figures each plan's contract result carries beyond vesting and dates (engine-cli.md):
 # what a missing input blocks when it stops the plan's figures as a whole.
 BENEFIT_KEYS = {
@@ -142,4 +146,4 @@ def merge(items: Iterable[Missing]) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["Missing", "MissingInput", "MissingLog", "describe", "merge"]
+__all__ = ["BENEFITS_BLOCKED", "Missing", "MissingInput", "MissingLog", "describe", "merge"]

@@ -44,7 +44,12 @@ from benefits.engine.actuarial import (
     temporary_life_annuity,
 )
 from benefits.engine.money import to_decimal
-from benefits.engine.mortality import LAST_417E_YEAR, MortalityTable, applicable_417e_table, latest_417e_table
+from benefits.engine.mortality import (
+    MortalityTable,
+    applicable_417e_table,
+    last_417e_year,
+    latest_417e_table,
+)
 from benefits.engine.trace import Trace, money, percent
 
 REGULATION = "Treas. Reg. §1.417(a)(3)-1(c)(2)"
@@ -174,9 +179,13 @@ def _percent(raw: object) -> Decimal | None:
 
 def _table_for(asd: date) -> tuple[MortalityTable, str]:
     """The §417(e)(3) table in force on the ASD; after the last published year, the latest one."""
-    if asd.year > LAST_417E_YEAR:
+    if asd.year > last_417e_year():
         table = latest_417e_table(asd.year)
-        return table, f"{table.name} (latest table published, used for a {asd.year} ASD)"
+        # Issue 24: say plainly which year's table stands in, and that the ASD's own is not loaded.
+        return table, (
+            f"{table.name} (the {last_417e_year()} table stands in: the {asd.year} table is not "
+            "loaded in the engine yet)"
+        )
     table = applicable_417e_table(asd)
     return table, table.name
 
@@ -256,12 +265,15 @@ def comparison_basis(
     stand_in = False
     if table is not None:
         mortality = table.name
+        if asd.year > last_417e_year() and table is latest_417e_table(asd.year):
+            # the plan priced on the latest table for want of the ASD's own: say so, plainly
+            stand_in, (_, mortality) = True, _table_for(asd)
     else:
         try:
             table, mortality = _table_for(asd)
         except LookupError as exc:
             return None, MissingNote(f"relative values omitted: {exc}", "/engine/mortality/417e")
-        stand_in = asd.year > LAST_417E_YEAR
+        stand_in = asd.year > last_417e_year()
     on = _day(asd)
     fallback: MissingNote | None = None
     reading: BasisReading
@@ -310,7 +322,7 @@ def comparison_basis(
     words_sentence = f"Relative values are worked out on {plain}."
     if stand_in:  # the IRS table for the year is not in the engine yet: the latest one stands in
         words_sentence = words_sentence[:-1] + (
-            f", except that the latest IRS mortality table the calculator has ({LAST_417E_YEAR}) "
+            f", except that the latest IRS mortality table the calculator has ({last_417e_year()}) "
             f"stands in for the {asd.year} table."
         )
     return (

@@ -19,6 +19,7 @@ READING_LABELS = {
     "erd_after_early_termination": "Earliest retirement date after leaving early",
     "old_schedule_before_1998_09_15": "The old vesting schedule applies before September 15, 1998",
     "pre_plan_vesting_cap_years": "Most years of service before the plan that count for vesting",
+    "revrul_2001_62_reading": "Which way the plan reads the 2003–2007 mortality table of Rev. Rul. 2001-62",
     "early_retirement_service": "How service toward early retirement is counted",
     "change_in_control_date": "Date of a change in control",
     "normal_retirement_age": "Normal retirement age",

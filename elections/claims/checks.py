@@ -161,7 +161,15 @@ def check_esop_distribution(membership, details, filed_on) -> dict:
             }
         )
     result = _calc(membership, filed_on)
-    vested = Decimal(result["account"]["vested_balance"])
+    given = (result.get("account") or {}).get("vested_balance")
+    if given is None:  # a plan input it rests on is missing (the engine's ``missing``): no figure yet
+        raise ClaimInvalid(
+            {
+                "claim_type": "The vested account balance cannot be worked out yet: information the plan "
+                "needs is missing. Please contact the plan administrator."
+            }
+        )
+    vested = Decimal(given)
     if vested <= 0:
         raise ClaimInvalid({"claim_type": "There is no vested account balance to distribute."})
     return {"commencement_date": start.isoformat(), "vested_balance": f"{vested:.2f}"}

@@ -1,6 +1,7 @@
 """`load_demo` is idempotent and loads what the demo promises."""
 
 from datetime import date
+from decimal import Decimal
 
 import pytest
 from allauth.mfa.models import Authenticator
@@ -143,3 +144,21 @@ def test_demo_plan_year_has_claims_in_every_state_with_flags_and_market_data(set
     assert Claim.objects.count() == count
     # The identity-link record in README stays free to link.
     assert Participant.objects.get(participant_number="CFS-10008").user is None
+
+
+def test_demo_market_data_equals_the_published_monthly_averages_and_stays_marked_demo():
+    # Issue 24 item 4: Federal Reserve H.15 monthly averages (percent) where the published value is
+    # known: the 10-year for November 2000, the 30-year for five months of 2025.
+    call_command("load_demo", as_of=date(2026, 11, 21))
+    published = {
+        ("treasury_10y_november", date(2000, 11, 1)): "5.72",
+        ("treasury_30y", date(2025, 3, 1)): "4.60",
+        ("treasury_30y", date(2025, 4, 1)): "4.71",
+        ("treasury_30y", date(2025, 7, 1)): "4.92",
+        ("treasury_30y", date(2025, 9, 1)): "4.74",
+        ("treasury_30y", date(2025, 10, 1)): "4.64",
+    }
+    for (series, period), percent in published.items():
+        row = MarketRate.objects.get(series=series, period=period)
+        assert str(row.percent.normalize()) == str(Decimal(percent).normalize()), (series, period)
+        assert "demo data" in row.source  # still data an administrator confirms before production

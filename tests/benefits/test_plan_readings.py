@@ -108,3 +108,24 @@ def test_the_page_says_where_the_statute_overrides_the_plans_30_year_treasury_wo
 def test_no_override_section_for_a_plan_without_such_words(staff_client, admin_user, fairport):
     body = staff_client(admin_user).get("/benefits/staff/plans/fairport-esop/").content.decode()
     assert "Where the law overrides" not in body
+
+
+def test_rev_rul_2001_62_reading_is_unconfirmed_until_an_administrator_sets_it(staff_client, admin_user):
+    # Issue 24: the 2003–2007 §417(e)(3) table is built both ways Rev. Rul. 2001-62 can be read; the
+    # unloaded reading stands in, and the readings page flags it until an administrator chooses (audited).
+    quaker = Plan.objects.create(
+        key="quaker-cash-balance", name="Quaker City", kind=Plan.Kind.CASH_BALANCE, employer=EmployerFactory()
+    )
+    reading = {r.name: r for r in plan_readings(quaker)}["revrul_2001_62_reading"]
+    assert reading.required and reading.unconfirmed and reading.choices == ("unloaded", "loaded")
+    client = staff_client(admin_user)
+    body = client.get("/benefits/staff/plans/quaker-cash-balance/").content.decode()
+    assert "revrul_2001_62_reading" in body and "A reading the plan text leaves blank must be set" in body
+    client.post(
+        "/benefits/staff/plans/quaker-cash-balance/readings/revrul_2001_62_reading/", {"value": "unloaded"}
+    )
+    quaker.refresh_from_db()
+    assert quaker.settings == {"revrul_2001_62_reading": "unloaded"}
+    event = AuditEvent.objects.get(event_type="plan.reading_changed")
+    assert event.extra_data["new"] == "unloaded" and event.acting_user == admin_user
+    assert not {r.name: r for r in plan_readings(quaker)}["revrul_2001_62_reading"].unconfirmed

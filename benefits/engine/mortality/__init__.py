@@ -14,18 +14,25 @@ Conventions:
 Table keys (see ``table_keys()``): ``up1984``, ``gatt1983_unisex``, ``gam1983_male``,
 ``gam1983_female``, ``gam1994_static_male``, ``gam1994_static_female``, ``irs_2008_applicable``,
 ``irs_417e_2008`` … ``irs_417e_2026`` (2025-2026 provisional recomputations). Improvement scales:
-``scale_aa_male``, ``scale_aa_female``. The Rev. Rul. 2001-62 table (2003-2007) and the 2027 table
-are deliberately absent (``build_data.py`` says why): a lookup for those dates is an error.
+``scale_aa_male``, ``scale_aa_female``. The Rev. Rul. 2001-62 table (2003-2007) is held both ways the
+ruling can be read, computed (``revrul_2001_62_unloaded``, ``revrul_2001_62_loaded``; the ruling's own
+rates were not found, see ``sources/revrul-2001-62-PROVENANCE.md``): the plan's reading chooses
+(``revrul_2001_62_reading``), the unloaded one standing in, and saying so, until it is confirmed. The
+2027 table is deliberately absent (``build_data.py`` says why): a lookup for 2027 is an error.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cache
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -190,6 +197,157 @@ class TableNotAvailable(LookupError):
     """No confirmed §417(e)(3) applicable mortality table for the date (the message says why)."""
 
 
+class TableInputError(ValueError):
+    """A loaded table given in a request is malformed; ``field`` is the JSON pointer of the value."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# §417(e)(3) tables loaded as calculation inputs (request ``assumptions.mortality_417e_tables``): the
+# table an administrator loaded for a stability-period year replaces the shipped one for that year,
+# and a year past the last shipped table (2027 on) needs one. Set for a calculation by
+# ``loaded_417e_tables``; the shipped tables are the defaults.
+_LOADED_417E: ContextVar[Mapping[int, MortalityTable]] = ContextVar(
+    "loaded_417e", default=MappingProxyType({})
+)
+LOADED_417E_KEY = "mortality_417e_tables"
+
+
+@contextmanager
+def loaded_417e_tables(tables: Mapping[int, MortalityTable]) -> Iterator[None]:
+    """Within the block, the loaded tables stand for their years (``applicable_417e_table``)."""
+    token = _LOADED_417E.set(MappingProxyType(dict(tables)))
+    try:
+        yield
+    finally:
+        _LOADED_417E.reset(token)
+
+
+def loaded_417e_signature() -> tuple[tuple[int, str], ...]:
+    """What is loaded, as a hashable value (for memos keyed by the table choice)."""
+    return tuple(sorted((year, t.name) for year, t in _LOADED_417E.get().items()))
+
+
+def last_417e_year() -> int:
+    """The last stability-period year with a table: shipped or loaded."""
+    return max([LAST_417E_YEAR, *_LOADED_417E.get()])
+
+
+def parse_loaded_417e_tables(
+    raw: object, pointer: str = f"/assumptions/{LOADED_417E_KEY}"
+) -> dict[int, MortalityTable]:
+    """``{"2027": {"source": "Notice 2026-27", "version": "1", "qx": {"15": "0.00013", ...}}}`` →
+    tables by year. Ages consecutive, each q in [0, 1]; the source names the notice or regulation."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise TableInputError(pointer, "must be an object keyed by year")
+    out: dict[int, MortalityTable] = {}
+    for year_text, spec in raw.items():
+        where = f"{pointer}/{year_text}"
+        if not (isinstance(year_text, str) and year_text.isdigit() and 2008 <= int(year_text) <= 2199):
+            raise TableInputError(where, "the key is a stability-period year from 2008")
+        if not isinstance(spec, Mapping):
+            raise TableInputError(where, "must be an object with source, version and qx")
+        source, version, qx = spec.get("source"), spec.get("version", ""), spec.get("qx")
+        if not isinstance(source, str) or not source.strip():
+            raise TableInputError(
+                f"{where}/source", "the notice or regulation the table comes from is required"
+            )
+        if not isinstance(qx, Mapping) or not qx:
+            raise TableInputError(f"{where}/qx", "must be an object of age to q")
+        rows: list[tuple[int, float]] = []
+        for age_text, q_text in qx.items():
+            try:
+                age, q = int(age_text), float(str(q_text))
+            except ValueError:
+                raise TableInputError(f"{where}/qx/{age_text}", "age and q must be numbers") from None
+            if not 0.0 <= q <= 1.0:
+                raise TableInputError(f"{where}/qx/{age_text}", "q must be between 0 and 1")
+            rows.append((age, q))
+        rows.sort()
+        if [a for a, _ in rows] != list(range(rows[0][0], rows[0][0] + len(rows))):
+            raise TableInputError(f"{where}/qx", "the ages must be consecutive")
+        out[int(year_text)] = _loaded_table(int(year_text), source.strip(), str(version), tuple(rows))
+    return out
+
+
+@cache
+def _loaded_table(
+    year: int, source: str, version: str, rows: tuple[tuple[int, float], ...]
+) -> MortalityTable:
+    """One object per content, so the annuity caches keyed by table serve a whole census."""
+    label = f"version {version}, " if version else ""
+    return MortalityTable(
+        f"irs_417e_{year}_loaded",
+        f"IRS {year} §417(e)(3) applicable mortality table as loaded ({label}{source})",
+        f"loaded as a calculation input: {source}" + (f" (version {version})" if version else ""),
+        rows[0][0],
+        np.array([q for _, q in rows]),
+    )
+
+
+# Rev. Rul. 2001-62: the two ways the ruling can be read (PROVENANCE: "U" unloaded, "L" loaded).
+REVRUL_2001_62_TABLES = {"unloaded": "revrul_2001_62_unloaded", "loaded": "revrul_2001_62_loaded"}
+REVRUL_2001_62_DEFAULT = "unloaded"  # judged the more likely reading (sources/revrul-2001-62-PROVENANCE.md)
+# The plan's reading for the calculation under way: (reading, confirmed by an administrator).
+_REVRUL_2001_62: ContextVar[tuple[str, bool]] = ContextVar(
+    "revrul_2001_62", default=(REVRUL_2001_62_DEFAULT, False)
+)
+
+
+@contextmanager
+def revrul_2001_62_reading(reading: str | None) -> Iterator[None]:
+    """Within the block, a 2003–2007 ASD is valued on the plan's reading of Rev. Rul. 2001-62;
+    ``None`` (not confirmed): the unloaded reading stands in, and the table choice says so."""
+    if reading is not None and reading not in REVRUL_2001_62_TABLES:
+        raise ValueError(f"unknown reading of Rev. Rul. 2001-62: {reading!r}")
+    token = _REVRUL_2001_62.set((reading or REVRUL_2001_62_DEFAULT, reading is not None))
+    try:
+        yield
+    finally:
+        _REVRUL_2001_62.reset(token)
+
+
+def revrul_2001_62_state() -> tuple[str, bool]:
+    """(reading, confirmed) of the calculation under way (``revrul_2001_62_reading``)."""
+    return _REVRUL_2001_62.get()
+
+
+def revrul_2001_62_table(reading: str, confirmed: bool) -> MortalityTable:
+    """The Rev. Rul. 2001-62 table of ``reading``, named with its confirmation status."""
+    return _revrul_2001_62_table(reading, confirmed)
+
+
+@cache
+def _revrul_2001_62_table(reading: str, confirmed: bool) -> MortalityTable:
+    """The reading's table, its name saying whether the plan's reading is confirmed (every basis
+    description, and so every trace and explanation, carries it). Cached: one object per choice."""
+    base = get_table(REVRUL_2001_62_TABLES[reading])
+    status = (
+        "confirmed by the plan administrator"
+        if confirmed
+        else "standing in: the plan's reading is unconfirmed until an administrator confirms it"
+    )
+    return MortalityTable(
+        base.key, f"Rev. Rul. 2001-62 table ({reading} reading, {status})", base.source, base.min_age,
+        base.qx, base.provisional,
+    )  # fmt: skip
+
+
+def revrul_2001_62_words() -> str:
+    """How the Rev. Rul. 2001-62 table in use was chosen, in words for the trace and the notes."""
+    reading, confirmed = _REVRUL_2001_62.get()
+    if confirmed:
+        return f"Rev. Rul. 2001-62, the {reading} reading the plan administrator confirmed (table computed)"
+    return (
+        f"Rev. Rul. 2001-62, the {reading} reading standing in: which reading the plan uses is "
+        "unconfirmed until an administrator confirms it (table computed)"
+    )
+
+
 # Rev. Rul. 95-6 (the 1983 GAM 50/50 "GATT" table): plan years beginning after 12/31/1994 (GATT/RPA
 # '94); Rev. Rul. 2001-62 replaced it for annuity starting dates on or after 12/31/2002.
 GATT_FIRST_PLAN_YEAR = date(1995, 1, 1)
@@ -227,8 +385,9 @@ def applicable_417e_table(
 
     - plan years beginning before 1995: none (the PBGC basis applied): ``TableNotAvailable``;
     - ASDs before 12/31/2002 in plan years from 1995: the 1983 GAM 50/50 table, Rev. Rul. 95-6;
-    - ASDs from 12/31/2002 in plan years beginning before 2008: the Rev. Rul. 2001-62 table, which
-      is NOT in the engine (its published rates could not be confirmed): ``TableNotAvailable``;
+    - ASDs from 12/31/2002 in plan years beginning before 2008: the Rev. Rul. 2001-62 table on the
+      plan's reading (``revrul_2001_62_reading``; unconfirmed: the unloaded reading, and the recorded
+      choice says it is unconfirmed);
     - stability periods beginning in 2008–2026: the IRS table of that calendar year (2025 and 2026
       provisional recomputations); later years: ``TableNotAvailable`` (not yet published).
 
@@ -247,21 +406,21 @@ def applicable_417e_table(
         if (asd or date(start.year, 12, 31)) < GAR94_START:
             table, why = get_table("gatt1983_unisex"), "Rev. Rul. 95-6"
         else:
-            raise TableNotAvailable(
-                f"no confirmed §417(e)(3) applicable mortality table for {(asd or start).isoformat()}: the "
-                "Rev. Rul. 2001-62 table (annuity starting dates from December 31, 2002 in plan years "
-                "beginning before 2008) is not in the engine because its published rates could not be "
-                "confirmed"
-            )
+            # ASDs from 12/31/2002 in plan years beginning before 2008: Rev. Rul. 2001-62.
+            table, why = _revrul_2001_62_table(*_REVRUL_2001_62.get()), revrul_2001_62_words()
     else:
         year = start.year
-        if year > LAST_417E_YEAR:
+        loaded = _LOADED_417E.get().get(year)
+        if loaded is not None:  # loaded by an administrator: it replaces the shipped table
+            table, why = loaded, f"the table for stability periods beginning in {year}, as loaded"
+        elif year > LAST_417E_YEAR:
             raise TableNotAvailable(
-                f"no §417(e)(3) applicable mortality table published yet for stability periods "
+                f"no §417(e)(3) applicable mortality table published yet (nor loaded) for stability periods "
                 f"beginning in {year} (the latest is {LAST_417E_YEAR})"
             )
-        table = get_table(f"irs_417e_{year}")
-        why = f"the table for stability periods beginning in {year}"
+        else:
+            table = get_table(f"irs_417e_{year}")
+            why = f"the table for stability periods beginning in {year}"
     if record:
         _read(table, asd, start, why)
     return table
@@ -270,7 +429,8 @@ def applicable_417e_table(
 def latest_417e_table(year: int) -> MortalityTable:
     """For a projection only: the table of ``year`` or, past the last one published, the latest
     (the trace records which year's table stands in)."""
-    return applicable_417e_table(min(int(year), LAST_417E_YEAR))
+    known = [y for y in _LOADED_417E.get() if y <= int(year)]
+    return applicable_417e_table(min(int(year), max([LAST_417E_YEAR, *known])))
 
 
 __all__ = [
@@ -278,7 +438,19 @@ __all__ = [
     "MortalityTable",
     "UnknownTable",
     "TableNotAvailable",
+    "LOADED_417E_KEY",
+    "REVRUL_2001_62_DEFAULT",
+    "TableInputError",
+    "last_417e_year",
+    "loaded_417e_signature",
+    "loaded_417e_tables",
+    "parse_loaded_417e_tables",
+    "REVRUL_2001_62_TABLES",
     "applicable_417e_table",
+    "revrul_2001_62_reading",
+    "revrul_2001_62_state",
+    "revrul_2001_62_table",
+    "revrul_2001_62_words",
     "latest_417e_table",
     "blend",
     "get_table",

@@ -7,9 +7,10 @@ Sources: SOA XTbML tables shipped offline in the ``pymort`` wheel (by SOA table 
 Writes one ``<key>.csv`` (``age,qx``) per table and ``catalog.json`` with each table's name and
 provenance. Tests check that the files still match pymort and the source CSVs.
 
+Not built here: the Rev. Rul. 2001-62 tables ``revrul_2001_62_unloaded`` / ``_loaded`` are copied
+column for column from ``sources/revrul-2001-62-both-readings-computed.csv`` (computed both ways the
+ruling can be read; ``sources/revrul-2001-62-PROVENANCE.md``) and checked by the tests.
 Not built, on purpose (issue 12: an error for a date is better than a guess):
-- the Rev. Rul. 2001-62 table (ASDs from 12/31/2002 through 2007 plan years): its published q-values
-  could not be confirmed, nor whether it blends the loaded 1994 GAM static or the unloaded basic rates;
 - 2027: the recomputation ignores the SECURE 2.0 cap on mortality improvement (Notice 2026-27).
 """
 

@@ -328,6 +328,16 @@ class Plan(Protocol):
 # ------------------------------------------------------------------------------ the usual implementation
 
 
+def revrul_reading(groups: Mapping[str, Any]) -> str | None:
+    """The plan's confirmed reading of Rev. Rul. 2001-62 (a benefit setting of the plans that value
+    2003–2007 distributions on the §417(e)(3) table), or None: not confirmed, or no such setting."""
+    for group in groups.values():
+        value = getattr(group, "revrul_2001_62_reading", None)
+        if value is not None:
+            return str(value)
+    return None
+
+
 def resolve_settings(classes: Mapping[str, type], given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Default instances for each settings group, replaced by any given instance."""
     out = {name: cls() for name, cls in classes.items()}
@@ -403,11 +413,30 @@ class PackagePlan:
         ``settings`` maps a group name of ``settings_classes()`` to an instance; missing groups take
         their defaults. ``detail`` adds the service breakdown and the trace.
         """
-        core = self._core(participant, as_of, resolve_settings(self.settings_classes(), settings))
+        resolved = resolve_settings(self.settings_classes(), settings)
+        core = self._core(participant, as_of, resolved)
         result: JSON = {"id": participant.id}
         result.update(core.contract())
+        from ..core import ParticipantError
+        from ..missing import BENEFITS_BLOCKED
+        from ..mortality import (
+            LOADED_417E_KEY,
+            TableInputError,
+            loaded_417e_tables,
+            parse_loaded_417e_tables,
+            revrul_2001_62_reading,
+        )
+
+        try:  # §417(e)(3) tables loaded as inputs replace the shipped ones for their years
+            tables = parse_loaded_417e_tables((assumptions or {}).get(LOADED_417E_KEY))
+        except TableInputError as exc:
+            raise ParticipantError(exc.field, str(exc), absolute=True) from None
         try:
-            result.update(self.outputs(participant, as_of, assumptions, core))
+            blocked = (core.extra or {}).get(BENEFITS_BLOCKED)
+            if blocked is not None:  # the core itself names an input the benefit figures wait for
+                raise blocked
+            with revrul_2001_62_reading(revrul_reading(resolved)), loaded_417e_tables(tables):
+                result.update(self.outputs(participant, as_of, assumptions, core))
         except Exception as exc:
             # A missing input (a market rate; a limit or table the engine lacks for the date) blocks
             # the benefit figures, not the participant: vesting and dates stay (``missing``).

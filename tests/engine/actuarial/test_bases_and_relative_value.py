@@ -28,10 +28,9 @@ def test_417e_basis_before_2008_uses_30_year_treasury_and_the_table_then_in_forc
     assert b.table.key == "gatt1983_unisex"  # Rev. Rul. 95-6
     with pytest.raises(ValueError, match="30-year Treasury"):
         basis_417e(2000, segment_rates=(0.04, 0.05, 0.06))
-    # The Rev. Rul. 2001-62 table (ASDs from 12/31/2002, plan years before 2008) is not confirmed:
-    # an error for the date, never a neighbouring table.
-    with pytest.raises(LookupError, match="Rev. Rul. 2001-62"):
-        basis_417e(2005, treasury_rate=0.05)
+    # ASDs from 12/31/2002, plan years before 2008: the Rev. Rul. 2001-62 table (issue 24: both
+    # readings held, the unloaded one until the plan's reading is confirmed).
+    assert basis_417e(2005, treasury_rate=0.05).table.key == "revrul_2001_62_unloaded"
 
 
 def test_417e_basis_2008_to_2011_blends_each_segment_rate_with_the_treasury_rate():

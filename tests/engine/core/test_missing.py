@@ -8,6 +8,7 @@ import pytest
 
 from benefits.engine.minimum_present_value import statutory_basis
 from benefits.engine.missing import MissingInput, MissingLog, describe
+from benefits.engine.mortality import applicable_417e_table
 from benefits.engine.parameters import parameter
 
 
@@ -41,6 +42,11 @@ def test_a_regulatory_value_the_engine_lacks_points_into_the_engine():
     log.attempt("/limits", lambda: parameter("irs_415b_dollar_limit").at(date(1982, 6, 30)))
     (entry,) = log.as_json()
     assert entry["field"] == "/engine/parameters/irs_415b_dollar_limit" and "1982-06-30" in entry["message"]
+    # A §417(e)(3) table the engine lacks (plan years beginning before 1995: the PBGC basis).
+    log = MissingLog()
+    log.attempt("/cash_out", lambda: applicable_417e_table(date(1994, 6, 1)))
+    assert log.as_json()[0]["field"] == "/engine/mortality/417e"
+    # 2003–2007 (Rev. Rul. 2001-62) is no longer missing (issue 24): the plan's reading's table.
     log = MissingLog()
     log.attempt(
         "/cash_out",
@@ -48,7 +54,7 @@ def test_a_regulatory_value_the_engine_lacks_points_into_the_engine():
             date(2005, 3, 1), {"treasury_30y_monthly": {"2004-12": "5"}}, lookback_month="2004-12"
         ),
     )
-    assert log.as_json()[0]["field"] == "/engine/mortality/417e"
+    assert log.as_json() == []
 
 
 def test_other_errors_are_not_swallowed():

@@ -60,10 +60,11 @@ def test_before_2008_the_30_year_treasury_rate_and_the_rev_rul_95_6_table():
 
 
 def test_2007_2008_boundary():
-    # A 2007 distribution (after 12/31/2002) needs the Rev. Rul. 2001-62 table, which the engine
-    # does not have: an error naming it, not a neighbouring table. The next plan year is PPA's 20%.
-    with pytest.raises(BasisNotAvailable, match="Rev. Rul. 2001-62"):
-        statutory_basis(date(2007, 12, 1), _market("2007-09"), lookback_month="2007-09")
+    # A 2007 distribution (after 12/31/2002) is on the Rev. Rul. 2001-62 table (issue 24: the
+    # unloaded reading until the plan's reading is confirmed) and the 30-year Treasury rate; the
+    # next plan year is PPA's 20%.
+    old = statutory_basis(date(2007, 12, 1), _market("2007-09"), lookback_month="2007-09")
+    assert old.table.key == "revrul_2001_62_unloaded"
     sb = statutory_basis(date(2008, 1, 1), _market("2007-10"), lookback_month="2007-10")
     assert sb.regime == "phase_in" and sb.rates_percent[0] == D("4.2")
 

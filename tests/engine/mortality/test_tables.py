@@ -22,6 +22,7 @@ from benefits.engine.mortality import (
     blend,
     get_table,
     improvement_scale,
+    revrul_2001_62_reading,
     table_keys,
 )
 
@@ -118,14 +119,25 @@ def test_gatt_table_is_the_50_50_blend_of_1983_gam():
     np.testing.assert_allclose(b.qx, gatt.qx, atol=1e-6)  # SOA rounds the blend to 6 places
 
 
-def test_rev_rul_2001_62_table_is_not_guessed():
-    # Issue 12: the 2003-2007 table could not be checked against the ruling's published rates (nor
-    # whether it blends the loaded 1994 GAM static or the unloaded basic rates: q65 ~.010641 against
-    # ~.011441, ~2% on annuity factors). An error for those dates is better than a guess.
+def test_rev_rul_2001_62_table_both_readings_unloaded_until_confirmed():
+    # Issue 24: the ruling's own rates are not available, so the table is built both ways it can be
+    # read (sources/revrul-2001-62-PROVENANCE.md): the 50/50 blend of the unloaded 1994 GAM basic
+    # (q65 .011441) or the loaded 1994 GAM static rates (q65 .010641), projected to 2002 with Scale AA.
     assert "gar1994_unisex" not in table_keys()
+    unloaded, loaded = get_table("revrul_2001_62_unloaded"), get_table("revrul_2001_62_loaded")
+    assert unloaded.q(65) == 0.011441 and loaded.q(65) == 0.010641
+    assert unloaded.q(55) == 0.003197 and loaded.q(85) == 0.078240
+    assert unloaded.provisional and loaded.provisional and "computed" in unloaded.source
     for when in (date(2002, 12, 31), date(2005, 6, 1), date(2007, 12, 31)):
-        with pytest.raises(TableNotAvailable, match="Rev. Rul. 2001-62"):
-            applicable_417e_table(when)
+        t = applicable_417e_table(when)
+        assert t.key == "revrul_2001_62_unloaded" and "unconfirmed" in t.name
+        with revrul_2001_62_reading("loaded"):
+            t = applicable_417e_table(when)
+        assert t.key == "revrul_2001_62_loaded" and "confirmed by the plan administrator" in t.name
+    # the day before, Rev. Rul. 95-6
+    assert applicable_417e_table(date(2002, 12, 30)).key == "gatt1983_unisex"
+    with pytest.raises(ValueError), revrul_2001_62_reading("both"):
+        pass
 
 
 def test_every_table_has_provenance_and_recomputed_years_are_provisional():
@@ -144,6 +156,8 @@ def test_every_table_has_provenance_and_recomputed_years_are_provisional():
     assert "Notice 2018-02" in get_table("irs_417e_2019").source
     for key in table_keys():
         assert "unconfirmed" not in get_table(key).source and "/work" not in get_table(key).source
+    for key in ("revrul_2001_62_unloaded", "revrul_2001_62_loaded"):  # computed, not transcribed
+        assert get_table(key).provisional and "PROVISIONAL" in get_table(key).source
 
 
 def test_table_keys_excludes_scales():
@@ -228,8 +242,10 @@ def test_table_keyed_by_stability_period(asd, period_start, key):
 def test_a_2008_asd_in_a_plan_year_that_began_in_2007_is_pre_ppa():
     # Rev. Rul. 2007-67: the 2008 table for plan years beginning on or after 1/1/2008; an ASD in
     # March 2008 of a plan year beginning 7/1/2007 stays on the pre-PPA table (Rev. Rul. 2001-62).
-    with pytest.raises(TableNotAvailable, match="Rev. Rul. 2001-62"):
-        applicable_417e_table(date(2008, 3, 1), period_start=date(2007, 7, 1))
+    assert (
+        applicable_417e_table(date(2008, 3, 1), period_start=date(2007, 7, 1)).key
+        == "revrul_2001_62_unloaded"
+    )
 
 
 @pytest.mark.parametrize("when", [1994, 2027, date(1994, 12, 31)])
@@ -261,3 +277,17 @@ def test_custom_table():
     t = MortalityTable("t", "test", "hand", 60, np.array([0.1, 0.2, 1.0]))
     assert t.max_age == 62
     np.testing.assert_allclose(t.lx, [1.0, 0.9, 0.72, 0.0])
+
+
+def test_rev_rul_2001_62_data_files_are_the_source_columns():
+    import csv
+
+    src = DATA_DIR.parent / "sources" / "revrul-2001-62-both-readings-computed.csv"
+    rows = list(csv.DictReader(src.open()))
+    for key, column in (
+        ("revrul_2001_62_unloaded", "unloaded_round_at_end"),
+        ("revrul_2001_62_loaded", "loaded_round_at_end"),
+    ):
+        t = get_table(key)
+        assert (t.min_age, t.max_age) == (1, 120)
+        assert [t.q(int(r["age"])) for r in rows] == [float(r[column]) for r in rows]

@@ -215,4 +215,4 @@ def test_default_mortality_is_the_417e_table_for_the_asd():
     )
     assert basis.basis.table.key == "irs_417e_2024"
     basis, _ = comparison_basis(date(2031, 3, 1), {"rate": {"2031-01": "4.5"}}, RULES, married=True)
-    assert basis.basis.table.key == "irs_417e_2026" and "latest" in basis.mortality
+    assert basis.basis.table.key == "irs_417e_2026" and "stands in" in basis.mortality

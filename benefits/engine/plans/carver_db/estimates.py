@@ -359,6 +359,7 @@ def estimate(
         ss_option_amount=_pd_decimal(p, "ss_option_amount", None)
         or _pd_decimal(p, "social_security_amount", None),
         settings=settings,
+        limit_annual=limit.annual_limit if limit is not None else None,
     )
     base = tb.build()
     forms = {k: replace(v, trace=base.extend(v.trace)) for k, v in forms.items()}

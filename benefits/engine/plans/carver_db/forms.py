@@ -7,14 +7,18 @@ factors (SPEC §7). Every form amount is the Life-No Death Benefit amount times 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
 
-from benefits.engine.dates import completed_age, full_years_between
-from benefits.engine.money import to_money
+from benefits.engine.actuarial import Basis, Form, form_factor, life_annuity, plan_basis
+from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_years_between, months_between
+from benefits.engine.life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
+from benefits.engine.money import to_decimal, to_money, to_money_down
 from benefits.engine.trace import Trace, money
 from benefits.engine.trace import factor as factor_of
+from benefits.engine.trace import years as years_of
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -134,6 +138,85 @@ def certain_factor(participant_birth: date, retirement_date: date, years: int) -
     return factor, trace
 
 
+def longest_certain_period(participant_birth: date, retirement_date: date) -> tuple[Decimal | None, Trace]:
+    """§7.8(C): "a period certain not extending beyond the life expectancy of the Participant". The
+    life expectancy is the Single Life Table's (Treas. Reg. §1.401(a)(9)-9; §7.9 applies the
+    §401(a)(9) regulations from 2001) at the age on the birthday in the year payments start. None
+    when the table in force on the date is not held (before 2002): no period is refused then."""
+    age = age_on_birthday_in_year(participant_birth, retirement_date.year)
+    try:
+        le = single_life_expectancy(age, retirement_date)
+    except TableNotInForce as exc:
+        return None, Trace().add(
+            "The years certain are not checked against the life expectancy: " + str(exc),
+            section="§7.8(C)",
+            result=None,
+        )
+    return le, Trace().add(
+        f"Life expectancy at age {age} (the age on the birthday in {retirement_date.year}): no Years "
+        "Certain and Life Option longer than this is offered",
+        section=f"§7.8(C), §7.9; {single_life_source(retirement_date)}",
+        result=years_of(le),
+        age=age,
+    )
+
+
+# §6.1(C)(3): a form other than the Life-No Death Benefit and the Joint and Survivor form is tested as
+# the greater of its Life-No Death equivalent on the plan's factors and on 5% with the GATT table.
+# On the plan's factors every form is the (already limited) life amount × its Table A factor, so the
+# binding test is the 5%/GATT one: the form's amount may not exceed the limit × ä(life) ÷ ä(form).
+LIMIT_RATE = 0.05
+
+
+@lru_cache(maxsize=1)
+def gatt_basis() -> Basis:
+    from benefits.engine.mortality import get_table
+
+    return plan_basis(get_table("gatt1983_unisex"), LIMIT_RATE, label="GATT (1983 GAM 50/50) at 5%")
+
+
+@lru_cache(maxsize=65536)
+def limit_ratio(key: str, age_m: int, annuitant_m: int | None) -> float:
+    """ä(life) ÷ ä(form) at 5% on the GATT table, at exact ages in months (``js*`` for a Contingent
+    Pensioner, ``cc*`` for years certain)."""
+    basis = gatt_basis()
+    age = age_m / 12.0
+    if key.startswith("cc"):
+        form = Form.certain_and_life(int(key[2:]))
+        spouse = None
+    else:
+        form = Form.contingent(SURVIVOR_SHARE[key[2:]])
+        spouse = None if annuitant_m is None else annuitant_m / 12.0
+    return life_annuity(basis, age) / form_factor(basis, form, age, spouse)
+
+
+def limit_tested(key: str, married: bool) -> bool:
+    """Forms §6.1(C)(3) converts before the limit: not the life form, not the Spouse's Joint and
+    Survivor forms (§7.1; Code §415(b)(2)(B) leaves a QJSA's survivor portion out), and not the
+    Social Security Option (its test needs the GATT Applicable Interest Rate: Enrolled Actuary)."""
+    if key in ("life", "ss_level"):
+        return False
+    return not (key.startswith("js") and married)
+
+
+def form_limit_annual(
+    limit_annual: Decimal,
+    key: str,
+    *,
+    participant_birth: date,
+    retirement_date: date,
+    annuitant_birth: date | None,
+) -> Decimal:
+    """The most form ``key`` may pay a year under §6.1(C)(3): the limit converted on 5%/GATT, in
+    whole cents a month (rounded down)."""
+    ratio = limit_ratio(
+        key,
+        months_between(participant_birth, retirement_date),
+        months_between(annuitant_birth, retirement_date) if annuitant_birth is not None else None,
+    )
+    return to_money_down(limit_annual * to_decimal(ratio) / 12) * 12
+
+
 @dataclass(frozen=True)
 class FormAmount:
     """One form's annual amount (full precision) and its monthly payment (rounded to cents)."""
@@ -178,11 +261,14 @@ def form_amounts(
     nrd: date,
     ss_option_amount: Decimal | None = None,
     settings: BenefitSettings = DEFAULT_SETTINGS,
+    limit_annual: Decimal | None = None,
 ) -> dict[str, FormAmount]:
     """Every form the plan offers on a Retirement Date, from the Life-No Death Benefit amount.
 
     ``annuitant_birth`` is the Spouse's birth date for a married participant (J&S, §7.1) or a
     Contingent Pensioner's (§8.1) for an unmarried one; without it no joint form is priced.
+    ``limit_annual``: the §415 limit the life amount was held to; every other form is held to it
+    converted (§6.1(C)(3)). Years certain beyond the life expectancy are not offered (§7.8(C)).
     """
     forms: dict[str, FormAmount] = {}
     life_trace = Trace().add(
@@ -218,12 +304,40 @@ def form_amounts(
                 note=note,
                 survivor_share=SURVIVOR_SHARE[pct],
             )
+    longest, le_trace = longest_certain_period(participant_birth, retirement_date)
     for years in CERTAIN_YEARS:
+        if longest is not None and years > longest:
+            continue  # §7.8(C): the period certain may not extend beyond the life expectancy
         factor, trace = certain_factor(participant_birth, retirement_date, years)
         annual = life_annual * factor
-        trace = trace.add(f"Life and {years} Years Certain amount", section="§8.2", result=money(annual))
+        trace = le_trace.extend(trace).add(
+            f"Life and {years} Years Certain amount", section="§8.2", result=money(annual)
+        )
         note = "" if not married else "needs the Spouse's consent (§7.6)"
         forms[f"cc{years}"] = FormAmount(f"cc{years}", annual, factor, trace, note=note)
+    if limit_annual is not None:
+        for key, f in list(forms.items()):
+            if not limit_tested(key, married):
+                continue
+            cap = form_limit_annual(
+                limit_annual,
+                key,
+                participant_birth=participant_birth,
+                retirement_date=retirement_date,
+                annuitant_birth=annuitant_birth,
+            )
+            if f.annual <= cap:
+                continue
+            trace = f.trace.add(
+                "Reduced to the Code §415 limit converted to this form: the limit × life annuity factor ÷ "
+                "form factor, at 5% with the GATT mortality table",
+                section="§6.1(C)(3), Table A (GATT)",
+                result=money(cap),
+                annual_limit=money(limit_annual),
+                before_limit=money(f.annual),
+            )
+            survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
+            forms[key] = replace(f, annual=cap, trace=trace, survivor_annual=survivor_annual)
     level = social_security_option(
         life_annual,
         participant_birth=participant_birth,
@@ -247,6 +361,7 @@ def form_monthly_amounts(
     nrd: date,
     ss_option_amount: Decimal | None = None,
     settings: BenefitSettings = DEFAULT_SETTINGS,
+    limit_annual: Decimal | None = None,
 ) -> dict[str, Decimal]:
     """``form_amounts``' monthly payments alone, the same keys in the same order, without the traces
     (the price grid: every month × every form). The property tests hold the two equal."""
@@ -259,8 +374,21 @@ def form_monthly_amounts(
         for pct in JS_PERCENTS:
             factor = _js_adjusted(_JS_TABLE[band][pct], diff, younger)
             out[f"js{pct}"] = to_money(life_annual * factor / 12)
+    longest = _longest_years(participant_birth, retirement_date)
     for years in CERTAIN_YEARS:
-        out[f"cc{years}"] = to_money(life_annual * _CC_TABLE[band][years] / 12)
+        if longest is None or years <= longest:
+            out[f"cc{years}"] = to_money(life_annual * _CC_TABLE[band][years] / 12)
+    if limit_annual is not None:
+        for key, amount in out.items():
+            if limit_tested(key, married):
+                cap = form_limit_annual(
+                    limit_annual,
+                    key,
+                    participant_birth=participant_birth,
+                    retirement_date=retirement_date,
+                    annuitant_birth=annuitant_birth,
+                )
+                out[key] = min(amount, to_money(cap / 12))
     if ss_option_amount is not None and ss_option_amount > 0:
         from benefits.engine.dates import months_between_firsts
 
@@ -270,6 +398,16 @@ def form_monthly_amounts(
             if increased - ss_option_amount >= 0:
                 out["ss_level"] = to_money(increased / 12)
     return out
+
+
+def _longest_years(participant_birth: date, retirement_date: date) -> Decimal | None:
+    """``longest_certain_period`` without its trace (the price grid)."""
+    try:
+        return single_life_expectancy(
+            age_on_birthday_in_year(participant_birth, retirement_date.year), retirement_date
+        )
+    except TableNotInForce:
+        return None
 
 
 def ss_commencement_date(participant_birth: date, settings: BenefitSettings = DEFAULT_SETTINGS) -> date:

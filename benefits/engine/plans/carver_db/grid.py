@@ -62,7 +62,9 @@ def price_grid(
         p,
         s,
         limits.at,
-        lambda annual, d: form_monthly_amounts(annual, retirement_date=d, **_form_inputs(p, s)),
+        lambda annual, d, limit: form_monthly_amounts(
+            annual, retirement_date=d, limit_annual=limit, **_form_inputs(p, s)
+        ),
     )
 
 
@@ -80,8 +82,8 @@ def price_grid_reference(
     if isinstance(s, PriceGrid):
         return s
 
-    def monthly(annual: Decimal, d: date) -> Mapping[str, Decimal]:
-        forms = form_amounts(annual, retirement_date=d, **_form_inputs(p, s))
+    def monthly(annual: Decimal, d: date, limit: Decimal | None) -> Mapping[str, Decimal]:
+        forms = form_amounts(annual, retirement_date=d, limit_annual=limit, **_form_inputs(p, s))
         return {k: v.monthly for k, v in forms.items()}
 
     return _priced(p, s, lambda d: _limit_415(p, s.core, s.data, d), monthly)
@@ -158,7 +160,7 @@ def _priced(
     p: Participant,
     s: _Setup,
     limit_at: Callable[[date], Any],
-    monthly_of: Callable[[Decimal, date], Mapping[str, Decimal]],
+    monthly_of: Callable[[Decimal, date, Decimal | None], Mapping[str, Decimal]],
 ) -> PriceGrid:
     """Each month from ``s.first`` to ``s.end``: the life amount, capped by the §415 limit, in every form."""
     rows = []
@@ -171,7 +173,7 @@ def _priced(
         )
         limit = limit_at(d)
         annual = min(life.annual, limit.annual_limit) if limit is not None else life.annual
-        monthly = monthly_of(annual, d)
+        monthly = monthly_of(annual, d, limit.annual_limit if limit is not None else None)
         for k in monthly:
             if k not in names:
                 names.append(k)

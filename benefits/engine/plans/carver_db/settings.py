@@ -25,6 +25,18 @@ UNFROZEN_PROJECTION = "unfrozen_projection"
 class BenefitSettings:
     """GAP readings that change Carver DB benefit amounts."""
 
+    revrul_2001_62_reading: Literal["unloaded", "loaded"] | None = setting(
+        None,
+        section='Table A (GATT Applicable Mortality Table "or such other table")',
+        gap="Rev. Rul. 2001-62",
+        alternative="loaded: the 94 GAR's loaded 1994 GAM static rates projected to 2002 (q65 .010641) "
+        "instead of the unloaded basic rates (q65 .011441)",
+        required=True,
+        help="Which way the plan reads Rev. Rul. 2001-62's §417(e)(3) table (annuity starting dates "
+        "from December 31, 2002 in plan years before 2008). Until an administrator sets it, the "
+        "unloaded reading stands in and each figure says the reading is unconfirmed.",
+    )
+
     projected_cs_mode: Literal["freeze_capped", "unfrozen_projection"] = setting(
         FREEZE_CAPPED,
         section="§3.1(A)(2)(b), §1.1(H), Foreword",

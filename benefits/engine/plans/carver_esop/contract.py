@@ -34,7 +34,10 @@ def plan_outputs(
         # The plan's calculate() puts the resolved settings groups on the core result.
         chosen = (getattr(core, "settings", None) or {}).get("benefits")
         settings = chosen if isinstance(chosen, BenefitSettings) else DEFAULT_SETTINGS
-    given = CarverEsopInputs.parse(participant, as_of)
+    service_settings = (getattr(core, "settings", None) or {}).get("service_vesting")
+    given = CarverEsopInputs.parse(
+        participant, as_of, getattr(service_settings, "normal_retirement_age", None)
+    )
     out: dict[str, Any] = {}
     traces: dict[str, list[Any]] = {}
     if given.account_balance is not None:
@@ -50,6 +53,20 @@ def plan_outputs(
             .as_list()
         )
     vested = given.vested_account_value
+    if vested is None:
+        # The vesting rules are in the missing base plan, so the vested value is an input: without it
+        # the vested balance, the §10.6 cash-out test and the statement wait; vesting and dates stay.
+        blocks = ["/account/vested_balance", "/cash_out"] + (["/statement"] if given.statement else [])
+        out["missing"] = [
+            {
+                "field": "/plan_data/vested_account_value",
+                "message": "the vested account value is needed for the vested balance and the §10.6 "
+                "cash-out test (the base plan's vesting rules are missing, SPEC GAP D2.1)",
+                "blocks": blocks,
+            }
+        ]
+        out["traces"] = traces
+        return out
     out.setdefault("account", {})["vested_balance"] = money_str(vested)
     when = given.distribution_date
     decision = cash_out_decision(

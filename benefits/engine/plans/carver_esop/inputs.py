@@ -35,7 +35,7 @@ class CarverEsopInputs:
 
     # shares × share_value + cash, when ``plan_data`` gives shares and share_value (SPEC GAP D2.1)
     account_balance: Decimal | None
-    vested_account_value: Decimal
+    vested_account_value: Decimal | None  # None: not given (its figures are ``missing``)
     normal_retirement_age: int
     distribution_election: str | None
     distribution_date: date
@@ -47,23 +47,21 @@ class CarverEsopInputs:
     elected_dividends: Decimal
 
     @classmethod
-    def parse(cls, participant: Any, as_of: date) -> CarverEsopInputs:
+    def parse(cls, participant: Any, as_of: date, default_nra: int | None = None) -> CarverEsopInputs:
+        """``default_nra``: the Normal Retirement Age the service core used (its setting) when
+        ``plan_data`` gives none."""
         pd = participant.plan_data or {}
         balance = None
         if all(k in pd for k in ("shares", "share_value")):
             balance = to_money(
                 _dec(pd, "shares") * _dec(pd, "share_value") + (_dec(pd, "cash") if "cash" in pd else 0)
             )
-        if "vested_account_value" not in pd:
-            raise _error(
-                "/plan_data/vested_account_value", "plan_data.vested_account_value is required (§10.6 test)"
-            )
-        if pd.get("normal_retirement_age") is None:
+        if pd.get("normal_retirement_age") is None and default_nra is None:
             raise _error(
                 "/plan_data/normal_retirement_age",
                 "plan_data.normal_retirement_age is required: the base plan is missing (SPEC GAP D2.1)",
             )
-        vested = to_money(_dec(pd, "vested_account_value"))
+        vested = to_money(_dec(pd, "vested_account_value")) if "vested_account_value" in pd else None
         election = pd.get("distribution_election")
         if election not in ELECTIONS:
             raise _error(
@@ -77,7 +75,8 @@ class CarverEsopInputs:
             when = participant.commencement_dates[0]
         else:
             when = as_of
-        nra = int(pd["normal_retirement_age"])
+        raw_nra = pd.get("normal_retirement_age")
+        nra = int(raw_nra) if raw_nra is not None else int(default_nra or 0)
         elects_shares = bool(pd.get("elects_shares", False))
         reason = pd.get("termination_reason", "other")
         prior = None if pd.get("prior_valuation_value") is None else _dec(pd, "prior_valuation_value")

@@ -12,6 +12,7 @@ from typing import Any
 
 from benefits.engine import statement_input as si
 from benefits.engine.core import ParticipantError
+from benefits.engine.missing import MissingInput
 from benefits.engine.money import ZERO, to_decimal
 
 from .statement import KINDS, LedgerEntry
@@ -26,7 +27,8 @@ def _num(plan_data: Mapping[str, Any], key: str, default: Decimal | None = None)
     if key not in plan_data or plan_data[key] is None:
         if default is not None:
             return default
-        raise _error(f"/plan_data/{key}", f"plan_data.{key} is required for the Fairport ESOP")
+        # Absent, not malformed: the account figures wait for it; vesting and dates stay (``missing``).
+        raise MissingInput(f"/plan_data/{key}", f"plan_data.{key} is needed for the Fairport ESOP account")
     try:
         return to_decimal(plan_data[key] if not isinstance(plan_data[key], float) else str(plan_data[key]))
     except (InvalidOperation, TypeError) as exc:

@@ -7,12 +7,13 @@ Sources: plan text §2 ("Vesting Year", "Break in Service", "Service", "Normal R
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
 
 from ...core import CoreResult, ParticipantError
 from ...dates import date_attaining_age, first_of_month_on_or_after
+from ...missing import BENEFITS_BLOCKED, MissingInput
 from ...plan_support import (
     check_history,
     elapsed_years_date,
@@ -107,13 +108,13 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
     check_history(p, as_of)
     tb = Trace()
     before_18 = pd_year_hours(p, "hours_before_age_18")
-    if settings.pre_plan_vesting_cap_years is None and _has_pre_plan_year(p, before_18):
-        raise ParticipantError(
-            "/settings/pre_plan_vesting_cap_years",
-            "pre-2007 service needs the plan's maximum of pre-plan Vesting Years (blank in §9.2, "
-            "GAP D1.2): an administrator must confirm it",
-            absolute=True,
-        )
+    cap_unconfirmed = settings.pre_plan_vesting_cap_years is None and _has_pre_plan_year(p, before_18)
+    counted = settings
+    if cap_unconfirmed:
+        # §9.2's maximum of pre-plan Vesting Years is blank (GAP D1.2). Until an administrator
+        # confirms a reading, count none of them: every reading gives at least these years, so the
+        # service, vesting and dates shown never overstate; the account figures wait (``missing``).
+        counted = replace(settings, pre_plan_vesting_cap_years=0)
     term = termination(p, as_of)
     try:
         history = hours_service(
@@ -121,7 +122,7 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
             birth_date=p.birth_date,
             hours=p.hours,
             as_of=as_of,
-            rules=hours_rules(settings),
+            rules=hours_rules(counted),
             is_vested=lambda n: SCHEDULE.percent(n) > 0,
             prior_years=pd_int(p, "prior_service_years", 0),
             hours_before_age=before_18,
@@ -202,5 +203,23 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
         trace=tb.extend(history.trace).extend(vesting.trace),
         notes=tuple(
             f"setting {n} uses its default until the Committee confirms it" for n in NEEDS_CONFIRMATION
-        ),
+        )
+        + ((PRE_PLAN_CAP_NOTE,) if cap_unconfirmed else ()),
+        extra={BENEFITS_BLOCKED: pre_plan_cap_missing()} if cap_unconfirmed else {},
+    )
+
+
+PRE_PLAN_CAP_NOTE = (
+    "no Vesting Year before 2007 is counted until an administrator confirms the plan's maximum of "
+    "pre-plan Vesting Years (blank in §9.2, GAP D1.2): the vesting shown is the least any reading gives"
+)
+
+
+def pre_plan_cap_missing() -> MissingInput:
+    """The missing reading that holds back the account figures of a participant with pre-2007 years
+    (the vested percent they rest on may rise once the cap is confirmed)."""
+    return MissingInput(
+        "/settings/pre_plan_vesting_cap_years",
+        "pre-2007 service needs the plan's maximum of pre-plan Vesting Years (blank in §9.2, GAP D1.2): "
+        "an administrator must confirm it; vesting counts no pre-2007 year until then",
     )

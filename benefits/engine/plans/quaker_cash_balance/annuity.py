@@ -23,12 +23,16 @@ from benefits.engine.dates import age_in_years_months, months_between
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.mortality import (
     LAST_417E_YEAR,
+    REVRUL_2001_62_TABLES,
     MortalityTable,
     TableNotAvailable,
     applicable_417e_table,
     blend,
     get_table,
     latest_417e_table,
+    loaded_417e_signature,
+    revrul_2001_62_state,
+    revrul_2001_62_table,
 )
 from benefits.engine.parameters import replaying_reads
 from benefits.engine.trace import Trace, money
@@ -87,16 +91,37 @@ def _basis(table_key: str, rate: Decimal) -> Basis:
 def applicable_basis(distribution: date, market: MarketData) -> ApplicableBasis:
     """AIR for the 2nd month before ``distribution`` (§1.2(e)) and the table in force (§1.2(f))."""
     rate = market.applicable_interest_rate_for(distribution)
-    key = market.applicable_mortality_table or _table_in_force(distribution)
-    basis = _basis(key, rate.value)
+    if market.applicable_mortality_table:
+        basis = _basis(market.applicable_mortality_table, rate.value)
+    else:
+        reading, confirmed = revrul_2001_62_state()
+        key = _table_in_force(distribution, reading, confirmed, loaded_417e_signature())
+        if key in REVRUL_2001_62_TABLES.values():  # named with the plan's reading and its status
+            basis = _table_basis(revrul_2001_62_table(reading, confirmed), rate.value)
+        elif key.endswith("_loaded"):  # a table loaded as an input (its name says which version)
+            basis = _table_basis(applicable_417e_table(distribution, record=False), rate.value)
+        else:
+            basis = _basis(key, rate.value)
     return ApplicableBasis(basis, rate, basis.table)
 
 
+@lru_cache(maxsize=512)
+def _table_basis(table: MortalityTable, rate: Decimal) -> Basis:
+    return Basis(table, FlatRate(float(rate)), label=f"{table.name} at {rate * 100:.2f}%")
+
+
 @replaying_reads  # the same few NRDs and ASDs recur across a census
-def _table_in_force(distribution: date) -> str:
+def _table_in_force(
+    distribution: date,
+    reading: str = "unloaded",
+    confirmed: bool = False,
+    loaded: tuple[tuple[int, str], ...] = (),
+) -> str:
     """§1.2(f), §8.20: the table prescribed for the ASD (recorded in the trace); for an ASD beyond
-    the last table published, the latest one (a projection, GAP-4). A date with no confirmed table
-    (before 1995, or the Rev. Rul. 2001-62 years) is an error, never a neighbouring table."""
+    the last table published, the latest one (a projection, GAP-4). A date with no table (before
+    1995) is an error, never a neighbouring table; the Rev. Rul. 2001-62 years take the plan's reading.
+    ``reading``, ``confirmed`` (the plan's reading of Rev. Rul. 2001-62) and ``loaded`` (the tables
+    loaded as inputs) are arguments so the memo keeps one answer per table choice."""
     try:
         return applicable_417e_table(distribution).key
     except TableNotAvailable:

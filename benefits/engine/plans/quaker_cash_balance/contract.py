@@ -140,6 +140,7 @@ def plan_outputs(
         traces["survivor_annuity"] = s.trace.as_list()
     if b.notes:
         out["benefit_notes"] = list(b.notes)
+    missing.extend(m.as_json() for m in b.missing)
     if missing:
         out["missing"] = merge(
             Missing(m["field"], m["message"], tuple(m["blocks"]), tuple(m.get("fallback", ())))

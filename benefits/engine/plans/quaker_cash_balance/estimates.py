@@ -16,7 +16,7 @@ from benefits.engine.dates import (
     first_of_month_on_or_after,
     months_between,
 )
-from benefits.engine.missing import describe
+from benefits.engine.missing import Missing, describe
 from benefits.engine.money import HUNDRED, to_decimal, to_money_down
 from benefits.engine.parameters import ParameterNotInForce, parameter
 from benefits.engine.relative_value import (
@@ -31,7 +31,15 @@ from benefits.engine.types import Participant
 from .account import participant_ledger
 from .annuity import ApplicableBasis, LifeAnnuity, applicable_basis, balance_to_life_annuity
 from .death import SurvivorAnnuity
-from .forms import CERTAIN_FORMS, SURVIVOR_FORMS, FormAmount, immediate_vested_forms, retirement_forms
+from .forms import (
+    CERTAIN_FORMS,
+    FORM_NAMES,
+    SURVIVOR_FORMS,
+    FormAmount,
+    immediate_vested_forms,
+    limit_forms_415,
+    retirement_forms,
+)
 from .inputs import (
     AccountInputs,
     _pd_date,
@@ -89,6 +97,7 @@ class Estimate:
     trace: Trace
     relative_values: RelativeValues | None = None  # §5.10(d)(i); None when there is no election
     missing: tuple[tuple[str, str], ...] = ()  # (JSON pointer, message) of inputs blocking a figure
+    limit_415: Decimal | None = None  # the annual §415(b) limit every form is held to (None: not applied)
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,7 @@ class QuakerBenefits:
     survivor: SurvivorAnnuity | None
     ledger: Ledger
     notes: tuple[str, ...] = field(default_factory=tuple)
+    missing: tuple[Missing, ...] = ()  # a figure left out for a missing rate or table (``/accrued_benefit``)
 
 
 def _route(d: date, core: CoreResult) -> str:
@@ -235,7 +245,7 @@ def estimate(
                                   section="§1.2(g), " + {"normal": "§5.3(a)", "late": "§5.7(b)",
                                   "early": "§5.5(b)", "vested_immediate": "§5.9(e)"}[route])  # fmt: skip
     sla = replace(sla, trace=trace.extend(sla.trace))
-    sla, ls, lump, limit_notes = apply_415(p, core, d, sla, ls, lump, basis)
+    sla, ls, lump, limit_notes, limit = apply_415(p, core, d, sla, ls, lump, basis)
     notes.extend(limit_notes)
     spouse = p.spouse_birth_date or _pd_date(p, "contingent_annuitant_birth_date")
     if route == "vested_immediate":
@@ -248,6 +258,20 @@ def estimate(
             notes.append("the grandfathered annuity minimum (§5.3(c), §5.5(b), §5.7(c)) needs the "
                          "pre-2000 plan (GAP-1): not applied")  # fmt: skip
     forms = dict(forms)
+    if limit is not None:
+        forms, reduced = limit_forms_415(
+            forms,
+            limit=limit,
+            table=basis.table,
+            birth_date=p.birth_date,
+            start=d,
+            married=p.is_married,
+            spouse_birth_date=p.spouse_birth_date,
+            annuitant_birth_date=p.spouse_birth_date if route == "vested_immediate" else spouse,
+        )
+        if reduced:
+            names = ", ".join(FORM_NAMES[k].lower() for k in reduced)
+            notes.append(f"§415(b) limit applied to the {names}: Enrolled Actuary to review (SPEC §13.1)")
     if floor_missing is None:  # without its grandfathered minimum the lump sum is not known
         forms["lump_sum"] = lump
     default = "js50" if (p.is_married and "js50" in forms) else "life"
@@ -269,7 +293,7 @@ def estimate(
         notes.append(rv.note)
     missing = () if floor_missing is None else (floor_missing,)
     return Estimate(
-        d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace, rv, missing
+        d, route, balance, vested, forms, default, ls, False, est, tuple(notes), trace, rv, missing, limit
     )
 
 
@@ -381,14 +405,15 @@ def apply_415(
     ls: LumpSum,
     lump: FormAmount,
     basis: ApplicableBasis,
-) -> tuple[LifeAnnuity, LumpSum, FormAmount, list[str]]:
-    """§5.15 / §1.2(a)-(c): clip the life annuity (and so every form) and the lump sum to the §415(b)
-    limit for the start date, and flag the case for the Enrolled Actuary (SPEC §13.1)."""
+) -> tuple[LifeAnnuity, LumpSum, FormAmount, list[str], Decimal | None]:
+    """§5.15 / §1.2(a)-(c): clip the life annuity and the lump sum to the §415(b) limit for the start
+    date, and flag the case for the Enrolled Actuary (SPEC §13.1). The annual limit is returned too
+    (None when it does not apply): every other form is held to it converted (``limit_forms_415``)."""
     notes: list[str] = []
     try:
         dollar = parameter("irs_415b_dollar_limit").at(date(d.year, 12, 31))
     except ParameterNotInForce:
-        return sla, ls, lump, notes
+        return sla, ls, lump, notes, None
     adjusted, words = age_adjusted_dollar_limit(dollar, age=sla.age, table=basis.table)
     entry = core.participation_date or p.hire_date
     participation = Decimal(months_between(entry, d)) / 12
@@ -402,7 +427,7 @@ def apply_415(
         had_dc_plan=bool(p.plan_data.get("had_dc_plan", True)),
     )
     if check.limit is None:
-        return sla, ls, lump, notes
+        return sla, ls, lump, notes, None
     steps = check.trace.add("§415(b) dollar limit for the start date: " + words, section="§5.15(a)(i), §1.2(a),(c)",
                             result=money(adjusted), limit_year=d.year, dollar_limit=money(dollar))  # fmt: skip
     if not check.passes:
@@ -420,4 +445,4 @@ def apply_415(
             "§415(b) limit", section="§5.15, §1.2(b)", result=money(capped), annual_equivalent=money(equivalent)))  # fmt: skip
         lump = replace(lump, lump_sum=capped, trace=lump.trace.extend(ls.trace))
         notes.append("§415(b) limit applied to the lump sum: Enrolled Actuary to review")
-    return sla, ls, lump, notes
+    return sla, ls, lump, notes, check.limit

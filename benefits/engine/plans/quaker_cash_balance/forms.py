@@ -24,7 +24,8 @@ from typing import Any, cast
 
 from benefits.engine.actuarial import Basis, Form, FormKind, form_factor, life_annuity, plan_basis
 from benefits.engine.dates import months_between
-from benefits.engine.money import to_decimal, to_money
+from benefits.engine.money import to_decimal, to_money, to_money_down
+from benefits.engine.mortality import MortalityTable
 from benefits.engine.trace import Trace, factor, money
 
 from .annuity import ApplicableBasis, LifeAnnuity, age_words, mortality_table
@@ -75,6 +76,96 @@ def _ratio(basis: Basis, key: str, age_m: int, spouse_m: int | None) -> tuple[fl
     age = age_m / 12.0
     spouse = None if spouse_m is None else spouse_m / 12.0
     return life_annuity(basis, age), form_factor(basis, _form(key), age, spouse)
+
+
+# §1.2(a): "8% for purposes of adjusting the limitations of any form of benefit not subject to the
+# present value restrictions in Code Section 417(e)(3)", with the Applicable Mortality Table; Code
+# §415(b)(2)(E)(i) asks for no less than the greater of 5% and the plan's rate, so 8% it is.
+LIMIT_FORM_RATE = 0.08
+
+
+@lru_cache(maxsize=16)
+def limit_basis(table: MortalityTable) -> Basis:
+    """The basis on which the §415(b) limit is converted to a form (§1.2(a)): the table at 8%."""
+    return plan_basis(table, LIMIT_FORM_RATE)
+
+
+def survivor_disregarded(key: str, *, married: bool, spouse_birth_date: date | None) -> bool:
+    """§5.15(a): "that portion of the survivor benefit payable to a Spouse provided under Section 5.10
+    ... shall not be taken into account" (Code §415(b)(2)(B)): the married participant's QJSA, the
+    Joint and 50% Survivor Annuity with the Spouse (§5.10(b)), is limited like a life annuity."""
+    return key == "js50" and married and spouse_birth_date is not None
+
+
+def limit_forms_415(
+    forms: dict[str, FormAmount],
+    *,
+    limit: Decimal,
+    table: MortalityTable,
+    birth_date: date,
+    start: date,
+    married: bool,
+    spouse_birth_date: date | None,
+    annuitant_birth_date: date | None,
+) -> tuple[dict[str, FormAmount], list[str]]:
+    """§1.2 (last sentence of (c)), §5.15(a); Code §415(b)(2)(B): no form pays more than the annual
+    §415(b) ``limit`` converted to that form, a straight life annuity's Actuarial Equivalent on the
+    Applicable Mortality Table at 8% (§1.2(a)); for the QJSA the Spouse's survivor portion is left
+    out, so its monthly amount is held to the life annuity's limit. Returns the forms and the keys
+    of those reduced. ``annuitant_birth_date``: the survivor's birth date the forms were priced on."""
+    out: dict[str, FormAmount] = {}
+    reduced: list[str] = []
+    age_m = months_between(birth_date, start)
+    for key, f in forms.items():
+        if f.monthly is None:
+            out[key] = f
+            continue
+        cap = form_limit_monthly(
+            limit,
+            key,
+            table=table,
+            age_m=age_m,
+            spouse_m=months_between(annuitant_birth_date, start) if annuitant_birth_date else None,
+            disregard_survivor=survivor_disregarded(
+                key, married=married, spouse_birth_date=spouse_birth_date
+            ),
+        )
+        if f.monthly <= cap:
+            out[key] = f
+            continue
+        survivor = to_money(cap * SURVIVOR_FORMS[key]) if key in SURVIVOR_FORMS else None
+        trace = f.trace.add(
+            f"{FORM_NAMES[key]} reduced to the §415(b) limit converted to this form",
+            section="§1.2(a),(c), §5.15(a); Code §415(b)(2)(B)",
+            result=money(cap),
+            annual_limit=money(limit),
+            before_limit=money(f.monthly),
+            basis=limit_basis(table).describe(),
+        )
+        out[key] = FormAmount(key, f.name, monthly=cap, survivor_monthly=survivor, trace=trace)
+        reduced.append(key)
+    return out, reduced
+
+
+def form_limit_monthly(
+    limit: Decimal,
+    key: str,
+    *,
+    table: MortalityTable,
+    age_m: int,
+    spouse_m: int | None,
+    disregard_survivor: bool,
+    ratio: float | None = None,
+) -> Decimal:
+    """The monthly amount of form ``key`` that is the Actuarial Equivalent of a straight life
+    annuity of ``limit`` a year (§1.2(a)), rounded down to the cent. ``ratio``: life factor ÷ form
+    factor on ``limit_basis(table)`` when already computed (the price grid)."""
+    if key == "life" or disregard_survivor:
+        return to_money_down(limit / 12)
+    if ratio is None:
+        life_f, form_f = _ratio(limit_basis(table), key, age_m, spouse_m if key in SURVIVOR_FORMS else None)
+        ratio = life_f / form_f
+    return to_money_down(limit * to_decimal(ratio) / 12)
 
 
 def retirement_forms(
@@ -169,6 +260,10 @@ __all__ = [
     "FormKind",
     "SURVIVOR_FORMS",
     "general_basis",
+    "form_limit_monthly",
     "immediate_vested_forms",
+    "limit_basis",
+    "limit_forms_415",
     "retirement_forms",
+    "survivor_disregarded",
 ]

@@ -29,14 +29,22 @@ from benefits.engine.dates import (
     months_between,
 )
 from benefits.engine.money import to_decimal, to_money, to_money_down
-from benefits.engine.mortality import MortalityTable
+from benefits.engine.mortality import MortalityTable, revrul_2001_62_reading
 from benefits.engine.parameters import ParameterNotInForce, parameter
 from benefits.engine.types import Participant
 
 from .account import participant_ledger
 from .annuity import ApplicableBasis, age_at, applicable_basis
 from .estimates import _route, _vested_percent_on, estimate
-from .forms import CERTAIN_FORMS, SURVIVOR_FORMS, _form, general_basis
+from .forms import (
+    CERTAIN_FORMS,
+    SURVIVOR_FORMS,
+    _form,
+    form_limit_monthly,
+    general_basis,
+    limit_basis,
+    survivor_disregarded,
+)
 from .inputs import (
     AccountInputs,
     _core,
@@ -92,6 +100,18 @@ def price_grid(
 ) -> tuple[GridRow, ...]:
     """Every month from the earliest commencement date to age ``end_age``, every form (one pass)."""
     core = _core(p, as_of, core)
+    with revrul_2001_62_reading(_settings(core).revrul_2001_62_reading):  # 2003–2007 dates' table
+        return _price_grid(p, as_of, assumptions, core, start, end_age)
+
+
+def _price_grid(
+    p: Participant,
+    as_of: date,
+    assumptions: Mapping[str, Any],
+    core: CoreResult,
+    start: date | None,
+    end_age: int,
+) -> tuple[GridRow, ...]:
     if p.death_date is not None:
         return price_grid_reference(p, as_of, assumptions, core, start=start, end_age=end_age)
     market = MarketData.from_assumptions(assumptions)
@@ -172,6 +192,7 @@ def _price_rows(
     # The forms' conversion factors: the general basis (UP-84 at 8%) or the Applicable one (setting).
     spouse = p.spouse_birth_date or _pd_date(p, "contingent_annuitant_birth_date")
     form_rows: list[tuple[Basis, str, int, int | None]] = []
+    limit_rows: list[tuple[Basis, str, int, int | None]] = []  # §415(b) converted to each form (§1.2(a))
     for r in priced:
         if r.route == "vested_immediate":
             basis = r.basis.basis  # type: ignore[union-attr]
@@ -188,7 +209,15 @@ def _price_rows(
         age_m = months_between(p.birth_date, r.d)
         form_rows.append((basis, "life" if r.route != "vested_immediate" else "", age_m, None))
         form_rows.extend((basis, k, age_m, spouse_m if k in SURVIVOR_FORMS else None) for k in keys)
+        lb = limit_basis(r.basis.table)  # type: ignore[union-attr]
+        limit_rows.append((lb, "life", age_m, None))
+        limit_rows.extend(
+            (lb, k, age_m, spouse_m if k in SURVIVOR_FORMS else None)
+            for k in keys
+            if not survivor_disregarded(k, married=p.is_married, spouse_birth_date=p.spouse_birth_date)
+        )
     by_form = factors.forms(form_rows)
+    by_limit = factors.forms(limit_rows)
 
     dollar_cache: dict[int, Decimal | None] = {}
     high3_cache: dict[int, Decimal] = {}
@@ -208,6 +237,7 @@ def _price_rows(
         k += 1
         monthly = to_money(r.vested / (12 * to_decimal(life[i])))
         lump = r.vested
+        limit = None
         year = r.d.year
         if year not in dollar_cache:
             try:
@@ -236,11 +266,19 @@ def _price_rows(
                 if to_money(lump / factor) > limit:
                     lump = to_money_down(limit * factor)
         amounts = {"life": monthly}
+        ratios = {key: life_f / form_f for key, form_f, life_f in by_limit[i]}
         for key, form_f, life_f in by_form[i]:
             if r.route == "vested_immediate":
-                amounts[key] = to_money(r.vested / (12 * to_decimal(form_f)))
+                amount = to_money(r.vested / (12 * to_decimal(form_f)))
             else:
-                amounts[key] = to_money(monthly * to_decimal(life_f / form_f))
+                amount = to_money(monthly * to_decimal(life_f / form_f))
+            if limit is not None:  # ``limit_forms_415``: no form above the limit converted to it
+                cap = form_limit_monthly(
+                    limit, key, table=r.basis.table, age_m=0, spouse_m=None,
+                    disregard_survivor=key not in ratios, ratio=ratios.get(key),
+                )  # fmt: skip
+                amount = min(amount, cap)
+            amounts[key] = amount
         out.append(GridRow(r.d, r.route, r.balance, amounts, lump, r.estimate))
     return tuple(out)
 

@@ -11,10 +11,11 @@ from datetime import date
 from decimal import Decimal
 from typing import cast
 
-from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.core import CoreResult
 from benefits.engine.dates import (
     first_of_next_month,
 )
+from benefits.engine.missing import MissingInput
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.parameters import parameter
 from benefits.engine.plan_support import pd_decimal, pd_text_date
@@ -69,7 +70,8 @@ def account_inputs(p: Participant, core: CoreResult, market: MarketData) -> Acco
     if opening is None and entry is not None and entry < RESTATEMENT:
         benefit_1999 = _pd_money(p, "dec31_1999_benefit")
         if benefit_1999 is None:
-            raise ParticipantError(
+            # Blocks the account and what rests on it; vesting, service and dates stay (``missing``).
+            raise MissingInput(
                 "/plan_data/opening_balance",
                 "a participant before 2000 needs the January 1, 2000 Beginning Balance "
                 "(or plan_data.dec31_1999_benefit) (§4.2, GAP-1)",

@@ -4,7 +4,7 @@ benefit, and every estimate asked for (the Python API the web app calls).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from decimal import Decimal
 from typing import Any, cast
@@ -14,6 +14,7 @@ from benefits.engine.dates import (
     first_of_month_on_or_after,
     first_of_next_month,
 )
+from benefits.engine.missing import MissingLog, describe
 from benefits.engine.money import ZERO
 from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 from benefits.engine.types import Participant
@@ -24,13 +25,22 @@ from .compensation import ActivePeriod
 from .death import Recipient, SurvivorAnnuity, survivor_annuity, survivor_dates
 from .estimates import Account, AccruedBenefit, Estimate, QuakerBenefits, estimate
 from .forms import FormAmount
-from .inputs import AccountInputs, _core, _pd_date, _pd_money, _settings, account_inputs, vested_amount
+from .inputs import (
+    RESTATEMENT,
+    AccountInputs,
+    _core,
+    _pd_date,
+    _pd_money,
+    _settings,
+    account_inputs,
+    vested_amount,
+)
 from .ledger import Ledger, interest_only_balance
 from .limits import (
     cash_out,
     cash_out_threshold,
 )
-from .market import MarketData
+from .market import MarketData, MarketDataError
 
 
 def accrued_benefit(
@@ -184,6 +194,23 @@ def survivor_estimate(
                     d > as_of, tuple(notes), s.trace)  # fmt: skip
 
 
+def _attempt[T](log: MissingLog, path: str, compute: Callable[[], T]) -> T | None:
+    """``log.attempt`` for a missing regulatory value or rate; malformed market data (a value given
+    but unreadable) still raises, to be reported as the participant's error."""
+    try:
+        return compute()
+    except MarketDataError as exc:
+        if "missing" not in exc.message:
+            raise
+        log.block(exc, path)
+        return None
+    except Exception as exc:
+        if describe(exc) is None:
+            raise
+        log.block(exc, path)
+        return None
+
+
 def benefits(
     p: Participant,
     as_of: date,
@@ -219,7 +246,14 @@ def benefits(
     residual = [e for e in ledger.entries if e.residual]
     if residual:
         notes.append("a Contribution Credit falls after the ASD: residual work item (GAP-2)")
-    accrued = accrued_benefit(p, as_of, market, core, inputs, ledger) if annuities else None
+    log = MissingLog()
+    # The account needs no mortality table: a table or rate the NRD conversion lacks (the Rev. Rul.
+    # 2001-62 table for an NRD in 2003–2007) blocks the accrued benefit alone.
+    accrued = (
+        _attempt(log, "/accrued_benefit", lambda: accrued_benefit(p, as_of, market, core, inputs, ledger))
+        if annuities
+        else None
+    )
     if not annuities:
         estimates: tuple[Estimate, ...] = ()
     elif p.death_date is not None:
@@ -240,12 +274,19 @@ def benefits(
             for d in p.commencement_dates
         )
     co = None
-    if inputs.separation is not None and p.death_date is None:
+    if inputs.separation is not None and inputs.separation < RESTATEMENT and p.death_date is None:
+        # A Separation from Service before the account existed: the small-benefit rule applied then
+        # was the pre-2000 plan's (GAP-1), not this text's §5.16.
+        notes.append("left before January 1, 2000: the involuntary cash-out at that separation was the "
+                     "pre-2000 plan's (GAP-1), not tested under §5.16")  # fmt: skip
+    elif inputs.separation is not None and p.death_date is None:
         at_sep = ledger.balance_at(inputs.separation)
         floor = None
         if annuities and _pd_money(p, "dec31_1999_benefit") is not None:
-            floor = estimate(p, as_of, market, core, first_of_next_month(inputs.separation),
-                             ledger=ledger, inputs=inputs, with_relative_values=False).lump_sum.floor  # type: ignore[union-attr]  # fmt: skip
+            # Nothing vested at the separation: no lump sum there, so no grandfathered floor either.
+            at_first = estimate(p, as_of, market, core, first_of_next_month(inputs.separation),
+                                ledger=ledger, inputs=inputs, with_relative_values=False)  # fmt: skip
+            floor = at_first.lump_sum.floor if at_first.lump_sum is not None else None
         co = cash_out(
             separation=inputs.separation,
             vested_balance=vested_amount(at_sep, pct),
@@ -255,4 +296,4 @@ def benefits(
             prior_distribution_over_limit=bool(p.plan_data.get("prior_distribution_over_cash_out_limit")),
         )
     survivor = survivor_benefit(p, as_of, market, core, inputs) if annuities else None
-    return QuakerBenefits(account, accrued, estimates, co, survivor, ledger, tuple(notes))
+    return QuakerBenefits(account, accrued, estimates, co, survivor, ledger, tuple(notes), tuple(log.items))

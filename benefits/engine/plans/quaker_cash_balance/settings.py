@@ -16,6 +16,17 @@ from benefits.engine.settings import setting
 
 @dataclass(frozen=True)
 class BenefitSettings:
+    revrul_2001_62_reading: Literal["unloaded", "loaded"] | None = setting(
+        None,
+        section="§1.2(f) Applicable Mortality Table",
+        gap="Rev. Rul. 2001-62",
+        alternative="loaded: the 94 GAR's loaded 1994 GAM static rates projected to 2002 (q65 .010641) "
+        "instead of the unloaded basic rates (q65 .011441)",
+        required=True,
+        help="Which way the plan reads Rev. Rul. 2001-62's §417(e)(3) table (annuity starting dates "
+        "from December 31, 2002 in plan years before 2008). Until an administrator sets it, the "
+        "unloaded reading stands in and each figure says the reading is unconfirmed.",
+    )
     q1_2000_interest_on_beginning_balance: bool = setting(
         True,
         section="§4.4(a)(ii), §4.1(a)",

@@ -65,8 +65,13 @@ def test_single_life_table_values():
     assert single_life_expectancy(81, on) == Decimal("10.5")
     assert single_life_expectancy(82, on) == Decimal("9.9")
     assert single_life_expectancy(125, on) == Decimal("1.0")
+    # Issue 24: before 2022 the T.D. 8987 table (Treas. Reg. §1.401(a)(9)-9, A-1) is read; before
+    # 2002 no table is held.
+    assert single_life_expectancy(65, date(2021, 12, 31)) == Decimal("21.0")
+    assert single_life_expectancy(80, date(2002, 1, 1)) == Decimal("10.2")
+    assert single_life_expectancy(115, date(2010, 6, 1)) == Decimal("1.0")  # 111 and over
     with pytest.raises(TableNotInForce):
-        single_life_expectancy(65, date(2021, 12, 31))
+        single_life_expectancy(65, date(2001, 12, 31))
 
 
 def test_at_65_the_plans_ten_years_bind():

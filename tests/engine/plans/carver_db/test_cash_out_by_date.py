@@ -19,7 +19,7 @@ from decimal import Decimal as D
 
 import pytest
 
-from benefits.engine.mortality import get_table
+from benefits.engine.mortality import get_table, revrul_2001_62_reading
 from benefits.engine.plans.carver_db.cash_out import cash_out, cash_out_event, threshold_on
 from benefits.engine.plans.carver_db.settings import BenefitSettings
 
@@ -115,16 +115,23 @@ def test_a_49_year_old_exactly_is_valued_at_49_not_49_002():
     assert co.value == _money(900 * _oracle("irs_417e_2026", (0.045, 0.052, 0.056), 49.0, 192))
 
 
-def test_2003_to_2007_is_missing_not_guessed():
-    co = _value(
-        600,
-        date(2005, 3, 1),
-        date(2004, 12, 31),
-        date(2017, 7, 1),
-        {"treasury_30y_monthly": {"2004-09": "4.9"}},
-    )
-    assert co.required is None and co.value is None
-    assert co.missing[0] == "/engine/mortality/417e" and "Rev. Rul. 2001-62" in co.missing[1]
+def test_2005_value_on_the_unloaded_rev_rul_2001_62_table_says_the_reading_is_unconfirmed():
+    # Issue 24: an ASD from 12/31/2002 in a plan year before 2008 is valued on the Rev. Rul. 2001-62
+    # table; until an administrator confirms the plan's reading, the unloaded one (the 94 GAR basic
+    # rates projected to 2002, the more likely reading) stands in, and the trace says so.
+    args = (600, date(2005, 3, 1), date(2004, 12, 31), date(2017, 7, 1))
+    market = {"treasury_30y_monthly": {"2004-09": "4.9"}}
+    co = _value(*args, market)
+    age = 52 + 8 / 12  # 52 years 8 months on 3/1/2005; NRD 7/1/2017 is 148 months away
+    assert co.value == _money(600 * _oracle("revrul_2001_62_unloaded", (0.049,) * 3, age, 148))
+    assert co.required is True and co.missing is None
+    words = str(co.trace.as_list())
+    assert "unloaded reading" in words and "unconfirmed until an administrator confirms it" in words
+    # the confirmed loaded reading (lower rates: a larger value) is the one the plan then uses
+    with revrul_2001_62_reading("loaded"):
+        loaded = _value(*args, market)
+    assert loaded.value == _money(600 * _oracle("revrul_2001_62_loaded", (0.049,) * 3, age, 148))
+    assert loaded.value > co.value and "confirmed by the plan administrator" in str(loaded.trace.as_list())
 
 
 def test_a_missing_rate_names_the_input():

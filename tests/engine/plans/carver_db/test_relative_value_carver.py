@@ -148,7 +148,7 @@ def test_relative_values_against_the_qjsa_s7_4E():
     # independent check: ages 64y 11m and 62y 5m on 2027-03-01 at 4.70%; no 2027 table is published
     # in the engine, so the latest one (2026) stands in and the basis says so
     table = latest_417e_table(2027)
-    assert table.key == "irs_417e_2026" and "latest" in est["relative_value_basis"]["mortality"]
+    assert table.key == "irs_417e_2026" and "stands in" in est["relative_value_basis"]["mortality"]
     qjsa = _oracle(table, 0.047, 779, 749, 0.5, D(forms["js50"]["monthly"]))
     js100 = _oracle(table, 0.047, 779, 749, 1.0, D(forms["js100"]["monthly"]))
     life = _oracle(table, 0.047, 779, None, 0.0, D(forms["life"]["monthly"]))

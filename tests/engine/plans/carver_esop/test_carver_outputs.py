@@ -56,13 +56,21 @@ def test_distribution_date_defaults_to_commencement_then_as_of():
     assert out["cash_out"]["distribution_date"] == "2006-07-01"
 
 
-@pytest.mark.parametrize("missing", ["vested_account_value", "normal_retirement_age"])
-def test_required_inputs_name_the_field(missing):
-    pd = {"vested_account_value": "100", "normal_retirement_age": 65}
-    pd.pop(missing)
+def test_required_normal_retirement_age_names_the_field():
+    # Without plan_data's age and without the service core's setting there is no NRA to test against.
     with pytest.raises(ValueError) as err:
-        plan_outputs(person(pd), date(2006, 7, 1), {}, CORE)
-    assert err.value.field == f"/plan_data/{missing}"
+        plan_outputs(person({"vested_account_value": "100"}), date(2006, 7, 1), {}, CORE)
+    assert err.value.field == "/plan_data/normal_retirement_age"
+
+
+def test_missing_vested_value_blocks_only_its_figures():
+    # Issue 24 item 2: the account value stays; the vested balance and the §10.6 test wait.
+    pd = {"normal_retirement_age": 65, "shares": "499", "cash": "0", "share_value": "10"}
+    out = plan_outputs(person(pd), date(2006, 7, 1), {}, CORE)
+    assert out["account"] == {"balance": "4990.00"} and "cash_out" not in out
+    (m,) = out["missing"]
+    assert m["field"] == "/plan_data/vested_account_value"
+    assert m["blocks"] == ["/account/vested_balance", "/cash_out"]
 
 
 @given(

@@ -6,6 +6,7 @@ from types import MappingProxyType, SimpleNamespace
 
 import pytest
 
+from benefits.engine.missing import MissingInput
 from benefits.engine.plans.fairport_esop.contract import plan_outputs
 from benefits.engine.plans.fairport_esop.settings import BenefitSettings
 from benefits.engine.types import Participant
@@ -93,7 +94,9 @@ def test_elected_dividends_source_is_fully_vested():
 
 
 def test_missing_share_value_names_the_field():
-    with pytest.raises(ValueError) as err:
+    # Issue 24 item 2: absent (not malformed), so a missing input that blocks the account figures;
+    # the plan's calculate keeps vesting and dates and lists it under ``missing``.
+    with pytest.raises(MissingInput) as err:
         plan_outputs(person({"shares": "1"}), date(2011, 6, 30), {}, core(40))
     assert err.value.field == "/plan_data/share_value"
 

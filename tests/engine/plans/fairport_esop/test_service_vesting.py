@@ -5,7 +5,7 @@ from types import MappingProxyType
 
 import pytest
 
-from benefits.engine.core import ParticipantError
+from benefits.engine.missing import BENEFITS_BLOCKED
 from benefits.engine.plans.fairport_esop import rules
 from benefits.engine.types import EmploymentPeriod as EP
 from benefits.engine.types import Participant
@@ -88,11 +88,18 @@ def test_e3c_vera_pre_plan_cap(cap, y2007, p2007, y2009, p2009):
     assert (b.service.total_years, b.vesting.percent) == (y2009, p2009)
 
 
-def test_blank_pre_plan_cap_is_required_d1_2():
+def test_blank_pre_plan_cap_counts_no_pre_plan_year_until_confirmed_d1_2():
+    # Issue 24 item 2: the blank §9.2 cap no longer stops the participant. Until a reading is
+    # confirmed no pre-2007 Vesting Year counts (cap 0, the least any reading gives), and the core
+    # names the reading the benefit figures wait for.
     p = person(date(1970, 1, 1), date(1995, 1, 3), hours={y: 2080 for y in range(1995, 2010)})
-    with pytest.raises(ParticipantError) as err:
-        rules.core(p, date(2009, 12, 31), rules.ServiceVestingSettings())
-    assert err.value.field == "/settings/pre_plan_vesting_cap_years" and err.value.absolute
+    c = rules.core(p, date(2009, 12, 31), rules.ServiceVestingSettings())
+    zero = rules.core(p, date(2009, 12, 31), rules.ServiceVestingSettings(pre_plan_vesting_cap_years=0))
+    assert (c.service.total_years, c.vesting.percent) == (zero.service.total_years, zero.vesting.percent)
+    assert c.service.total_years == 3  # 2007, 2008, 2009
+    blocked = c.extra[BENEFITS_BLOCKED]
+    assert blocked.field == "/settings/pre_plan_vesting_cap_years"
+    assert any("pre-plan Vesting Years" in n for n in c.notes)
     # Someone with no pre-2007 year of 1,000 hours is not blocked (Omar, E3b).
     rules.core(
         person(date(1957, 6, 20), date(2003, 3, 3), term=date(2013, 10, 31), hours=OMAR),

@@ -173,11 +173,17 @@ def test_carla_opening_balance_from_the_1999_benefit_and_early_retirement():
     assert any("GAP-1" in n for n in est["notes"])
 
 
-def test_pre_2000_participant_without_opening_balance_is_a_field_error():
+def test_pre_2000_participant_without_opening_balance_keeps_vesting_and_dates():
+    # Issue 24 item 2: the missing Beginning Balance (§4.2) blocks the account and what rests on
+    # it; vesting, service and the retirement dates do not depend on it.
     carla = Participant(**{**CARLA.__dict__, "plan_data": M({"participation_date": "1986-02-01"})})
-    with pytest.raises(ParticipantError) as exc:
-        calculate(carla, date(2004, 12, 31), _assumptions())
-    assert exc.value.field == "/plan_data/opening_balance"
+    r = calculate(carla, date(2004, 12, 31), _assumptions())
+    assert r["vesting"] == {"years_of_vesting_service": 20, "vested_percent": "100"}
+    assert r["normal_retirement_date"] == "2012-07-01" and r["earliest_retirement_date"]
+    (m,) = r["missing"]
+    assert m["field"] == "/plan_data/opening_balance"
+    assert m["blocks"] == ["/account", "/accrued_benefit", "/estimates", "/cash_out"]
+    assert "account" not in r
 
 
 def test_missing_treasury_yield_blocks_the_benefit_figures_not_vesting():
