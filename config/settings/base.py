@@ -180,12 +180,44 @@ else:
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(env("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Generated PDFs and uploaded documents: outside the web root, served only by permission-checked views,
+# always through STORAGES["private"] (benefits/private_files.py). The embedded default is this folder.
+PRIVATE_STORAGE_ROOT = Path(env("PRIVATE_STORAGE_ROOT", default=str(VAR_DIR / "private")))
+
+
+def private_storage_config() -> dict:
+    """STORAGES["private"]: the folder, or an S3-compatible object store when a bucket is named (every
+    machine then sees the same files). Objects are private, encrypted by the store, and never given a
+    URL; credentials come from the environment (or the machine's role when left unset)."""
+    bucket = env("PRIVATE_STORAGE_S3_BUCKET", default="")
+    if not bucket:
+        return {"BACKEND": "benefits.private_files.PrivateFileSystemStorage"}
+    sse = env("PRIVATE_STORAGE_S3_SSE", default="AES256")  # or "aws:kms" with PRIVATE_STORAGE_S3_KMS_KEY_ID
+    object_parameters = {"ServerSideEncryption": sse}
+    if env("PRIVATE_STORAGE_S3_KMS_KEY_ID", default=""):
+        object_parameters["SSEKMSKeyId"] = env("PRIVATE_STORAGE_S3_KMS_KEY_ID")
+    return {
+        "BACKEND": "benefits.private_files.PrivateS3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": env("PRIVATE_STORAGE_S3_ENDPOINT_URL", default="") or None,
+            "region_name": env("PRIVATE_STORAGE_S3_REGION", default="") or None,
+            "access_key": env("PRIVATE_STORAGE_S3_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env("PRIVATE_STORAGE_S3_SECRET_ACCESS_KEY", default="") or None,
+            "location": env("PRIVATE_STORAGE_S3_PREFIX", default=""),
+            "default_acl": "private",
+            "querystring_auth": True,  # never a public link, should anything ask for one
+            "file_overwrite": True,
+            "object_parameters": object_parameters,
+        },
+    }
+
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "private": private_storage_config(),
 }
-# Generated PDFs and uploaded documents: outside the web root, served only by permission-checked views.
-PRIVATE_STORAGE_ROOT = Path(env("PRIVATE_STORAGE_ROOT", default=str(VAR_DIR / "private")))
 
 # --- Celery ----------------------------------------------------------------------------------
 CELERY_TASK_ALWAYS_EAGER = EMBEDDED_TASKS  # embedded default: tasks run in-process

@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import SECRET_KEY, env
+from config.settings.base import SECRET_KEY, env, private_storage_config
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 if DEBUG:
@@ -33,6 +33,7 @@ SECURE_HSTS_PRELOAD = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "private": private_storage_config(),
 }
 
 if not env("EMAIL_URL", default=""):

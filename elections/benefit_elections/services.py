@@ -12,7 +12,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
 from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
@@ -21,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
 from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
@@ -1014,11 +1014,9 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
 
 
 def _store_upload(folder: str, upload) -> str:
-    relative = f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}"
-    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(upload.content)
-    return relative
+    return private_files.save_bytes(
+        f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}", upload.content
+    )
 
 
 CONSENT_FIELDS = (
