@@ -11,7 +11,9 @@ as a TLS-terminating proxy would (so secure cookies, HSTS and CSRF origin checks
 
 Environment (all optional): SMOKE_DATABASE (default plan_benefits_smoke), SMOKE_PG (default
 postgres://postgres@127.0.0.1:5432), SMOKE_REDIS_URL (default redis://127.0.0.1:6379/3, flushed),
-SMOKE_PORT (default 8765), SMOKE_KEEP=1 keeps the work directory with the logs.
+SMOKE_PORT (default 8765), SMOKE_KEEP=1 keeps the work directory with the logs. SMOKE_OBJECT_STORE=s3
+keeps the private files in an S3-compatible object store (moto's server, started on loopback) instead of
+the folder, and checks that every rendered PDF is an object there and none is on the local disk.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import re
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -266,6 +269,59 @@ def smoke_environment(work: Path, database_url: str, redis_url: str) -> dict:
     return env
 
 
+def start_object_store(stack: Stack, env: dict) -> None:
+    """An S3-compatible server on loopback (moto) with one bucket; the stack's processes use it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    stack.start("object-store", str(BIN / "moto_server"), "-H", "127.0.0.1", "-p", str(port))
+    env.update(
+        PRIVATE_STORAGE_S3_BUCKET="plan-benefits-smoke",
+        PRIVATE_STORAGE_S3_ENDPOINT_URL=f"http://127.0.0.1:{port}",
+        PRIVATE_STORAGE_S3_REGION="us-east-1",
+        PRIVATE_STORAGE_S3_ACCESS_KEY_ID="smoke-key",
+        PRIVATE_STORAGE_S3_SECRET_ACCESS_KEY="smoke-secret",
+    )
+    end = time.monotonic() + 30
+    while True:
+        try:
+            object_store_client(env).create_bucket(Bucket=env["PRIVATE_STORAGE_S3_BUCKET"])
+            return
+        except Exception as exc:  # noqa: BLE001 - the server is still starting
+            if time.monotonic() > end:
+                raise Fail(f"the object store did not start: {exc}") from exc
+            time.sleep(0.3)
+
+
+def object_store_client(env: dict):
+    import boto3
+
+    return boto3.client(
+        "s3",
+        endpoint_url=env["PRIVATE_STORAGE_S3_ENDPOINT_URL"],
+        region_name=env["PRIVATE_STORAGE_S3_REGION"],
+        aws_access_key_id=env["PRIVATE_STORAGE_S3_ACCESS_KEY_ID"],
+        aws_secret_access_key=env["PRIVATE_STORAGE_S3_SECRET_ACCESS_KEY"],
+    )
+
+
+def check_object_store(env: dict, work: Path) -> None:
+    """The rendered PDFs are encrypted objects in the bucket, and no machine's disk holds one."""
+    client = object_store_client(env)
+    bucket = env["PRIVATE_STORAGE_S3_BUCKET"]
+    keys = [o["Key"] for o in client.list_objects_v2(Bucket=bucket).get("Contents", [])]
+    pdfs = [k for k in keys if k.endswith(".pdf")]
+    if len(pdfs) < 3:
+        raise Fail(f"the object store holds {len(pdfs)} PDFs, expected the statement, quote and notice")
+    for key in pdfs:
+        if client.head_object(Bucket=bucket, Key=key).get("ServerSideEncryption") != "AES256":
+            raise Fail(f"{key} is not encrypted at rest")
+    local = list((work / "private").rglob("*.pdf")) if (work / "private").exists() else []
+    if local:
+        raise Fail(f"PDFs written to the local disk instead of the object store: {local[:3]}")
+    log(f"object store: {len(pdfs)} PDFs, each encrypted at rest; none on the local disk")
+
+
 def start_stack(stack: Stack, port: int, work: Path) -> None:
     stack.start(
         "gunicorn",
@@ -415,15 +471,21 @@ def main() -> int:
     try:
         log(f"database {name}, redis {redis_url}, port {port}, work {work}")
         # The deploy checks with the production mailer (the run itself keeps mail in memory).
-        manage({k: v for k, v in env.items() if k != "DJANGO_EMAIL_BACKEND"}, "check", "--deploy")
+        deploy_env = {k: v for k, v in env.items() if k != "DJANGO_EMAIL_BACKEND"}
+        manage({**deploy_env, "EMAIL_URL": "smtp+tls://smoke:secret@127.0.0.1:587"}, "check", "--deploy")
         manage(env, "migrate", "--noinput")
         manage(env, "collectstatic", "--noinput")
         manage(env, "load_demo")
         log("migrated, static files collected, demo loaded")
+        object_store = os.environ.get("SMOKE_OBJECT_STORE", "") == "s3"
+        if object_store:
+            start_object_store(stack, env)
         start_stack(stack, port, work)
         base = f"http://127.0.0.1:{port}/"
         wait_until_up(Client(base), stack)
         run_checks(base)
+        if object_store:
+            check_object_store(env, work)
         stack.check_alive()
         ok = True
     except Fail as exc:

@@ -16,7 +16,10 @@ def jobs_needing_attention(*, user, waiting_after: int = 600) -> QuerySet[Job]:
         raise Http404
     old = timezone.now() - timedelta(seconds=waiting_after)
     return Job.objects.filter(
-        Q(status=Job.Status.FAILED) | Q(status__in=Job.OPEN, created_at__lt=old) | ~Q(enqueue_error="")
+        Q(status=Job.Status.FAILED)
+        | Q(status__in=Job.OPEN, created_at__lt=old)
+        | ~Q(enqueue_error="")
+        | Q(status__in=Job.OPEN) & ~Q(error="")  # being tried again after a failure: say why
     ).exclude(status=Job.Status.DONE)[:200]
 
 

@@ -181,6 +181,8 @@ def job_execute(job_id: int, *, task_id: str = "", worker: str = "") -> Job | No
 
 
 def _reason(exc: BaseException) -> str:
+    if getattr(exc, "job_reason", None):  # the job said why, in words staff can act on
+        return exc.job_reason
     if isinstance(exc, SoftTimeLimitExceeded):
         return "It ran past its time limit."
     if isinstance(exc, DatabaseError):

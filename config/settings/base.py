@@ -153,22 +153,40 @@ IDENTITY_LINK_WINDOW_SECONDS = env.int("IDENTITY_LINK_WINDOW_SECONDS", default=1
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Plan Benefits <benefits@localhost>")
 # The address people use to reach this site: links in emails ("a document is ready") start with it.
 SITE_URL = env("SITE_URL", default="http://localhost:8000").rstrip("/")
+
+
+def smtp_mailer(email_url: str) -> dict:
+    """The SMTP mailer an EMAIL_URL names (smtp://, smtp+tls://, smtps://, user:password@host:port);
+    a URL that cannot be read stops the start with a message naming EMAIL_URL."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        smtp = env.email_url_config(email_url)
+    except Exception as exc:  # django-environ: ImproperlyConfigured, ValueError for a bad port
+        raise ImproperlyConfigured(
+            f"EMAIL_URL cannot be read ({exc}); write it as smtp+tls://user:password@relay.example.com:587."
+        ) from None
+    if not email_url.startswith(("smtp", "submission")) or not smtp.get("EMAIL_HOST"):
+        raise ImproperlyConfigured(
+            "EMAIL_URL must name an SMTP relay with its host, e.g. smtp+tls://user:password@relay.example.com:587."
+        )
+    return {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": smtp["EMAIL_HOST"],
+            "port": smtp["EMAIL_PORT"] or 25,
+            "username": smtp["EMAIL_HOST_USER"],
+            "password": smtp["EMAIL_HOST_PASSWORD"],
+            "use_tls": smtp.get("EMAIL_USE_TLS", False),
+            "use_ssl": smtp.get("EMAIL_USE_SSL", False),
+            "timeout": env.int("EMAIL_TIMEOUT", default=20),  # a hung relay must not hold a worker
+        },
+    }
+
+
 _email_url = env("EMAIL_URL", default="")
 if _email_url:
-    _smtp = env.email_url_config(_email_url)
-    MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {
-                "host": _smtp["EMAIL_HOST"],
-                "port": _smtp["EMAIL_PORT"],
-                "username": _smtp["EMAIL_HOST_USER"],
-                "password": _smtp["EMAIL_HOST_PASSWORD"],
-                "use_tls": _smtp.get("EMAIL_USE_TLS", False),
-                "use_ssl": _smtp.get("EMAIL_USE_SSL", False),
-            },
-        }
-    }
+    MAILERS = {"default": smtp_mailer(_email_url)}
 else:
     MAILERS = {
         "default": {

@@ -36,10 +36,14 @@ STORAGES = {
     "private": private_storage_config(),
 }
 
+# Mail: sign-up, password reset and notices need it, so production does not start without a relay
+# (base.py reads EMAIL_URL and refuses one it cannot parse). DJANGO_EMAIL_BACKEND names another Django
+# e-mail backend instead (e.g. a provider's API backend); never the console backend by default.
+if not env("EMAIL_URL", default="") and not env("DJANGO_EMAIL_BACKEND", default=""):
+    raise ImproperlyConfigured(
+        "Set EMAIL_URL to the outgoing mail relay (e.g. smtp+tls://user:password@relay.example.com:587): "
+        "sign-up, password reset and notices are sent by e-mail. (Or DJANGO_EMAIL_BACKEND to a Django "
+        "e-mail backend.)"
+    )
 if not env("EMAIL_URL", default=""):
-    # SMTP on localhost unless EMAIL_URL names a relay; never the console backend in production.
-    MAILERS = {
-        "default": {
-            "BACKEND": env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
-        }
-    }
+    MAILERS = {"default": {"BACKEND": env("DJANGO_EMAIL_BACKEND")}}
