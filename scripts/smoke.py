@@ -366,6 +366,21 @@ def start_stack(stack: Stack, port: int, work: Path) -> None:
         "--without-gossip",
         "--without-mingle",
     )
+    stack.start(
+        "worker-sweep",
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        "-Q",
+        "sweep",
+        "-c",
+        "1",
+        "-n",
+        "sweep@%h",
+        "--without-gossip",
+        "--without-mingle",
+    )
     stack.start("beat", str(BIN / "celery"), "-A", "config", "beat", "-s", str(work / "beat-schedule"))
 
 

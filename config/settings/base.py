@@ -266,7 +266,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_ROUTES = {"*.render_*": {"queue": "pdf"}}
+# The sweeper has a queue and a worker of its own (deploy/Procfile), so a dead or busy default worker
+# does not stop the one thing that recovers waiting work.
+CELERY_TASK_ROUTES = {"*.render_*": {"queue": "pdf"}, "jobs.sweep": {"queue": "sweep"}}
 JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
 JOBS_RESEND_AFTER = env.int("JOBS_RESEND_AFTER", default=30)  # a pending job is sent again after this long
 # A running job writes its heartbeat this often; one whose heartbeat is older than the grace is put back
@@ -280,8 +282,16 @@ NOTICE_BATCH_ITEM_PAUSE_SECONDS = env.float("NOTICE_BATCH_ITEM_PAUSE_SECONDS", d
 # Beat: deadlines live in the database (never as far-future ETA tasks, which Redis may redeliver).
 CELERY_BEAT_SCHEDULE = {
     "refresh-claim-due-dates": {"task": "elections.refresh_claim_due_dates", "schedule": 60 * 60 * 24},
-    "sweep-jobs": {"task": "jobs.sweep", "schedule": JOBS_SWEEP_SECONDS},
+    # A sweep not taken within its period expires: sweeps never pile up behind a stopped sweep worker.
+    "sweep-jobs": {
+        "task": "jobs.sweep",
+        "schedule": JOBS_SWEEP_SECONDS,
+        "options": {"expires": JOBS_SWEEP_SECONDS},
+    },
 }
+# Background work warns when waiting work has not been taken by any worker for this long, or when the
+# sweeper has not run for three of its periods.
+JOBS_IDLE_ALERT_SECONDS = env.int("JOBS_IDLE_ALERT_SECONDS", default=300)
 CELERY_TASK_DEFAULT_QUEUE = "default"
 
 # --- I18N ------------------------------------------------------------------------------------
