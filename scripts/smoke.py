@@ -466,6 +466,65 @@ def run_checks(base: str) -> None:
     log("administrator: no background work needs attention")
 
 
+# --- A real browser on the plain-http loopback recipe ---------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+# README, "TLS": a plain-http run on loopback with no proxy in front, so no request header can make plain
+# http look like https (the browser's http Origin then matches what the server sees).
+LOOPBACK_RECIPE = {"DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_PROXY_SSL_HEADER": ""}
+
+
+def browser_login(base: str, email: str, totp_secret: str | None, headers: dict | None = None) -> str:
+    """Sign in with Chromium as a person would; returns the path it ends on, or the CSRF failure."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            page = browser.new_page(extra_http_headers=headers or {})
+            page.goto(base + "accounts/login/")
+            page.fill("input[name=login]", email)
+            page.fill("input[name=password]", PASSWORD)
+            page.press("input[name=password]", "Enter")
+            page.wait_for_load_state()
+            if totp_secret and "2fa/authenticate" in page.url:
+                page.fill("input[name=code]", totp(totp_secret))
+                page.press("input[name=code]", "Enter")
+                page.wait_for_load_state()
+            if "CSRF verification failed" in page.content():
+                return "CSRF verification failed"
+            return urllib.parse.urlsplit(page.url).path
+        finally:
+            browser.close()
+
+
+def browser_checks(stack: Stack, env: dict, port: int, production_base: str) -> None:
+    """The README's plain-http loopback recipe in Chromium: a participant signs in, and an administrator
+    passes the TOTP step (POSTs with the browser's own http Origin and its Secure cookies on loopback)."""
+    if not Path(CHROMIUM).exists():
+        log("browser check skipped: no Chromium at /usr/bin/chromium")
+        return
+    # What the issue met: a browser made to send X-Forwarded-Proto: https over plain http (as the old
+    # recipe asked of "the client") is judged https, and its http Origin fails the CSRF check.
+    before = browser_login(production_base, "pat@demo.test", None, {"X-Forwarded-Proto": "https"})
+    log(f"Chromium sending X-Forwarded-Proto over plain http to a proxy-trusting server: {before}")
+    stack.env = {**env, **LOOPBACK_RECIPE}
+    stack.start(
+        "gunicorn-loopback", str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}"
+    )
+    stack.env = env
+    base = f"http://127.0.0.1:{port}/"
+    wait_until_up(Client(base), stack)
+    for email, secret in (("pat@demo.test", None), ("admin@demo.test", ADMIN_TOTP)):
+        where = browser_login(base, email, secret)
+        if where.startswith("/accounts/") or "CSRF" in where:
+            raise Fail(f"Chromium on the loopback recipe: {email} ended on {where}")
+        log(f"Chromium on the loopback recipe: {email} signed in → {where}")
+
+
 def main() -> int:
     pg = os.environ.get("SMOKE_PG", "postgres://postgres@127.0.0.1:5432")
     name = os.environ.get("SMOKE_DATABASE", "plan_benefits_smoke")
@@ -499,6 +558,7 @@ def main() -> int:
         base = f"http://127.0.0.1:{port}/"
         wait_until_up(Client(base), stack)
         run_checks(base)
+        browser_checks(stack, env, port + 1, base)
         if object_store:
             check_object_store(env, work)
         stack.check_alive()

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
+from benefits.db_stats import analyze_on_commit
 from benefits.imports import bulk
 from benefits.imports.checking import Checked, Progress, check_file
 from benefits.imports.jobs import IMPORT_APPLY, IMPORT_CHECK, RESULTS_RECALCULATE
@@ -235,6 +236,8 @@ def import_apply(
                 rows_written=len(changes),
             )
             _enqueue_recalculation(affected)
+            # Statistics for the tables a large file filled (benefits/db_stats.py).
+            analyze_on_commit({ch.model for ch in changes} | {ImportChange}, rows=len(changes))
     cache.delete(progress_key(batch.pk))
     batch.checked = checked
     if refused is not None:

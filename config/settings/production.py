@@ -25,7 +25,7 @@ SECURE_PROXY_SSL_HEADER = (_proxy_header, "https") if _proxy_header else None
 # Redirect plain http to https. Off only for a plain-http run on loopback (make smoke), where the client
 # itself sends X-Forwarded-Proto: https as the proxy would.
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-SESSION_COOKIE_SECURE = True
+SESSION_COOKIE_SECURE = True  # browsers keep Secure cookies from http://127.0.0.1 and localhost too
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
