@@ -112,3 +112,25 @@ def test_uploads_and_import_files_round_trip(backend, participant_user):
     stored = _store(csv, sha, "hours.csv")
     assert stored == f"imports/{sha}.csv" and _store(csv, sha, "again.csv") == stored  # kept once
     assert batch_content(ImportBatch(stored_file=stored, sha256=sha)) == csv
+
+
+def test_verify_private_files_finds_a_changed_or_missing_file(backend, participant_user):
+    """The check after a restore (docs/operations.md), on either backend."""
+    from django.core.management import CommandError, call_command
+
+    from benefits.management.commands.verify_private_files import verify
+
+    first, second = _document(participant_user.participant), _document(participant_user.participant)
+    counts, problems = verify()
+    assert counts["benefits.GeneratedDocument"] == 2 and problems == []
+    private_files.save_bytes(first.file_name, b"%PDF-1.7 not the rendered one")
+    private_files.private_storage().delete(second.file_name)
+    with pytest.raises(CommandError, match="2 stored file"):
+        call_command("verify_private_files", stdout=io.StringIO(), stderr=io.StringIO())
+    _, problems = verify()
+    assert sorted(problems) == sorted(
+        [
+            f"benefits.GeneratedDocument {first.pk}: {first.file_name} does not match its SHA-256",
+            f"benefits.GeneratedDocument {second.pk}: {second.file_name} is missing (FileNotFoundError)",
+        ]
+    )
