@@ -3,6 +3,7 @@ the environment production reads (config.settings.base.private_storage_config)."
 
 from __future__ import annotations
 
+import logging
 import socket
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ def moto_s3(*buckets: str):
     import boto3
     from moto.server import ThreadedMotoServer
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per request
     port = free_port()
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
