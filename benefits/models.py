@@ -303,7 +303,9 @@ class GeneratedDocument(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
-    file_name = models.CharField(max_length=300, blank=True)  # relative to PRIVATE_STORAGE_ROOT
+    file_name = models.CharField(
+        max_length=300, blank=True
+    )  # its name in the private storage (benefits/private_files.py)
     sha256 = models.CharField(max_length=64, blank=True)
     size = models.PositiveIntegerField(default=0)
     requested_by = models.ForeignKey(

@@ -21,8 +21,10 @@ from benefits.models import (
     AccountBalance,
     AccountTransaction,
     AuditEvent,
+    Compensation,
     EmploymentPeriod,
     GeneratedDocument,
+    HoursOfService,
     ModelerRun,
     Participant,
     Plan,
@@ -68,9 +70,12 @@ def with_engine_rows(qs: QuerySet[PlanMembership]) -> QuerySet[PlanMembership]:
     return qs.select_related(
         "plan", "plan__employer", "participant", "participant__employer"
     ).prefetch_related(
-        "hours",
-        "compensation",
-        "balances",
+        # Ordered within the membership only: the models' default order ("membership" first) would join
+        # every history read to the memberships table for its plan name, which PostgreSQL plans as a scan
+        # of all memberships whenever its statistics are stale (issue 31).
+        Prefetch("hours", queryset=HoursOfService.objects.order_by("membership_id", "period_year")),
+        Prefetch("compensation", queryset=Compensation.objects.order_by("membership_id", "year")),
+        Prefetch("balances", queryset=AccountBalance.objects.order_by("membership_id", "as_of", "source")),
         Prefetch("participant__employment_periods", queryset=EmploymentPeriod.objects.order_by("start")),
     )
 

@@ -89,7 +89,7 @@ def document_download(request, document_id: int):
     from django.http import FileResponse, Http404
 
     from benefits.models import GeneratedDocument
-    from benefits.services import document_path
+    from benefits.services import document_open
 
     document = selectors.document_get_for_viewer(user=request.user, document_id=document_id)
     if document.status != GeneratedDocument.Status.DONE:
@@ -102,7 +102,7 @@ def document_download(request, document_id: int):
             request=request,
         )
     response = FileResponse(
-        document_path(document).open("rb"),
+        document_open(document),
         content_type="application/pdf",
         filename=f"{document.kind}-{document.pk}.pdf",
     )

@@ -11,7 +11,9 @@ as a TLS-terminating proxy would (so secure cookies, HSTS and CSRF origin checks
 
 Environment (all optional): SMOKE_DATABASE (default plan_benefits_smoke), SMOKE_PG (default
 postgres://postgres@127.0.0.1:5432), SMOKE_REDIS_URL (default redis://127.0.0.1:6379/3, flushed),
-SMOKE_PORT (default 8765), SMOKE_KEEP=1 keeps the work directory with the logs.
+SMOKE_PORT (default 8765), SMOKE_KEEP=1 keeps the work directory with the logs. SMOKE_OBJECT_STORE=s3
+keeps the private files in an S3-compatible object store (moto's server, started on loopback) instead of
+the folder, and checks that every rendered PDF is an object there and none is on the local disk.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import re
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -266,6 +269,59 @@ def smoke_environment(work: Path, database_url: str, redis_url: str) -> dict:
     return env
 
 
+def start_object_store(stack: Stack, env: dict) -> None:
+    """An S3-compatible server on loopback (moto) with one bucket; the stack's processes use it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    stack.start("object-store", str(BIN / "moto_server"), "-H", "127.0.0.1", "-p", str(port))
+    env.update(
+        PRIVATE_STORAGE_S3_BUCKET="plan-benefits-smoke",
+        PRIVATE_STORAGE_S3_ENDPOINT_URL=f"http://127.0.0.1:{port}",
+        PRIVATE_STORAGE_S3_REGION="us-east-1",
+        PRIVATE_STORAGE_S3_ACCESS_KEY_ID="smoke-key",
+        PRIVATE_STORAGE_S3_SECRET_ACCESS_KEY="smoke-secret",
+    )
+    end = time.monotonic() + 30
+    while True:
+        try:
+            object_store_client(env).create_bucket(Bucket=env["PRIVATE_STORAGE_S3_BUCKET"])
+            return
+        except Exception as exc:  # noqa: BLE001 - the server is still starting
+            if time.monotonic() > end:
+                raise Fail(f"the object store did not start: {exc}") from exc
+            time.sleep(0.3)
+
+
+def object_store_client(env: dict):
+    import boto3
+
+    return boto3.client(
+        "s3",
+        endpoint_url=env["PRIVATE_STORAGE_S3_ENDPOINT_URL"],
+        region_name=env["PRIVATE_STORAGE_S3_REGION"],
+        aws_access_key_id=env["PRIVATE_STORAGE_S3_ACCESS_KEY_ID"],
+        aws_secret_access_key=env["PRIVATE_STORAGE_S3_SECRET_ACCESS_KEY"],
+    )
+
+
+def check_object_store(env: dict, work: Path) -> None:
+    """The rendered PDFs are encrypted objects in the bucket, and no machine's disk holds one."""
+    client = object_store_client(env)
+    bucket = env["PRIVATE_STORAGE_S3_BUCKET"]
+    keys = [o["Key"] for o in client.list_objects_v2(Bucket=bucket).get("Contents", [])]
+    pdfs = [k for k in keys if k.endswith(".pdf")]
+    if len(pdfs) < 3:
+        raise Fail(f"the object store holds {len(pdfs)} PDFs, expected the statement, quote and notice")
+    for key in pdfs:
+        if client.head_object(Bucket=bucket, Key=key).get("ServerSideEncryption") != "AES256":
+            raise Fail(f"{key} is not encrypted at rest")
+    local = list((work / "private").rglob("*.pdf")) if (work / "private").exists() else []
+    if local:
+        raise Fail(f"PDFs written to the local disk instead of the object store: {local[:3]}")
+    log(f"object store: {len(pdfs)} PDFs, each encrypted at rest; none on the local disk")
+
+
 def start_stack(stack: Stack, port: int, work: Path) -> None:
     stack.start(
         "gunicorn",
@@ -307,6 +363,21 @@ def start_stack(stack: Stack, port: int, work: Path) -> None:
         "pdf@%h",
         "--max-tasks-per-child",
         "50",
+        "--without-gossip",
+        "--without-mingle",
+    )
+    stack.start(
+        "worker-sweep",
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        "-Q",
+        "sweep",
+        "-c",
+        "1",
+        "-n",
+        "sweep@%h",
         "--without-gossip",
         "--without-mingle",
     )
@@ -395,6 +466,65 @@ def run_checks(base: str) -> None:
     log("administrator: no background work needs attention")
 
 
+# --- A real browser on the plain-http loopback recipe ---------------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+# README, "TLS": a plain-http run on loopback with no proxy in front, so no request header can make plain
+# http look like https (the browser's http Origin then matches what the server sees).
+LOOPBACK_RECIPE = {"DJANGO_SECURE_SSL_REDIRECT": "false", "DJANGO_SECURE_PROXY_SSL_HEADER": ""}
+
+
+def browser_login(base: str, email: str, totp_secret: str | None, headers: dict | None = None) -> str:
+    """Sign in with Chromium as a person would; returns the path it ends on, or the CSRF failure."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        try:
+            page = browser.new_page(extra_http_headers=headers or {})
+            page.goto(base + "accounts/login/")
+            page.fill("input[name=login]", email)
+            page.fill("input[name=password]", PASSWORD)
+            page.press("input[name=password]", "Enter")
+            page.wait_for_load_state()
+            if totp_secret and "2fa/authenticate" in page.url:
+                page.fill("input[name=code]", totp(totp_secret))
+                page.press("input[name=code]", "Enter")
+                page.wait_for_load_state()
+            if "CSRF verification failed" in page.content():
+                return "CSRF verification failed"
+            return urllib.parse.urlsplit(page.url).path
+        finally:
+            browser.close()
+
+
+def browser_checks(stack: Stack, env: dict, port: int, production_base: str) -> None:
+    """The README's plain-http loopback recipe in Chromium: a participant signs in, and an administrator
+    passes the TOTP step (POSTs with the browser's own http Origin and its Secure cookies on loopback)."""
+    if not Path(CHROMIUM).exists():
+        log("browser check skipped: no Chromium at /usr/bin/chromium")
+        return
+    # What the issue met: a browser made to send X-Forwarded-Proto: https over plain http (as the old
+    # recipe asked of "the client") is judged https, and its http Origin fails the CSRF check.
+    before = browser_login(production_base, "pat@demo.test", None, {"X-Forwarded-Proto": "https"})
+    log(f"Chromium sending X-Forwarded-Proto over plain http to a proxy-trusting server: {before}")
+    stack.env = {**env, **LOOPBACK_RECIPE}
+    stack.start(
+        "gunicorn-loopback", str(BIN / "gunicorn"), "config.wsgi:application", "--bind", f"127.0.0.1:{port}"
+    )
+    stack.env = env
+    base = f"http://127.0.0.1:{port}/"
+    wait_until_up(Client(base), stack)
+    for email, secret in (("pat@demo.test", None), ("admin@demo.test", ADMIN_TOTP)):
+        where = browser_login(base, email, secret)
+        if where.startswith("/accounts/") or "CSRF" in where:
+            raise Fail(f"Chromium on the loopback recipe: {email} ended on {where}")
+        log(f"Chromium on the loopback recipe: {email} signed in → {where}")
+
+
 def main() -> int:
     pg = os.environ.get("SMOKE_PG", "postgres://postgres@127.0.0.1:5432")
     name = os.environ.get("SMOKE_DATABASE", "plan_benefits_smoke")
@@ -415,15 +545,22 @@ def main() -> int:
     try:
         log(f"database {name}, redis {redis_url}, port {port}, work {work}")
         # The deploy checks with the production mailer (the run itself keeps mail in memory).
-        manage({k: v for k, v in env.items() if k != "DJANGO_EMAIL_BACKEND"}, "check", "--deploy")
+        deploy_env = {k: v for k, v in env.items() if k != "DJANGO_EMAIL_BACKEND"}
+        manage({**deploy_env, "EMAIL_URL": "smtp+tls://smoke:secret@127.0.0.1:587"}, "check", "--deploy")
         manage(env, "migrate", "--noinput")
         manage(env, "collectstatic", "--noinput")
         manage(env, "load_demo")
         log("migrated, static files collected, demo loaded")
+        object_store = os.environ.get("SMOKE_OBJECT_STORE", "") == "s3"
+        if object_store:
+            start_object_store(stack, env)
         start_stack(stack, port, work)
         base = f"http://127.0.0.1:{port}/"
         wait_until_up(Client(base), stack)
         run_checks(base)
+        browser_checks(stack, env, port + 1, base)
+        if object_store:
+            check_object_store(env, work)
         stack.check_alive()
         ok = True
     except Fail as exc:

@@ -120,16 +120,14 @@ def test_the_beat_schedule_sweeps_jobs():
 
 def _production(*code: str, **env: str):
     script = "import django; django.setup(); from django.conf import settings as s; " + "; ".join(code)
-    return run_manage(
-        "shell",
-        "-c",
-        script,
-        DJANGO_SETTINGS_MODULE="config.settings.production",
-        DJANGO_SECRET_KEY=GOOD_KEY,
-        SSN_HASH_KEY="another-key",
-        MFA_ENCRYPTION_KEY="a-third-random-key-that-encrypts-mfa-secrets",
-        **env,
-    )
+    settings_env = {
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "DJANGO_SECRET_KEY": GOOD_KEY,
+        "SSN_HASH_KEY": "another-key",
+        "MFA_ENCRYPTION_KEY": "a-third-random-key-that-encrypts-mfa-secrets",
+        "EMAIL_URL": "smtp+tls://app:secret@relay.example.com:587",
+    }
+    return run_manage("shell", "-c", script, **{**settings_env, **env})
 
 
 def test_behind_tls_the_proxy_header_is_trusted_and_http_redirects():

@@ -13,7 +13,9 @@ def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
     clean = {
         k: v
         for k, v in os.environ.items()
-        if not k.startswith(("DJANGO_", "DATABASE_URL", "CELERY_", "REDIS_URL", "SSN_", "MFA_"))
+        if not k.startswith(
+            ("DJANGO_", "DATABASE_URL", "CELERY_", "REDIS_URL", "SSN_", "MFA_", "EMAIL_", "PRIVATE_STORAGE_")
+        )
     }
     clean.update(env)
     return subprocess.run(
@@ -87,6 +89,7 @@ def test_production_check_deploy_is_clean():
         MFA_ENCRYPTION_KEY="a-third-random-key-that-encrypts-mfa-secrets",
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
         CELERY_BROKER_URL="redis://127.0.0.1:6379/14",
+        EMAIL_URL="smtp+tls://app:secret@relay.example.com:587",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import logging
 from datetime import date
-from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
+from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
 from benefits.batches.models import StatementBatch, StatementBatchItem
 from benefits.jobs.kinds import STATEMENT_BATCH_CHUNK
@@ -178,12 +178,8 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
             )
             context = {"document": document, "payload": payload, "participant": membership.participant}
             pdf = render_pdf_bytes(document.template_name, context)
-            relative = statement_file_name(batch, item.pk)
-            path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(pdf)
             now = timezone.now()
-            document.file_name = relative
+            document.file_name = private_files.save_bytes(statement_file_name(batch, item.pk), pdf)
             document.sha256 = hashlib.sha256(pdf).hexdigest()
             document.size = len(pdf)
             document.status = GeneratedDocument.Status.DONE

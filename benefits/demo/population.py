@@ -16,6 +16,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from django.db import transaction
 
+from benefits.db_stats import analyze
 from benefits.demo.loader import load_demo, yearly_history
 from benefits.demo.people import PEOPLE, Person
 from benefits.identity import ssn_hash
@@ -83,6 +84,8 @@ def generate_population(count: int, *, as_of: date, seed: int = 2026, chunk: int
             people.append((person, template, factor))
         with transaction.atomic():
             _write(people, plans, histories, written, as_of)
+    # Bulk inserts leave the planner without statistics: the dashboard's reads would scan every row.
+    analyze([Participant, EmploymentPeriod, PlanMembership, HoursOfService, Compensation, AccountBalance])
     return written
 
 

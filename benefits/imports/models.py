@@ -21,7 +21,9 @@ class ImportBatch(models.Model):
     file_name = models.CharField(max_length=255)
     sha256 = models.CharField(max_length=64, db_index=True)
     size = models.PositiveBigIntegerField(default=0)
-    stored_file = models.CharField(max_length=300, blank=True)  # relative to PRIVATE_STORAGE_ROOT
+    stored_file = models.CharField(
+        max_length=300, blank=True
+    )  # its name in the private storage (benefits/private_files.py)
     origin = models.CharField(max_length=20, default="web")  # "web" or "command"
     uploaded_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

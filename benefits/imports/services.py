@@ -12,13 +12,14 @@ import logging
 from collections import defaultdict
 from pathlib import Path
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import models, transaction
 from django.db.models.deletion import Collector
 from django.utils import timezone
 
+from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
+from benefits.db_stats import analyze_on_commit
 from benefits.imports import bulk
 from benefits.imports.checking import Checked, Progress, check_file
 from benefits.imports.jobs import IMPORT_APPLY, IMPORT_CHECK, RESULTS_RECALCULATE
@@ -56,15 +57,13 @@ def _require_admin(actor) -> None:
 def _store(content: bytes, sha: str, file_name: str) -> str:
     suffix = ".xlsx" if file_name.lower().endswith(".xlsx") else ".csv"
     relative = f"imports/{sha}{suffix}"
-    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        path.write_bytes(content)
+    if not private_files.exists(relative):  # named by its hash: the same file is kept once
+        relative = private_files.save_bytes(relative, content)
     return relative
 
 
 def batch_content(batch: ImportBatch) -> bytes:
-    content = (Path(settings.PRIVATE_STORAGE_ROOT) / batch.stored_file).read_bytes()
+    content = private_files.read_bytes(batch.stored_file)
     if hashlib.sha256(content).hexdigest() != batch.sha256:
         raise ImportRefused("The stored copy of the file does not match its hash; upload it again.")
     return content
@@ -246,6 +245,8 @@ def import_apply(
                 rows_written=len(changes),
             )
             _enqueue_recalculation(affected)
+            # Statistics for the tables a large file filled (benefits/db_stats.py).
+            analyze_on_commit({ch.model for ch in changes} | {ImportChange}, rows=len(changes))
     cache.delete(progress_key(batch.pk))
     batch.checked = checked
     if refused is not None:

@@ -61,6 +61,19 @@ def register() -> None:
         )
     )
 
+    from benefits.mail import MAIL_SEND
+
+    register_job_kind(
+        JobKind(
+            name=MAIL_SEND,
+            label="E-mail",
+            run="benefits.mail:mail_send_job",
+            queue="default",
+            time_limit=60,
+            max_attempts=4,  # a mail relay that is down for a while: 5 s, 30 s, 2 min apart
+        )
+    )
+
 
 def document_render_job(job) -> None:
     from benefits.services.documents import document_render

@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
+from django.core.cache import cache
 from django.db import DatabaseError, close_old_connections, connections, transaction
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -27,6 +28,7 @@ from benefits.jobs.registry import job_kind, resolve
 logger = logging.getLogger(__name__)
 
 # Errors that may pass on their own: the job gets another attempt.
+SWEPT_AT_KEY = "jobs:swept_at"
 TRANSIENT = (DatabaseError, OSError, SoftTimeLimitExceeded, ConnectionError, TimeoutError)
 BACKOFF_SECONDS = (5, 30, 120)
 
@@ -162,15 +164,19 @@ def heartbeat(job_id: int, task_id: str):
         thread.join(timeout=5)
 
 
-def job_execute(job_id: int, *, task_id: str = "", worker: str = "") -> Job | None:
-    """Run one job (the Celery task's body); idempotent: a finished or held job is left alone."""
+def job_execute(job_id: int, *, task_id: str = "", worker: str = "", body=None) -> Job | None:
+    """Run one job (the Celery task's body); idempotent: a finished or held job is left alone.
+
+    ``body`` replaces the kind's function for a run in another process that reports as it goes (a
+    management command): the job row, its heartbeat and the sweeper's watch are the same, so a killed
+    command's work is put back and finished by a worker."""
     job = _claim(job_id, task_id, worker)
     if job is None:
         return None
     spec = job_kind(job.kind)
     try:
         with heartbeat(job.pk, task_id):
-            resolve(spec.run)(job)
+            (body or resolve(spec.run))(job)
     except Exception as exc:
         _after_error(job, exc)
         return job
@@ -181,6 +187,8 @@ def job_execute(job_id: int, *, task_id: str = "", worker: str = "") -> Job | No
 
 
 def _reason(exc: BaseException) -> str:
+    if getattr(exc, "job_reason", None):  # the job said why, in words staff can act on
+        return exc.job_reason
     if isinstance(exc, SoftTimeLimitExceeded):
         return "It ran past its time limit."
     if isinstance(exc, DatabaseError):
@@ -337,4 +345,5 @@ def jobs_sweep(*, resend_after: int | None = None, grace: int | None = None) -> 
         job_send(job.pk)
     if any(counts.values()):
         logger.info("Job sweep: %s", counts)
+    cache.set(SWEPT_AT_KEY, now.isoformat(), timeout=None)  # Background work shows when it last ran
     return counts

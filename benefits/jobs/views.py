@@ -18,7 +18,11 @@ def staff_jobs(request):
         {"job": job, "label": kinds[job.kind].label if job.kind in kinds else job.kind}
         for job in selectors.jobs_needing_attention(user=request.user)
     ]
-    return render(request, "benefits/jobs/staff_jobs.html", {"jobs": jobs, "counts": selectors.job_counts()})
+    return render(
+        request,
+        "benefits/jobs/staff_jobs.html",
+        {"jobs": jobs, "counts": selectors.job_counts(), "health": selectors.worker_health()},
+    )
 
 
 @require_POST

@@ -9,8 +9,9 @@ statements), ``documents`` (PDF documents requested, rendered, served).
 
 from benefits.services.documents import (  # noqa: F401  (the app's write API)
     DocumentRenderError,
+    document_bytes,
     document_mark_failed,
-    document_path,
+    document_open,
     document_render,
     document_request,
 )

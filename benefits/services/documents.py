@@ -8,13 +8,12 @@ stylesheet or font is fatal for a legal document rather than a silent warning.
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
-from django.conf import settings
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
 from benefits.models import GeneratedDocument, Participant
@@ -91,10 +90,7 @@ def document_render(document_id: int) -> GeneratedDocument:
         context = {"document": document, "payload": document.payload, "participant": document.participant}
         pdf = render_pdf_bytes(document.template_name, context)
         relative = f"documents/{document.participant_id}/{document.pk}-{document.kind}.pdf"
-        path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(pdf)
-        document.file_name = relative
+        document.file_name = private_files.save_bytes(relative, pdf)
         document.sha256 = hashlib.sha256(pdf).hexdigest()
         document.size = len(pdf)
         document.status = GeneratedDocument.Status.DONE
@@ -132,5 +128,10 @@ def document_mark_failed(document_id: int, error: str) -> None:
         )
 
 
-def document_path(document: GeneratedDocument) -> Path:
-    return Path(settings.PRIVATE_STORAGE_ROOT) / document.file_name
+def document_open(document: GeneratedDocument):
+    """The rendered PDF opened for a streamed download (FileResponse closes it)."""
+    return private_files.open_for_download(document.file_name)
+
+
+def document_bytes(document: GeneratedDocument) -> bytes:
+    return private_files.read_bytes(document.file_name)

@@ -155,22 +155,40 @@ IDENTITY_LINK_WINDOW_SECONDS = env.int("IDENTITY_LINK_WINDOW_SECONDS", default=1
 DEFAULT_FROM_EMAIL = env("DJANGO_DEFAULT_FROM_EMAIL", default="Plan Benefits <benefits@localhost>")
 # The address people use to reach this site: links in emails ("a document is ready") start with it.
 SITE_URL = env("SITE_URL", default="http://localhost:8000").rstrip("/")
+
+
+def smtp_mailer(email_url: str) -> dict:
+    """The SMTP mailer an EMAIL_URL names (smtp://, smtp+tls://, smtps://, user:password@host:port);
+    a URL that cannot be read stops the start with a message naming EMAIL_URL."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        smtp = env.email_url_config(email_url)
+    except Exception as exc:  # django-environ: ImproperlyConfigured, ValueError for a bad port
+        raise ImproperlyConfigured(
+            f"EMAIL_URL cannot be read ({exc}); write it as smtp+tls://user:password@relay.example.com:587."
+        ) from None
+    if not email_url.startswith(("smtp", "submission")) or not smtp.get("EMAIL_HOST"):
+        raise ImproperlyConfigured(
+            "EMAIL_URL must name an SMTP relay with its host, e.g. smtp+tls://user:password@relay.example.com:587."
+        )
+    return {
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "OPTIONS": {
+            "host": smtp["EMAIL_HOST"],
+            "port": smtp["EMAIL_PORT"] or 25,
+            "username": smtp["EMAIL_HOST_USER"],
+            "password": smtp["EMAIL_HOST_PASSWORD"],
+            "use_tls": smtp.get("EMAIL_USE_TLS", False),
+            "use_ssl": smtp.get("EMAIL_USE_SSL", False),
+            "timeout": env.int("EMAIL_TIMEOUT", default=20),  # a hung relay must not hold a worker
+        },
+    }
+
+
 _email_url = env("EMAIL_URL", default="")
 if _email_url:
-    _smtp = env.email_url_config(_email_url)
-    MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {
-                "host": _smtp["EMAIL_HOST"],
-                "port": _smtp["EMAIL_PORT"],
-                "username": _smtp["EMAIL_HOST_USER"],
-                "password": _smtp["EMAIL_HOST_PASSWORD"],
-                "use_tls": _smtp.get("EMAIL_USE_TLS", False),
-                "use_ssl": _smtp.get("EMAIL_USE_SSL", False),
-            },
-        }
-    }
+    MAILERS = {"default": smtp_mailer(_email_url)}
 else:
     MAILERS = {
         "default": {
@@ -182,12 +200,44 @@ else:
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(env("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
+# Generated PDFs and uploaded documents: outside the web root, served only by permission-checked views,
+# always through STORAGES["private"] (benefits/private_files.py). The embedded default is this folder.
+PRIVATE_STORAGE_ROOT = Path(env("PRIVATE_STORAGE_ROOT", default=str(VAR_DIR / "private")))
+
+
+def private_storage_config() -> dict:
+    """STORAGES["private"]: the folder, or an S3-compatible object store when a bucket is named (every
+    machine then sees the same files). Objects are private, encrypted by the store, and never given a
+    URL; credentials come from the environment (or the machine's role when left unset)."""
+    bucket = env("PRIVATE_STORAGE_S3_BUCKET", default="")
+    if not bucket:
+        return {"BACKEND": "benefits.private_files.PrivateFileSystemStorage"}
+    sse = env("PRIVATE_STORAGE_S3_SSE", default="AES256")  # or "aws:kms" with PRIVATE_STORAGE_S3_KMS_KEY_ID
+    object_parameters = {"ServerSideEncryption": sse}
+    if env("PRIVATE_STORAGE_S3_KMS_KEY_ID", default=""):
+        object_parameters["SSEKMSKeyId"] = env("PRIVATE_STORAGE_S3_KMS_KEY_ID")
+    return {
+        "BACKEND": "benefits.private_files.PrivateS3Storage",
+        "OPTIONS": {
+            "bucket_name": bucket,
+            "endpoint_url": env("PRIVATE_STORAGE_S3_ENDPOINT_URL", default="") or None,
+            "region_name": env("PRIVATE_STORAGE_S3_REGION", default="") or None,
+            "access_key": env("PRIVATE_STORAGE_S3_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env("PRIVATE_STORAGE_S3_SECRET_ACCESS_KEY", default="") or None,
+            "location": env("PRIVATE_STORAGE_S3_PREFIX", default=""),
+            "default_acl": "private",
+            "querystring_auth": True,  # never a public link, should anything ask for one
+            "file_overwrite": True,
+            "object_parameters": object_parameters,
+        },
+    }
+
+
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    "private": private_storage_config(),
 }
-# Generated PDFs and uploaded documents: outside the web root, served only by permission-checked views.
-PRIVATE_STORAGE_ROOT = Path(env("PRIVATE_STORAGE_ROOT", default=str(VAR_DIR / "private")))
 
 # --- Celery ----------------------------------------------------------------------------------
 CELERY_TASK_ALWAYS_EAGER = EMBEDDED_TASKS  # embedded default: tasks run in-process
@@ -222,7 +272,9 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_ROUTES = {"*.render_*": {"queue": "pdf"}}
+# The sweeper has a queue and a worker of its own (deploy/Procfile), so a dead or busy default worker
+# does not stop the one thing that recovers waiting work.
+CELERY_TASK_ROUTES = {"*.render_*": {"queue": "pdf"}, "jobs.sweep": {"queue": "sweep"}}
 JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
 JOBS_RESEND_AFTER = env.int("JOBS_RESEND_AFTER", default=30)  # a pending job is sent again after this long
 # A running job writes its heartbeat this often; one whose heartbeat is older than the grace is put back
@@ -236,8 +288,16 @@ NOTICE_BATCH_ITEM_PAUSE_SECONDS = env.float("NOTICE_BATCH_ITEM_PAUSE_SECONDS", d
 # Beat: deadlines live in the database (never as far-future ETA tasks, which Redis may redeliver).
 CELERY_BEAT_SCHEDULE = {
     "refresh-claim-due-dates": {"task": "elections.refresh_claim_due_dates", "schedule": 60 * 60 * 24},
-    "sweep-jobs": {"task": "jobs.sweep", "schedule": JOBS_SWEEP_SECONDS},
+    # A sweep not taken within its period expires: sweeps never pile up behind a stopped sweep worker.
+    "sweep-jobs": {
+        "task": "jobs.sweep",
+        "schedule": JOBS_SWEEP_SECONDS,
+        "options": {"expires": JOBS_SWEEP_SECONDS},
+    },
 }
+# Background work warns when waiting work has not been taken by any worker for this long, or when the
+# sweeper has not run for three of its periods.
+JOBS_IDLE_ALERT_SECONDS = env.int("JOBS_IDLE_ALERT_SECONDS", default=300)
 CELERY_TASK_DEFAULT_QUEUE = "default"
 
 # --- I18N ------------------------------------------------------------------------------------

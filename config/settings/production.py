@@ -3,7 +3,7 @@
 from django.core.exceptions import ImproperlyConfigured
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import SECRET_KEY, env
+from config.settings.base import SECRET_KEY, env, private_storage_config
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 if DEBUG:
@@ -25,7 +25,7 @@ SECURE_PROXY_SSL_HEADER = (_proxy_header, "https") if _proxy_header else None
 # Redirect plain http to https. Off only for a plain-http run on loopback (make smoke), where the client
 # itself sends X-Forwarded-Proto: https as the proxy would.
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-SESSION_COOKIE_SECURE = True
+SESSION_COOKIE_SECURE = True  # browsers keep Secure cookies from http://127.0.0.1 and localhost too
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
@@ -33,12 +33,17 @@ SECURE_HSTS_PRELOAD = True
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "private": private_storage_config(),
 }
 
+# Mail: sign-up, password reset and notices need it, so production does not start without a relay
+# (base.py reads EMAIL_URL and refuses one it cannot parse). DJANGO_EMAIL_BACKEND names another Django
+# e-mail backend instead (e.g. a provider's API backend); never the console backend by default.
+if not env("EMAIL_URL", default="") and not env("DJANGO_EMAIL_BACKEND", default=""):
+    raise ImproperlyConfigured(
+        "Set EMAIL_URL to the outgoing mail relay (e.g. smtp+tls://user:password@relay.example.com:587): "
+        "sign-up, password reset and notices are sent by e-mail. (Or DJANGO_EMAIL_BACKEND to a Django "
+        "e-mail backend.)"
+    )
 if not env("EMAIL_URL", default=""):
-    # SMTP on localhost unless EMAIL_URL names a relay; never the console backend in production.
-    MAILERS = {
-        "default": {
-            "BACKEND": env("DJANGO_EMAIL_BACKEND", default="django.core.mail.backends.smtp.EmailBackend")
-        }
-    }
+    MAILERS = {"default": {"BACKEND": env("DJANGO_EMAIL_BACKEND")}}

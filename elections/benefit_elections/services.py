@@ -12,7 +12,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
 from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
@@ -21,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
 from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
@@ -232,7 +232,8 @@ def batch_candidates(
         ).select_related("membership__participant", "membership__plan")
         for claim in claims.order_by("pk"):
             asd = _claimed_asd(claim)
-            if asd and claim.claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
+            lump_or_start = claim.claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM)
+            if asd and lump_or_start and _issuable(claim.membership, kind, asd, on):
                 out.append((claim.membership, kind, asd))
         return out
     if rule == BatchRule.REACHING_35:
@@ -280,9 +281,22 @@ def batch_candidates(
                 # Past normal retirement and gone, nothing in pay: payments are due now (Code §401(a)(14));
                 # the earliest start the 30-day explanation rule allows.
                 asd = _first_of_month_on_or_after(on + timedelta(days=30))
-        if asd and on < asd <= horizon:
+        if asd and on < asd <= horizon and _issuable(m, kind, asd, on):
             out.append((m, kind, asd))
     return out
+
+
+def _issuable(membership: PlanMembership, kind: str, asd: date, on: date) -> bool:
+    """The batch picks only people its notice can be issued for: a §402(f) notice explains a single sum,
+    so someone with none payable on the date (an active ESOP member at normal retirement, say) is not
+    chosen, by the very test the notice applies (``explanation.rollover_notice``)."""
+    if kind != NoticeKind.ROLLOVER_402F:
+        return True
+    try:
+        explanation.rollover_notice(membership, asd=asd, explained_on=on)
+    except explanation.ExplanationUnavailable:
+        return False
+    return True
 
 
 def batch_create(
@@ -1014,11 +1028,9 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
 
 
 def _store_upload(folder: str, upload) -> str:
-    relative = f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}"
-    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(upload.content)
-    return relative
+    return private_files.save_bytes(
+        f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}", upload.content
+    )
 
 
 CONSENT_FIELDS = (

@@ -318,8 +318,12 @@ def consent_file(request, consent_id: int):
         request=request,
         consent_id=consent.pk,
     )
+    try:
+        handle = uploads.open_stored(consent.upload_file)
+    except (uploads.UploadRefused, FileNotFoundError) as exc:
+        raise Http404 from exc
     response = FileResponse(
-        uploads.stored_path(consent.upload_file).open("rb"),
+        handle,
         content_type=consent.upload_content_type,
         filename=consent.upload_name or f"consent-{consent.pk}",
     )

@@ -314,7 +314,9 @@ class ClaimDocument(models.Model):
     content_type = models.CharField(max_length=40)
     size = models.PositiveIntegerField()
     sha256 = models.CharField(max_length=64)
-    file_name = models.CharField(max_length=300)  # relative to PRIVATE_STORAGE_ROOT
+    file_name = models.CharField(
+        max_length=300
+    )  # its name in the private storage (benefits/private_files.py)
     uploaded_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -10,12 +10,11 @@ import logging
 from datetime import date
 
 from django.conf import settings
-from django.core.mail import send_mail as _send
-from django.db import transaction
 from django.urls import reverse
 
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.plans import get_plan
+from benefits.mail import mail_enqueue
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_request
 from elections.claims.models import Claim, ClaimDetermination, ClaimNotice
@@ -64,25 +63,17 @@ def _deliver(claim: Claim, *, kind: str, title: str, template: str, payload: dic
         request=request,
     )
     ClaimNotice.objects.create(claim=claim, kind=kind, document=document, delivered_on=on)
-    recipient = claim.filed_by.email
-    claim_url = reverse("elections:claim_detail", args=[claim.pk])
-
-    def _email() -> None:
-        try:
-            _send(
-                subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{title}",
-                message=(
-                    f"A notice about your claim {claim.pk} ({claim.get_claim_type_display()}, {claim.membership.plan.name}) "
-                    f"is ready: {title}.\n\nSign in to Plan Benefits and open {claim_url} to read it. "
-                    "For your privacy this email does not contain the notice."
-                ),
-                from_email=None,
-                recipient_list=[recipient],
-            )
-        except Exception:  # the notice is delivered on the claim page whatever the mail relay does
-            logger.exception("Could not email claim %s notice", claim.pk)
-
-    transaction.on_commit(_email)
+    claim_url = settings.SITE_URL + reverse("elections:claim_detail", args=[claim.pk])
+    # A job sends it: the notice is delivered on the claim page whatever the mail relay does.
+    mail_enqueue(
+        subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}{title}",
+        body=(
+            f"A notice about your claim {claim.pk} ({claim.get_claim_type_display()}, {claim.membership.plan.name}) "
+            f"is ready: {title}.\n\nSign in to Plan Benefits and open {claim_url} to read it. "
+            "For your privacy this email does not contain the notice."
+        ),
+        to=[claim.filed_by.email],
+    )
     return document
 
 
@@ -275,18 +266,10 @@ def notify_committee(claim: Claim, *, what: str, due: date | None) -> None:
     )
     if not recipients:
         return
-    url = reverse("elections:claim_detail", args=[claim.pk])
+    url = settings.SITE_URL + reverse("elections:claim_detail", args=[claim.pk])
     due_text = f" A decision is due by {_d(due)}." if due else ""
-
-    def _email() -> None:
-        try:
-            _send(
-                subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}Claim {claim.pk}: {what}",
-                message=f"Claim {claim.pk} ({claim.membership.plan.name}): {what}.{due_text}\n\nOpen {url} to act.",
-                from_email=None,
-                recipient_list=recipients,
-            )
-        except Exception:
-            logger.exception("Could not email the committee about claim %s", claim.pk)
-
-    transaction.on_commit(_email)
+    mail_enqueue(
+        subject=f"{settings.ACCOUNT_EMAIL_SUBJECT_PREFIX}Claim {claim.pk}: {what}",
+        body=f"Claim {claim.pk} ({claim.membership.plan.name}): {what}.{due_text}\n\nOpen {url} to act.",
+        to=recipients,
+    )

@@ -1,5 +1,5 @@
 """Claim uploads: PDF, JPEG or PNG, recognised by their first bytes (never by name), size-limited,
-written under PRIVATE_STORAGE_ROOT (outside the web root) under a random name."""
+kept in the private storage (benefits/private_files.py, never the web root) under a random name."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from django.conf import settings
+from benefits import private_files
 
 MAX_UPLOAD_BYTES = 10 * 1024 * 1024
 MAX_FILES = 10
@@ -65,17 +65,16 @@ def check_uploads(files) -> list[CheckedUpload]:
 
 
 def store(claim_id: int, upload: CheckedUpload) -> str:
-    """Write the file; returns its path relative to PRIVATE_STORAGE_ROOT."""
-    relative = f"claims/{claim_id}/{uuid.uuid4().hex}.{upload.extension}"
-    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(upload.content)
-    return relative
+    """Write the file; returns its name in the private storage."""
+    return private_files.save_bytes(
+        f"claims/{claim_id}/{uuid.uuid4().hex}.{upload.extension}", upload.content
+    )
 
 
-def stored_path(file_name: str) -> Path:
-    root = Path(settings.PRIVATE_STORAGE_ROOT).resolve()
-    path = (root / file_name).resolve()
-    if root not in path.parents:  # a stored name never leaves the private root
-        raise UploadRefused("Invalid stored path.")
-    return path
+def open_stored(file_name: str):
+    """The stored upload, opened for a streamed download; a name that would leave the private area is
+    refused."""
+    try:
+        return private_files.open_for_download(private_files.safe_name(file_name))
+    except ValueError as exc:
+        raise UploadRefused("Invalid stored path.") from exc

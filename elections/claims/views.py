@@ -18,7 +18,7 @@ from accounts.roles import role_required
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
-from benefits.services.documents import document_path
+from benefits.services.documents import document_open
 from elections.claims import checks, deadlines, forms, selectors, services, uploads
 from elections.claims.models import COMMITTEE_OPEN, ClaimState, ClaimType
 
@@ -495,11 +495,11 @@ def claim_document_download(request, document_id: int):
     document = selectors.claim_document_get_for_viewer(user=request.user, document_id=document_id)
     services.claim_document_viewed(document=document, viewer=request.user, request=request)
     try:
-        path = uploads.stored_path(document.file_name)
-    except uploads.UploadRefused as exc:
+        handle = uploads.open_stored(document.file_name)
+    except (uploads.UploadRefused, FileNotFoundError) as exc:
         raise Http404 from exc
     response = FileResponse(
-        path.open("rb"),
+        handle,
         content_type=document.content_type,
         filename=document.original_name,
         as_attachment=document.content_type != "application/pdf",
@@ -518,7 +518,7 @@ def claim_notice_download(request, claim_id: int, notice_id: int):
         raise Http404
     services.claim_notice_viewed(notice=notice, viewer=request.user, request=request)
     response = FileResponse(
-        document_path(notice.document).open("rb"),
+        document_open(notice.document),
         content_type="application/pdf",
         filename=f"claim-{claim.pk}-{notice.kind}.pdf",
     )

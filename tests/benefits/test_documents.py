@@ -52,9 +52,9 @@ def test_document_is_rendered_on_commit_and_contains_its_numbers(participant_use
 
 
 def _bytes(document):
-    from benefits.services.documents import document_path
+    from benefits.services.documents import document_bytes
 
-    return document_path(document).read_bytes()
+    return document_bytes(document)
 
 
 def test_a_document_that_cannot_render_is_reported_not_dropped(participant_user):

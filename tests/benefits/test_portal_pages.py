@@ -15,7 +15,7 @@ from benefits.engine import ENGINE_VERSION
 from benefits.engine_adapter import membership_calculate
 from benefits.models import AuditEvent, GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
 from benefits.services import today
-from benefits.services.documents import document_path
+from benefits.services.documents import document_bytes
 from tests.conftest import token
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -48,13 +48,13 @@ def _money(value: str) -> str:
 def _pdf_text(document) -> str:
     document.refresh_from_db()
     assert document.status == GeneratedDocument.Status.DONE, document.error
-    reader = PdfReader(io.BytesIO(document_path(document).read_bytes()))
+    reader = PdfReader(io.BytesIO(document_bytes(document)))
     return "\n".join(page.extract_text() for page in reader.pages)
 
 
 def _pdf_creator(document) -> str:
     """The PDF's metadata: where the engine's version is kept (people read the page, not this)."""
-    reader = PdfReader(io.BytesIO(document_path(document).read_bytes()))
+    reader = PdfReader(io.BytesIO(document_bytes(document)))
     return str((reader.metadata or {}).get("/Creator", ""))
 
 

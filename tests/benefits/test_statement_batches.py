@@ -53,9 +53,9 @@ def test_a_batch_issues_one_statement_per_participant_exactly_once(population, a
     documents = GeneratedDocument.objects.filter(batch_item__batch=batch)
     assert documents.count() == members
     first = documents.first()
-    from benefits.services.documents import document_path
+    from benefits.services.documents import document_bytes
 
-    pdf = PdfReader(io.BytesIO(document_path(first).read_bytes()))
+    pdf = PdfReader(io.BytesIO(document_bytes(first)))
     assert "Annual statement 2025" in pdf.pages[0].extract_text()
     assert Job.objects.filter(kind=STATEMENT_BATCH_CHUNK, status="done").count() == -(-members // 4)
 

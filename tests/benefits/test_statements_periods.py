@@ -25,7 +25,7 @@ from benefits.models import AccountBalance, AccountTransaction, AuditEvent, Gene
 from benefits.presenters.account_statements import shares_str
 from benefits.presenters.statements import statement_payload
 from benefits.services import today
-from benefits.services.documents import document_path
+from benefits.services.documents import document_bytes
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,7 +90,7 @@ def _opening(m: PlanMembership, year: int) -> dict[str, Decimal]:
 def _pdf_text(document) -> str:
     document.refresh_from_db()
     assert document.status == GeneratedDocument.Status.DONE, document.error
-    reader = PdfReader(io.BytesIO(document_path(document).read_bytes()))
+    reader = PdfReader(io.BytesIO(document_bytes(document)))
     return "\n".join(page.extract_text() for page in reader.pages)
 
 

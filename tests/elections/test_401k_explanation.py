@@ -5,6 +5,7 @@ and date, and the notice says the insurer's price governs."""
 
 from __future__ import annotations
 
+import io
 from datetime import date
 
 import pytest
@@ -59,12 +60,13 @@ def test_the_401k_explanation_states_the_engines_amounts_and_relative_values(pat
     from pypdf import PdfReader
 
     from benefits.models import GeneratedDocument
-    from benefits.services import document_path
+    from benefits.services import document_bytes
 
     document = GeneratedDocument.objects.get(pk=notice.document_id)
     assert document.status == GeneratedDocument.Status.DONE, document.error
     text = " ".join(
-        " ".join((pg.extract_text() or "").split()) for pg in PdfReader(document_path(document)).pages
+        " ".join((pg.extract_text() or "").split())
+        for pg in PdfReader(io.BytesIO(document_bytes(document))).pages
     )
     assert monthly in text and "insurance company" in text
 
@@ -127,11 +129,12 @@ def test_the_explanation_describes_installments_partial_rollover_and_deferral_wi
     from pypdf import PdfReader
 
     from benefits.models import GeneratedDocument
-    from benefits.services import document_path
+    from benefits.services import document_bytes
 
     document = GeneratedDocument.objects.get(pk=notice.document_id)
     text = " ".join(
-        " ".join((pg.extract_text() or "").split()) for pg in PdfReader(document_path(document)).pages
+        " ".join((pg.extract_text() or "").split())
+        for pg in PdfReader(io.BytesIO(document_bytes(document))).pages
     )
     assert "2,029.38" in text and "2,254.86" in text and "Installments" in text
 

@@ -8,6 +8,7 @@ Sam (demo FSB-40001) is born 1966-04-22 and a Participant every Plan Year since 
 window (year 6, 50%) runs 2026-01-01 to 2027-03-31. He has 3,150 shares allocated and none diversified
 before this service: 50% × 3,150 = 1,575 shares."""
 
+import io
 from datetime import date
 from decimal import Decimal as D
 
@@ -255,18 +256,17 @@ def test_the_staff_view_is_read_only_and_audited(client, committee2, sam, esop):
 def test_the_confirmation_pdf_states_the_election_in_plain_words(
     sam, esop, django_capture_on_commit_callbacks
 ):
-    import io
 
     from pypdf import PdfReader
 
-    from benefits.services.documents import document_path
+    from benefits.services.documents import document_bytes
     from tests.test_plain_words import jargon_in
 
     with django_capture_on_commit_callbacks(execute=True):
         e = services.diversification_elect(user=sam, membership=esop, shares="1200", on=AS_OF)
     doc = GeneratedDocument.objects.get(pk=e.confirmation_id)
     assert doc.status == "done", doc.error
-    reader = PdfReader(io.BytesIO(document_path(doc).read_bytes()))
+    reader = PdfReader(io.BytesIO(document_bytes(doc)))
     text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
     for expected in (
         "1,200.0000",

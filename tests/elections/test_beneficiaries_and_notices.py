@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from accounts.models import User
 from benefits.demo.loader import load_demo_prime_rates
 from benefits.models import MarketRate, Participant
-from benefits.services.documents import document_path
+from benefits.services.documents import document_bytes
 from elections.claims import services
 from elections.models import BeneficiaryLink, Claim, ClaimState
 from tests.elections.conftest import AS_OF, file_db_claim, membership
@@ -126,7 +126,7 @@ def test_approved_loan_papers_show_the_engine_schedule(
     assert note.status == "done", note.error
     loan = note.payload["loan"]
     assert loan["number_of_payments"] == 78 and loan["principal"] == "12000.00"
-    text = " ".join(PdfReader(io.BytesIO(document_path(note).read_bytes())).pages[0].extract_text().split())
+    text = " ".join(PdfReader(io.BytesIO(document_bytes(note))).pages[0].extract_text().split())
     assert "$12,000.00" in text and "7.75%" in text and f"${loan['level_payment']}" in text
     assert "Promissory note" in text and "Amortization schedule" in text
 

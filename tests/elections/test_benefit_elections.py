@@ -109,9 +109,9 @@ def test_explanation_states_rights_dates_qosa_and_deferral(claim):
     assert document.status == "done" and len(document.sha256) == 64
     from pypdf import PdfReader
 
-    from benefits.services.documents import document_path
+    from benefits.services.documents import document_bytes
 
-    text = "".join(p.extract_text() for p in PdfReader(document_path(document)).pages)
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(document_bytes(document))).pages)
     life = next(r for r in c["forms"] if r["form"] == "life")
     assert f"${Decimal(life['monthly']):,.2f}" in text
     for words in ("revoke", "spouse", "30 days", "approximately equal", "75%"):

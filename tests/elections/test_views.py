@@ -234,11 +234,11 @@ def test_committee_queue_is_sorted_by_due_date_with_flags(committee_client, pat)
 
 
 def _pdf_text(notice) -> str:
-    from benefits.services.documents import document_path
+    from benefits.services.documents import document_bytes
 
     notice.document.refresh_from_db()
     assert notice.document.status == "done", notice.document.error
-    reader = PdfReader(io.BytesIO(document_path(notice.document).read_bytes()))
+    reader = PdfReader(io.BytesIO(document_bytes(notice.document)))
     return " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
 
 

@@ -181,6 +181,10 @@ def start_workers(stack, *, pdf_concurrency: int = 2) -> dict:
             "worker-pdf", str(smoke.BIN / "celery"), "-A", "config", "worker", "-Q", "pdf", "-c",
             str(pdf_concurrency), "-n", "pdf@%h", "--without-gossip", "--without-mingle", "-l", "INFO",
         ),
+        "worker-sweep": stack.start(
+            "worker-sweep", str(smoke.BIN / "celery"), "-A", "config", "worker", "-Q", "sweep", "-c", "1",
+            "-n", "sweep@%h", "--without-gossip", "--without-mingle", "-l", "INFO",
+        ),
         "beat": stack.start(
             "beat", str(smoke.BIN / "celery"), "-A", "config", "beat", "-s", str(stack.logs / "beat-schedule"), "-l", "INFO",
         ),

@@ -143,3 +143,56 @@ def test_a_statement_that_raises_is_shown_to_staff_and_the_rest_of_the_batch_is_
         assert f"{total - 1} of {total} statements issued, 1 failed" in page
     finally:
         world.sql("update benefits_planmembership set plan_data = %s::jsonb where id = %s", (data, broken_id))
+
+
+def test_a_killed_issue_notices_is_finished_by_a_worker_through_the_sweeper(world, stack):
+    """Issue 28: `issue_notices` killed mid-batch left it "running" with 78 of 108 waiting until someone
+    pressed Resume. Its batch now has a job row: the command's heartbeat stops, the sweeper (on its own
+    worker) puts the job back, and the default worker issues the rest, each notice once."""
+    import subprocess
+
+    plan = "carver-db"
+    start_workers(stack)
+    env = {**world.env, "NOTICE_BATCH_ITEM_PAUSE_SECONDS": "1"}  # slow enough to stop it mid-batch
+    command = subprocess.Popen(
+        [smoke.PY, "manage.py", "issue_notices", plan, "--within-days", "366"],
+        cwd=smoke.ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+
+    def items(state: str) -> int:
+        return world.sql(
+            "select count(*) from elections_noticebatchitem i join elections_noticebatch b on b.id = i.batch_id "
+            "where i.state = %s",
+            (state,),
+        )[0][0]
+
+    wait_until(lambda: items("issued") >= 1, 180, "the command's first notice")
+    os.killpg(command.pid, signal.SIGKILL)
+    command.wait(timeout=10)
+    left = items("pending")
+    assert left >= 1, "the command finished before it was killed"
+    [(batch, job_status, worker)] = world.sql(
+        "select b.id, j.status, j.worker from elections_noticebatch b "
+        "join benefits_job j on j.kind = 'notice_batch.run' and j.target_id = b.id"
+    )
+    assert worker.startswith("issue_notices@")
+    wait_until(
+        lambda: world.sql("select state from elections_noticebatch where id = %s", (batch,))[0][0] == "done",
+        180, "the batch to be finished by a worker", interval=1,
+    )  # fmt: skip
+    assert items("pending") == 0
+    doubled = world.sql(
+        "select participant_id, kind, asd, count(*) from elections_notice group by 1, 2, 3 having count(*) > 1"
+    )
+    assert doubled == []
+    issued = world.sql(
+        "select count(*), count(distinct notice_id) from elections_noticebatchitem "
+        "where batch_id = %s and state = 'issued'",
+        (batch,),
+    )[0]
+    assert (
+        issued[0]
+        == issued[1]
+        == world.sql("select count(*) from elections_notice where batch_id = %s", (batch,))[0][0]
+    )
+    print(f"killed with {left} notice(s) waiting; all issued once by a worker (job was {job_status})")

@@ -6,8 +6,11 @@ issues nothing. With ``--json`` the last line is
 from __future__ import annotations
 
 import json
+import socket
+import uuid
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from benefits.models import Plan
 from elections.benefit_elections.models import BatchRule, NoticeBatch, NoticeBatchItem
@@ -37,9 +40,16 @@ class Command(BaseCommand):
         days = within_days if within_days is not None else election_rules(plan).period_days
         if not 1 <= days <= 366:
             raise CommandError("--within-days: a whole number of days from 1 to 366.")
-        batch = NoticeBatch.objects.create(
-            plan=plan_row, rule=BatchRule.ASD_WITHIN, within_days=days, as_of=today()
-        )
+        from benefits.jobs.services import job_create, job_execute
+        from elections.benefit_elections.jobs import NOTICE_BATCH_RUN
+
+        with transaction.atomic():
+            batch = NoticeBatch.objects.create(
+                plan=plan_row, rule=BatchRule.ASD_WITHIN, within_days=days, as_of=today()
+            )
+            # The same job row as a batch started from the page: if this command is killed, its
+            # heartbeat stops and the sweeper hands the rest of the batch to a worker.
+            job = job_create(NOTICE_BATCH_RUN, target_id=batch.pk)
 
         def report(item):
             who = item.membership.participant.participant_number
@@ -48,7 +58,15 @@ class Command(BaseCommand):
                 line += f" ({item.failure_reason})"
             self.stdout.write(line)
 
-        batch_run(batch.pk, item_hook=report)
+        job_execute(
+            job.pk,
+            task_id=f"issue_notices-{uuid.uuid4().hex}",
+            worker=f"issue_notices@{socket.gethostname()}",
+            body=lambda job: batch_run(job.target_id, item_hook=report),
+        )
+        job.refresh_from_db()
+        if job.status != job.Status.DONE:
+            self.stderr.write(f"The batch did not finish here ({job.error}); a worker carries it on.")
         items = list(batch.items.select_related("membership__participant"))
         summary = {
             "issued": sum(i.state == NoticeBatchItem.State.ISSUED for i in items),
