@@ -159,7 +159,9 @@ def limit_errors(
                 "the highest outstanding loan balance in the last 12 months)."
             }
         if amount < maximums.loan_minimum:
-            return {"amount": f"Loan amount: the least you can borrow is {money(maximums.loan_minimum)} (§8.2)."}
+            return {
+                "amount": f"Loan amount: the least you can borrow is {money(maximums.loan_minimum)} (§8.2)."
+            }
         return {}
     if claim_type == ClaimType.WITHDRAWAL_59HALF:
         most = max(ZERO, maximums.withdrawal - outflow)

@@ -128,7 +128,8 @@ class Claim(FSMModelMixin, models.Model):
             # membership's accrued benefit, held by PostgreSQL against parallel filings.
             models.UniqueConstraint(
                 fields=["membership"],
-                condition=models.Q(claim_type__in=COMMENCEMENT_TYPES) & ~models.Q(state__in=COMMENCEMENT_CLOSED),
+                condition=models.Q(claim_type__in=COMMENCEMENT_TYPES)
+                & ~models.Q(state__in=COMMENCEMENT_CLOSED),
                 name="one_commencement_claim_per_benefit",
             )
         ]

@@ -4,7 +4,7 @@ plain refusal (never a 500), and the database holds one row."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -68,7 +68,11 @@ def _draft_for(claim, pat):
         step="payment",
         answers={
             "payment_method": "direct_deposit",
-            "payment": {"routing_number": "011000015", "account_number": "12345678", "account_type": "checking"},
+            "payment": {
+                "routing_number": "011000015",
+                "account_number": "12345678",
+                "account_type": "checking",
+            },
             "withholding": {"form": "W-4P", "w4p": "married", "w4p_extra": "0.00"},
         },
     )
@@ -99,7 +103,12 @@ def test_two_elections_at_once_one_is_in_force_the_other_is_refused_plainly(pat,
     assert len(wins) == 1 and len(losses) == 1, losses
     assert isinstance(losses[0], election_services.ElectionInvalid), losses[0]
     assert losses[0].errors["election"].startswith("You already have an election for this benefit, signed on")
-    assert Election.objects.filter(membership=claim.membership, state__in=("awaiting_consent", "waiting_period", "effective")).count() == 1
+    assert (
+        Election.objects.filter(
+            membership=claim.membership, state__in=("awaiting_consent", "waiting_period", "effective")
+        ).count()
+        == 1
+    )
 
 
 @pytest.fixture
