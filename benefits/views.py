@@ -448,10 +448,29 @@ def modeler_run(request, participant_id: int, run_id: int):
         context["grid_html"] = html
         context["missing"] = missing
         if request.user.is_participant_role:
-            from elections.benefit_elections.presenters import electable_dates
+            from elections.benefit_elections.presenters import electable_dates, start_form_choices
+            from elections.claims.selectors import benefit_start_for
 
-            context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
+            # One start per benefit (issue 22): what already starts it is shown instead of a new start.
+            start = benefit_start_for(user=request.user, membership=run.membership)
+            context["benefit_start"] = start
+            if not start.exists and _can_file_start(run.membership):
+                context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
+                context["elect_forms"] = start_form_choices({"estimates": estimates})
+                context["claim_token"] = uuid.uuid4().hex
     return render(request, "benefits/modeler_run.html", context)
+
+
+def _can_file_start(membership) -> bool:
+    """Whether the modeler can file a claim to start this benefit: a DB or cash balance commencement,
+    or a 401(k) distribution once employment has ended (§7.5)."""
+    from elections.claims.checks import claim_types_for
+    from elections.claims.models import ClaimType
+
+    types = claim_types_for(membership, beneficiary=False)
+    if ClaimType.COMMENCEMENT in types:
+        return True
+    return ClaimType.TERMINATION_DISTRIBUTION in types and membership.participant.termination_date is not None
 
 
 EXTRA_TRACES = (("cash_out", "Cash-out test"), ("preretirement_spouse_benefit", "Spouse's benefit"))

@@ -159,6 +159,63 @@ def claim_new(request, membership_id: int, claim_type: str):
     return render(request, "elections/claims/claim_new.html", context, status=400 if form.errors else 200)
 
 
+@require_POST
+@participant_only
+def claim_from_modeler(request, membership_id: int):
+    """Electing from the modeler files the claim to start the benefit, with the chosen date and form:
+    the committee decides it, and the election is made from the claim once it is approved (issue 22)."""
+    membership, beneficiary = _membership_for(request, membership_id)
+    types = checks.claim_types_for(membership, beneficiary=beneficiary)
+    claim_type = next(
+        (t for t in (ClaimType.COMMENCEMENT, ClaimType.TERMINATION_DISTRIBUTION) if t in types), None
+    )
+    if claim_type is None:
+        raise Http404
+    back = request.POST.get("back", "")
+    back = back if back.startswith("/") and not back.startswith("//") else reverse("elections:claims_home")
+    try:
+        start = date.fromisoformat(request.POST.get("asd", ""))
+    except ValueError:
+        messages.error(request, "Payment start date: choose one of the dates shown.")
+        return redirect(back)
+    form_key = request.POST.get("form", "")
+    purpose = f"claim:{membership.pk}:modeler"
+
+    def file_claim():
+        claim = services.claim_file(
+            filer=request.user,
+            membership=membership,
+            claim_type=claim_type,
+            details={"commencement_date": start, "form": form_key},
+            statement="Filed from the benefit modeler.",
+            request=request,
+        )
+        return claim, reverse("elections:claim_detail", args=[claim.pk])
+
+    try:
+        outcome = submissions.submit_once(
+            user=request.user,
+            raw_token=request.POST.get("submission_token"),
+            purpose=purpose,
+            action=file_claim,
+        )
+    except checks.ClaimInvalid as exc:
+        for message in exc.errors.values():
+            messages.error(request, message)
+        return redirect(back)
+    except submissions.SubmissionRefused as exc:
+        messages.error(request, str(exc))
+        return redirect(back)
+    if not outcome.repeated:
+        claim = outcome.result
+        messages.success(
+            request,
+            f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}. The plan decides it "
+            "first; once it is approved you make your election from the claim.",
+        )
+    return redirect(outcome.url)
+
+
 def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
     """What the claimant would be paid for the date and form chosen, in words."""
     rows: list[tuple[str, str]] = []
@@ -318,6 +375,31 @@ def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, s
     return facts
 
 
+def _claim_row(c) -> dict:
+    amount = c.details.get("amount")
+    start = c.details.get("commencement_date") or c.details.get("payment_date")
+    what = []
+    if amount:
+        what.append(f"${Decimal(str(amount)):,.2f}")
+    if c.details.get("form"):
+        what.append(forms.FORM_LABELS.get(c.details["form"], c.details["form"]))
+    if start:
+        d = date.fromisoformat(start)
+        what.append(f"from {d:%B} {d.day}, {d.year}")
+    return {"claim": c, "what": ", ".join(what)}
+
+
+def _other_claim_rows(user, claim) -> dict:
+    """The participant's other open claims, claims in pay or paid, and elections in force, same plan."""
+    other = selectors.other_claims_for_committee(user=user, claim=claim)
+    return {
+        "open": [_claim_row(c) for c in other.open],
+        "in_pay": [_claim_row(c) for c in other.in_pay],
+        "elections": other.elections_in_force,
+        "any": bool(other.open or other.in_pay or other.elections_in_force),
+    }
+
+
 def render_claim_detail(request, claim, status: int = 200, **bound):
     today = services.today()
     is_claimant = claim.filed_by_id == request.user.pk
@@ -390,6 +472,7 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         context["members"] = committee_members()
         context["internal_notes"] = claim.internal_notes.select_related("author")
         context["participant_facts"] = _participant_facts(claim, consents)
+        context["other_claims"] = _other_claim_rows(request.user, claim)
     if is_committee and not is_claimant:
         from benefits.services import participant_view_as_staff
 

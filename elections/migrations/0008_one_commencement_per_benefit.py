@@ -5,20 +5,30 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0011_job_heartbeat'),
-        ('elections', '0007_beneficiaries_and_other_consents'),
+        ("benefits", "0011_job_heartbeat"),
+        ("elections", "0007_beneficiaries_and_other_consents"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddConstraint(
-            model_name='claim',
-            constraint=models.UniqueConstraint(condition=models.Q(('claim_type__in', ('commencement', 'lump_sum')), models.Q(('state__in', ('denied', 'denied_on_review')), _negated=True)), fields=('membership',), name='one_commencement_claim_per_benefit'),
+            model_name="claim",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(
+                    ("claim_type__in", ("commencement", "lump_sum")),
+                    models.Q(("state__in", ("denied", "denied_on_review")), _negated=True),
+                ),
+                fields=("membership",),
+                name="one_commencement_claim_per_benefit",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='election',
-            constraint=models.UniqueConstraint(condition=models.Q(('state__in', ('awaiting_consent', 'waiting_period', 'effective'))), fields=('membership',), name='one_election_in_force_per_benefit'),
+            model_name="election",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("state__in", ("awaiting_consent", "waiting_period", "effective"))),
+                fields=("membership",),
+                name="one_election_in_force_per_benefit",
+            ),
         ),
     ]
