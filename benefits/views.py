@@ -387,7 +387,7 @@ def _grid_html(
     from django.template.loader import render_to_string
     from django.utils.safestring import mark_safe
 
-    key = f"grid:v2:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
+    key = f"grid:v3:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
     try:
         cached = cache.get(key)
     except Exception:  # a cache outage must not take the page down
@@ -399,10 +399,10 @@ def _grid_html(
             "result_notes": owner.result.get("notes") if with_notes else (),
         }
         context.update(_grid_context(owner.result, participant, estimate_url_name, owner.pk, chosen))
-        # Each estimate's date and whether it has forms: what the page's election offer needs, so a
-        # cached grid never reads the (large) result.
+        # Each estimate's date and its forms' keys: what the page's claim offer needs, so a cached
+        # grid never reads the (large) result.
         estimates = [
-            {"commencement_date": e["commencement_date"], "forms": bool(e.get("forms"))}
+            {"commencement_date": e["commencement_date"], "forms": list(e.get("forms") or ())}
             for e in owner.result.get("estimates") or []
         ]
         missing = missing_sentences(owner.result)

@@ -351,7 +351,8 @@ def start_form_choices(result: dict) -> list[tuple[str, str]]:
 
     seen: dict[str, str] = {}
     for e in result.get("estimates") or []:
-        for key in e.get("forms") or {}:
+        forms = e.get("forms")
+        for key in forms if isinstance(forms, list | dict) else ():
             seen.setdefault(key, form_label(key))
     return list(seen.items())
 
