@@ -116,6 +116,23 @@ def loan_available(m: PlanMaximums, outflow: Decimal) -> Decimal:
     return max(ZERO, min(half, cap, m.loan_engine))
 
 
+def available(maximums: PlanMaximums, claim_type: str, others: list[Claim]) -> Decimal:
+    """The most a new claim of this kind could ask for now, after ``others`` (what the claim page shows)."""
+    if any(c.claim_type in WHOLE_BALANCE for c in others):
+        return ZERO
+    outflow = sum((amount_of(c) for c in others), ZERO)
+    if claim_type == ClaimType.LOAN:
+        if any(c.claim_type == ClaimType.LOAN for c in others) or not maximums.loan_eligible:
+            return ZERO
+        most = loan_available(maximums, outflow)
+        return most if most >= maximums.loan_minimum else ZERO
+    if claim_type == ClaimType.WITHDRAWAL_59HALF:
+        return max(ZERO, maximums.withdrawal - outflow)
+    if claim_type == ClaimType.HARDSHIP:
+        return max(ZERO, maximums.hardship - outflow)
+    return ZERO
+
+
 def limit_errors(
     membership: PlanMembership,
     *,

@@ -19,7 +19,7 @@ from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_path
-from elections.claims import checks, deadlines, forms, selectors, services, uploads
+from elections.claims import checks, deadlines, forms, limits, selectors, services, uploads
 from elections.claims.models import COMMITTEE_OPEN, ClaimState, ClaimType
 
 participant_only = role_required("participant")
@@ -250,6 +250,18 @@ def _rate_not_published(membership, on, series: str) -> str:
     return "Not available yet: the rate it is based on has not been published to this site. Please check again later."
 
 
+def _pending_and_maximums(membership, claim_type: str, today):
+    if claim_type not in limits.MONEY_TYPES:
+        return [], None
+    pending = limits.other_claims(membership, states=limits.PENDING_AT_FILING)
+    if claim_type == ClaimType.ESOP_DISTRIBUTION:
+        return pending, None
+    try:
+        return pending, limits.plan_maximums(membership, on=today)
+    except CalculationError:
+        return pending, None
+
+
 def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
     """The engine's figures today that bound this request, shown before the claimant fills the form."""
     today = services.today()
@@ -258,8 +270,21 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
     except CalculationError:
         return []
     out: list[tuple[str, str]] = []
+    # What other claims not yet paid already take (issue 22): the figures offered are what is left.
+    pending, now = _pending_and_maximums(membership, claim_type, today)
+    if pending:
+        out.append(("Your claims not yet paid", "; ".join(limits.claim_label(c) for c in pending)))
+
+    def most(key: str, engine_value) -> str:
+        return checks.money(limits.available(now, key, pending) if now is not None else engine_value)
+
     if claim_type == ClaimType.LOAN and result.get("loan"):
-        out.append(("Most you can borrow (§8.2)", checks.money(result["loan"]["maximum_new_loan"])))
+        out.append(
+            (
+                "Most you can borrow (§8.2)",
+                most(ClaimType.LOAN, result["loan"]["maximum_new_loan"]),
+            )
+        )
         prime = checks.prime_rate_for(today)
         if prime is not None:
             loans = get_plan(membership.plan.key).loans
@@ -273,11 +298,16 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
         out.append(
             (
                 "Most available for hardship (§7.4(d)–(e))",
-                checks.money(result["hardship"]["maximum_available"]),
+                most(ClaimType.HARDSHIP, result["hardship"]["maximum_available"]),
             )
         )
     if claim_type == ClaimType.WITHDRAWAL_59HALF and result.get("withdrawal"):
-        out.append(("Most you can withdraw (§7.3)", checks.money(result["withdrawal"]["maximum"])))
+        out.append(
+            (
+                "Most you can withdraw (§7.3)",
+                most(ClaimType.WITHDRAWAL_59HALF, result["withdrawal"]["maximum"]),
+            )
+        )
     if result.get("earliest_retirement_date") and claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
         earliest = date.fromisoformat(result["earliest_retirement_date"])
         # A date already past is no use to anyone, least of all an active employee: offer the first

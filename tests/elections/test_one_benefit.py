@@ -340,3 +340,16 @@ def test_the_modeler_files_a_claim_the_committee_decides_and_offers_no_second_st
     assert login_with_totp(client, committee2).status_code == 302
     queue = client.get(reverse("elections:committee_queue")).content.decode()
     assert reverse("elections:claim_detail", args=[claim.pk]) in queue
+
+
+def test_the_claim_pages_offer_only_what_is_left_after_pending_claims(client, pat, prime):
+    loan = _loan(pat, "20000")
+    client.force_login(pat)
+    k = _k(pat)
+    html = client.get(reverse("elections:claim_new", args=[k.pk, "loan"])).content.decode()
+    # §8.4(f): one loan at a time, so nothing more is offered while the $20,000 loan is pending.
+    assert f"claim {loan.pk} (loan (401(k)) of $20,000.00, filed on November 21, 2026)" in html
+    assert "Most you can borrow (§8.2)" in html and "$0.00" in html and "$50,000.00" not in html
+    html = client.get(reverse("elections:claim_new", args=[k.pk, "withdrawal_59half"])).content.decode()
+    # §7.3: $243,525.00 less the $20,000.00 the loan takes out of the accounts.
+    assert "$223,525.00" in html
