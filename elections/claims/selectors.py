@@ -160,3 +160,12 @@ def benefit_start_for(*, user, membership) -> BenefitStart:
             .first()
         )
     return BenefitStart(claim=claim, election=one_benefit.election_in_force(membership))
+
+
+def commencement_claim_for(*, user, membership) -> Claim | None:
+    """The claim already starting this benefit, for a claimant who may file for the membership."""
+    if not user.is_authenticated or not user.is_participant_role:
+        raise Http404
+    from elections.claims import one_benefit
+
+    return one_benefit.commencement_claim(membership)

@@ -20,7 +20,7 @@ from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_path
 from elections.claims import checks, deadlines, forms, limits, selectors, services, uploads
-from elections.claims.models import COMMITTEE_OPEN, ClaimState, ClaimType
+from elections.claims.models import COMMENCEMENT_TYPES, COMMITTEE_OPEN, ClaimState, ClaimType
 
 participant_only = role_required("participant")
 committee_only = role_required("committee")
@@ -155,6 +155,9 @@ def claim_new(request, membership_id: int, claim_type: str):
         "figures": _figures(membership, claim_type),
         "preview": preview,
         "can_preview": "form" in form.fields,
+        "already": selectors.commencement_claim_for(user=request.user, membership=membership)
+        if claim_type in COMMENCEMENT_TYPES
+        else None,
     }
     return render(request, "elections/claims/claim_new.html", context, status=400 if form.errors else 200)
 

@@ -353,3 +353,12 @@ def test_the_claim_pages_offer_only_what_is_left_after_pending_claims(client, pa
     html = client.get(reverse("elections:claim_new", args=[k.pk, "withdrawal_59half"])).content.decode()
     # §7.3: $243,525.00 less the $20,000.00 the loan takes out of the accounts.
     assert "$223,525.00" in html
+
+
+def test_the_claim_form_says_the_benefit_is_already_claimed(client, pat):
+    first = Claim.objects.get(pk__in=demo_claim_ids())
+    client.force_login(pat)
+    url = reverse("elections:claim_new", args=[first.membership_id, "commencement"])
+    html = client.get(url).content.decode()
+    assert "You already have a claim to start this benefit, filed on November 21, 2026" in html
+    assert reverse("elections:claim_detail", args=[first.pk]) in html
