@@ -82,3 +82,18 @@ def demo_claim_ids() -> list[int]:
     from elections.models import Claim
 
     return list(Claim.objects.filter(statement=DEMO_CLAIM_STATEMENT).values_list("pk", flat=True))
+
+
+def file_withdrawal(user, *, on: date, amount: str = "1000.00"):
+    """A 401(k) age-59½ withdrawal claim: where a test needs several claims for one person, since the
+    Carver DB benefit can be claimed once (issue 22)."""
+    from decimal import Decimal
+
+    return services.claim_file(
+        filer=user,
+        membership=membership(user, "carver-401k"),
+        claim_type="withdrawal_59half",
+        details={"amount": Decimal(amount), "payment_date": on + timedelta(days=30)},
+        statement="I would like part of my account.",
+        on=on,
+    )
