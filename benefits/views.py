@@ -389,7 +389,7 @@ def _grid_html(
     from django.template.loader import render_to_string
     from django.utils.safestring import mark_safe
 
-    key = f"grid:v2:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
+    key = f"grid:v3:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
     try:
         cached = cache.get(key)
     except Exception:  # a cache outage must not take the page down
@@ -401,10 +401,10 @@ def _grid_html(
             "result_notes": owner.result.get("notes") if with_notes else (),
         }
         context.update(_grid_context(owner.result, participant, estimate_url_name, owner.pk, chosen))
-        # Each estimate's date and whether it has forms: what the page's election offer needs, so a
-        # cached grid never reads the (large) result.
+        # Each estimate's date and its forms' keys: what the page's claim offer needs, so a cached
+        # grid never reads the (large) result.
         estimates = [
-            {"commencement_date": e["commencement_date"], "forms": bool(e.get("forms"))}
+            {"commencement_date": e["commencement_date"], "forms": list(e.get("forms") or ())}
             for e in owner.result.get("estimates") or []
         ]
         missing = missing_sentences(owner.result)
@@ -450,10 +450,29 @@ def modeler_run(request, participant_id: int, run_id: int):
         context["grid_html"] = html
         context["missing"] = missing
         if request.user.is_participant_role:
-            from elections.benefit_elections.presenters import electable_dates
+            from elections.benefit_elections.presenters import electable_dates, start_form_choices
+            from elections.claims.selectors import benefit_start_for
 
-            context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
+            # One start per benefit (issue 22): what already starts it is shown instead of a new start.
+            start = benefit_start_for(user=request.user, membership=run.membership)
+            context["benefit_start"] = start
+            if not start.exists and _can_file_start(run.membership):
+                context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
+                context["elect_forms"] = start_form_choices({"estimates": estimates})
+                context["claim_token"] = uuid.uuid4().hex
     return render(request, "benefits/modeler_run.html", context)
+
+
+def _can_file_start(membership) -> bool:
+    """Whether the modeler can file a claim to start this benefit: a DB or cash balance commencement,
+    or a 401(k) distribution once employment has ended (§7.5)."""
+    from elections.claims.checks import claim_types_for
+    from elections.claims.models import ClaimType
+
+    types = claim_types_for(membership, beneficiary=False)
+    if ClaimType.COMMENCEMENT in types:
+        return True
+    return ClaimType.TERMINATION_DISTRIBUTION in types and membership.participant.termination_date is not None
 
 
 EXTRA_TRACES = (("cash_out", "Cash-out test"), ("preretirement_spouse_benefit", "Spouse's benefit"))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 from types import SimpleNamespace
 
 import pytest
@@ -139,6 +140,8 @@ MATRIX: tuple[Row, ...] = (
     Row("elections:claims_home",                      "GET",  LOGIN,  OK,     OK,     MOVED,  DENIED, ENROL),
     Row("elections:claim_new",                        "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),
     Row("elections:claim_new",                        "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    # pat's Carver DB benefit already has its claim (the demo's): refused plainly, sent back, nothing written
+    Row("elections:claim_from_modeler",               "POST", LOGIN,  MOVED,  HIDDEN, DENIED, DENIED, ENROL),
     Row("elections:claim_detail",                     "GET",  LOGIN,  OK,     HIDDEN, SEEN,   DENIED, ENROL),
     Row("elections:claim_document",                   "GET",  LOGIN,  OK,     HIDDEN, SEEN,   HIDDEN, ENROL),
     Row("elections:claim_notice",                     "GET",  LOGIN,  OK,     HIDDEN, SEEN,   HIDDEN, ENROL),
@@ -227,7 +230,8 @@ ARGS = {
     "benefits:import_detail": lambda d: [d.import_previewed],
     "benefits:import_apply": lambda d: [d.import_previewed],
     "benefits:import_rollback": lambda d: [d.import_applied],
-    "elections:claim_new": lambda d: [d.membership_id, "commencement"],
+    "elections:claim_new": lambda d: [d.k401_membership_id, "withdrawal_59half"],
+    "elections:claim_from_modeler": lambda d: [d.membership_id],
     "elections:claim_detail": lambda d: [d.under_review],
     "elections:claim_document": lambda d: [d.claim_document_id],
     "elections:claim_notice": lambda d: [d.denied, d.notice_id],
@@ -318,7 +322,11 @@ DATA = {
         "kind": "market_rates",
         "file": SimpleUploadedFile("rates.csv", RATES),
     },
-    "elections:claim_new": lambda d: {"commencement_date": d.start.isoformat(), "form": "js50"},
+    "elections:claim_new": lambda d: {
+        "amount": "1000.00",
+        "payment_date": (d.today + timedelta(days=30)).isoformat(),
+    },
+    "elections:claim_from_modeler": lambda d: {"asd": d.start.isoformat(), "form": "js50"},
     "elections:claim_appeal": lambda d: {"statement": "Please look again."},
     "elections:claim_answer": lambda d: {"response": "Here it is."},
     "elections:claim_add_documents": lambda d: {"documents": [SimpleUploadedFile("more.pdf", PDF)]},
@@ -407,13 +415,16 @@ def _build(today) -> SimpleNamespace:
     d = SimpleNamespace(today=today, start=start, pid=pat.participant.pk, membership_id=db.pk)
     d.candidate_id = User.objects.create_user(email="candidate@sweep.test", password=DEMO_PASSWORD).pk
 
+    k401 = PlanMembership.objects.get(participant__user=pat, plan__key="carver-401k")
+
     def file(on, files=()):
+        # 401(k) withdrawals: the demo's claim holds pat's Carver DB benefit, which starts once (issue 22).
         return claims.claim_file(
             filer=pat,
-            membership=db,
-            claim_type="commencement",
-            details={"commencement_date": _first_of_month_after(on, 60), "form": "js50"},
-            statement="I would like to retire.",
+            membership=k401,
+            claim_type="withdrawal_59half",
+            details={"amount": Decimal("1000.00"), "payment_date": on + timedelta(days=30)},
+            statement="I would like part of my account.",
             files=list(files),
             on=on,
         )

@@ -39,7 +39,7 @@ def load_demo_elections(*, as_of: date) -> None:
     from accounts.models import User
     from elections.claims.decisions import claim_decide, claim_start_review
     from elections.claims.services import claim_file
-    from elections.models import Claim, ClaimState, ClaimType
+    from elections.models import ClaimType
 
     _carry_rates_forward(as_of)
     pat = User.objects.filter(email="pat@demo.test").first()
@@ -47,9 +47,9 @@ def load_demo_elections(*, as_of: date) -> None:
     membership = PlanMembership.objects.filter(participant__user=pat, plan__key="carver-db").first()
     if pat is None or committee is None or membership is None:
         return
-    if Claim.objects.filter(
-        membership=membership, claim_type=ClaimType.COMMENCEMENT, state=ClaimState.ELECTION_REQUIRED
-    ).exists():
+    from elections.claims.one_benefit import commencement_claim
+
+    if commencement_claim(membership) is not None:  # the benefit starts once (issue 22): rerun safely
         return
     asd = _first_of_month_on_or_after(as_of + timedelta(days=ELECTION_LEAD_DAYS))
     claim = claim_file(

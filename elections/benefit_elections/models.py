@@ -204,7 +204,14 @@ class Election(models.Model):
     class Meta:
         ordering = ["-signed_at", "-pk"]
         constraints = [
-            models.UniqueConstraint(fields=["membership", "asd", "version"], name="election_version_once")
+            models.UniqueConstraint(fields=["membership", "asd", "version"], name="election_version_once"),
+            # One election in force per benefit (issue 22): a new one supersedes the last (whatever its
+            # start date), never stands beside it; PostgreSQL refuses the second of two parallel signings.
+            models.UniqueConstraint(
+                fields=["membership"],
+                condition=models.Q(state__in=("awaiting_consent", "waiting_period", "effective")),
+                name="one_election_in_force_per_benefit",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -345,6 +345,18 @@ def electable_dates(membership, result: dict) -> list[tuple[str, str]]:
     return out
 
 
+def start_form_choices(result: dict) -> list[tuple[str, str]]:
+    """The forms of payment the modeler shows, in the order first seen, for the claim it files."""
+    from benefits.presenters.labels import form_label
+
+    seen: dict[str, str] = {}
+    for e in result.get("estimates") or []:
+        forms = e.get("forms")
+        for key in forms if isinstance(forms, list | dict) else ():
+            seen.setdefault(key, form_label(key))
+    return list(seen.items())
+
+
 # ------------------------------------------------------------------------------------ beneficiaries
 
 

@@ -466,6 +466,7 @@ def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, requ
     rules = election_rules(membership.plan.key)
     if not rules.qjsa_applies:
         raise ElectionInvalid({"plan": f"{membership.plan.name} has no forms of payment to elect."})
+    claim = _claim_to_elect_for(membership, claim, user)
     if asd <= today():
         raise ElectionInvalid({"asd": "The payment start date must be in the future."})
     notice = _explanation_for(membership, asd)
@@ -499,6 +500,42 @@ def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, requ
             claim_id=claim.pk if claim else None,
         )
     return draft
+
+
+def _claim_to_elect_for(membership: PlanMembership, claim, user):
+    """Nothing goes into pay without the claims procedure's decision (issue 22): an election is made
+    for an approved claim. Started without one (from the modeler or a notice), it is attached to the
+    approved claim waiting for it; a benefit with a claim still being decided, or none, is refused
+    with where to go instead. An election already past its revocation period is never replaced."""
+    from elections.claims import one_benefit
+    from elections.claims.checks import claim_types_for
+    from elections.claims.models import Claim, ClaimState, ClaimType
+
+    if claim is None:
+        waiting = (
+            Claim.objects.filter(membership=membership, state=ClaimState.ELECTION_REQUIRED, filed_by=user)
+            .order_by("received_on", "pk")
+            .first()
+        )
+        first = one_benefit.commencement_claim(membership)
+        if waiting is not None:
+            claim = waiting
+        elif first is not None:
+            raise ElectionInvalid({"claim": one_benefit.claim_words(first)})
+        elif ClaimType.COMMENCEMENT in claim_types_for(membership, beneficiary=False):
+            raise ElectionInvalid(
+                {
+                    "claim": "File a claim to start this benefit first: the plan's committee decides it, "
+                    "and you make your election once it is approved."
+                }
+            )
+    in_force = one_benefit.election_in_force(membership)
+    if in_force is not None and (
+        (in_force.claim_id is not None and claim is not None and in_force.claim_id != claim.pk)
+        or not _window(in_force).can_revoke(today())
+    ):
+        raise ElectionInvalid({"election": one_benefit.election_words(in_force)})
+    return claim
 
 
 def form_row(draft: ElectionDraft, form: str) -> dict | None:
@@ -775,18 +812,25 @@ def election_sign(
     if a.get("payment_method") == PaymentMethod.DIRECT_DEPOSIT and payment_needs(draft, row).w4r:
         withholding["mandatory_20_percent"] = True
     with transaction.atomic():
+        # One election in force per benefit, whatever its start date: the new one supersedes the last
+        # while it can still be revoked, and is refused beside one that can no longer be.
         previous = list(
             Election.objects.select_for_update()
-            .filter(membership=draft.membership, asd=draft.asd)
+            .filter(membership=draft.membership)
             .exclude(state__in=[Election.State.REVOKED, Election.State.SUPERSEDED])
         )
+        _refuse_beside(previous, draft, on=on)
+        for old in previous:  # out of force first: the database allows one in force at a time
+            old.state = Election.State.SUPERSEDED
+            old.save(update_fields=["state"])
         version = (
             Election.objects.filter(membership=draft.membership, asd=draft.asd).aggregate(v=Max("version"))[
                 "v"
             ]
             or 0
         ) + 1
-        election = Election.objects.create(
+        election = _create_in_force(
+            draft,
             participant=participant,
             membership=draft.membership,
             claim=draft.claim,
@@ -813,8 +857,8 @@ def election_sign(
             state=Election.State.AWAITING_CONSENT if reasons else Election.State.WAITING_PERIOD,
         )
         for old in previous:
-            old.state, old.superseded_by = Election.State.SUPERSEDED, election
-            old.save(update_fields=["state", "superseded_by"])
+            old.superseded_by = election
+            old.save(update_fields=["superseded_by"])
         audit_record(
             event_type=AuditEventType.ELECTION_SIGNED,
             summary=f"Election {election.pk} signed: {election.form_label} from {election.asd} (v{version})",
@@ -832,6 +876,35 @@ def election_sign(
         draft.delete()
         election_try_effective(election, actor=user, on=on, request=request)
     return election
+
+
+def _refuse_beside(previous: list[Election], draft: ElectionDraft, *, on: date) -> None:
+    """An election for another claim, or one past its revocation period, is not replaced: refused."""
+    from elections.claims.one_benefit import election_words
+
+    for old in previous:
+        other_claim = old.claim_id is not None and old.claim_id != draft.claim_id
+        if other_claim or not _window(old).can_revoke(on):
+            raise ElectionInvalid({"election": election_words(old)})
+
+
+def _create_in_force(draft: ElectionDraft, **fields) -> Election:
+    """Insert the election; the loser of two parallel signings gets the plain refusal, not a 500."""
+    from elections.claims import one_benefit
+
+    try:
+        with transaction.atomic():
+            return Election.objects.create(**fields)
+    except IntegrityError as exc:
+        if not any(
+            one_benefit.is_violation(exc, name)
+            for name in (one_benefit.ELECTION_CONSTRAINT, "election_version_once")
+        ):
+            raise
+        first = one_benefit.election_in_force(draft.membership)
+        if first is None:
+            raise
+        raise ElectionInvalid({"election": one_benefit.election_words(first)}) from None
 
 
 def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:

@@ -213,6 +213,8 @@ def claim_decide(
         }[(review, outcome)]
         if not can_proceed(getattr(claim, method)):
             raise ClaimActionRefused(refusal_message(claim, method))
+        if outcome == Outcome.APPROVED:
+            _check_limits_at_approval(claim, on=on)
         stage = Stage.REVIEW if review else Stage.INITIAL
         rules = claim.plan_rules
         if rules.voting == "majority_of_seats":
@@ -287,6 +289,35 @@ def claim_decide(
         determination.notice = notice
         determination.save(update_fields=["notice"])
     return claim
+
+
+def _check_limits_at_approval(claim: Claim, *, on: date) -> None:
+    """Checked again at approval, against the books today and the claims already approved: the row
+    lock on the membership (taken with the claim's) makes parallel approvals queue, so two loans
+    cannot both pass one limit."""
+    from decimal import Decimal
+
+    from elections.claims import limits
+
+    if claim.claim_type not in limits.MONEY_TYPES:
+        return
+    limits.lock_membership(claim.membership)
+    maximums = None
+    if claim.claim_type != ClaimType.ESOP_DISTRIBUTION:
+        maximums = limits.plan_maximums(claim.membership, on=on)
+    amount = claim.details.get("amount")
+    over = limits.limit_errors(
+        claim.membership,
+        claim_type=claim.claim_type,
+        amount=Decimal(amount) if amount else None,
+        maximums=maximums,
+        others=limits.other_claims(claim.membership, states=limits.APPROVED_NOT_PAID, exclude_pk=claim.pk),
+    )
+    if over:
+        raise ClaimActionRefused(
+            "This claim cannot be approved as filed, since other claims were approved first. In the "
+            f"claimant's terms: {' '.join(over.values())}"
+        )
 
 
 def _check_content(claim, *, outcome, reasons, provisions, perfecting_material, review) -> None:

@@ -46,6 +46,10 @@ class ClaimState(models.TextChoices):
 
 
 S = ClaimState
+# Claims that start a defined benefit or cash balance accrued benefit: it can be commenced once.
+COMMENCEMENT_TYPES = (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM)
+# A commencement claim stops holding the benefit only when it is denied (finally, or until appealed).
+COMMENCEMENT_CLOSED = (ClaimState.DENIED, ClaimState.DENIED_ON_REVIEW)
 INITIAL_OPEN = (S.RECEIVED, S.UNDER_REVIEW, S.INFO_REQUESTED)
 REVIEW_OPEN = (S.APPEALED, S.APPEAL_UNDER_REVIEW, S.APPEAL_INFO_REQUESTED)
 COMMITTEE_OPEN = (*INITIAL_OPEN, *REVIEW_OPEN)
@@ -119,6 +123,16 @@ class Claim(FSMModelMixin, models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        constraints = [
+            # One commencement per benefit (issue 22): at most one open or effective claim to start a
+            # membership's accrued benefit, held by PostgreSQL against parallel filings.
+            models.UniqueConstraint(
+                fields=["membership"],
+                condition=models.Q(claim_type__in=COMMENCEMENT_TYPES)
+                & ~models.Q(state__in=COMMENCEMENT_CLOSED),
+                name="one_commencement_claim_per_benefit",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"Claim {self.pk}: {self.get_claim_type_display()} ({self.get_state_display()})"

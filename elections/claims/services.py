@@ -10,13 +10,13 @@ from __future__ import annotations
 from datetime import date
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django_fsm import can_proceed
 
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine.plans import get_plan
 from benefits.models import PlanMembership
-from elections.claims import checks, deadlines, notices, uploads
+from elections.claims import checks, deadlines, limits, notices, one_benefit, uploads
 from elections.claims.decisions import (  # noqa: F401  (re-exported)
     claim_decide,
     claim_extend,
@@ -25,6 +25,7 @@ from elections.claims.decisions import (  # noqa: F401  (re-exported)
     claim_start_review,
 )
 from elections.claims.models import (
+    COMMENCEMENT_TYPES,
     COMMITTEE_OPEN,
     BeneficiaryLink,
     Claim,
@@ -97,6 +98,11 @@ def claim_file(
         errors = {**exc.errors, **errors}
     if errors:  # every problem at once, and nothing is filed
         raise checks.ClaimInvalid(errors)
+    if claim_type in COMMENCEMENT_TYPES:
+        _refuse_second_commencement(membership)
+    maximums = None
+    if claim_type in limits.MONEY_TYPES and claim_type != ClaimType.ESOP_DISTRIBUTION:
+        maximums = limits.plan_maximums(membership, on=on)  # the books, before the lock is taken
     participant = membership.participant
     if beneficiary:
         link = BeneficiaryLink.objects.get(user=filer, participant=participant)
@@ -108,6 +114,19 @@ def claim_file(
         for k, v in details.items()
     }
     with transaction.atomic():
+        if claim_type in limits.MONEY_TYPES:
+            # The row lock queues parallel filings for one account: each counts the others' claims.
+            limits.lock_membership(membership)
+            others = limits.other_claims(membership, states=limits.PENDING_AT_FILING)
+            over = limits.limit_errors(
+                membership,
+                claim_type=claim_type,
+                amount=details.get("amount"),
+                maximums=maximums,
+                others=others,
+            )
+            if over:
+                raise checks.ClaimInvalid(over)
         claim = Claim(
             participant=participant,
             membership=membership,
@@ -122,11 +141,29 @@ def claim_file(
             received_on=on,
         )
         claim.refresh_due(today=on)
-        claim.save()
+        try:
+            with transaction.atomic():  # a savepoint: the loser of a parallel race gets the plain refusal
+                claim.save()
+        except IntegrityError as exc:
+            if not one_benefit.is_violation(exc, one_benefit.CLAIM_CONSTRAINT):
+                raise
+            _refuse_second_commencement(membership)
+            raise
         save_uploads(claim, list(files), actor=filer, stage=ClaimDocument.Stage.CLAIM)
         record_event(claim, actor=filer, action="filed", from_state="", request=request, documents=len(files))
         notices.notify_committee(claim, what="a new claim was filed", due=claim.due_on)
     return claim
+
+
+def _refuse_second_commencement(membership: PlanMembership) -> None:
+    """A benefit is started once: a second claim (or a claim beside an election made without one) is
+    refused, naming the first."""
+    first = one_benefit.commencement_claim(membership)
+    if first is not None:
+        raise checks.ClaimInvalid({"__all__": one_benefit.claim_words(first)})
+    election = one_benefit.election_in_force(membership)
+    if election is not None and election.claim_id is None:
+        raise checks.ClaimInvalid({"__all__": one_benefit.election_words(election)})
 
 
 def claim_answer_information(
@@ -194,6 +231,11 @@ def claim_appeal(
             claim.appeal_by = deadlines.appeal_deadline(missed, claim.clock_rules)
         else:
             method = "appeal"
+        if claim.claim_type in COMMENCEMENT_TYPES:
+            # A denied claim to start the benefit comes back to life on appeal only if no other holds it.
+            first = one_benefit.commencement_claim(claim.membership, exclude_pk=claim.pk)
+            if first is not None:
+                raise ClaimActionRefused(one_benefit.claim_words(first))
         claim.appeal_filed_on = on  # the review clock starts on receipt of the appeal
         if not can_proceed(getattr(claim, method)):
             raise ClaimActionRefused(refusal_message(claim, "appeal"))

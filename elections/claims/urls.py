@@ -9,6 +9,7 @@ app_name = "elections"
 urlpatterns = [
     path("", views.claims_home, name="claims_home"),
     path("new/<int:membership_id>/<slug:claim_type>/", views.claim_new, name="claim_new"),
+    path("from-modeler/<int:membership_id>/", views.claim_from_modeler, name="claim_from_modeler"),
     path("committee/", views_committee.committee_queue, name="committee_queue"),
     path("documents/<int:document_id>/", views.claim_document_download, name="claim_document"),
     path("<int:claim_id>/", views.claim_detail, name="claim_detail"),

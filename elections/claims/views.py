@@ -19,8 +19,8 @@ from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_open
-from elections.claims import checks, deadlines, forms, selectors, services, uploads
-from elections.claims.models import COMMITTEE_OPEN, ClaimState, ClaimType
+from elections.claims import checks, deadlines, forms, limits, selectors, services, uploads
+from elections.claims.models import COMMENCEMENT_TYPES, COMMITTEE_OPEN, ClaimState, ClaimType
 
 participant_only = role_required("participant")
 committee_only = role_required("committee")
@@ -155,8 +155,68 @@ def claim_new(request, membership_id: int, claim_type: str):
         "figures": _figures(membership, claim_type),
         "preview": preview,
         "can_preview": "form" in form.fields,
+        "already": selectors.commencement_claim_for(user=request.user, membership=membership)
+        if claim_type in COMMENCEMENT_TYPES
+        else None,
     }
     return render(request, "elections/claims/claim_new.html", context, status=400 if form.errors else 200)
+
+
+@require_POST
+@participant_only
+def claim_from_modeler(request, membership_id: int):
+    """Electing from the modeler files the claim to start the benefit, with the chosen date and form:
+    the committee decides it, and the election is made from the claim once it is approved (issue 22)."""
+    membership, beneficiary = _membership_for(request, membership_id)
+    types = checks.claim_types_for(membership, beneficiary=beneficiary)
+    claim_type = next(
+        (t for t in (ClaimType.COMMENCEMENT, ClaimType.TERMINATION_DISTRIBUTION) if t in types), None
+    )
+    if claim_type is None:
+        raise Http404
+    back = request.POST.get("back", "")
+    back = back if back.startswith("/") and not back.startswith("//") else reverse("elections:claims_home")
+    try:
+        start = date.fromisoformat(request.POST.get("asd", ""))
+    except ValueError:
+        messages.error(request, "Payment start date: choose one of the dates shown.")
+        return redirect(back)
+    form_key = request.POST.get("form", "")
+    purpose = f"claim:{membership.pk}:modeler"
+
+    def file_claim():
+        claim = services.claim_file(
+            filer=request.user,
+            membership=membership,
+            claim_type=claim_type,
+            details={"commencement_date": start, "form": form_key},
+            statement="Filed from the benefit modeler.",
+            request=request,
+        )
+        return claim, reverse("elections:claim_detail", args=[claim.pk])
+
+    try:
+        outcome = submissions.submit_once(
+            user=request.user,
+            raw_token=request.POST.get("submission_token"),
+            purpose=purpose,
+            action=file_claim,
+        )
+    except checks.ClaimInvalid as exc:
+        for message in exc.errors.values():
+            messages.error(request, message)
+        return redirect(back)
+    except submissions.SubmissionRefused as exc:
+        messages.error(request, str(exc))
+        return redirect(back)
+    if not outcome.repeated:
+        claim = outcome.result
+        messages.success(
+            request,
+            f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}. The plan decides it "
+            "first; once it is approved you make your election from the claim.",
+        )
+    return redirect(outcome.url)
 
 
 def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
@@ -193,6 +253,18 @@ def _rate_not_published(membership, on, series: str) -> str:
     return "Not available yet: the rate it is based on has not been published to this site. Please check again later."
 
 
+def _pending_and_maximums(membership, claim_type: str, today):
+    if claim_type not in limits.MONEY_TYPES:
+        return [], None
+    pending = limits.other_claims(membership, states=limits.PENDING_AT_FILING)
+    if claim_type == ClaimType.ESOP_DISTRIBUTION:
+        return pending, None
+    try:
+        return pending, limits.plan_maximums(membership, on=today)
+    except CalculationError:
+        return pending, None
+
+
 def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
     """The engine's figures today that bound this request, shown before the claimant fills the form."""
     today = services.today()
@@ -201,8 +273,21 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
     except CalculationError:
         return []
     out: list[tuple[str, str]] = []
+    # What other claims not yet paid already take (issue 22): the figures offered are what is left.
+    pending, now = _pending_and_maximums(membership, claim_type, today)
+    if pending:
+        out.append(("Your claims not yet paid", "; ".join(limits.claim_label(c) for c in pending)))
+
+    def most(key: str, engine_value) -> str:
+        return checks.money(limits.available(now, key, pending) if now is not None else engine_value)
+
     if claim_type == ClaimType.LOAN and result.get("loan"):
-        out.append(("Most you can borrow (§8.2)", checks.money(result["loan"]["maximum_new_loan"])))
+        out.append(
+            (
+                "Most you can borrow (§8.2)",
+                most(ClaimType.LOAN, result["loan"]["maximum_new_loan"]),
+            )
+        )
         prime = checks.prime_rate_for(today)
         if prime is not None:
             loans = get_plan(membership.plan.key).loans
@@ -216,11 +301,16 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
         out.append(
             (
                 "Most available for hardship (§7.4(d)–(e))",
-                checks.money(result["hardship"]["maximum_available"]),
+                most(ClaimType.HARDSHIP, result["hardship"]["maximum_available"]),
             )
         )
     if claim_type == ClaimType.WITHDRAWAL_59HALF and result.get("withdrawal"):
-        out.append(("Most you can withdraw (§7.3)", checks.money(result["withdrawal"]["maximum"])))
+        out.append(
+            (
+                "Most you can withdraw (§7.3)",
+                most(ClaimType.WITHDRAWAL_59HALF, result["withdrawal"]["maximum"]),
+            )
+        )
     if result.get("earliest_retirement_date") and claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
         earliest = date.fromisoformat(result["earliest_retirement_date"])
         # A date already past is no use to anyone, least of all an active employee: offer the first
@@ -318,6 +408,31 @@ def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, s
     return facts
 
 
+def _claim_row(c) -> dict:
+    amount = c.details.get("amount")
+    start = c.details.get("commencement_date") or c.details.get("payment_date")
+    what = []
+    if amount:
+        what.append(f"${Decimal(str(amount)):,.2f}")
+    if c.details.get("form"):
+        what.append(forms.FORM_LABELS.get(c.details["form"], c.details["form"]))
+    if start:
+        d = date.fromisoformat(start)
+        what.append(f"from {d:%B} {d.day}, {d.year}")
+    return {"claim": c, "what": ", ".join(what)}
+
+
+def _other_claim_rows(user, claim) -> dict:
+    """The participant's other open claims, claims in pay or paid, and elections in force, same plan."""
+    other = selectors.other_claims_for_committee(user=user, claim=claim)
+    return {
+        "open": [_claim_row(c) for c in other.open],
+        "in_pay": [_claim_row(c) for c in other.in_pay],
+        "elections": other.elections_in_force,
+        "any": bool(other.open or other.in_pay or other.elections_in_force),
+    }
+
+
 def render_claim_detail(request, claim, status: int = 200, **bound):
     today = services.today()
     is_claimant = claim.filed_by_id == request.user.pk
@@ -390,6 +505,7 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         context["members"] = committee_members()
         context["internal_notes"] = claim.internal_notes.select_related("author")
         context["participant_facts"] = _participant_facts(claim, consents)
+        context["other_claims"] = _other_claim_rows(request.user, claim)
     if is_committee and not is_claimant:
         from benefits.services import participant_view_as_staff
 

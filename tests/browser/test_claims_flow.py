@@ -10,6 +10,7 @@ from datetime import date, timedelta
 import pytest
 from django.core.management import call_command
 
+from accounts.models import User
 from benefits.demo.loader import COMMITTEE_TOTP_SECRET
 from elections.claims import services
 from elections.models import Claim, ClaimState
@@ -22,6 +23,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def demo(db, settings, tmp_path):
     settings.PRIVATE_STORAGE_ROOT = tmp_path
     call_command("load_demo", as_of=date(2026, 11, 21))
+    # The demo's own claim holds pat's Carver DB benefit, which starts once (issue 22): this story
+    # files its own claim for it.
+    from tests.elections.conftest import clear_demo_claims, membership
+
+    clear_demo_claims(membership(User.objects.get(email="pat@demo.test"), "carver-db"))
 
 
 def _start() -> date:

@@ -54,8 +54,17 @@ def start_date(today: date | None = None) -> date:
     return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
 
 
+def clear_demo_claims(m: PlanMembership) -> None:
+    """The demo's own claim holds pat's Carver DB benefit, and a benefit is started once (issue 22):
+    a test that files its own claim for that benefit removes the demo's first."""
+    from elections.models import Claim
+
+    Claim.objects.filter(pk__in=demo_claim_ids(), membership=m).delete()
+
+
 def file_db_claim(user, *, on: date | None = None, **kw):
     on = on or services.today()
+    clear_demo_claims(membership(user, "carver-db"))
     return services.claim_file(
         filer=user,
         membership=membership(user, "carver-db"),
@@ -73,3 +82,18 @@ def demo_claim_ids() -> list[int]:
     from elections.models import Claim
 
     return list(Claim.objects.filter(statement=DEMO_CLAIM_STATEMENT).values_list("pk", flat=True))
+
+
+def file_withdrawal(user, *, on: date, amount: str = "1000.00"):
+    """A 401(k) age-59½ withdrawal claim: where a test needs several claims for one person, since the
+    Carver DB benefit can be claimed once (issue 22)."""
+    from decimal import Decimal
+
+    return services.claim_file(
+        filer=user,
+        membership=membership(user, "carver-401k"),
+        claim_type="withdrawal_59half",
+        details={"amount": Decimal(amount), "payment_date": on + timedelta(days=30)},
+        statement="I would like part of my account.",
+        on=on,
+    )

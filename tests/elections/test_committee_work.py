@@ -14,17 +14,18 @@ from elections.claims import committee_work, selectors, services
 from elections.claims.checks import ClaimInvalid
 from elections.models import ClaimState
 from tests.conftest import login_with_totp
-from tests.elections.conftest import AS_OF, file_db_claim
+from tests.elections.conftest import AS_OF, file_db_claim, file_withdrawal
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def claims(pat, committee):
-    """Three claims: one due in 90 days, one filed 85 days ago (due soon), one 95 days ago (overdue)."""
+    """Three claims: one due in 90 days, one filed 85 days ago (due soon), one 95 days ago (overdue).
+    The Carver DB benefit is claimed once (issue 22): the other two are 401(k) withdrawals."""
     fresh = file_db_claim(pat, on=AS_OF)
-    soon = file_db_claim(pat, on=AS_OF - timedelta(days=85))
-    late = file_db_claim(pat, on=AS_OF - timedelta(days=95))
+    soon = file_withdrawal(pat, on=AS_OF - timedelta(days=85))
+    late = file_withdrawal(pat, on=AS_OF - timedelta(days=95))
     services.claim_start_review(claim=late, actor=committee, on=AS_OF - timedelta(days=90))
     return fresh, soon, late
 

@@ -131,9 +131,11 @@ def test_two_quick_submits_of_a_loan_claim_file_one_claim(pat_client, pat):
     assert second.status_code == 302 and second["Location"] == first["Location"]
     assert Claim.objects.count() == claims + 1
     assert SubmissionToken.objects.count() == 1
-    # A fresh token (a new form) files a new claim.
-    assert pat_client.post(url, {**data, "submission_token": token()}).status_code == 302
-    assert Claim.objects.count() == claims + 2
+    # A fresh token (a new form) is a new request, checked again: a second loan while the first is
+    # pending is refused (§8.4(f): one loan at a time; issue 22).
+    third = pat_client.post(url, {**data, "submission_token": token()})
+    assert third.status_code == 400 and "only one loan at a time (§8.4(f))" in third.content.decode()
+    assert Claim.objects.count() == claims + 1
 
 
 def test_a_repeated_decision_is_recorded_once(committee_client, pat):

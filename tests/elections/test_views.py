@@ -12,7 +12,15 @@ from pypdf import PdfReader
 from elections.claims import services
 from elections.models import Claim, ClaimDocument, ClaimState
 from tests.conftest import login_with_totp, token
-from tests.elections.conftest import AS_OF, demo_claim_ids, file_db_claim, membership, start_date
+from tests.elections.conftest import (
+    AS_OF,
+    clear_demo_claims,
+    demo_claim_ids,
+    file_db_claim,
+    file_withdrawal,
+    membership,
+    start_date,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +137,7 @@ def test_decision_without_an_mfa_login_is_refused(client, committee2, claim):
 
 def test_filing_through_the_form(pat_client, pat):
     m = membership(pat, "carver-db")
+    clear_demo_claims(m)  # the benefit is claimed once (issue 22)
     url = reverse("elections:claim_new", args=[m.pk, "commencement"])
     page = pat_client.get(url)
     assert page.status_code == 200 and "50% joint and survivor annuity" in page.text
@@ -206,6 +215,7 @@ def test_uploads_are_size_limited(pat_client, pat, settings):
 
 def test_uploaded_documents_are_served_only_through_the_checked_view(pat_client, pat, settings, client):
     m = membership(pat, "carver-db")
+    clear_demo_claims(m)  # the benefit is claimed once (issue 22)
     pat_client.post(
         reverse("elections:claim_new", args=[m.pk, "commencement"]),
         {
@@ -223,8 +233,9 @@ def test_uploaded_documents_are_served_only_through_the_checked_view(pat_client,
 
 
 def test_committee_queue_is_sorted_by_due_date_with_flags(committee_client, pat):
-    first = file_db_claim(pat, on=AS_OF - timedelta(days=95))  # overdue
-    second = file_db_claim(pat, on=services.today() - timedelta(days=80))  # due soon
+    # The Carver DB benefit is claimed once (issue 22): the other two are 401(k) withdrawals.
+    first = file_withdrawal(pat, on=AS_OF - timedelta(days=95))  # overdue
+    second = file_withdrawal(pat, on=services.today() - timedelta(days=80))  # due soon
     third = file_db_claim(pat)
     resp = committee_client.get(reverse("elections:committee_queue"))
     rows = resp.context["rows"]

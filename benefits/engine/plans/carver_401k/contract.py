@@ -35,7 +35,7 @@ from .distributions import (
 from .hardship import hardship_available
 from .inputs import Carver401kInputs, _percents, _quotes, _settings
 from .limits import LimitUnavailable
-from .loans import maximum_new_loan
+from .loans import DOLLAR_CAP, maximum_new_loan
 from .rules import core as core_fn
 from .settings import BenefitSettings
 from .sources import ALL_SOURCES, ROLLOVER
@@ -110,6 +110,10 @@ def plan_outputs(
     )
     out["loan"] = {
         "maximum_new_loan": money_str(lm.amount),
+        "base": money_str(lm.base),  # §8.2(a): the accounts 50% is taken of
+        "dollar_cap": money_str(DOLLAR_CAP),  # §8.2(b): $50,000 less the highest balance of 12 months
+        "highest_balance_last_12_months": money_str(given.highest_loan_last_12_months),
+        "outstanding_balance": money_str(given.outstanding_loan),
         "eligible": lm.eligible,
         "reasons": list(lm.reasons),
     }
