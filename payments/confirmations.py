@@ -115,6 +115,9 @@ class ConfirmationsKind(Kind):
                 "agent_reference": reference,
                 "returned_reason": reason,
             }
+        objs = ctx.setdefault("objs", {})
+        p = i.payment
+        objs[("instalment", i.pk)], objs[("payment", p.pk)] = i, p
         out = [
             Target(
                 PaymentInstalment,
@@ -144,6 +147,7 @@ class ConfirmationsKind(Kind):
             )
         if status == "paid":
             if hasattr(p, "loan"):
+                objs[("loan", p.loan.pk)] = p.loan
                 out.append(
                     Target(
                         Loan,
@@ -168,7 +172,8 @@ class ConfirmationsKind(Kind):
 
     def existing(self, model, keys, ctx):
         if model is PaymentInstalment or model is Payment or model is Loan:
-            return {}  # the targets carry their instance
+            objs = ctx.get("objs", {})  # found in bulk by ``context``
+            return {k: objs[k] for k in keys if k in objs}
         if model is AccountTransaction:
             memos = {k[1] for k in keys}
             rows = AccountTransaction.objects.filter(memo__in=memos)

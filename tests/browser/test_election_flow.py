@@ -155,7 +155,7 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     page.wait_for_load_state("networkidle")
     election.refresh_from_db()
     claim.refresh_from_db()
-    assert election.state == Election.State.EFFECTIVE and claim.state == ClaimState.IN_PAY
+    assert election.state == Election.State.EFFECTIVE and claim.state == ClaimState.PAYMENT_SCHEDULED
     _logout(page)
 
     # Pat's dashboard shows the benefit in pay.
