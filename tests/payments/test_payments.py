@@ -312,3 +312,39 @@ def test_parallel_exports_instruct_each_payment_once(settings, tmp_path):
     assert InstructionFile.objects.filter(pay_date=PAY_DATE).count() == 1
     f = InstructionFile.objects.get(pay_date=PAY_DATE)
     assert f.rows == 2 and PaymentInstalment.objects.filter(pay_date=PAY_DATE).count() == 2
+
+
+def test_a_db_benefit_in_pay_reads_in_pay_since_on_the_dashboard(pat, admin, client):
+    m = membership(pat, "carver-db")
+    p = Payment.objects.create(
+        membership=m,
+        participant=m.participant,
+        payee_name="Pat Morgan",
+        kind="annuity",
+        frequency="monthly",
+        gross=Decimal("1234.56"),
+        first_pay_date=date(2027, 1, 1),
+        method="direct_deposit",
+        destination={
+            "routing_number": "011000015",
+            "account_number": "123456789",
+            "account_type": "checking",
+        },
+        destination_masked="Checking account ending 6789",
+        form_label="Single life annuity",
+    )
+    client.force_login(pat)
+    page = client.get("/benefits/").content.decode()
+    assert "Scheduled for January 1, 2027: Single life annuity, $1,234.56 a month." in page
+    assert "In pay" not in page and "123456789" not in page
+    services.instruction_export(pay_date=date(2027, 1, 1), actor=admin)
+    batch, checked = confirm(admin, [(p.pk, "2027-01-01", "paid", "2027-01-01", "AG-DB", "1234.56", "")])
+    assert batch.status == "applied", checked.errors
+    page = client.get("/benefits/").content.decode()
+    assert "In pay since January 1, 2027, $1,234.56 a month." in page
+    assert f"/benefits/participants/{m.participant_id}/plans/carver-db/modeler/" not in page
+    mine = client.get("/payments/").content.decode()
+    assert "Checking account ending 6789" in mine and "$1,234.56" in mine and "123456789" not in mine
+    # The next month's payment is due on February 1 (a stream): made due once, however often it is asked.
+    assert services.instalments_make_due(date(2027, 2, 1)) == 1
+    assert services.instalments_make_due(date(2027, 2, 1)) == 0
