@@ -64,9 +64,11 @@ class ConfirmationsKind(Kind):
             "payment__claim", "payment__membership__plan"
         )
         by_key = {(i.payment_id, i.pay_date): i for i in found}
+        loans = {loan.payment_id: loan for loan in Loan.objects.filter(payment_id__in=ids)}
         return {
             "instalments": by_key,
             "payments": {i.payment_id for i in by_key.values()},
+            "loans": loans,
             "today": timezone.localdate(),
         }
 
@@ -146,16 +148,12 @@ class ConfirmationsKind(Kind):
                 )
             )
         if status == "paid":
-            if hasattr(p, "loan"):
-                objs[("loan", p.loan.pk)] = p.loan
+            made = ctx["loans"].get(p.pk)
+            if made is not None:
+                objs[("loan", made.pk)] = made
                 out.append(
                     Target(
-                        Loan,
-                        ("loan", p.loan.pk),
-                        {},
-                        {"made_on": on},
-                        instance=p.loan,
-                        label=f"Loan {p.loan.pk}",
+                        Loan, ("loan", made.pk), {}, {"made_on": on}, instance=made, label=f"Loan {made.pk}"
                     )
                 )
             for n, (src, kind, amount, text) in enumerate(postings(i)):

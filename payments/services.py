@@ -142,7 +142,14 @@ def instalments_make_due(pay_date: date) -> int:
         .exclude(instalments__pay_date=pay_date)
         .annotate(made=Max("instalments__sequence"))
         .only(
-            "pk", "kind", "frequency", "gross", "first_pay_date", "number_of_payments", "withholding_election"
+            "pk",
+            "kind",
+            "frequency",
+            "gross",
+            "first_pay_date",
+            "number_of_payments",
+            "withholding_election",
+            "method",
         )
     )
     new = []
