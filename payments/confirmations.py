@@ -273,7 +273,7 @@ KIND = ConfirmationsKind(
     name="payment_confirmations",
     label="Payment confirmations from the paying agent",
     description="Each instructed payment the paying agent paid or that the bank returned, with the date and "
-    "the agent's reference; paid payments post to the plan's books (docs/payments/confirmation-file.md).",
+    "the agent's reference; a paid payment posts to the plan's books.",
     columns=(
         Column("payment", True, "The payment number, as in the instruction file."),
         Column("pay_date", True, "The pay date of the instruction (YYYY-MM-DD)."),
