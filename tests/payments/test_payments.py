@@ -162,6 +162,13 @@ def test_a_withdrawal_reads_paid_only_after_the_agent_confirms_it_and_posts_by_s
     )
     assert after == before_tax - Decimal("5000.00")
     assert AuditEvent.objects.filter(event_type="claim.payment_confirmed").exists()
+    changed = AuditEvent.objects.filter(event_type="payment.state_changed", extra_data__payment_id=payment.pk)
+    assert {
+        (e.extra_data["record"], e.extra_data["old_state"], e.extra_data["new_state"]) for e in changed
+    } == {
+        ("paymentinstalment", "instructed", "paid"),
+        ("payment", "scheduled", "paid"),
+    }
 
     # The same file again changes nothing (idempotent).
     again, checked = confirm(
