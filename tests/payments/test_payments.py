@@ -390,3 +390,21 @@ def test_rolling_back_a_confirmation_unposts_it_and_the_statement_follows(
     assert p.state == "scheduled" and p.instalments.get().state == "instructed"
     assert not AccountTransaction.objects.filter(memo__startswith=f"Payment {p.pk},").exists()
     assert AuditEvent.objects.filter(event_type="claim.payment_unconfirmed").exists()
+
+
+def test_the_participant_gets_the_payments_as_a_pdf(single_pat, committee, admin, client):
+    from django.test import TestCase
+
+    from benefits.models import GeneratedDocument
+
+    withdrawal(single_pat, committee)
+    client.force_login(single_pat)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        assert client.post("/payments/pdf/").status_code == 302
+    doc = GeneratedDocument.objects.get(kind="payments", participant__user=single_pat)
+    assert doc.status == "done", doc.error
+    assert doc.payload["next"] == {
+        "date": "December 1, 2026",
+        "gross": "$5,000.00",
+        "what": "Age 59½ withdrawal (401(k))",
+    }
