@@ -381,6 +381,8 @@ class PackagePlan:
     beneficiary_rules: BeneficiaryRules | None = None
     account_distributions: AccountDistributionRules | None = None
     market_needs: MarketNeedsFn | None = None
+    # claim type -> the order its payment takes the sources (benefits.engine.payment_order); none: pro rata
+    payment_orders: Mapping[str, Any] | None = None
 
     def settings_classes(self) -> dict[str, type]:
         return {"service_vesting": self.service_vesting, "benefits": self.benefit_settings}

@@ -17,6 +17,7 @@ from .elections import BENEFICIARY_RULES, ELECTION_RULES
 from .hardship import HARDSHIP
 from .loans import LOANS
 from .market_needs import market_needs
+from .payment_orders import PAYMENT_ORDERS
 from .rules import ServiceVestingSettings, core
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -34,6 +35,7 @@ PLAN = PackagePlan(
     beneficiary_rules=BENEFICIARY_RULES,
     account_distributions=ACCOUNT_DISTRIBUTIONS,
     loans=LOANS,
+    payment_orders=PAYMENT_ORDERS,
     deferrals=DEFERRALS,
     hardship=HARDSHIP,
     source_accounts=SourceAccounts(
