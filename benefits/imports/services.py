@@ -117,7 +117,7 @@ def checks_in_background(batch: ImportBatch) -> bool:
     a background job: the upload's request never waits on it (issue 26)."""
     if batch.size > BACKGROUND_BYTES or batch.file_name.lower().endswith(".xlsx"):
         return True
-    with (Path(settings.PRIVATE_STORAGE_ROOT) / batch.stored_file).open("rb") as fh:
+    with private_files.private_storage().open(batch.stored_file, "rb") as fh:
         return fh.read(4) == b"PK\x03\x04"  # a workbook under another name
 
 
