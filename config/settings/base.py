@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "benefits",
     "accounts",
     "elections",
+    "payments",
 ]
 
 MIDDLEWARE = [
