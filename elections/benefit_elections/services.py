@@ -125,9 +125,11 @@ def notice_issue(
     on: date | None = None,
     batch: NoticeBatch | None = None,
     request=None,
+    facts: dict | None = None,
 ) -> IssueOutcome:
     """Issue one notice (version 1) exactly once: the database refuses a second row for the same
-    participant, plan, kind, ASD and version, and that refusal is reported as "already issued"."""
+    participant, plan, kind, ASD and version, and that refusal is reported as "already issued".
+    ``facts``: a payment record's distribution, for a §402(f) notice about that payment."""
     if actor is not None and getattr(actor, "is_participant_role", False):
         require_owner(membership.participant, actor)  # a participant may ask for their own explanation
     else:
@@ -140,7 +142,8 @@ def notice_issue(
         return IssueOutcome(existing, False)
     from elections.benefit_elections.presenters import present_content
 
-    content = explanation.build(kind, membership, asd=asd, explained_on=on)  # ExplanationUnavailable
+    # ExplanationUnavailable when there is nothing to explain
+    content = explanation.build(kind, membership, asd=asd, explained_on=on, facts=facts)
     participant = membership.participant
     title = f"{NoticeKind(kind).label} — payments from {_d(asd)}"
     if kind == NoticeKind.QPSA_EXPLANATION:
