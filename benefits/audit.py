@@ -73,7 +73,10 @@ class AuditEventType(models.TextChoices):
     CLAIM_NOTICE_VIEWED = "claim.notice_viewed", "Claim notice viewed"
     CLAIM_ASSIGNED = "claim.assigned", "Claim assigned to a committee member"
     CLAIM_NOTE_ADDED = "claim.note_added", "Internal note added to a claim"
-    CLAIM_ELECTION_EFFECTIVE = "claim.election_effective", "Claim in pay: its election took effect"
+    CLAIM_ELECTION_EFFECTIVE = "claim.election_effective", "Claim's payment scheduled: its election took effect"
+    CLAIM_PAYMENT_SCHEDULED = "claim.payment_scheduled", "Claim's payment scheduled (no election needed)"
+    CLAIM_PAYMENT_CONFIRMED = "claim.payment_confirmed", "Claim in pay, paid or loan made: payment confirmed"
+    CLAIM_PAYMENT_UNCONFIRMED = "claim.payment_unconfirmed", "Claim's payment confirmation rolled back"
     CLAIM_ELECTION_REVOKED = "claim.election_revoked", "Claim back to election required: election revoked"
     CLAIM_CONSENT_REQUESTED = (
         "claim.consent_requested",
@@ -81,7 +84,7 @@ class AuditEventType(models.TextChoices):
     )
     CLAIM_CONSENT_COMPLETE = (
         "claim.consent_complete",
-        "Loan made or withdrawal paid: the spouse's consent is verified",
+        "Loan or withdrawal scheduled for payment: the spouse's consent is verified",
     )
     # elections: notices (§417(a)(3), QPSA, §402(f)) and their batches
     NOTICE_ISSUED = "notice.issued", "Notice issued"
@@ -115,6 +118,13 @@ class AuditEventType(models.TextChoices):
     DELIVERY_EMAIL_SENT = "delivery.email_sent", "Document-ready email sent"
     DELIVERY_TO_PAPER = "delivery.to_paper", "Document delivery changed to paper"
     DELIVERY_MAILED = "delivery.mailed", "Paper copy mailed"
+    # payments: payment records, pay dates, instruction files (payments/)
+    PAYMENT_SCHEDULED = "payment.scheduled", "Payment record scheduled"
+    PAYMENT_CANCELLED = "payment.cancelled", "Payment record cancelled before payment"
+    PAYMENT_STATE_CHANGED = "payment.state_changed", "Payment state changed"
+    PAYMENT_INSTRUCTED = "payment.instructed", "Payment instruction file exported"
+    PAYMENT_DESTINATION_CORRECTED = "payment.destination_corrected", "Returned payment: bank account corrected"
+    PAYMENTS_VIEWED_BY_STAFF = "payments.viewed_by_staff", "Payments of a pay date viewed by plan staff"
     # elections: beneficiary designations
     DESIGNATION_SIGNED = "designation.signed", "Beneficiary designation signed"
     DESIGNATION_EFFECTIVE = "designation.effective", "Beneficiary designation took effect"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("accounts", "benefits", "elections", "config")
+PACKAGES = ("accounts", "benefits", "elections", "payments", "config")
 
 
 def _modules() -> dict[str, Path]:

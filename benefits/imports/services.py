@@ -209,6 +209,7 @@ def import_apply(
             touched += [t for t in checked.derived if t.changes]
             changes = _write(batch, checked, report)
             ImportChange.objects.bulk_create(changes, batch_size=WRITE_BATCH)
+            kind.applied(checked, batch, actor)
             # Only rows the import wrote make stored results stale: a file re-imported unchanged touches none.
             affected = kind.memberships_affected(touched) if touched else set()
             _invalidate(affected)
@@ -431,6 +432,7 @@ def import_rollback(*, batch: ImportBatch, actor, request=None) -> ImportBatch:
                 for attname, value in ch.before.items():
                     setattr(obj, attname, _restore_value(model, attname, value))
                 obj.save(update_fields=[model._meta.get_field(a).name for a in ch.before])
+        get_kind(batch.kind).rolled_back(batch, actor)
         _invalidate(affected)
         batch.status = ImportBatch.Status.ROLLED_BACK
         batch.rolled_back_at = timezone.now()

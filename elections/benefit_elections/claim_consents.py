@@ -128,32 +128,37 @@ def claim_consent_validity(consent: SpousalConsent, *, on: date) -> dict[str, st
 
 
 def claim_try_effective(claim, *, actor=None, on: date | None = None, request=None) -> bool:
-    """With a valid verified consent, make the loan (note and schedule from today) or pay the withdrawal."""
+    """With a valid verified consent, schedule the loan's disbursement (note and schedule from today) or
+    the withdrawal's payment; the claim reads "loan made" or "paid" once the paying agent confirmed it."""
     from elections.claims import notices
     from elections.claims.workflow import locked_claim, move, record_event
     from elections.models import ClaimState
 
     on = on or today()
     if claim.state != ClaimState.ELECTION_REQUIRED:
-        return claim.state in (ClaimState.LOAN_IN_EFFECT, ClaimState.PAID)
+        return claim.state in (
+            ClaimState.PAYMENT_SCHEDULED, ClaimState.LOAN_IN_EFFECT, ClaimState.PAID
+        )
     if not any(not claim_consent_validity(c, on=on) for c in claim.consents.all()):
         return False
     with transaction.atomic():
         claim = locked_claim(claim)
+        from elections.benefit_elections.claim_effects import scheduled_words
+
         if claim.claim_type == "loan":
             note = notices.loan_documents(claim, actor=actor, request=request, on=on)
             loan = note.payload["loan"]
-            from_state = move(claim, "make_loan", on=on)
-            claim.next_step = (
-                f"Loan made on {_d(on)}: {_money(loan['principal'])} at {loan['rate_percent']}% a year, "
-                f"{loan['number_of_payments']} payments of {_money(loan['level_payment'])}, the first due "
-                f"{loan['first_due']}. The promissory note and repayment schedule are with this claim."
+            fallback = (
+                f"Loan approved on {_d(on)}: {_money(loan['principal'])} at {loan['rate_percent']}% a year, "
+                f"{loan['number_of_payments']} payments of {_money(loan['level_payment'])}. The promissory "
+                "note and repayment schedule are with this claim."
             )
         else:
-            from_state = move(claim, "pay_single_sum", on=on)
-            claim.next_step = (
-                f"Paid: {_money(claim.engine_check.get('amount'))} on {_d(payment_date(claim, on=on))}."
+            fallback = (
+                f"Scheduled for {_d(payment_date(claim, on=on))}: {_money(claim.engine_check.get('amount'))}."
             )
+        from_state = move(claim, "schedule_payment", on=on)
+        claim.next_step = scheduled_words(claim, actor=actor, on=on, request=request, fallback=fallback)
         claim.save(update_fields=["next_step"])
         record_event(
             claim,

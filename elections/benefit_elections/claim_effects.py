@@ -1,5 +1,6 @@
-"""What an election does to its claim: into pay (an annuity) or paid (a single sum), and back to
-"election required" when it is revoked. The claim's own transition, timeline row and audit event."""
+"""What an election does to its claim: its payment is scheduled (the payments layer keeps the record;
+the claim reads "in pay" or "paid" only once the paying agent confirmed it), and back to "election
+required" when it is revoked. The claim's own transition, timeline row and audit event."""
 
 from __future__ import annotations
 
@@ -11,15 +12,27 @@ def _first_payment_words(election) -> str:
 
     asd = election.asd
     if election.is_single_sum:
-        return f"Paid: a single sum of {money(election.figures.get('lump_sum'))} on {asd:%B} {asd.day}, {asd.year}."
+        return f"Scheduled for {asd:%B} {asd.day}, {asd.year}: a single sum of {money(election.figures.get('lump_sum'))}."
     if election.figures.get("first_installment"):
         from elections.benefit_elections.presenters import installment_words
 
-        return f"In pay from {asd:%B} {asd.day}, {asd.year}: {installment_words(election.figures)}."
+        return f"Scheduled from {asd:%B} {asd.day}, {asd.year}: {installment_words(election.figures)}."
     return (
-        f"In pay: {election.form_label}, {money(election.figures.get('monthly'))} a month from "
-        f"{asd:%B} {asd.day}, {asd.year}."
+        f"Scheduled for {asd:%B} {asd.day}, {asd.year}: {election.form_label}, "
+        f"{money(election.figures.get('monthly'))} a month."
     )
+
+
+def scheduled_words(claim, *, election=None, actor=None, on: date, request=None, fallback: str) -> str:
+    """Ask the payments layer (``elections.signals.payment_due``) to schedule the payment record; its
+    answer is what the claim says next ("Scheduled for January 1, 2027: ...")."""
+    from elections.signals import payment_due
+
+    answers = payment_due.send(
+        sender=type(claim), claim=claim, election=election, actor=actor, on=on, request=request
+    )
+    words = [w for _, w in answers if w]
+    return words[0] if words else fallback
 
 
 def claim_election_effective(election, *, actor, on: date, request=None) -> None:
@@ -27,8 +40,13 @@ def claim_election_effective(election, *, actor, on: date, request=None) -> None
     from elections.models import Claim, ClaimState
 
     claim = locked_claim(Claim.objects.get(pk=election.claim_id))
-    if claim.state in (ClaimState.IN_PAY, ClaimState.PAID):
+    if claim.state in (ClaimState.PAYMENT_SCHEDULED, ClaimState.IN_PAY, ClaimState.PAID):
         # A new election replaced the one in effect (before the start date): back, then on again.
+        from elections.signals import payment_withdrawn
+
+        payment_withdrawn.send(
+            sender=type(claim), claim=claim, election=election, actor=actor, on=on, request=request
+        )
         from_state = move(claim, "reopen_election", on=on)
         record_event(
             claim,
@@ -39,9 +57,10 @@ def claim_election_effective(election, *, actor, on: date, request=None) -> None
             request=request,
             election_id=election.pk,
         )
-    method = "pay_single_sum" if election.is_single_sum else "start_payments"
-    from_state = move(claim, method, on=on)
-    claim.next_step = _first_payment_words(election)
+    from_state = move(claim, "schedule_payment", on=on)
+    claim.next_step = scheduled_words(
+        claim, election=election, actor=actor, on=on, request=request, fallback=_first_payment_words(election)
+    )
     claim.save(update_fields=["next_step"])
     record_event(
         claim,
@@ -59,6 +78,9 @@ def claim_election_revoked(election, *, actor, on: date, request=None) -> None:
     from elections.models import Claim
 
     claim = locked_claim(Claim.objects.get(pk=election.claim_id))
+    from elections.signals import payment_withdrawn
+
+    payment_withdrawn.send(sender=type(claim), claim=claim, election=election, actor=actor, on=on, request=request)
     from_state = move(claim, "reopen_election", on=on)
     claim.next_step = "Your election was revoked: make a new election before the payment start date."
     claim.save(update_fields=["next_step"])

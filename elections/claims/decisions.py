@@ -363,4 +363,15 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
         claim.next_step = "Sign the promissory note; the loan is paid out after the Committee receives it."
     else:
         claim.next_step = "Approved: the plan administrator will arrange payment."
+    from elections.benefit_elections.claim_consents import CONSENT_TYPES
+
+    if claim.claim_type in CONSENT_TYPES and claim.claimant_relationship == "participant":
+        # No spouse's consent is needed: the payment (or the loan's disbursement) is scheduled now.
+        from elections.benefit_elections.claim_effects import scheduled_words
+
+        from_state = move(claim, "schedule_payment", on=on)
+        claim.next_step = scheduled_words(claim, actor=actor, on=on, request=request, fallback=claim.next_step)
+        claim.save(update_fields=["next_step"])
+        record_event(claim, actor=actor, action="payment_scheduled", from_state=from_state, note=claim.next_step, request=request)
+        return
     claim.save(update_fields=["next_step"])

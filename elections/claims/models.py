@@ -40,6 +40,7 @@ class ClaimState(models.TextChoices):
     APPROVED_ON_REVIEW = "approved_on_review", "Approved on review"
     DENIED_ON_REVIEW = "denied_on_review", "Denied on review (final)"
     ELECTION_REQUIRED = "election_required", "Approved: election required"
+    PAYMENT_SCHEDULED = "payment_scheduled", "Payment scheduled"
     IN_PAY = "in_pay", "In pay"
     PAID = "paid", "Paid"
     LOAN_IN_EFFECT = "loan_in_effect", "Loan made"
@@ -235,22 +236,37 @@ class Claim(FSMModelMixin, models.Model):
     def require_election(self) -> None:
         pass
 
-    # The election took effect (elections.benefit_elections): an annuity goes into pay, a single sum is paid.
-    @transition(field=state, source=S.ELECTION_REQUIRED, target=S.IN_PAY)
+    # The election took effect (elections.benefit_elections), or the approved claim needs none: a payment
+    # record is scheduled (payments). The claim reads "in pay", "paid" or "loan made" only once the
+    # paying agent confirmed the first payment (payments.confirmations).
+    @transition(
+        field=state,
+        source=[S.ELECTION_REQUIRED, S.APPROVED, S.APPROVED_ON_REVIEW, S.PAYMENT_SCHEDULED],
+        target=S.PAYMENT_SCHEDULED,
+    )
+    def schedule_payment(self) -> None:
+        pass
+
+    @transition(field=state, source=S.PAYMENT_SCHEDULED, target=S.IN_PAY)
     def start_payments(self) -> None:
         pass
 
-    @transition(field=state, source=S.ELECTION_REQUIRED, target=S.PAID)
+    @transition(field=state, source=S.PAYMENT_SCHEDULED, target=S.PAID)
     def pay_single_sum(self) -> None:
         pass
 
-    # The spouse's consent to a loan was verified (§417(a)(4)): the loan is made on its note and schedule.
-    @transition(field=state, source=S.ELECTION_REQUIRED, target=S.LOAN_IN_EFFECT)
+    # The loan's disbursement was confirmed paid: the loan is in effect on its note and schedule.
+    @transition(field=state, source=S.PAYMENT_SCHEDULED, target=S.LOAN_IN_EFFECT)
     def make_loan(self) -> None:
         pass
 
+    # A confirmation import rolled back: the payment is scheduled again.
+    @transition(field=state, source=[S.IN_PAY, S.PAID, S.LOAN_IN_EFFECT], target=S.PAYMENT_SCHEDULED)
+    def unconfirm_payment(self) -> None:
+        pass
+
     # The election was revoked before the annuity starting date: a new election is needed.
-    @transition(field=state, source=[S.IN_PAY, S.PAID], target=S.ELECTION_REQUIRED)
+    @transition(field=state, source=[S.PAYMENT_SCHEDULED, S.IN_PAY, S.PAID], target=S.ELECTION_REQUIRED)
     def reopen_election(self) -> None:
         pass
 

@@ -542,6 +542,9 @@ ACTION_LABELS = {
     "approve_on_review": "Approved on review",
     "deny_on_review": "Denied on review",
     "handed_to_election": "Handed to the election process",
+    "payment_scheduled": "Payment scheduled",
+    "payment_confirmed": "Payment confirmed by the paying agent",
+    "payment_unconfirmed": "Payment confirmation withdrawn",
     "documents_requested": "Documents relevant to the claim requested and provided",
     "documents_added": "Documents added",
 }

@@ -362,6 +362,8 @@ class PackagePlan:
     election_rules: ElectionRules | None = None
     beneficiary_rules: BeneficiaryRules | None = None
     account_distributions: AccountDistributionRules | None = None
+    # claim type -> the order its payment takes the sources (benefits.engine.payment_order); none: pro rata
+    payment_orders: Mapping[str, Any] | None = None
 
     def settings_classes(self) -> dict[str, type]:
         return {"service_vesting": self.service_vesting, "benefits": self.benefit_settings}

@@ -20,5 +20,10 @@ KINDS: dict[str, Kind] = {
 }
 
 
+def register(kind: Kind) -> None:
+    """A kind defined by a layer above benefits (payments' confirmation file), added at start-up."""
+    KINDS[kind.name] = kind
+
+
 def get_kind(name: str) -> Kind:
     return KINDS[name]

@@ -105,6 +105,12 @@ class Kind(ABC):
         """Rows that follow from the file as a whole (e.g. a membership's plan data); not counted as rows."""
         return []
 
+    def applied(self, checked, batch, actor) -> None:  # noqa: B027 - most kinds do nothing more
+        """What follows once the file's rows are written, in the same transaction."""
+
+    def rolled_back(self, batch, actor) -> None:  # noqa: B027
+        """What follows once the import's rows are restored, in the same transaction."""
+
     def memberships_affected(self, targets: list[Target]) -> set[int] | None:
         """Memberships whose stored results the import makes stale; None means every membership."""
         ids: set[int] = set()

@@ -16,6 +16,7 @@ from .distributions import ACCOUNT_DISTRIBUTIONS
 from .elections import BENEFICIARY_RULES, ELECTION_RULES
 from .hardship import HARDSHIP
 from .loans import LOANS
+from .payment_orders import PAYMENT_ORDERS
 from .rules import ServiceVestingSettings, core
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -33,6 +34,7 @@ PLAN = PackagePlan(
     beneficiary_rules=BENEFICIARY_RULES,
     account_distributions=ACCOUNT_DISTRIBUTIONS,
     loans=LOANS,
+    payment_orders=PAYMENT_ORDERS,
     deferrals=DEFERRALS,
     hardship=HARDSHIP,
     source_accounts=SourceAccounts(

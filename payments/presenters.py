@@ -1,0 +1,130 @@
+"""Payment records in words and rows for pages, the command's JSON and PDFs (no queries, no writes).
+
+Words follow facts: "scheduled for January 1, 2027" until the paying agent confirmed the payment;
+"paid" only for a confirmed instalment; "in pay since ..." only while a confirmed stream runs.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+PER = {"monthly": "a month", "quarterly": "a quarter", "annual": "a year", "once": ""}
+
+
+def money(value) -> str:
+    return f"${Decimal(str(value)):,.2f}"
+
+
+def day(d) -> str:
+    return f"{d:%B} {d.day}, {d.year}" if d else ""
+
+
+def scheduled_words(payment) -> str:
+    what = payment.form_label or payment.get_kind_display()
+    if payment.kind == "loan_disbursement":
+        return f"Scheduled for {day(payment.first_pay_date)}: the loan of {money(payment.gross)} is paid out."
+    if payment.frequency == "once":
+        return f"Scheduled for {day(payment.first_pay_date)}: {what}, {money(payment.gross)}."
+    return f"Scheduled for {day(payment.first_pay_date)}: {what}, {money(payment.gross)} {PER[payment.frequency]}."
+
+
+def status_words(payment, first_paid=None) -> str:
+    """The payment record's state in words for the participant and the dashboard."""
+    s = payment.state
+    if s == "in_pay":
+        return (
+            f"In pay since {day(first_paid)}, {money(payment.gross)} {PER[payment.frequency]}".strip() + "."
+        )
+    if s == "paid":
+        return f"Paid on {day(first_paid)}." if first_paid else "Paid."
+    if s == "returned":
+        return "Returned by the bank: give a new bank account so it can be paid again."
+    if s in ("suspended", "stopped"):
+        return f"{payment.get_state_display()}: {payment.state_reason}"
+    if s == "cancelled":
+        return "Cancelled before payment."
+    return scheduled_words(payment)
+
+
+def due_row(i) -> dict:
+    """One instalment due on a pay date (the admin page and the command): destination masked."""
+    p = i.payment
+    return {
+        "payment": p.pk,
+        "instalment": i.pk,
+        "payee": p.payee_name,
+        "plan": p.membership.plan.name,
+        "plan_key": p.membership.plan.key,
+        "kind": p.kind,
+        "kind_label": p.get_kind_display(),
+        "gross": f"{i.gross:.2f}",
+        "withholding": f"{i.withholding:.2f}",
+        "net": f"{i.net:.2f}",
+        "method": p.method,
+        "method_label": p.get_method_display(),
+        "destination": p.destination_masked,
+        "state": i.state,
+        "state_label": i.get_state_display(),
+    }
+
+
+def due_json(pay_date, instalments) -> dict:
+    keys = ("payment", "payee", "plan", "kind", "gross", "withholding", "net", "method", "state")
+    return {
+        "pay_date": pay_date.isoformat(),
+        "payments": [{k: r[k] for k in keys} for r in (due_row(i) for i in instalments)],
+    }
+
+
+def history_row(i) -> dict:
+    return {
+        "date": day(i.paid_on or i.pay_date),
+        "what": i.payment.form_label or i.payment.get_kind_display(),
+        "plan": i.payment.membership.plan.name,
+        "gross": money(i.gross),
+        "withholding": money(i.withholding),
+        "net": money(i.net),
+        "destination": i.payment.destination_masked,
+        "state": "Paid" if i.state == "paid" else i.get_state_display(),
+        "reference": i.agent_reference if i.state == "paid" else "",
+    }
+
+
+def participant_page(payments, instalments) -> dict:
+    """The participant's payments: each record in words, the history, the next scheduled payment."""
+    first_paid = {}
+    for i in instalments:
+        if i.state == "paid" and i.payment_id not in first_paid:
+            first_paid[i.payment_id] = i.paid_on
+    upcoming = [i for i in instalments if i.state in ("scheduled", "instructed")]
+    records = [
+        {
+            "plan": p.membership.plan.name,
+            "what": p.form_label or p.get_kind_display(),
+            "status": status_words(p, first_paid.get(p.pk)),
+            "destination": p.destination_masked,
+        }
+        for p in payments
+    ]
+    nxt = min(upcoming, key=lambda i: i.pay_date) if upcoming else None
+    scheduled_next = None
+    if nxt is None:
+        pending = [p for p in payments if p.state == "scheduled"]
+        if pending:
+            p = min(pending, key=lambda p: p.first_pay_date)
+            scheduled_next = {
+                "date": day(p.first_pay_date),
+                "gross": money(p.gross),
+                "what": p.form_label or p.get_kind_display(),
+            }
+    else:
+        scheduled_next = {
+            "date": day(nxt.pay_date),
+            "gross": money(nxt.gross),
+            "what": nxt.payment.form_label or nxt.payment.get_kind_display(),
+        }
+    return {
+        "records": records,
+        "history": [history_row(i) for i in instalments if i.state in ("paid", "returned")],
+        "next": scheduled_next,
+    }

@@ -1,0 +1,411 @@
+"""Every write to payment records: schedule, cancel, make a pay date's instalments due, export the
+paying agent's instruction file, correct a returned payment's bank account. Each checks who may act,
+makes the change, writes its audit event (old and new values) in one transaction.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from datetime import date
+from decimal import Decimal
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.db.models import Max, Q, Sum
+from django.utils import timezone
+
+from benefits.audit import AuditEventType, audit_record
+from payments import schedule as sched
+from payments.models import InstructionFile, Loan, Payment, PaymentInstalment, PaymentKind
+
+CENT = Decimal("0.01")
+
+
+class PaymentRefused(Exception):
+    """The change is not allowed now; the message says why in plain words."""
+
+
+def _require_admin(actor) -> None:
+    if actor is not None and not getattr(actor, "is_administrator", False):
+        raise PermissionDenied("Only an administrator may run pay dates.")
+
+
+def words_date(d: date) -> str:
+    return f"{d:%B} {d.day}, {d.year}"
+
+
+# ------------------------------------------------------------------------------------ scheduling
+
+
+def payment_schedule(*, claim, election=None, actor=None, on: date, request=None) -> Payment:
+    """Create the payment record for a claim that became payable (called through ``payments.hooks``).
+
+    Idempotent: a live record for the same election (or claim) is returned as it is; the database's
+    partial unique indexes make a concurrent second one fail instead of paying twice.
+    """
+    existing = Payment.objects.filter(
+        Q(election=election) if election is not None else Q(claim=claim, election__isnull=True),
+        continues_from__isnull=True,
+    ).exclude(state=Payment.State.CANCELLED)
+    found = existing.first()
+    if found is not None:
+        return found
+    terms = sched.terms_for(claim=claim, election=election, on=on)
+    with transaction.atomic():
+        payment = Payment.objects.create(
+            membership=claim.membership,
+            participant=claim.participant,
+            claim=claim,
+            election=election,
+            payee_name=claim.claimant_name or claim.participant.full_name,
+            payee_relationship=claim.claimant_relationship,
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            **terms.payment,
+        )
+        if terms.loan:
+            Loan.objects.create(payment=payment, **terms.loan)
+        audit_record(
+            event_type=AuditEventType.PAYMENT_SCHEDULED,
+            summary=f"Payment {payment.pk} scheduled: {payment.get_kind_display()} of {payment.gross} "
+            f"from {payment.first_pay_date}",
+            actor=actor,
+            participant=payment.participant,
+            request=request,
+            payment_id=payment.pk,
+            claim_id=claim.pk,
+            election_id=election.pk if election else None,
+            old_state="",
+            new_state=payment.state,
+            gross=f"{payment.gross}",
+            first_pay_date=payment.first_pay_date.isoformat(),
+        )
+    return payment
+
+
+def payment_cancel_for_claim(*, claim, actor=None, request=None, reason: str) -> int:
+    """An election revoked or replaced before anything was sent: its scheduled record is cancelled."""
+    cancelled = 0
+    for payment in Payment.objects.select_for_update().filter(claim=claim, state=Payment.State.SCHEDULED):
+        if payment.instalments.exclude(state__in=["scheduled", "cancelled"]).exists():
+            raise PaymentRefused(
+                f"Payment {payment.pk} has already been sent to the paying agent: it cannot be cancelled."
+            )
+        payment.instalments.filter(state="scheduled").update(state="cancelled")
+        _set_state(payment, Payment.State.CANCELLED, reason=reason, actor=actor, request=request)
+        cancelled += 1
+    return cancelled
+
+
+def _set_state(payment: Payment, new: str, *, reason: str, actor=None, request=None, on: date | None = None):
+    old = payment.state
+    payment.state, payment.state_reason = new, reason[:300]
+    payment.state_changed_on = on or timezone.localdate()
+    payment.save(update_fields=["state", "state_reason", "state_changed_on"])
+    audit_record(
+        event_type=AuditEventType.PAYMENT_CANCELLED
+        if new == "cancelled"
+        else AuditEventType.PAYMENT_STATE_CHANGED,
+        summary=f"Payment {payment.pk}: {old} → {new}",
+        actor=actor,
+        participant=payment.participant,
+        request=request,
+        payment_id=payment.pk,
+        old_state=old,
+        new_state=new,
+        reason=reason,
+    )
+
+
+# ------------------------------------------------------------------------------------ a pay date
+
+
+def instalments_make_due(pay_date: date) -> int:
+    """Create the instalments due on ``pay_date`` for every live record (first and recurring payments),
+    in bulk. Re-running adds nothing: one instalment per payment and pay date is a unique index
+    (``ignore_conflicts`` lets a concurrent run lose quietly instead of paying twice)."""
+    candidates = (
+        Payment.objects.filter(state__in=[Payment.State.SCHEDULED, Payment.State.IN_PAY])
+        .filter(first_pay_date__lte=pay_date)
+        .exclude(instalments__pay_date=pay_date)
+        .annotate(made=Max("instalments__sequence"))
+        .only(
+            "pk", "kind", "frequency", "gross", "first_pay_date", "number_of_payments", "withholding_election"
+        )
+    )
+    new = []
+    for p in candidates.iterator(chunk_size=5000):
+        seq = sched.sequence_on(p, pay_date)
+        if seq is None or (p.made or 0) >= seq:
+            continue
+        withholding, basis = sched.withholding_for(p, p.gross)
+        new.append(
+            PaymentInstalment(
+                payment_id=p.pk,
+                sequence=seq,
+                pay_date=pay_date,
+                gross=p.gross,
+                withholding=withholding,
+                withholding_basis=basis,
+                net=p.gross - withholding,
+            )
+        )
+    for start in range(0, len(new), 5000):
+        PaymentInstalment.objects.bulk_create(new[start : start + 5000], ignore_conflicts=True)
+    return len(new)
+
+
+INSTRUCTION_COLUMNS = (
+    "payment",
+    "instalment",
+    "pay_date",
+    "payee",
+    "participant_number",
+    "plan",
+    "kind",
+    "method",
+    "routing_number",
+    "account_number",
+    "account_type",
+    "rollover_to",
+    "gross",
+    "withholding",
+    "net",
+)
+
+
+def _row(i: PaymentInstalment) -> list[str]:
+    p = i.payment
+    d = p.destination or {}
+    return [
+        str(p.pk),
+        str(i.pk),
+        i.pay_date.isoformat(),
+        p.payee_name,
+        p.participant.participant_number,
+        p.membership.plan.key,
+        p.kind,
+        p.method,
+        d.get("routing_number", ""),
+        d.get("account_number", ""),
+        d.get("account_type", ""),
+        " ".join(x for x in (d.get("institution", ""), d.get("account", "")) if x),
+        f"{i.gross:.2f}",
+        f"{i.withholding:.2f}",
+        f"{i.net:.2f}",
+    ]
+
+
+def instruction_export(*, pay_date: date, actor, request=None) -> list[InstructionFile]:
+    """The paying agent's files for ``pay_date``: instalments due and not yet sent go into a new file
+    (one row each, marked instructed in the same transaction); a pay date already exported returns
+    the stored files, byte for byte. Concurrent exports serialise on the pay date's advisory lock."""
+    _require_admin(actor)
+    instalments_make_due(pay_date)
+    with transaction.atomic():
+        _lock_pay_date(pay_date)
+        pending = list(
+            PaymentInstalment.objects.select_for_update(of=("self",))
+            .filter(pay_date=pay_date, state=PaymentInstalment.State.SCHEDULED)
+            .exclude(payment__state__in=["returned", "suspended", "stopped", "cancelled"])
+            .select_related("payment__participant", "payment__membership__plan")
+            .order_by("payment_id", "pk")
+        )
+        if pending:
+            buffer = io.StringIO()
+            writer = csv.writer(buffer, lineterminator="\n")
+            writer.writerow(INSTRUCTION_COLUMNS)
+            for i in pending:
+                writer.writerow(_row(i))
+            content = buffer.getvalue()
+            sequence = (
+                InstructionFile.objects.filter(pay_date=pay_date).aggregate(m=Max("sequence"))["m"] or 0
+            ) + 1
+            try:
+                with transaction.atomic():
+                    f = InstructionFile.objects.create(
+                        pay_date=pay_date,
+                        sequence=sequence,
+                        content=content,
+                        sha256=hashlib.sha256(content.encode()).hexdigest(),
+                        rows=len(pending),
+                        total_gross=sum((i.gross for i in pending), Decimal("0.00")),
+                        created_by=actor if getattr(actor, "is_authenticated", False) else None,
+                    )
+            except IntegrityError as exc:  # pragma: no cover - the advisory lock makes this unreachable
+                raise PaymentRefused(
+                    "Another export of this pay date ran at the same time: export again."
+                ) from exc
+            now = timezone.now()
+            PaymentInstalment.objects.filter(pk__in=[i.pk for i in pending]).update(
+                state=PaymentInstalment.State.INSTRUCTED, instruction_file=f, instructed_at=now
+            )
+            audit_record(
+                event_type=AuditEventType.PAYMENT_INSTRUCTED,
+                summary=f"Instruction file {f.pk} for {pay_date}: {f.rows} payments, {f.total_gross} gross",
+                actor=actor,
+                request=request,
+                instruction_file_id=f.pk,
+                pay_date=pay_date.isoformat(),
+                rows=f.rows,
+                old_state="scheduled",
+                new_state="instructed",
+                sha256=f.sha256,
+            )
+    return list(InstructionFile.objects.filter(pay_date=pay_date).order_by("sequence"))
+
+
+def instruction_content(files: list[InstructionFile]) -> str:
+    """One CSV for a pay date: the header once, then every file's rows in order."""
+    if not files:
+        return ",".join(INSTRUCTION_COLUMNS) + "\n"
+    out = [files[0].content]
+    for f in files[1:]:
+        out.append(f.content.split("\n", 1)[1])
+    return "".join(out)
+
+
+def _lock_pay_date(pay_date: date) -> None:
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [22, pay_date.toordinal()])
+
+
+# ------------------------------------------------------------------------------------ corrections
+
+
+def destination_correct(
+    *, payment: Payment, user, destination: dict, masked: str, on: date | None = None, request=None
+) -> Payment:
+    """The participant gives a new bank account for a returned payment: the returned instalment is
+    scheduled again on the next pay date (it is instructed only after this)."""
+    from payments.selectors import require_payee
+
+    require_payee(payment, user)
+    on = on or timezone.localdate()
+    with transaction.atomic():
+        payment = Payment.objects.select_for_update().get(pk=payment.pk)
+        if payment.state != Payment.State.RETURNED:
+            raise PaymentRefused("Only a returned payment needs a new bank account.")
+        old_masked = payment.destination_masked
+        payment.destination, payment.destination_masked = destination, masked
+        payment.save(update_fields=["destination", "destination_masked"])
+        returned = payment.instalments.filter(state=PaymentInstalment.State.RETURNED)
+        again = sched.next_pay_date(on, notice_days=0)
+        total = returned.aggregate(g=Sum("gross"), w=Sum("withholding"))
+        seq = (payment.instalments.aggregate(m=Max("sequence"))["m"] or 0) + 1
+        if total["g"]:
+            PaymentInstalment.objects.create(
+                payment=payment,
+                sequence=seq,
+                pay_date=again,
+                gross=total["g"],
+                withholding=total["w"] or 0,
+                net=total["g"] - (total["w"] or 0),
+                withholding_basis={"reissue_of": list(returned.values_list("pk", flat=True))},
+            )
+        new_state = (
+            Payment.State.IN_PAY
+            if payment.instalments.filter(state="paid").exists() and payment.kind == PaymentKind.ANNUITY
+            else Payment.State.SCHEDULED
+        )
+        _set_state(
+            payment,
+            new_state,
+            reason=f"Bank account corrected; paid again on {words_date(again)}",
+            actor=user,
+            request=request,
+            on=on,
+        )
+        audit_record(
+            event_type=AuditEventType.PAYMENT_DESTINATION_CORRECTED,
+            summary=f"Payment {payment.pk}: bank account corrected, reissued for {again}",
+            actor=user,
+            participant=payment.participant,
+            request=request,
+            payment_id=payment.pk,
+            old_destination=old_masked,
+            new_destination=masked,
+        )
+    return payment
+
+
+# ------------------------------------------------------------------------------------ confirmation
+
+
+CONFIRM_MOVE = {
+    "annuity": "start_payments",
+    "installments": "start_payments",
+    "loan_disbursement": "make_loan",
+}
+
+
+def claims_confirmed(instalments, *, actor, batch) -> int:
+    """The claims whose first payment the paying agent confirmed: "in pay", "paid" or "loan made"
+    (called by the confirmation import, in its transaction)."""
+    from elections.claims.workflow import move, record_event
+    from elections.models import Claim, ClaimState
+
+    payment_ids = {i.payment_id for i in instalments}
+    payments = {p.claim_id: p for p in Payment.objects.filter(pk__in=payment_ids, claim__isnull=False)}
+    moved = 0
+    for claim in (
+        Claim.objects.select_for_update()
+        .filter(pk__in=payments, state=ClaimState.PAYMENT_SCHEDULED)
+        .select_related("participant")
+    ):
+        p = payments[claim.pk]
+        paid = p.instalments.filter(state="paid").order_by("pay_date").first()
+        from_state = move(claim, CONFIRM_MOVE.get(p.kind, "pay_single_sum"), on=paid.paid_on)
+        from payments.presenters import status_words
+
+        claim.next_step = status_words(p, paid.paid_on)
+        claim.save(update_fields=["next_step"])
+        record_event(
+            claim,
+            actor=actor,
+            action="payment_confirmed",
+            from_state=from_state,
+            note=claim.next_step,
+            payment_id=p.pk,
+            import_id=batch.pk,
+            reference=paid.agent_reference,
+        )
+        moved += 1
+    return moved
+
+
+def claims_unconfirmed(*, batch, actor) -> int:
+    """A confirmation import rolled back: claims whose payment has no confirmed instalment left are
+    scheduled again."""
+    from elections.claims.workflow import move, record_event
+    from elections.models import Claim, ClaimState
+
+    ids = batch.changes.filter(model="payments.paymentinstalment").values_list("object_id", flat=True)
+    payments = Payment.objects.filter(instalments__in=list(ids), claim__isnull=False).distinct()
+    moved = 0
+    for p in payments:
+        if p.instalments.filter(state="paid").exists():
+            continue
+        claim = Claim.objects.select_for_update().get(pk=p.claim_id)
+        if claim.state not in (ClaimState.IN_PAY, ClaimState.PAID, ClaimState.LOAN_IN_EFFECT):
+            continue
+        from_state = move(claim, "unconfirm_payment", on=timezone.localdate())
+        from payments.presenters import scheduled_words
+
+        claim.next_step = scheduled_words(p)
+        claim.save(update_fields=["next_step"])
+        record_event(
+            claim,
+            actor=actor,
+            action="payment_unconfirmed",
+            from_state=from_state,
+            note=claim.next_step,
+            payment_id=p.pk,
+            import_id=batch.pk,
+        )
+        moved += 1
+    return moved
