@@ -74,19 +74,29 @@ def _w(value) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def election(payment) -> Election:
+def election(payment, *, eligible: bool = True, defaults_only: bool = False) -> Election:
     """The payee's choices from the payment record (the election's W-4R / W-4P shape, see
     ``elections.benefit_elections.forms``): {"form": "W-4R", "w4r_rate"} or {"form": "W-4P", "w4p",
-    "w4p_extra"}, or both with the W-4P under "installments"."""
+    "w4p_extra"}, or both with the W-4P under "installments"; a claim's record may carry "rate".
+    A split without an amount (the payments app's reading of a rollover with a bank account for the
+    rest) rolls over the eligible part and pays the rest. ``defaults_only``: the law's defaults."""
+    method = METHODS.get(payment.method, Method.DIRECT_PAYMENT)
+    rollover_amount = _w(payment.destination).get("rollover_amount")
+    if method is Method.SPLIT and rollover_amount in (None, ""):
+        method = Method.DIRECT_ROLLOVER if eligible else Method.DIRECT_PAYMENT
+    per_year = PER_YEAR.get(payment.frequency, 12)
+    if defaults_only:
+        return Election(
+            method=Method.DIRECT_PAYMENT if method is Method.SPLIT else method, payments_per_year=per_year
+        )
     w = _w(payment.withholding_election)
     w4p = _w(w.get("installments")) or (w if w.get("form") == "W-4P" else {})
-    rate = w.get("w4r_rate") if w.get("form") == "W-4R" else None
-    rollover_amount = _w(payment.destination).get("rollover_amount")
+    rate = (w.get("w4r_rate") or w.get("rate")) if w.get("form") == "W-4R" else None
     return Election(
-        method=METHODS.get(payment.method, Method.DIRECT_PAYMENT),
-        rollover_amount=Decimal(str(rollover_amount)) if rollover_amount not in (None, "") else None,
+        method=method,
+        rollover_amount=Decimal(str(rollover_amount)) if method is Method.SPLIT else None,
         w4r_rate=Decimal(str(rate)) if rate not in (None, "") else None,
         w4p_status=w4p.get("w4p") or None,
         w4p_extra=Decimal(str(w4p.get("w4p_extra") or "0")),
-        payments_per_year=PER_YEAR.get(payment.frequency, 12),
+        payments_per_year=per_year,
     )

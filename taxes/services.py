@@ -53,7 +53,13 @@ def instalment_withholding(payment, *, gross: Decimal, pay_date: date) -> tuple[
     d = facts.distribution(payment, gross=gross, paid_on=pay_date)
     if d is None:
         return ZERO, {"rule": "Not a distribution: no federal income tax withholding."}
-    w = compute(d, facts.election(payment))
+    try:
+        w = compute(d, facts.election(payment, eligible=eligibility(d).eligible))
+    except ElectionRefused as exc:
+        # A stored choice that breaks a rule is not followed: the law's default applies (20% on an
+        # eligible rollover distribution, 10% on another nonperiodic payment, single on a periodic one).
+        w = compute(d, facts.election(payment, eligible=eligibility(d).eligible, defaults_only=True))
+        return w.federal_withholding, {**w.as_dict, "refused_choice": str(exc)}
     return w.federal_withholding, w.as_dict
 
 
@@ -66,6 +72,13 @@ def _rollover_notices(payment):
     return Notice.objects.filter(
         participant=payment.participant, plan=payment.membership.plan, kind=ROLLOVER_NOTICE
     )
+
+
+def notice_allows(instalment) -> bool:
+    """Whether the payment run may instruct ``instalment`` (its §402(f) notice timing holds, or it
+    needs none)."""
+    timing = notice_check(instalment)
+    return timing is None or timing.ok
 
 
 def notice_check(instalment) -> Timing | None:
@@ -165,7 +178,7 @@ def year_lines(year: int) -> dict[tuple, list[tuple[str, form_1099r.Line]]]:
         if d is None:
             continue
         try:
-            rolled = compute(d, facts.election(payment)).rolled_over
+            rolled = compute(d, facts.election(payment, eligible=eligibility(d).eligible)).rolled_over
         except ElectionRefused:
             rolled = ZERO  # a record whose choices no longer hold was paid to the payee
         for line in form_1099r.lines(
