@@ -74,3 +74,19 @@ def test_annuities_need_no_notice(demo):
     annuity = make_payment(m, kind="annuity", frequency="monthly", gross="900.00", first=date(2027, 1, 1))
     inst = PaymentInstalment(payment=annuity, pay_date=annuity.first_pay_date, gross=Decimal("900.00"), sequence=1)
     assert notice_check(inst) is None  # not an eligible rollover distribution (Code §402(c)(4)(A))
+
+
+def test_the_notice_is_issued_when_the_payment_is_scheduled(demo):
+    """``payment_due`` (an election in effect, a withdrawal approved): once the payment record exists,
+    its §402(f) notice is issued, once."""
+    from elections.models import Claim
+    from elections.signals import payment_due
+    from tests.elections.conftest import demo_claim_ids
+
+    claim = Claim.objects.get(pk=demo_claim_ids()[0])
+    p = make_payment(claim.membership, claim=claim, gross="41000.00", first=PAY)
+    for _ in range(2):
+        payment_due.send(sender=Claim, claim=claim, election=None, actor=None, on=AS_OF, request=None)
+    (notice,) = Notice.objects.filter(participant=p.participant, kind="rollover_402f", asd=PAY)
+    assert notice.issued_on == AS_OF and notice.content["amount"] == "41000.00"
+    assert notice_check(PaymentInstalment(payment=p, pay_date=PAY, gross=p.gross, sequence=1)).ok  # 40 days
