@@ -134,8 +134,8 @@ class AuditEventType(models.TextChoices):
         "Beneficiary designations viewed by plan staff",
     )
     # taxes around payments: Form 1099-R (issue 27)
-    FORM_1099R_ISSUED = "form_1099r.issued", "Form 1099-R issued"
-    FORM_1099R_CORRECTED = "form_1099r.corrected", "Corrected Form 1099-R issued"
+    FORM_1099R_ISSUED = "tax_form.issued", "Form 1099-R issued"
+    FORM_1099R_CORRECTED = "tax_form.corrected", "Corrected Form 1099-R issued"
 
 
 def client_ip(request) -> str | None:

@@ -239,20 +239,21 @@ def _issue_one(*, key, year: int, code: str, current: form_1099r.Form | None, pr
             form.document = document
             form.save(update_fields=["document"])
             delivery_arrange(document=document, actor=actor)
-            audit_record(
-                event_type=AuditEventType.FORM_1099R_CORRECTED
-                if form.corrected
-                else AuditEventType.FORM_1099R_ISSUED,
-                summary=f"{title} issued to {payee_name} ({participant.participant_number}), box 7 code {code}",
-                actor=actor,
-                participant=participant,
-                form_id=form.pk,
-                year=year,
-                code=code,
-                version=version,
-                box_1=str(form.gross),
-                box_4=str(form.withheld),
-            )
+            fields = {
+                "summary": f"{title} issued to {payee_name} ({participant.participant_number}), box 7 code {code}",
+                "actor": actor,
+                "participant": participant,
+                "form_id": form.pk,
+                "year": year,
+                "code": code,
+                "version": version,
+                "box_1": str(form.gross),
+                "box_4": str(form.withheld),
+            }
+            if form.corrected:
+                audit_record(event_type=AuditEventType.FORM_1099R_CORRECTED, **fields)
+            else:
+                audit_record(event_type=AuditEventType.FORM_1099R_ISSUED, **fields)
     except IntegrityError:
         report.already_issued += 1  # another run issued this version first: exactly once, by the constraint
         return

@@ -62,7 +62,7 @@ def test_one_form_per_payee_and_code_with_the_right_boxes(k401):
         D("2800.00"),
     )
     assert (forms["G"].gross, forms["G"].taxable, forms["G"].withheld) == (D("6000.00"), D("0.00"), D("0.00"))
-    assert AuditEvent.objects.filter(event_type="form_1099r.issued").count() == 2
+    assert AuditEvent.objects.filter(event_type="tax_form.issued").count() == 2
     assert GeneratedDocument.objects.filter(kind="form_1099r", participant=young.participant).count() == 2
 
 
@@ -97,7 +97,7 @@ def test_reversal_gives_a_corrected_form(k401):
     assert report.issued == 1 and len(report.corrected) == 1
     v2 = Form1099R.objects.get(year=2026, version=2)
     assert v2.corrected and (v2.gross, v2.withheld) == (D("1000.00"), D("200.00"))
-    assert AuditEvent.objects.filter(event_type="form_1099r.corrected").count() == 1
+    assert AuditEvent.objects.filter(event_type="tax_form.corrected").count() == 1
     assert forms_issue(2026).as_json() == {"issued": 0, "already_issued": 1, "failed": []}
 
 
