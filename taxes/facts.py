@@ -18,6 +18,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.money import to_money
 from benefits.engine.taxes.distributions import Distribution, Kind, Method, Recipient
 from benefits.engine.taxes.withholding import Election
 
@@ -94,7 +95,7 @@ def election(payment, *, eligible: bool = True, defaults_only: bool = False) -> 
     rate = (w.get("w4r_rate") or w.get("rate")) if w.get("form") == "W-4R" else None
     return Election(
         method=method,
-        rollover_amount=Decimal(str(rollover_amount)) if method is Method.SPLIT else None,
+        rollover_amount=to_money(Decimal(str(rollover_amount))) if method is Method.SPLIT else None,
         w4r_rate=Decimal(str(rate)) if rate not in (None, "") else None,
         w4p_status=w4p.get("w4p") or None,
         w4p_extra=Decimal(str(w4p.get("w4p_extra") or "0")),

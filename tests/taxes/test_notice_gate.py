@@ -29,7 +29,11 @@ def lump(m, first=PAY):
         gross="25000.00",
         first=first,
         method="direct_rollover",
-        destination={"rollover_type": "traditional_ira", "institution": "Example Trust", "account": "99887766"},
+        destination={
+            "rollover_type": "traditional_ira",
+            "institution": "Example Trust",
+            "account": "99887766",
+        },
     )
 
 
@@ -57,7 +61,10 @@ def test_notice_29_days_before_holds_30_days_before_instructs(demo):
     assert state_after_export(ok) == "instructed"
     # Exactly once: issuing again returns the same notice.
     again = payment_notice_issue(ok, on=PAY - timedelta(days=10))
-    assert not again.created and Notice.objects.filter(participant=ok.participant, kind="rollover_402f").count() == 1
+    assert (
+        not again.created
+        and Notice.objects.filter(participant=ok.participant, kind="rollover_402f").count() == 1
+    )
 
 
 def test_notice_more_than_180_days_before_is_stale(demo):
@@ -72,7 +79,9 @@ def test_notice_more_than_180_days_before_is_stale(demo):
 def test_annuities_need_no_notice(demo):
     m = quaker(0)
     annuity = make_payment(m, kind="annuity", frequency="monthly", gross="900.00", first=date(2027, 1, 1))
-    inst = PaymentInstalment(payment=annuity, pay_date=annuity.first_pay_date, gross=Decimal("900.00"), sequence=1)
+    inst = PaymentInstalment(
+        payment=annuity, pay_date=annuity.first_pay_date, gross=Decimal("900.00"), sequence=1
+    )
     assert notice_check(inst) is None  # not an eligible rollover distribution (Code §402(c)(4)(A))
 
 
