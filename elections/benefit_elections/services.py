@@ -196,7 +196,33 @@ def notice_issue(
             participant=participant, plan=membership.plan, kind=kind, asd=asd, version=1
         )
         return IssueOutcome(notice, False)
+    if kind == NoticeKind.QJSA_EXPLANATION:
+        _rollover_notice_with(notice, actor=actor, on=on, request=request)
     return IssueOutcome(notice, True)
+
+
+def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, request=None) -> None:
+    """Where the explanation offers a single sum, the §402(f) notice for the same start date goes with
+    it (issue 27), so a single sum chosen on the explanation has had its rollover notice as long, and a
+    waiver of the 30 days signed with the election comes after both (Treas. Reg. §1.402(f)-1 Q&A-2)."""
+    single = next(
+        (r for r in explanation_notice.content.get("forms", []) if r.get("form") == "lump_sum" and r.get("lump_sum")),
+        None,
+    )
+    if single is None:
+        return
+    try:
+        notice_issue(
+            membership=explanation_notice.membership,
+            kind=NoticeKind.ROLLOVER_402F,
+            asd=explanation_notice.asd,
+            actor=actor,
+            on=on,
+            request=request,
+            facts={"amount": str(single["lump_sum"]), "payment_words": "a single sum, if you choose one,"},
+        )
+    except explanation.ExplanationUnavailable as exc:
+        logger.warning("§402(f) notice not issued with explanation %s: %s", explanation_notice.pk, exc)
 
 
 # ------------------------------------------------------------------------------------ batches

@@ -99,3 +99,15 @@ def test_the_notice_is_issued_when_the_payment_is_scheduled(demo):
     (notice,) = Notice.objects.filter(participant=p.participant, kind="rollover_402f", asd=PAY)
     assert notice.issued_on == AS_OF and notice.content["amount"] == "41000.00"
     assert notice_check(PaymentInstalment(payment=p, pay_date=PAY, gross=p.gross, sequence=1)).ok  # 40 days
+
+
+def test_an_explanation_offering_a_single_sum_brings_the_rollover_notice(demo):
+    """Issued together, so a waiver signed with the election follows both notices."""
+    from elections.benefit_elections.services import notice_issue
+
+    m = quaker(0)
+    asd = date(2027, 1, 1)
+    explanation = notice_issue(membership=m, kind="qjsa_explanation", asd=asd, on=AS_OF).notice
+    single = next(r for r in explanation.content["forms"] if r["form"] == "lump_sum")
+    rollover = Notice.objects.get(participant=m.participant, kind="rollover_402f", asd=asd)
+    assert rollover.issued_on == AS_OF and rollover.content["amount"] == str(single["lump_sum"])
