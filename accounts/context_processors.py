@@ -14,6 +14,7 @@ def navigation(request) -> dict:
         if hasattr(user, "participant"):
             items.append(("My plans", reverse("benefits:dashboard")))
             items.append(("My claims", reverse("elections:claims_home")))
+            items.append(("My payments", reverse("payments:mine")))
             items.append(("My documents", reverse("elections:documents", args=[user.participant.pk])))
         else:
             items.append(("Link your plan record", reverse("accounts:link_identity")))
@@ -26,6 +27,7 @@ def navigation(request) -> dict:
     if user.is_administrator:
         items.append(("Plans", reverse("benefits:admin_plans")))
         items.append(("Notices", reverse("elections:notice_batches")))
+        items.append(("Payments", reverse("payments:pay_date")))
         items.append(("Consents", reverse("elections:consent_queue")))
         items.append(("Data imports", reverse("benefits:imports_home")))
         items.append(("Market rates", reverse("benefits:market_rates")))

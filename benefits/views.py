@@ -45,15 +45,24 @@ def _render_dashboard(request, participant):
     context["totals"] = plan_totals(context["summaries"])
     context["as_of"] = services.today()
     context["waiting"] = _waiting_items(request.user, participant)
-    context["in_pay"] = _benefits_in_pay(participant)
+    context["payments"] = _payments(participant, context["summaries"])
     return render(request, "benefits/dashboard.html", context)
 
 
-def _benefits_in_pay(participant) -> list:
-    """Elections in effect (elections app's scoped selector), with their money written for people."""
-    from elections.benefit_elections.presenters import in_pay_rows
+def _payments(participant, summaries) -> dict:
+    """The payment records (the payments app, above this one: imported here only), in words on each
+    plan's card; a benefit scheduled or in pay is not offered a new start in the modeler."""
+    from payments import presenters, selectors
 
-    return in_pay_rows(participant)
+    payments, instalments = selectors.payments_for_participant(participant)
+    page = presenters.participant_page(payments, instalments)
+    words = presenters.words_by_membership(payments, instalments)
+    for s in summaries:
+        if s.membership.pk in words:
+            s.payment_words = words[s.membership.pk]
+            if not s.plan.is_account_plan:
+                s.has_estimates = False
+    return page
 
 
 def _waiting_items(user, participant) -> list[dict]:

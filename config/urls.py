@@ -14,5 +14,6 @@ urlpatterns = [
     path("account/", include("accounts.urls")),
     path("benefits/", include("benefits.urls")),
     path("claims/", include("elections.claims.urls")),
+    path("payments/", include("payments.urls")),
     path("django-admin/", admin.site.urls),
 ]

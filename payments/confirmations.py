@@ -64,9 +64,11 @@ class ConfirmationsKind(Kind):
             "payment__claim", "payment__membership__plan"
         )
         by_key = {(i.payment_id, i.pay_date): i for i in found}
+        loans = {loan.payment_id: loan for loan in Loan.objects.filter(payment_id__in=ids)}
         return {
             "instalments": by_key,
             "payments": {i.payment_id for i in by_key.values()},
+            "loans": loans,
             "today": timezone.localdate(),
         }
 
@@ -115,6 +117,9 @@ class ConfirmationsKind(Kind):
                 "agent_reference": reference,
                 "returned_reason": reason,
             }
+        objs = ctx.setdefault("objs", {})
+        p = i.payment
+        objs[("instalment", i.pk)], objs[("payment", p.pk)] = i, p
         out = [
             Target(
                 PaymentInstalment,
@@ -143,15 +148,12 @@ class ConfirmationsKind(Kind):
                 )
             )
         if status == "paid":
-            if hasattr(p, "loan"):
+            made = ctx["loans"].get(p.pk)
+            if made is not None:
+                objs[("loan", made.pk)] = made
                 out.append(
                     Target(
-                        Loan,
-                        ("loan", p.loan.pk),
-                        {},
-                        {"made_on": on},
-                        instance=p.loan,
-                        label=f"Loan {p.loan.pk}",
+                        Loan, ("loan", made.pk), {}, {"made_on": on}, instance=made, label=f"Loan {made.pk}"
                     )
                 )
             for n, (src, kind, amount, text) in enumerate(postings(i)):
@@ -168,7 +170,8 @@ class ConfirmationsKind(Kind):
 
     def existing(self, model, keys, ctx):
         if model is PaymentInstalment or model is Payment or model is Loan:
-            return {}  # the targets carry their instance
+            objs = ctx.get("objs", {})  # found in bulk by ``context``
+            return {k: objs[k] for k in keys if k in objs}
         if model is AccountTransaction:
             memos = {k[1] for k in keys}
             rows = AccountTransaction.objects.filter(memo__in=memos)
@@ -270,7 +273,7 @@ KIND = ConfirmationsKind(
     name="payment_confirmations",
     label="Payment confirmations from the paying agent",
     description="Each instructed payment the paying agent paid or that the bank returned, with the date and "
-    "the agent's reference; paid payments post to the plan's books (docs/payments/confirmation-file.md).",
+    "the agent's reference; a paid payment posts to the plan's books.",
     columns=(
         Column("payment", True, "The payment number, as in the instruction file."),
         Column("pay_date", True, "The pay date of the instruction (YYYY-MM-DD)."),

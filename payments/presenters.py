@@ -128,3 +128,19 @@ def participant_page(payments, instalments) -> dict:
         "history": [history_row(i) for i in instalments if i.state in ("paid", "returned")],
         "next": scheduled_next,
     }
+
+
+def words_by_membership(payments, instalments) -> dict[int, str]:
+    """Each membership's benefit payment in words for its dashboard card (the stream, else the first)."""
+    first_paid: dict[int, object] = {}
+    for i in instalments:
+        if i.state == "paid" and i.payment_id not in first_paid:
+            first_paid[i.payment_id] = i.paid_on
+    out: dict[int, str] = {}
+    for p in sorted(payments, key=lambda p: (p.kind != "annuity", p.first_pay_date)):
+        if p.kind == "loan_disbursement" or p.state in ("cancelled", "stopped"):
+            continue
+        if p.state == "paid" and p.membership.plan.kind in ("401k", "esop"):
+            continue  # a paid withdrawal shows in the balance, not as a standing status
+        out.setdefault(p.membership_id, status_words(p, first_paid.get(p.pk)))
+    return out

@@ -22,7 +22,7 @@ MONTHS = {PaymentFrequency.MONTHLY: 1, PaymentFrequency.QUARTERLY: 3, PaymentFre
 # §3405(b)(1): 10% on any other nonperiodic distribution unless the payee elects otherwise (Form W-4R).
 ELIGIBLE_ROLLOVER_RATE = Decimal("20")
 NONPERIODIC_DEFAULT_RATE = Decimal("10")
-ACCOUNT_PLAN_KINDS = ("savings_401k", "esop")
+ACCOUNT_PLAN_KINDS = ("401k", "esop")  # benefits.models.Plan.Kind values
 
 
 @dataclass
@@ -182,8 +182,9 @@ def terms_for(*, claim, election, on: date) -> Terms:
     check = claim.engine_check or {}
     amount = Decimal(str(check.get("amount")))
     asked = (claim.details or {}).get("payment_date")
-    start = max(on, date.fromisoformat(asked)) if isinstance(asked, str) and asked else on
-    pay_date = next_pay_date(start, notice_days=claim.plan_rules.payment_notice_days or 0)
+    notice_ends = claim.received_on + timedelta(days=claim.plan_rules.payment_notice_days or 0)
+    start = max(on, notice_ends, date.fromisoformat(asked) if isinstance(asked, str) and asked else on)
+    pay_date = next_pay_date(start, notice_days=0)
     p = {
         "kind": PaymentKind.LOAN_DISBURSEMENT if claim.claim_type == "loan" else PaymentKind.SINGLE_SUM,
         "gross": amount,

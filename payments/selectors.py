@@ -34,10 +34,16 @@ def due_on(user, pay_date: date) -> list[PaymentInstalment]:
 
 def participant_payments(user) -> tuple[list[Payment], list[PaymentInstalment]]:
     """The signed-in participant's payment records and their instalments."""
-    if not user.is_authenticated:
-        raise Http404
+    participant = getattr(user, "participant", None) if user.is_authenticated else None
+    if participant is None:
+        return [], []
+    return payments_for_participant(participant)
+
+
+def payments_for_participant(participant) -> tuple[list[Payment], list[PaymentInstalment]]:
+    """A participant's records for a page the caller already scoped (``participant_get_for_viewer``)."""
     payments = list(
-        Payment.objects.filter(participant__user=user)
+        Payment.objects.filter(participant=participant)
         .exclude(state=Payment.State.CANCELLED)
         .select_related("membership__plan")
         .order_by("first_pay_date", "pk")
@@ -49,13 +55,3 @@ def participant_payments(user) -> tuple[list[Payment], list[PaymentInstalment]]:
         .order_by("pay_date", "pk")
     )
     return payments, instalments
-
-
-def in_pay_for_memberships(membership_ids) -> dict[int, Payment]:
-    """The live payment stream (or scheduled start) of each membership, for the dashboard."""
-    out: dict[int, Payment] = {}
-    for p in Payment.objects.filter(
-        membership_id__in=membership_ids, state__in=["scheduled", "in_pay", "paid"]
-    ).order_by("first_pay_date"):
-        out.setdefault(p.membership_id, p)
-    return out

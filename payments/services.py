@@ -104,10 +104,21 @@ def _set_state(payment: Payment, new: str, *, reason: str, actor=None, request=N
     payment.state, payment.state_reason = new, reason[:300]
     payment.state_changed_on = on or timezone.localdate()
     payment.save(update_fields=["state", "state_reason", "state_changed_on"])
+    if new == Payment.State.CANCELLED:
+        audit_record(
+            event_type=AuditEventType.PAYMENT_CANCELLED,
+            summary=f"Payment {payment.pk}: {old} → {new}",
+            actor=actor,
+            participant=payment.participant,
+            request=request,
+            payment_id=payment.pk,
+            old_state=old,
+            new_state=new,
+            reason=reason,
+        )
+        return
     audit_record(
-        event_type=AuditEventType.PAYMENT_CANCELLED
-        if new == "cancelled"
-        else AuditEventType.PAYMENT_STATE_CHANGED,
+        event_type=AuditEventType.PAYMENT_STATE_CHANGED,
         summary=f"Payment {payment.pk}: {old} → {new}",
         actor=actor,
         participant=payment.participant,

@@ -38,7 +38,7 @@ from tests.conftest import login_with_totp
 pytestmark = pytest.mark.django_db
 
 DEMO_PASSWORD = "demo-pass-2026"  # noqa: S105 - the demo logins' password (README)
-PROJECT_APPS = ("accounts.", "benefits.", "elections.")
+PROJECT_APPS = ("accounts.", "benefits.", "elections.", "payments.")
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 RATES = b"series,month,percent,source\nprime_rate,2001-07,6.75,WSJ (test)\n"
 
@@ -183,6 +183,13 @@ MATRIX: tuple[Row, ...] = (
     Row("elections:beneficiaries_change",             "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
     Row("elections:designation_withdraw",             "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
     Row("elections:designation_exception",            "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    # payments: the participant's own payments; the administrator's pay dates (issue 22)
+    Row("payments:mine",                              "GET",  LOGIN,  OK,     OK,     DENIED, DENIED, ENROL),
+    Row("payments:mine_pdf",                          "POST", LOGIN,  DONE,   DONE,   DENIED, DENIED, ENROL),
+    Row("payments:correct_destination",               "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("payments:pay_date",                          "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("payments:export",                            "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("payments:instruction_csv",                   "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
 )
 # fmt: on
 
@@ -257,7 +264,46 @@ ARGS = {
     "elections:beneficiaries_change": lambda d: [d.k401_membership_id],
     "elections:designation_withdraw": lambda d: [d.designation_id],
     "elections:designation_exception": lambda d: [d.designation_id],
+    "payments:correct_destination": lambda d: [_returned_payment(d)],
+    "payments:export": lambda d: [_due_payment(d)],
+    "payments:instruction_csv": lambda d: ["2027-01-01"],
 }
+
+
+def _returned_payment(d) -> int:
+    """A payment of pat's the bank returned (made inside the test's own transaction)."""
+    from payments.models import Payment
+
+    m = PlanMembership.objects.get(participant_id=d.pid, plan__key="carver-db")
+    return Payment.objects.create(
+        membership=m,
+        participant_id=d.pid,
+        payee_name="Pat",
+        kind="annuity",
+        frequency="monthly",
+        gross="1000.00",
+        first_pay_date=date(2027, 1, 1),
+        method="direct_deposit",
+        state="returned",
+    ).pk
+
+
+def _due_payment(d) -> str:
+    """A single sum of pat's due on January 1, 2027, so the export has something to send."""
+    from payments.models import Payment
+
+    m = PlanMembership.objects.get(participant_id=d.pid, plan__key="carver-db")
+    Payment.objects.create(
+        membership=m,
+        participant_id=d.pid,
+        payee_name="Pat",
+        kind="single_sum",
+        gross="1000.00",
+        first_pay_date=date(2027, 1, 1),
+        number_of_payments=1,
+        method="check",
+    )
+    return "2027-01-01"
 
 
 def _failed_job(d) -> int:
@@ -297,6 +343,11 @@ DATA = {
         "file": SimpleUploadedFile("rates.csv", RATES),
     },
     "elections:claim_new": lambda d: {"commencement_date": d.start.isoformat(), "form": "js50"},
+    "payments:correct_destination": lambda d: {
+        "routing_number": "011000015",
+        "account_number": "123456789",
+        "account_type": "checking",
+    },
     "elections:claim_appeal": lambda d: {"statement": "Please look again."},
     "elections:claim_answer": lambda d: {"response": "Here it is."},
     "elections:claim_add_documents": lambda d: {"documents": [SimpleUploadedFile("more.pdf", PDF)]},

@@ -9,7 +9,7 @@ from benefits.imports.services import MAX_BYTES
 class UploadForm(forms.Form):
     kind = forms.ChoiceField(
         label="What the file holds",
-        choices=[(k.name, k.label) for k in KINDS.values()],
+        choices=lambda: [(k.name, k.label) for k in KINDS.values()],  # kinds registered at start-up too
         help_text="Each kind has its own columns; see the column list below.",
     )
     file = forms.FileField(

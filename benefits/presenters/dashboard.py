@@ -32,6 +32,7 @@ class PlanSummary:
     missing: list[str] = field(default_factory=list)  # plain sentences: what cannot be shown yet
     diversification: dict | None = None  # the engine's diversification block (an ESOP that has one)
     offers_deferrals: bool = False  # the plan takes contributions from pay and the person is employed
+    payment_words: str = ""  # the benefit's payment record in words ("In pay since ...", "Scheduled for ...")
 
     @property
     def ok(self) -> bool:

@@ -321,15 +321,6 @@ def batch_summary(batch, items: bool = False) -> dict:
     return out
 
 
-def in_pay_rows(participant) -> list[Election]:
-    from elections.benefit_elections.selectors import benefits_in_pay
-
-    rows = benefits_in_pay(participant)
-    for e in rows:
-        e.money = {k: money(v) for k, v in e.figures.items() if k != "relative_value_percent"}
-    return rows
-
-
 def electable_dates(membership, result: dict) -> list[tuple[str, str]]:
     """The modeler's dates a participant can elect for now: inside the plan's election period and more
     than 7 days away (Treas. Reg. §1.417(e)-1(b)(3)(ii)(D)); none for a plan outside §417."""

@@ -132,14 +132,6 @@ def elections_for_participant(participant: Participant):
     )
 
 
-def benefits_in_pay(participant: Participant) -> list[Election]:
-    return list(
-        Election.objects.filter(participant=participant, state=Election.State.EFFECTIVE)
-        .select_related("membership__plan")
-        .order_by("asd")
-    )
-
-
 def notices_for_participant(participant: Participant):
     return Notice.objects.filter(participant=participant).select_related("plan", "document")
 

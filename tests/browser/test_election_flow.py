@@ -141,7 +141,7 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     claim.refresh_from_db()
     assert election.state == Election.State.AWAITING_CONSENT and claim.state == ClaimState.ELECTION_REQUIRED
     page.goto("/")
-    assert page.get_by_text("Your benefits in pay").count() == 0
+    assert page.get_by_text("Your benefit payments").count() == 0
     _logout(page)
 
     # The administrator verifies the consent; only then does the election take effect.
@@ -155,17 +155,18 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     page.wait_for_load_state("networkidle")
     election.refresh_from_db()
     claim.refresh_from_db()
-    assert election.state == Election.State.EFFECTIVE and claim.state == ClaimState.IN_PAY
+    assert election.state == Election.State.EFFECTIVE and claim.state == ClaimState.PAYMENT_SCHEDULED
     _logout(page)
 
-    # Pat's dashboard shows the benefit in pay.
+    # Pat's dashboard shows the benefit's payment, scheduled (not "in pay" before the agent confirms it).
     login(page, "pat@demo.test")
     page.goto("/")
     page.wait_for_load_state("networkidle")
     section = page.locator(".app-in-pay")
-    assert section.get_by_text("Single life annuity").is_visible()
-    assert section.get_by_text(f"${float(life['monthly']):,.2f}").is_visible()
-    assert section.get_by_text(f"{election.asd:%B} {election.asd.day}, {election.asd.year}").is_visible()
+    assert section.get_by_text("Single life annuity").first.is_visible()
+    assert section.get_by_text(f"${float(life['monthly']):,.2f}").first.is_visible()
+    asd = f"{election.asd:%B} {election.asd.day}, {election.asd.year}"
+    assert section.get_by_text(f"Scheduled for {asd}").first.is_visible()
     assert_accessible(page)
     screenshot(page, "elections-dashboard-in-pay")
     page.get_by_role("link", name="My documents").first.click()

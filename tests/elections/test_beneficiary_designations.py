@@ -304,10 +304,10 @@ def test_a_married_borrowers_loan_is_made_when_the_spouses_consent_is_verified(p
         services.consent_verify(consent=consent, actor=admin, on=verified_on)
     assert committee_reads().startswith("Given:")
     claim.refresh_from_db()
-    assert claim.state == ClaimState.LOAN_IN_EFFECT
-    assert claim.next_step.startswith(
-        "Loan made on November 26, 2026: $10,000.00 at 7.75% a year, 52 payments"
-    )
+    # The loan is "made" once the paying agent confirms its disbursement (payments); until then it is
+    # scheduled for the first pay date after the plan's ten days' notice (§7.3, §7.4(a)).
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED
+    assert claim.next_step == "Scheduled for December 1, 2026: the loan of $10,000.00 is paid out."
     notes = claim.notices.filter(kind="loan_note").order_by("pk")
     assert notes.count() == 2 and notes.last().document.payload["decided_on"] == "November 26, 2026"
     assert AuditEvent.objects.filter(
@@ -324,7 +324,7 @@ def test_a_loan_consent_signed_more_than_90_days_before_the_loan_is_refused(pat,
     assert "90 days ending on the day the loan is made" in exc.value.errors["signed_on"]
     services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=90))
     claim.refresh_from_db()
-    assert claim.state == ClaimState.LOAN_IN_EFFECT
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED
 
 
 def test_an_unmarried_borrower_needs_no_consent(pat, committee):
@@ -332,7 +332,7 @@ def test_an_unmarried_borrower_needs_no_consent(pat, committee):
         marital_status="single", spouse_name="", spouse_birth_date=None
     )
     claim = approve(file_loan(pat), committee)
-    assert claim.state == ClaimState.APPROVED and not SpousalConsent.objects.filter(claim=claim).exists()
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED and not SpousalConsent.objects.filter(claim=claim).exists()
     assert claim.notices.filter(kind="loan_note").exists()
 
 
@@ -349,4 +349,5 @@ def test_a_withdrawal_is_paid_once_the_consent_is_verified(pat, committee, admin
     consent = upload(SpousalConsent.objects.get(claim=claim), pat, AS_OF + timedelta(days=1))
     services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=2))
     claim.refresh_from_db()
-    assert claim.state == ClaimState.PAID and claim.next_step == "Paid: $5,000.00 on December 5, 2026."
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED
+    assert claim.next_step == "Scheduled for January 1, 2027: Age 59½ withdrawal (401(k)), $5,000.00."

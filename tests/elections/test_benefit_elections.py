@@ -255,7 +255,7 @@ def test_waiving_the_qjsa_takes_effect_only_with_a_verified_consent(claim, pat, 
     election.refresh_from_db()
     claim.refresh_from_db()
     assert election.state == Election.State.EFFECTIVE
-    assert claim.state == ClaimState.IN_PAY and "a month from" in claim.next_step
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED and claim.next_step.startswith("Scheduled for")
     types = set(AuditEvent.objects.values_list("event_type", flat=True))
     assert {
         "election.signed",
@@ -270,7 +270,7 @@ def test_the_qjsa_itself_needs_no_consent_and_takes_effect(claim, pat):
     election = elect(claim, pat, form="js50")
     assert not election.needs_consent and election.state == Election.State.EFFECTIVE
     claim.refresh_from_db()
-    assert claim.state == ClaimState.IN_PAY
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED  # "in pay" only once the first payment is confirmed
 
 
 def test_a_non_spouse_beneficiary_needs_consent(claim, pat):
@@ -430,7 +430,7 @@ def test_a_new_election_replaces_the_one_in_pay(claim, pat):
     first.refresh_from_db()
     claim.refresh_from_db()
     assert first.state == Election.State.SUPERSEDED and second.state == Election.State.EFFECTIVE
-    assert claim.state == ClaimState.IN_PAY and "100% joint and survivor" in claim.next_step
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED and "100% joint and survivor" in claim.next_step
 
 
 def test_qpsa_explanation_and_rollover_notice_through_the_same_machinery(pat):

@@ -1,0 +1,135 @@
+"""Payments pages: the participant's payments (page, PDF, a new bank account for a returned payment)
+and the administrator's pay dates (what is due, the instruction file)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from accounts.roles import role_required
+from benefits.services.documents import document_request
+from payments import presenters, schedule, selectors, services
+from payments.forms import BankAccountForm, PayDateForm
+from payments.models import InstructionFile, Payment
+
+participant_only = role_required("participant")
+administrator_only = role_required("administrator")
+
+
+@participant_only
+def my_payments(request):
+    payments, instalments = selectors.participant_payments(request.user)
+    page = presenters.participant_page(payments, instalments)
+    returned = [p for p in payments if p.state == Payment.State.RETURNED]
+    return render(
+        request,
+        "payments/mine.html",
+        {"page": page, "returned": returned, "bank_form": BankAccountForm()},
+    )
+
+
+@participant_only
+@require_POST
+def my_payments_pdf(request):
+    participant = getattr(request.user, "participant", None)
+    if participant is None:
+        raise Http404
+    payments, instalments = selectors.participant_payments(request.user)
+    payload = {
+        **presenters.participant_page(payments, instalments),
+        "participant": participant.full_name,
+        "as_of": presenters.day(timezone.localdate()),
+    }
+    document_request(
+        kind="payments",
+        participant=participant,
+        title="Your benefit payments",
+        template_name="pdf/payments.html",
+        payload=payload,
+        requested_by=request.user,
+        request=request,
+    )
+    messages.info(request, "Your payments PDF is being prepared; it will appear in your documents.")
+    return redirect("payments:mine")
+
+
+@participant_only
+@require_POST
+def correct_destination(request, payment_id: int):
+    payment = get_object_or_404(Payment, pk=payment_id, participant__user=request.user)
+    form = BankAccountForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, f"{errors[0]}")
+        return redirect("payments:mine")
+    destination, masked = form.destination()
+    try:
+        services.destination_correct(
+            payment=payment, user=request.user, destination=destination, masked=masked, request=request
+        )
+    except services.PaymentRefused as exc:
+        messages.error(request, str(exc))
+        return redirect("payments:mine")
+    messages.success(
+        request, "Thank you: the payment will be sent again to the new account on the next pay date."
+    )
+    return redirect("payments:mine")
+
+
+def _pay_date(request) -> tuple[date, PayDateForm]:
+    form = PayDateForm(request.GET or None)
+    if form.is_bound and form.is_valid():
+        return form.cleaned_data["date"], form
+    return schedule.next_pay_date(timezone.localdate(), notice_days=0), form
+
+
+@administrator_only
+def pay_date(request):
+    on, form = _pay_date(request)
+    due = selectors.due_on(request.user, on)
+    rows = [presenters.due_row(i) for i in due]
+    files = InstructionFile.objects.filter(pay_date=on).order_by("sequence")
+    return render(
+        request,
+        "payments/pay_date.html",
+        {
+            "on": on,
+            "form": form,
+            "rows": rows,
+            "files": files,
+            "to_send": sum(1 for r in rows if r["state"] == "scheduled"),
+        },
+    )
+
+
+@administrator_only
+@require_POST
+def export(request, on: str):
+    try:
+        day = date.fromisoformat(on)
+    except ValueError:
+        raise Http404 from None
+    files = services.instruction_export(pay_date=day, actor=request.user, request=request)
+    messages.success(
+        request, f"Instruction file ready for {presenters.day(day)}: {sum(f.rows for f in files)} payments."
+    )
+    return redirect(f"/payments/staff/?date={day.isoformat()}")
+
+
+@administrator_only
+def instruction_csv(request, on: str):
+    try:
+        day = date.fromisoformat(on)
+    except ValueError:
+        raise Http404 from None
+    content = services.instruction_content(
+        list(InstructionFile.objects.filter(pay_date=day).order_by("sequence"))
+    )
+    response = HttpResponse(content, content_type="text/csv")
+    response["Content-Disposition"] = f'attachment; filename="payment-instructions-{day.isoformat()}.csv"'
+    return response
