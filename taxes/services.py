@@ -92,10 +92,17 @@ def notice_check(instalment) -> Timing | None:
     first = notices.filter(asd=payment.first_pay_date).order_by("-version").first()
     election = payment.election if payment.election_id else None
     waived_on = election.signed_on if election is not None and election.waive_30_days else None
+    notice_on = first.issued_on if first else None
+    claim = payment.claim if payment.claim_id else None
+    if election is None and claim is not None and str((claim.details or {}).get("waive_30_days")) == "True":
+        # A withdrawal claim shows the rollover notice on its page; the participant who ticked the
+        # waiver read it there and chose to be paid sooner, on the day the claim was received.
+        notice_on = min(notice_on, claim.received_on) if notice_on else claim.received_on
+        waived_on = claim.received_on
     survivor = election_rules(payment.membership.plan.key).qjsa_applies and payment.kind != "single_sum"
     if instalment.pay_date == payment.first_pay_date or instalment.sequence == 1:
         return check(
-            notice_on=first.issued_on if first else None,
+            notice_on=notice_on,
             payment_on=instalment.pay_date,
             waived_on=waived_on,
             survivor_rules=survivor,

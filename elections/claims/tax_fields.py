@@ -31,6 +31,7 @@ TAX_KEYS = (
     "rollover_account",
     "rollover_amount",
     "w4r_rate",
+    "waive_30_days",
 )
 
 
@@ -67,6 +68,13 @@ def add(form: forms.Form, claim_type: str) -> None:
             initial=20,
             required=False,
             help_text="At least 20%: the law requires 20% on an eligible rollover distribution paid to you.",
+        )
+        f["waive_30_days"] = forms.BooleanField(
+            label="I have read the rollover notice on this page. I know I may take at least 30 days after "
+            "receiving it to decide, and I choose to be paid sooner.",
+            required=False,
+            help_text="Leave this unticked to keep your 30 days: the plan then pays no earlier than 30 days "
+            "after the notice.",
         )
     elif claim_type == ClaimType.HARDSHIP:
         f["w4r_rate"] = forms.IntegerField(
@@ -125,3 +133,18 @@ def payment_choices(details: dict) -> dict:
         if method == "direct_rollover":
             out["withholding_election"] = {"form": "none", "note": "No withholding on a direct rollover"}
     return out
+
+
+def notice_context(membership) -> dict:
+    """The §402(f) notice as the withdrawal claim page shows it, before the amount and date are known
+    (the notice for the payment itself follows on the documents page when it is scheduled)."""
+    from benefits.engine.plans import get_plan
+
+    plan = get_plan(membership.plan.key)
+    return {
+        "participant": {"name": membership.participant.full_name},
+        "plan": {"name": membership.plan.name},
+        "payment_words": "the withdrawal you ask for on this page",
+        "employer_stock": plan.share_accounts is not None,
+        "loans": plan.loans is not None,
+    }

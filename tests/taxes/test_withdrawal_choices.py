@@ -86,3 +86,17 @@ def test_a_split_withdrawal_is_scheduled_with_its_choices_and_notice(people):
         ).count()
         == 1
     )
+
+
+def test_the_claim_page_shows_the_rollover_notice_before_the_choice(people, client):
+    from django.urls import reverse
+
+    pat, _, _ = people
+    client.force_login(pat)
+    m = membership(pat, "carver-401k")
+    page = client.get(reverse("elections:claim_new", args=[m.pk, "withdrawal_59half"])).content.decode()
+    assert "Your rollover options (§402(f) notice)" in page and "The 10% additional tax on early distributions" in page
+    assert "If a plan loan is offset against your account" in page  # the 401(k) has loans
+    assert 'name="waive_30_days"' in page and 'name="w4r_rate"' in page
+    loan = client.get(reverse("elections:claim_new", args=[m.pk, "loan"])).content.decode()
+    assert "§402(f) notice" not in loan and 'name="w4r_rate"' not in loan

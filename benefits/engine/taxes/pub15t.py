@@ -55,11 +55,20 @@ class Row:
     rate: Decimal  # column D: the rate on the excess over column A
 
 
+def year_used(year: int) -> int:
+    """The schedule used for a payment in ``year``: its own, or for a later year not held yet the latest
+    held (the payer keeps withholding on the last table until the new one is loaded; ``projected``)."""
+    if year in _YEARS:
+        return year
+    earlier = [y for y in _YEARS if y < year]
+    if not earlier:
+        raise TableNotPublished(f"No Publication 15-T withholding schedule is held for {year}.")
+    return max(earlier)
+
+
 def schedule(year: int, status: str) -> tuple[Row, ...]:
     """The year's STANDARD withholding rate schedule for one filing status (rows from $0)."""
-    if year not in _YEARS:
-        raise TableNotPublished(f"No Publication 15-T withholding schedule is held for {year}.")
-    deduction, tops = _YEARS[year][status]
+    deduction, tops = _YEARS[year_used(year)][status]
     floor = deduction - LINE_1G[status]
     rows = [Row(ZERO, ZERO, ZERO)]
     start, tentative, previous_top = floor, ZERO, ZERO

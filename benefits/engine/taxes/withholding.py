@@ -126,8 +126,11 @@ def compute(d: Distribution, e: Election) -> Withholding:
                 payments_per_year=e.payments_per_year,
                 extra=e.w4p_extra,
             )
+            used = pub15t.year_used(d.paid_on.year)
             rule = (
-                f"Withheld as for {status.replace('_', ' ')} per Publication 15-T ({d.paid_on.year})"
+                f"Withheld as for {status.replace('_', ' ')} per Publication 15-T ({used}"
+                + ("" if used == d.paid_on.year else f"; {d.paid_on.year}'s table not loaded yet")
+                + ")"
                 + ("" if e.w4p_status else ", the default with no Form W-4P")
                 + " (Code §3405(a))."
             )
