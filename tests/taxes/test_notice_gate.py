@@ -111,3 +111,20 @@ def test_an_explanation_offering_a_single_sum_brings_the_rollover_notice(demo):
     single = next(r for r in explanation.content["forms"] if r["form"] == "lump_sum")
     rollover = Notice.objects.get(participant=m.participant, kind="rollover_402f", asd=asd)
     assert rollover.issued_on == AS_OF and rollover.content["amount"] == str(single["lump_sum"])
+
+
+def test_a_withdrawal_claims_waiver_allows_payment_sooner(demo):
+    """Shown the notice on the claim page, the participant may choose to be paid sooner (Q&A-2)."""
+    from elections.models import Claim
+    from tests.elections.conftest import demo_claim_ids
+
+    claim = Claim.objects.get(pk=demo_claim_ids()[0])
+    soon = claim.received_on + timedelta(days=10)
+    p = make_payment(claim.membership, claim=claim, gross="5000.00", first=soon)
+    payment_notice_issue(p, on=claim.received_on)
+    inst = PaymentInstalment(payment=p, pay_date=soon, gross=p.gross, sequence=1)
+    assert not notice_check(inst).ok  # 10 days, no waiver
+    claim.details = {**claim.details, "waive_30_days": "True"}
+    claim.save(update_fields=["details"])
+    p.refresh_from_db()
+    assert notice_check(PaymentInstalment(payment=p, pay_date=soon, gross=p.gross, sequence=1)).ok
