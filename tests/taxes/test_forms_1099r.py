@@ -195,3 +195,25 @@ def test_two_runs_at_once_issue_each_form_once():
     assert Form1099R.objects.filter(year=2026).count() == 6
     assert sum(r.issued for r in reports) == 6
     assert sum(r.issued + r.already_issued for r in reports) == 12
+
+
+def test_recipient_copy_is_rendered_and_listed_on_the_documents_page(k401, client, settings, tmp_path):
+    from django.test import TestCase
+    from django.urls import reverse
+
+    from tests.factories import UserFactory
+
+    settings.PRIVATE_STORAGE_ROOT = tmp_path
+    m = member(k401, birth_date=date(1950, 1, 1))
+    pay(make_payment(m, method="direct_rollover"), date(2026, 3, 2))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        forms_issue(2026)
+    form = Form1099R.objects.get()
+    doc = GeneratedDocument.objects.get(pk=form.document_id)
+    assert doc.status == "done" and doc.payload["box_7"] == "G" and doc.payload["box_2a"] == "$0.00"
+    user = UserFactory()
+    m.participant.user = user
+    m.participant.save(update_fields=["user"])
+    client.force_login(user)
+    page = client.get(reverse("elections:documents", args=[m.participant.pk])).content.decode()
+    assert "Form 1099-R for 2026" in page
