@@ -175,3 +175,25 @@ def audit_record(
         extra_data=extra_data,
         ip_address=client_ip(request),
     )
+
+
+def audit_record_many(*, event_type: AuditEventType, rows: list[dict], actor=None, request=None) -> int:
+    """One audit event per row in bulk, for a change made to many records at once (a pay date's
+    confirmation file). Each row: ``summary``, ``participant_id`` and its extra data."""
+    event_type = AuditEventType(event_type)
+    acting_user = actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+    now, ip = timezone.now(), client_ip(request)
+    events = [
+        AuditEvent(
+            event_time=now,
+            event_type=event_type.value,
+            acting_user=acting_user,
+            participant_id=row.pop("participant_id", None),
+            summary=row.pop("summary")[:300],
+            extra_data=row,
+            ip_address=ip,
+        )
+        for row in rows
+    ]
+    AuditEvent.objects.bulk_create(events, batch_size=5000)
+    return len(events)

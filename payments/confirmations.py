@@ -256,8 +256,28 @@ class ConfirmationsKind(Kind):
 
     def applied(self, checked, batch, actor) -> None:
         """The claims whose payment the file confirmed now read "in pay", "paid" or "loan made"."""
+        from benefits.audit import AuditEventType, audit_record_many
         from payments.services import claims_confirmed
 
+        rows = []  # every state change, old and new, one audit event each (written in bulk)
+        for r in checked.rows:
+            for t in r.targets:
+                if t.model in (PaymentInstalment, Payment) and "state" in t.changes:
+                    old, new = t.changes["state"]
+                    p = t.instance if t.model is Payment else t.instance.payment
+                    rows.append(
+                        {
+                            "summary": f"Payment {p.pk} ({t.label}): {old} → {new}, confirmed by the paying agent",
+                            "participant_id": p.participant_id,
+                            "payment_id": p.pk,
+                            "record": t.model._meta.model_name,
+                            "object_id": t.instance.pk,
+                            "old_state": old,
+                            "new_state": new,
+                            "import_id": batch.pk,
+                        }
+                    )
+        audit_record_many(event_type=AuditEventType.PAYMENT_STATE_CHANGED, rows=rows, actor=actor)
         confirmed = [
             r.targets[0].instance for r in checked.rows if r.targets[0].values.get("state") == "paid"
         ]

@@ -162,6 +162,13 @@ def test_a_withdrawal_reads_paid_only_after_the_agent_confirms_it_and_posts_by_s
     )
     assert after == before_tax - Decimal("5000.00")
     assert AuditEvent.objects.filter(event_type="claim.payment_confirmed").exists()
+    changed = AuditEvent.objects.filter(event_type="payment.state_changed", extra_data__payment_id=payment.pk)
+    assert {
+        (e.extra_data["record"], e.extra_data["old_state"], e.extra_data["new_state"]) for e in changed
+    } == {
+        ("paymentinstalment", "instructed", "paid"),
+        ("payment", "scheduled", "paid"),
+    }
 
     # The same file again changes nothing (idempotent).
     again, checked = confirm(
@@ -348,3 +355,38 @@ def test_a_db_benefit_in_pay_reads_in_pay_since_on_the_dashboard(pat, admin, cli
     # The next month's payment is due on February 1 (a stream): made due once, however often it is asked.
     assert services.instalments_make_due(date(2027, 2, 1)) == 1
     assert services.instalments_make_due(date(2027, 2, 1)) == 0
+
+
+def test_paid_needs_the_agents_date_and_reference_in_the_database(single_pat, committee, admin):
+    from django.db import IntegrityError, transaction
+
+    w = Payment.objects.get(claim=withdrawal(single_pat, committee))
+    services.instruction_export(pay_date=PAY_DATE, actor=admin)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        PaymentInstalment.objects.filter(payment=w).update(state="paid")  # no paid date, no reference
+    with pytest.raises(IntegrityError), transaction.atomic():  # a second instalment on the same pay date
+        PaymentInstalment.objects.create(payment=w, pay_date=PAY_DATE, gross=w.gross, net=w.gross)
+
+
+def test_rolling_back_a_confirmation_unposts_it_and_the_statement_follows(
+    single_pat, committee, admin, client
+):
+    claim = loan(single_pat, committee)
+    p = Payment.objects.get(claim=claim)
+    m = membership(single_pat, "carver-401k")
+    services.instruction_export(pay_date=PAY_DATE, actor=admin)
+    batch, _ = confirm(admin, [(p.pk, "2026-12-01", "paid", "2026-12-01", "AG-L", "10000.00", "")])
+    client.force_login(single_pat)
+    url = f"/benefits/participants/{m.participant_id}/plans/carver-401k/statement/"
+    page = client.get(url).content.decode()
+    assert "Loan outstanding: $10,000.00" in page
+    imports.import_rollback(batch=batch, actor=admin)
+    claim.refresh_from_db()
+    p.refresh_from_db()
+    m.refresh_from_db()
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED and claim.next_step.startswith(
+        "Scheduled for December 1, 2026"
+    )
+    assert p.state == "scheduled" and p.instalments.get().state == "instructed"
+    assert not AccountTransaction.objects.filter(memo__startswith=f"Payment {p.pk},").exists()
+    assert AuditEvent.objects.filter(event_type="claim.payment_unconfirmed").exists()
