@@ -152,6 +152,9 @@ class AuditEventType(models.TextChoices):
         "designation.viewed_by_staff",
         "Beneficiary designations viewed by plan staff",
     )
+    # taxes around payments: Form 1099-R (issue 27)
+    FORM_1099R_ISSUED = "tax_form.issued", "Form 1099-R issued"
+    FORM_1099R_CORRECTED = "tax_form.corrected", "Corrected Form 1099-R issued"
 
 
 def client_ip(request) -> str | None:

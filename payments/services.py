@@ -19,6 +19,7 @@ from django.utils import timezone
 from benefits.audit import AuditEventType, audit_record
 from payments import schedule as sched
 from payments.models import InstructionFile, Loan, Payment, PaymentInstalment, PaymentKind
+from taxes.services import instalment_withholding, notice_allows
 
 CENT = Decimal("0.01")
 
@@ -141,23 +142,15 @@ def instalments_make_due(pay_date: date) -> int:
         .filter(first_pay_date__lte=pay_date)
         .exclude(instalments__pay_date=pay_date)
         .annotate(made=Max("instalments__sequence"))
-        .only(
-            "pk",
-            "kind",
-            "frequency",
-            "gross",
-            "first_pay_date",
-            "number_of_payments",
-            "withholding_election",
-            "method",
-        )
+        # The tax rules read the payee, the claim and the plan (issue 27: taxes.services).
+        .select_related("participant", "claim", "membership__plan")
     )
     new = []
     for p in candidates.iterator(chunk_size=5000):
         seq = sched.sequence_on(p, pay_date)
         if seq is None or (p.made or 0) >= seq:
             continue
-        withholding, basis = sched.withholding_for(p, p.gross)
+        withholding, basis = instalment_withholding(p, gross=p.gross, pay_date=pay_date)
         new.append(
             PaymentInstalment(
                 payment_id=p.pk,
@@ -230,6 +223,10 @@ def instruction_export(*, pay_date: date, actor, request=None) -> list[Instructi
             .select_related("payment__participant", "payment__membership__plan")
             .order_by("payment_id", "pk")
         )
+        # A payment whose §402(f) notice timing fails is not instructed: it stays scheduled until the
+        # notice's 30 days have run (or the participant waived them), and a notice over 180 days old is
+        # given again (Treas. Reg. §1.402(f)-1 Q&A-2; issue 27).
+        pending = [i for i in pending if notice_allows(i)]
         if pending:
             buffer = io.StringIO()
             writer = csv.writer(buffer, lineterminator="\n")

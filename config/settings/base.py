@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "accounts",
     "elections",
     "payments",
+    "taxes",
 ]
 
 MIDDLEWARE = [

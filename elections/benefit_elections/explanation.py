@@ -370,31 +370,46 @@ def qpsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
     }
 
 
-def rollover_notice(membership, *, asd: date, explained_on: date) -> dict:
-    """The §402(f) notice for an eligible rollover distribution paid on ``asd``: the participant's
-    choices (direct rollover, payment with 20% withheld, the 60-day rollover) and the amount."""
+def rollover_notice(membership, *, asd: date, explained_on: date, facts: dict | None = None) -> dict:
+    """The §402(f) notice for an eligible rollover distribution paid on ``asd``: the choices (direct
+    rollover, payment with 20% withheld, the 60-day rollover), the 10% additional tax and its
+    exceptions, and the special rules that can apply in this plan (company stock, loan offsets,
+    beneficiaries). ``facts`` describes a payment record's distribution (amount, payee, kind in words);
+    without it the amount is the engine's single sum on ``asd``."""
+    from benefits.engine.plans import get_plan
+
     participant = membership.participant
     plan = membership.plan
-    try:
-        result = membership_calculate(membership, as_of=explained_on, commencement_dates=[asd])
-    except CalculationError as exc:
-        raise ExplanationUnavailable(f"The plan's calculation stopped: {exc}") from None
-    estimates = result.get("estimates") or []
-    forms = (estimates[0].get("forms") or {}) if estimates else {}
-    amount = (forms.get("lump_sum") or {}).get("lump_sum", "")
+    facts = dict(facts or {})
+    amount = facts.get("amount", "")
+    if not amount:
+        try:
+            result = membership_calculate(membership, as_of=explained_on, commencement_dates=[asd])
+        except CalculationError as exc:
+            raise ExplanationUnavailable(f"The plan's calculation stopped: {exc}") from None
+        estimates = result.get("estimates") or []
+        forms = (estimates[0].get("forms") or {}) if estimates else {}
+        amount = (forms.get("lump_sum") or {}).get("lump_sum", "")
     if not amount:
         raise ExplanationUnavailable(
             f"No single sum is payable from {plan.name} on {asd:%B %-d, %Y}, so there is no eligible rollover "
             "distribution to explain."
         )
+    engine_plan = get_plan(plan.key)
     return {
         "kind": "rollover_402f",
         "plan": {"key": plan.key, "name": plan.name},
         "participant": {"name": participant.full_name, "number": participant.participant_number},
+        "payee_name": facts.get("payee_name", participant.full_name),
+        "payment_words": facts.get("payment_words", ""),
+        "payment_id": facts.get("payment_id"),
         "asd": _iso(asd),
         "explained_on": _iso(explained_on),
-        "amount": amount,
-        "mandatory_withholding_percent": "20",
+        "amount": str(amount),
+        "mandatory_withholding_percent": "20",  # Code §3405(c)(1)
+        # The special rules that can apply in this plan (Notice 2020-62's "Special rules and options").
+        "employer_stock": engine_plan.share_accounts is not None,
+        "loans": engine_plan.loans is not None,
         "engine_version": ENGINE_VERSION,
         "fingerprint": _fingerprint(membership, as_of=explained_on, dates=[asd]),
     }
@@ -407,5 +422,7 @@ BUILDERS = {
 }
 
 
-def build(kind: str, membership, *, asd: date, explained_on: date) -> dict:
+def build(kind: str, membership, *, asd: date, explained_on: date, facts: dict | None = None) -> dict:
+    if facts is not None:
+        return rollover_notice(membership, asd=asd, explained_on=explained_on, facts=facts)
     return BUILDERS[kind](membership, asd=asd, explained_on=explained_on)

@@ -125,9 +125,11 @@ def notice_issue(
     on: date | None = None,
     batch: NoticeBatch | None = None,
     request=None,
+    facts: dict | None = None,
 ) -> IssueOutcome:
     """Issue one notice (version 1) exactly once: the database refuses a second row for the same
-    participant, plan, kind, ASD and version, and that refusal is reported as "already issued"."""
+    participant, plan, kind, ASD and version, and that refusal is reported as "already issued".
+    ``facts``: a payment record's distribution, for a §402(f) notice about that payment."""
     if actor is not None and getattr(actor, "is_participant_role", False):
         require_owner(membership.participant, actor)  # a participant may ask for their own explanation
     else:
@@ -140,7 +142,8 @@ def notice_issue(
         return IssueOutcome(existing, False)
     from elections.benefit_elections.presenters import present_content
 
-    content = explanation.build(kind, membership, asd=asd, explained_on=on)  # ExplanationUnavailable
+    # ExplanationUnavailable when there is nothing to explain
+    content = explanation.build(kind, membership, asd=asd, explained_on=on, facts=facts)
     participant = membership.participant
     title = f"{NoticeKind(kind).label} — payments from {_d(asd)}"
     if kind == NoticeKind.QPSA_EXPLANATION:
@@ -193,7 +196,33 @@ def notice_issue(
             participant=participant, plan=membership.plan, kind=kind, asd=asd, version=1
         )
         return IssueOutcome(notice, False)
+    if kind == NoticeKind.QJSA_EXPLANATION:
+        _rollover_notice_with(notice, actor=actor, on=on, request=request)
     return IssueOutcome(notice, True)
+
+
+def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, request=None) -> None:
+    """Where the explanation offers a single sum, the §402(f) notice for the same start date goes with
+    it (issue 27), so a single sum chosen on the explanation has had its rollover notice as long, and a
+    waiver of the 30 days signed with the election comes after both (Treas. Reg. §1.402(f)-1 Q&A-2)."""
+    single = next(
+        (r for r in explanation_notice.content.get("forms", []) if r.get("form") == "lump_sum" and r.get("lump_sum")),
+        None,
+    )
+    if single is None:
+        return
+    try:
+        notice_issue(
+            membership=explanation_notice.membership,
+            kind=NoticeKind.ROLLOVER_402F,
+            asd=explanation_notice.asd,
+            actor=actor,
+            on=on,
+            request=request,
+            facts={"amount": str(single["lump_sum"]), "payment_words": "a single sum, if you choose one,"},
+        )
+    except explanation.ExplanationUnavailable as exc:
+        logger.warning("§402(f) notice not issued with explanation %s: %s", explanation_notice.pk, exc)
 
 
 # ------------------------------------------------------------------------------------ batches

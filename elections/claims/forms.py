@@ -9,7 +9,7 @@ from django import forms
 
 from accounts.submissions import OneTimeTokenMixin
 from benefits.engine.plans.base import HardshipRules
-from elections.claims import uploads
+from elections.claims import tax_fields, uploads
 from elections.claims.models import ClaimDetermination, ClaimType
 
 FORM_LABELS = {
@@ -151,6 +151,7 @@ class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
                 widget=forms.DateInput(attrs=_DATE),
                 help_text="At least 10 days after today (ten days' written notice).",
             )
+        tax_fields.add(self, claim_type)  # how to pay and withhold (issue 27)
         if claim_type == ClaimType.LOAN:
             f["term_months"] = forms.IntegerField(
                 label="Term (months)",
@@ -200,6 +201,7 @@ class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
                 f"Date you want payments to start: payments start on the first of a month; choose "
                 f"{nxt:%B} 1, {nxt.year} (or {start:%B} 1, {start.year} if that is still open to you).",
             )
+        tax_fields.clean(self, self.claim_type, cleaned)
         return cleaned
 
     def details(self) -> dict:

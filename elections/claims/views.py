@@ -19,7 +19,7 @@ from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_open
-from elections.claims import checks, deadlines, forms, limits, selectors, services, uploads
+from elections.claims import checks, deadlines, forms, limits, selectors, services, tax_fields, uploads
 from elections.claims.models import COMMENCEMENT_TYPES, COMMITTEE_OPEN, ClaimState, ClaimType
 
 participant_only = role_required("participant")
@@ -158,6 +158,7 @@ def claim_new(request, membership_id: int, claim_type: str):
         "already": selectors.commencement_claim_for(user=request.user, membership=membership)
         if claim_type in COMMENCEMENT_TYPES
         else None,
+        "rollover_notice": tax_fields.notice_context(membership) if "waive_30_days" in form.fields else None,
     }
     return render(request, "elections/claims/claim_new.html", context, status=400 if form.errors else 200)
 

@@ -51,7 +51,7 @@ def withdrawal(pat, committee, amount="5000"):
         filer=pat,
         membership=membership(pat, "carver-401k"),
         claim_type="withdrawal_59half",
-        details={"amount": Decimal(amount), "payment_date": PAY_DATE},
+        details={"amount": Decimal(amount), "payment_date": PAY_DATE, "waive_30_days": True},
         on=AS_OF,
     )
     return approve(claim, committee)

@@ -1,0 +1,163 @@
+"""Federal income tax withheld from a plan payment (Code §3405).
+
+* Eligible rollover distribution (ERD) paid to the payee: 20% withheld, mandatory (§3405(c)(1)); the
+  payee may ask for more on Form W-4R, never less. Nothing is withheld from the part rolled over
+  directly (§3405(c)(2)).
+* Other nonperiodic payment (hardship, a required minimum, a payment to an estate, the part of a
+  payment that is the year's RMD): 10% unless the payee elects another rate from 0% to 100% on Form
+  W-4R (§3405(b)(1), (2); Form W-4R instructions).
+* Periodic payment (an annuity, installments over 10 years or more or a life expectancy): as wages,
+  per the payee's Form W-4P (§3405(a)(1)); with no W-4P, as for a single filer with no adjustments
+  (Form W-4P instructions, 2023 and later); the payee may elect no withholding (§3405(a)(2)). The
+  amount follows Publication 15-T's percentage method (``pub15t``), plus any extra the payee asks.
+* No more can be withheld than the money and property other than employer securities in the payment
+  (§3405(e)(8); Treas. Reg. §31.3405(c)-1 Q&A-11): a loan offset or a payment in shares may carry
+  less withholding, or none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from benefits.engine.money import HUNDRED, ZERO, to_money
+from benefits.engine.taxes import pub15t
+from benefits.engine.taxes.distributions import Distribution, Method
+from benefits.engine.taxes.rollover import eligibility, is_periodic
+
+MANDATORY_ERD_RATE = Decimal("20")  # Code §3405(c)(1)
+NONPERIODIC_DEFAULT_RATE = Decimal("10")  # Code §3405(b)(1)
+
+
+class ElectionRefused(ValueError):
+    """The payee's choices break a rule; ``field`` names the choice, the message the rule."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+@dataclass(frozen=True)
+class Election:
+    """The payee's choices for one payment."""
+
+    method: Method = Method.DIRECT_PAYMENT
+    rollover_amount: Decimal | None = None  # for a split: the part rolled over directly
+    w4r_rate: Decimal | None = None  # Form W-4R rate in whole percent; None: the default
+    w4p_status: str | None = None  # "single", "married", "head_of_household", "none"; None: no W-4P
+    w4p_extra: Decimal = ZERO  # Form W-4P Step 4(c): extra withholding a payment
+    payments_per_year: int = 12  # for a periodic payment
+
+
+@dataclass(frozen=True)
+class Withholding:
+    gross: Decimal
+    rolled_over: Decimal  # paid by direct rollover
+    paid_to_payee: Decimal  # before withholding
+    federal_withholding: Decimal
+    net_to_payee: Decimal
+    form: str  # "W-4R", "W-4P" or "" (all rolled over)
+    rule: str  # plain words with the section
+
+    @property
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "gross": str(self.gross),
+            "rolled_over": str(self.rolled_over),
+            "paid_to_payee": str(self.paid_to_payee),
+            "federal_withholding": str(self.federal_withholding),
+            "net_to_payee": str(self.net_to_payee),
+            "form": self.form,
+            "rule": self.rule,
+        }
+
+
+def _rate(value: Decimal | None) -> Decimal | None:
+    if value is None:
+        return None
+    if value != value.to_integral_value() or not ZERO <= value <= HUNDRED:
+        raise ElectionRefused("w4r_rate", "Withholding rate (Form W-4R): a whole percent from 0 to 100.")
+    return value
+
+
+def compute(d: Distribution, e: Election) -> Withholding:
+    """The amounts for one payment under the payee's election (refused whole if a choice breaks a rule)."""
+    elig = eligibility(d)
+    rate = _rate(e.w4r_rate)
+    # What is rolled over directly (only the eligible part may be).
+    if e.method is Method.DIRECT_PAYMENT:
+        rolled = ZERO
+    elif not elig.eligible:
+        raise ElectionRefused("method", f"This payment cannot be rolled over: {elig.reason}")
+    elif e.method is Method.DIRECT_ROLLOVER:
+        rolled = elig.eligible_amount
+    else:
+        if e.rollover_amount is None or not ZERO < e.rollover_amount < elig.eligible_amount:
+            raise ElectionRefused(
+                "rollover_amount",
+                f"Amount to roll over: more than $0 and less than the eligible ${elig.eligible_amount:,.2f} "
+                "(to roll over all of it, choose a direct rollover).",
+            )
+        rolled = e.rollover_amount
+    to_payee = d.gross - rolled
+    eligible_to_payee = elig.eligible_amount - rolled if elig.eligible else ZERO
+    other_to_payee = to_payee - eligible_to_payee
+    cap = max(ZERO, d.cash - rolled)
+    if to_payee == ZERO:
+        return Withholding(
+            d.gross,
+            rolled,
+            ZERO,
+            ZERO,
+            ZERO,
+            "",
+            "Rolled over directly: nothing withheld (Code §3405(c)(2)).",
+        )
+
+    if is_periodic(d):
+        status = e.w4p_status or "single"
+        if status == "none":
+            amount, rule = ZERO, "You chose no federal income tax withholding (Form W-4P; Code §3405(a)(2))."
+        else:
+            amount = pub15t.periodic_withholding(
+                year=d.paid_on.year,
+                status=status,
+                payment=to_payee,
+                payments_per_year=e.payments_per_year,
+                extra=e.w4p_extra,
+            )
+            used = pub15t.year_used(d.paid_on.year)
+            rule = (
+                f"Withheld as for {status.replace('_', ' ')} per Publication 15-T ({used}"
+                + ("" if used == d.paid_on.year else f"; {d.paid_on.year}'s table not loaded yet")
+                + ")"
+                + ("" if e.w4p_status else ", the default with no Form W-4P")
+                + " (Code §3405(a))."
+            )
+        form = "W-4P"
+    else:
+        if eligible_to_payee > ZERO and rate is not None and rate < MANDATORY_ERD_RATE:
+            raise ElectionRefused(
+                "w4r_rate",
+                "Withholding rate (Form W-4R): at least 20% on an eligible rollover distribution paid to you "
+                "(Code §3405(c)).",
+            )
+        erd_rate = rate if rate is not None else MANDATORY_ERD_RATE
+        other_rate = rate if rate is not None else NONPERIODIC_DEFAULT_RATE
+        amount = to_money(eligible_to_payee * erd_rate / HUNDRED) + to_money(
+            other_to_payee * other_rate / HUNDRED
+        )
+        parts = []
+        if eligible_to_payee > ZERO:
+            parts.append(f"{erd_rate}% of the eligible rollover distribution paid to you (Code §3405(c))")
+        if other_to_payee > ZERO:
+            parts.append(
+                f"{other_rate}% of the payment that cannot be rolled over "
+                + ("(your Form W-4R rate)" if rate is not None else "(the 10% default, Code §3405(b))")
+            )
+        rule = "Withheld: " + "; ".join(parts) + "."
+        form = "W-4R"
+    if amount > cap:
+        amount = cap
+        rule += " Limited to the cash in the payment (Code §3405(e)(8))."
+    return Withholding(d.gross, rolled, to_payee, amount, to_payee - amount, form, rule)

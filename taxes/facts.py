@@ -1,0 +1,103 @@
+"""A payment record's facts as the tax rules read them (the one place a payment becomes a
+``benefits.engine.taxes`` ``Distribution`` and the payee's choices an ``Election``).
+
+Readings (stated here once):
+* A loan disbursement and a transfer within the plan are not distributions (no 1099-R, no notice).
+* Payee relationships: "participant"; "spouse" (a surviving spouse); "estate"; anything else is a
+  nonspouse beneficiary (a trust is read as a see-through trust, Notice 2007-7 Q&A-16).
+* Installments are "10 years or more" when their number is at least ten years of payments at their
+  frequency (Code §402(c)(4)(A)(ii)); a schedule without an end runs over a life expectancy.
+* Separation from service is the participant's termination date; disability (code 3) is the
+  disability date on file, on or before the payment.
+* These plans hold no after-tax employee contributions, so box 5 is zero and the taxable amount is
+  known (box 2b "not determined" stays unchecked); payments are in cash.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from benefits.engine.money import to_money
+from benefits.engine.taxes.distributions import Distribution, Kind, Method, Recipient
+from benefits.engine.taxes.withholding import Election
+
+PER_YEAR = {"monthly": 12, "quarterly": 4, "annual": 1, "once": 1}
+RECIPIENTS = {
+    "participant": Recipient.PARTICIPANT,
+    "spouse": Recipient.SPOUSE_BENEFICIARY,
+    "estate": Recipient.ESTATE,
+}
+METHODS = {"direct_rollover": Method.DIRECT_ROLLOVER, "split": Method.SPLIT}
+
+
+def kind_of(payment) -> Kind | None:
+    """The distribution kind of a payment record, or None when it is not a distribution."""
+    if payment.kind in ("loan_disbursement", "transfer"):
+        return None
+    claim_type = getattr(payment.claim, "claim_type", "") if payment.claim_id else ""
+    if claim_type == "hardship":
+        return Kind.HARDSHIP
+    if claim_type == "withdrawal_59half":
+        return Kind.WITHDRAWAL
+    if payment.kind == "annuity":
+        return Kind.ANNUITY
+    if payment.kind == "installments":
+        return Kind.INSTALLMENT
+    if "partial" in (payment.form or ""):
+        return Kind.PARTIAL_LUMP_SUM
+    return Kind.LUMP_SUM
+
+
+def distribution(payment, *, gross: Decimal, paid_on: date) -> Distribution | None:
+    kind = kind_of(payment)
+    if kind is None:
+        return None
+    p = payment.participant
+    per_year = PER_YEAR.get(payment.frequency, 12)
+    n = payment.number_of_payments
+    return Distribution(
+        kind=kind,
+        recipient=RECIPIENTS.get(
+            payment.payee_relationship or "participant", Recipient.NONSPOUSE_BENEFICIARY
+        ),
+        gross=gross,
+        paid_on=paid_on,
+        participant_birth_date=p.birth_date,
+        separation_date=p.termination_date,
+        installment_years=(n // per_year) if (kind is Kind.INSTALLMENT and n) else None,
+        installments_for_life_expectancy=kind is Kind.INSTALLMENT and not n,
+        disabled=bool(p.disability_date and p.disability_date <= paid_on),
+    )
+
+
+def _w(value) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def election(payment, *, eligible: bool = True, defaults_only: bool = False) -> Election:
+    """The payee's choices from the payment record (the election's W-4R / W-4P shape, see
+    ``elections.benefit_elections.forms``): {"form": "W-4R", "w4r_rate"} or {"form": "W-4P", "w4p",
+    "w4p_extra"}, or both with the W-4P under "installments"; a claim's record may carry "rate".
+    A split without an amount (the payments app's reading of a rollover with a bank account for the
+    rest) rolls over the eligible part and pays the rest. ``defaults_only``: the law's defaults."""
+    method = METHODS.get(payment.method, Method.DIRECT_PAYMENT)
+    rollover_amount = _w(payment.destination).get("rollover_amount")
+    if method is Method.SPLIT and rollover_amount in (None, ""):
+        method = Method.DIRECT_ROLLOVER if eligible else Method.DIRECT_PAYMENT
+    per_year = PER_YEAR.get(payment.frequency, 12)
+    if defaults_only:
+        return Election(
+            method=Method.DIRECT_PAYMENT if method is Method.SPLIT else method, payments_per_year=per_year
+        )
+    w = _w(payment.withholding_election)
+    w4p = _w(w.get("installments")) or (w if w.get("form") == "W-4P" else {})
+    rate = (w.get("w4r_rate") or w.get("rate")) if w.get("form") == "W-4R" else None
+    return Election(
+        method=method,
+        rollover_amount=to_money(Decimal(str(rollover_amount))) if method is Method.SPLIT else None,
+        w4r_rate=Decimal(str(rate)) if rate not in (None, "") else None,
+        w4p_status=w4p.get("w4p") or None,
+        w4p_extra=Decimal(str(w4p.get("w4p_extra") or "0")),
+        payments_per_year=per_year,
+    )
