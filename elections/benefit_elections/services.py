@@ -331,13 +331,15 @@ def batch_select(batch: NoticeBatch) -> int:
 def batch_item_run(item_id: int) -> NoticeBatchItem:
     """Issue one item's notice; its outcome and the notice are saved together."""
     with transaction.atomic():
+        # Lock the item row only (OF self): without it the joined plan, person and batch rows are locked
+        # too, and SKIP LOCKED would pass over an item whose plan a committee member is acting on.
         item = (
-            NoticeBatchItem.objects.select_for_update(skip_locked=True)
+            NoticeBatchItem.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("batch", "membership__participant", "membership__plan")
             .filter(pk=item_id, state=NoticeBatchItem.State.PENDING)
             .first()
         )
-        if item is None:  # done already, or another worker has it
+        if item is None:  # done already, or another worker has it (it stays pending until that one ends)
             return NoticeBatchItem.objects.get(pk=item_id)
         item.attempts += 1
         try:
@@ -378,17 +380,28 @@ def batch_run(batch_id: int, *, item_hook=None) -> NoticeBatch:
             item_hook(item)
         if pause:  # an operator's throttle (e.g. to spread mail delivery); 0 by default
             time.sleep(pause)
+    return batch_finish(batch.pk)
+
+
+def batch_finish(batch_id: int) -> NoticeBatch:
+    """Mark the batch done once no item is waiting; otherwise it stays running.
+
+    An item another worker held when this run passed it is still waiting: that worker finishes it and
+    then this check (the last run to end sees nothing waiting), or, if it died, the sweeper queues the
+    batch again (``notice_batches_sweep``). Under the batch's row lock, so it is finished (and audited)
+    once."""
     with transaction.atomic():
-        NoticeBatch.objects.filter(pk=batch.pk).update(
-            state=NoticeBatch.State.DONE, finished_at=timezone.now()
-        )
-        audit_record(
-            event_type=AuditEventType.NOTICE_BATCH_FINISHED,
-            summary=f"Notice batch {batch.pk} finished",
-            batch_id=batch.pk,
-            counts=batch_counts(batch),
-        )
-    batch.refresh_from_db()
+        batch = NoticeBatch.objects.select_for_update(of=("self",)).select_related("plan").get(pk=batch_id)
+        counts = batch_counts(batch)
+        if counts[NoticeBatchItem.State.PENDING] == 0 and batch.state != NoticeBatch.State.DONE:
+            batch.state, batch.finished_at = NoticeBatch.State.DONE, timezone.now()
+            batch.save(update_fields=["state", "finished_at"])
+            audit_record(
+                event_type=AuditEventType.NOTICE_BATCH_FINISHED,
+                summary=f"Notice batch {batch.pk} finished",
+                batch_id=batch.pk,
+                counts=counts,
+            )
     return batch
 
 
