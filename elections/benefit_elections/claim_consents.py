@@ -140,6 +140,8 @@ def claim_try_effective(claim, *, actor=None, on: date | None = None, request=No
         return False
     with transaction.atomic():
         claim = locked_claim(claim)
+        if claim.state != ClaimState.ELECTION_REQUIRED:  # another actor moved it meanwhile: once only
+            return claim.state in (ClaimState.LOAN_IN_EFFECT, ClaimState.PAID)
         if claim.claim_type == "loan":
             note = notices.loan_documents(claim, actor=actor, request=request, on=on)
             loan = note.payload["loan"]

@@ -24,6 +24,7 @@ from django.utils import timezone
 from benefits.audit import AuditEventType, audit_record
 from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
+from benefits.locking import lock_row
 from benefits.models import Plan, PlanMembership
 from benefits.services.documents import document_request
 from elections.benefit_elections import explanation
@@ -774,6 +775,7 @@ def election_sign(
     if a.get("payment_method") == PaymentMethod.DIRECT_DEPOSIT and payment_needs(draft, row).w4r:
         withholding["mandatory_20_percent"] = True
     with transaction.atomic():
+        _lock_for_signing(draft)
         previous = list(
             Election.objects.select_for_update()
             .filter(membership=draft.membership, asd=draft.asd)
@@ -831,6 +833,18 @@ def election_sign(
         draft.delete()
         election_try_effective(election, actor=user, on=on, request=request)
     return election
+
+
+def _lock_for_signing(draft: ElectionDraft) -> None:
+    """One signature at a time per membership, and each draft signed once: a second window signing the
+    same draft waits here, then finds it signed and is refused (nothing recorded)."""
+    lock_row(draft.membership)
+    if ElectionDraft.objects.select_for_update(of=("self",)).filter(pk=draft.pk).first() is None:
+        raise ElectionInvalid(
+            {
+                "election": "This election has already been signed (in another window or tab): see your elections."
+            }
+        )
 
 
 def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:
@@ -970,11 +984,14 @@ def election_try_effective(election: Election, *, actor=None, on: date | None = 
     from elections.benefit_elections.claim_effects import claim_election_effective
 
     on = on or today()
-    if election.state not in (Election.State.AWAITING_CONSENT, Election.State.WAITING_PERIOD):
-        return election.state == Election.State.EFFECTIVE
-    if election.needs_consent and not any(not consent_validity(c, election) for c in election.consents.all()):
-        return False
     with transaction.atomic():
+        lock_row(election)  # a revocation in progress finishes first; its result is what we read
+        if election.state not in (Election.State.AWAITING_CONSENT, Election.State.WAITING_PERIOD):
+            return election.state == Election.State.EFFECTIVE
+        if election.needs_consent and not any(
+            not consent_validity(c, election) for c in election.consents.all()
+        ):
+            return False
         election.state, election.effective_at = Election.State.EFFECTIVE, timezone.now()
         election.save(update_fields=["state", "effective_at"])
         audit_record(
@@ -996,8 +1013,6 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
 
     require_owner(election.participant, user)
     on = on or today()
-    if election.state in (Election.State.REVOKED, Election.State.SUPERSEDED):
-        raise ElectionInvalid({"election": "This election is no longer in force."})
     window = _window(election)
     if not window.can_revoke(on):
         raise ElectionInvalid(
@@ -1007,6 +1022,9 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
             }
         )
     with transaction.atomic():
+        lock_row(election)  # a verification making it effective finishes first: we revoke what it left
+        if election.state in (Election.State.REVOKED, Election.State.SUPERSEDED):
+            raise ElectionInvalid({"election": "This election is no longer in force."})
         was_effective = election.state == Election.State.EFFECTIVE
         election.state, election.revoked_at = Election.State.REVOKED, timezone.now()
         election.save(update_fields=["state", "revoked_at"])
@@ -1063,6 +1081,7 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
         raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
     with transaction.atomic():
         consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
+        _recheck_awaiting_form(consent)
         for f in CONSENT_FIELDS:
             if f in details:
                 setattr(consent, f, details[f])
@@ -1092,6 +1111,20 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
     return consent
 
 
+def _recheck_awaiting_form(consent: SpousalConsent) -> None:
+    """Under the consent's lock: a second upload sent at the same time, or one after the election was
+    revoked or replaced, is refused and writes nothing (no row change, no file, no audit event)."""
+    subject = lock_row(consent.subject)
+    if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
+        raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
+    if not awaiting_consent(subject):
+        raise ElectionInvalid(
+            {
+                "election": f"This {consent.subject_words.rsplit(' ', 1)[0]} is no longer waiting for a consent."
+            }
+        )
+
+
 def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | None = None) -> SpousalConsent:
     """The administrator checks the uploaded form against the record and verifies it."""
     require_administrator(actor)
@@ -1102,6 +1135,12 @@ def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | N
         if consent.state != SpousalConsent.State.AWAITING_VERIFICATION:
             raise ElectionInvalid(
                 {"state": f"This consent is “{consent.get_state_display()}”, not waiting for verification."}
+            )
+        if not awaiting_consent(lock_row(consent.subject)):  # revoked or replaced meanwhile
+            raise ElectionInvalid(
+                {
+                    "state": f"The {consent.subject_words} is no longer waiting for a consent: nothing was verified."
+                }
             )
         problems = {k: v for k, v in consent_validity(consent, on=on).items() if k != "verified"}
         if problems:
