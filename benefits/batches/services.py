@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import logging
 from datetime import date
-from pathlib import Path
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
@@ -23,6 +22,7 @@ from benefits.batches.models import StatementBatch, StatementBatchItem
 from benefits.jobs.kinds import STATEMENT_BATCH_CHUNK
 from benefits.jobs.services import TRANSIENT, enqueue_on_commit, job_create
 from benefits.models import GeneratedDocument, Plan, PlanMembership
+from benefits.stored_files import atomic_with_files, write_file
 
 logger = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
     from benefits.services.documents import render_pdf_bytes
 
     try:
-        with transaction.atomic():
+        with atomic_with_files():  # the statement's file goes if its item is not recorded as done
             item = (
                 StatementBatchItem.objects.select_for_update(of=("self",))
                 .select_related("membership__participant", "membership__plan__employer")
@@ -179,9 +179,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
             context = {"document": document, "payload": payload, "participant": membership.participant}
             pdf = render_pdf_bytes(document.template_name, context)
             relative = statement_file_name(batch, item.pk)
-            path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(pdf)
+            write_file(relative, pdf)
             now = timezone.now()
             document.file_name = relative
             document.sha256 = hashlib.sha256(pdf).hexdigest()

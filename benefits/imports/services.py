@@ -27,6 +27,7 @@ from benefits.imports.kinds.base import Target
 from benefits.imports.models import ImportBatch, ImportChange
 from benefits.jobs.services import enqueue_on_commit, job_create
 from benefits.models import CalculationResult
+from benefits.stored_files import atomic_with_files, write_file
 
 logger = logging.getLogger(__name__)
 
@@ -55,12 +56,8 @@ def _require_admin(actor) -> None:
 
 def _store(content: bytes, sha: str, file_name: str) -> str:
     suffix = ".xlsx" if file_name.lower().endswith(".xlsx") else ".csv"
-    relative = f"imports/{sha}{suffix}"
-    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        path.write_bytes(content)
-    return relative
+    # Named by its hash: a copy already stored is shared, and kept if this import does not commit.
+    return write_file(f"imports/{sha}{suffix}", content, keep_existing=True)
 
 
 def batch_content(batch: ImportBatch) -> bytes:
@@ -87,7 +84,7 @@ def import_create(
     if len(content) > MAX_BYTES:
         raise ImportRefused(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB; split it.")
     sha = hashlib.sha256(content).hexdigest()
-    with transaction.atomic():
+    with atomic_with_files():
         batch = ImportBatch.objects.create(
             kind=kind,
             file_name=Path(file_name).name[:255] or "upload",

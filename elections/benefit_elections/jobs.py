@@ -82,7 +82,9 @@ def notice_batches_sweep() -> int:
 
     open_jobs = Job.objects.filter(kind=NOTICE_BATCH_RUN, status__in=Job.OPEN).values("target_id")
     stranded = (
-        NoticeBatch.objects.filter(state=NoticeBatch.State.RUNNING, items__state=NoticeBatchItem.State.PENDING)
+        NoticeBatch.objects.filter(
+            state=NoticeBatch.State.RUNNING, items__state=NoticeBatchItem.State.PENDING
+        )
         .exclude(pk__in=open_jobs)
         .distinct()
     )

@@ -12,7 +12,6 @@ import uuid
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
-from pathlib import Path
 
 from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
@@ -27,6 +26,7 @@ from benefits.engine.elections import ConsentFacts, Window, WindowError, consent
 from benefits.locking import lock_row
 from benefits.models import Plan, PlanMembership
 from benefits.services.documents import document_request
+from benefits.stored_files import atomic_with_files, write_file
 from elections.benefit_elections import explanation
 from elections.benefit_elections.jobs import notice_batch_queue
 from elections.benefit_elections.models import (
@@ -1045,11 +1045,8 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
 
 
 def _store_upload(folder: str, upload) -> str:
-    relative = f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}"
-    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(upload.content)
-    return relative
+    # Removed again if the upload's transaction does not commit (benefits/stored_files.py).
+    return write_file(f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}", upload.content)
 
 
 CONSENT_FIELDS = (
@@ -1079,7 +1076,7 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
         )
     if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
         raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
-    with transaction.atomic():
+    with atomic_with_files():
         consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
         _recheck_awaiting_form(consent)
         for f in CONSENT_FIELDS:

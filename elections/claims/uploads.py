@@ -65,12 +65,11 @@ def check_uploads(files) -> list[CheckedUpload]:
 
 
 def store(claim_id: int, upload: CheckedUpload) -> str:
-    """Write the file; returns its path relative to PRIVATE_STORAGE_ROOT."""
-    relative = f"claims/{claim_id}/{uuid.uuid4().hex}.{upload.extension}"
-    path = Path(settings.PRIVATE_STORAGE_ROOT) / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(upload.content)
-    return relative
+    """Write the file; returns its path relative to PRIVATE_STORAGE_ROOT. Removed again if the
+    transaction (``atomic_with_files``) that records it does not commit."""
+    from benefits.stored_files import write_file
+
+    return write_file(f"claims/{claim_id}/{uuid.uuid4().hex}.{upload.extension}", upload.content)
 
 
 def stored_path(file_name: str) -> Path:

@@ -132,7 +132,9 @@ def test_statement_pages_and_pdfs_hold_the_engines_numbers(pat_client, demo):
     for key in PLANS:
         membership = PlanMembership.objects.get(participant=demo.participant, plan__key=key)
         html = pat_client.get(reverse("benefits:plan_statement", args=[pid, key])).content.decode()
-        response = pat_client.post(reverse("benefits:plan_statement_pdf", args=[pid, key]))
+        response = pat_client.post(
+            reverse("benefits:plan_statement_pdf", args=[pid, key]), {"submission_token": token()}
+        )
         assert response.status_code == 302
         document = GeneratedDocument.objects.filter(kind="statement").latest("pk")
         text = _pdf_text(document)
@@ -201,7 +203,7 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
     quote = SavedQuote.objects.get()
     assert response["Location"] == reverse("benefits:quote_detail", args=[pid, quote.pk])
     assert quote.engine_version and quote.inputs["commencement_dates"] == [d.isoformat() for d in dates]
-    pat_client.post(reverse("benefits:quote_pdf", args=[pid, quote.pk]))
+    pat_client.post(reverse("benefits:quote_pdf", args=[pid, quote.pk]), {"submission_token": token()})
     quote.refresh_from_db()
     text = _pdf_text(quote.document)
     js50 = expected["estimates"][1]["forms"]["js50"]
