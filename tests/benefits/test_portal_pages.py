@@ -297,7 +297,8 @@ def test_staff_view_is_read_only_and_audited(client, demo, committee_user, staff
         ).status_code
         == 403
     )
-    assert staff.post(reverse("benefits:plan_statement_pdf", args=[pid, "carver-db"])).status_code == 403
+    pdf = reverse("benefits:plan_statement_pdf", args=[pid, "carver-db"])
+    assert staff.post(pdf, {"submission_token": token()}).status_code == 403
     assert not GeneratedDocument.objects.filter(kind__in=["statement", "quote"]).exists()
 
 
@@ -360,7 +361,8 @@ def test_cash_balance_statement_is_the_engines_ledger_and_its_pdf(client, demo):
     for amount in (st.opening, st.interest_credits, st.closing):
         assert _money(f"{amount:.2f}") in html
     client.post(
-        reverse("benefits:plan_statement_pdf", args=[participant.pk, "quaker-cash-balance"]), {"year": year}
+        reverse("benefits:plan_statement_pdf", args=[participant.pk, "quaker-cash-balance"]),
+        {"year": year, "submission_token": token()},
     )
     text = _pdf_text(GeneratedDocument.objects.latest("pk"))
     assert f"{st.closing:,.2f}" in text and "Interest credits" in text

@@ -344,7 +344,9 @@ def test_another_participant_gets_404(client, demo, other_participant):
     m = _membership("CFS-10001", "carver-401k")
     client.force_login(other_participant.user)  # a participant with plans of their own
     assert client.get(_url(m), {"year": _last_year()}).status_code == 404
-    assert client.post(_url(m, pdf=True), {"year": _last_year()}).status_code == 404
+    assert (
+        client.post(_url(m, pdf=True), {"year": _last_year(), "submission_token": token()}).status_code == 404
+    )
     assert not GeneratedDocument.objects.filter(kind__in=["statement", "quote"]).exists()
 
 
@@ -362,7 +364,9 @@ def test_staff_see_the_period_read_only_and_audited(demo, committee_user, staff_
     assert "Your accounts in this period" in html and "Read-only view" in html
     assert "Create a PDF of this statement" not in html
     assert AuditEvent.objects.filter(event_type="participant.viewed_by_staff").count() == before + 1
-    assert staff.post(_url(m, pdf=True), {"year": _last_year()}).status_code == 403
+    assert (
+        staff.post(_url(m, pdf=True), {"year": _last_year(), "submission_token": token()}).status_code == 403
+    )
     assert not GeneratedDocument.objects.filter(kind__in=["statement", "quote"]).exists()
 
 
