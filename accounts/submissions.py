@@ -9,6 +9,7 @@ transaction rolls back with the token, and the person can correct the form and s
 
 from __future__ import annotations
 
+import functools
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -113,3 +114,63 @@ def repeat_redirect(request, purpose: str):
         return None
     messages.info(request, "That form was already sent; nothing was submitted twice.")
     return redirect(url)
+
+
+class _NothingStarted(Exception):
+    """The view answered without starting anything (a form shown again): its token stays unused."""
+
+    def __init__(self, response) -> None:
+        super().__init__("nothing started")
+        self.response = response
+
+
+def starts_work(purpose: str):
+    """For a POST button that starts work (a PDF, a batch, a retry; issue 30): the view runs at most once
+    per one-time token (``{% one_time_token %}`` in its form). A second press of the same form, or the
+    same form sent twice at once, goes to the first press's result; a missing or stale token is a 400
+    that names what to do. Put it below the access decorators, so only a permitted user spends a token.
+
+    The purpose is ``purpose`` and the URL's arguments (one token is good for one button of one record).
+    The view runs inside the token's transaction: its work is recorded with the token or not at all;
+    anything it sends on commit (a job, a message read after the work) runs once the token is saved."""
+
+    def decorate(view):
+        @functools.wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method != "POST":
+                return view(request, *args, **kwargs)
+            name = ":".join([purpose, *(str(a) for a in args), *(str(v) for v in kwargs.values())])[:80]
+            repeated = repeat_redirect(request, name)
+            if repeated is not None:
+                return repeated
+
+            def action():
+                response = view(request, *args, **kwargs)
+                if not 300 <= response.status_code < 400:
+                    raise _NothingStarted(response)
+                return response, response["Location"]
+
+            try:
+                outcome = submit_once(
+                    user=request.user,
+                    raw_token=request.POST.get("submission_token"),
+                    purpose=name,
+                    action=action,
+                )
+            except SubmissionRefused as exc:
+                from django.shortcuts import render
+
+                return render(request, "400.html", {"problem": str(exc)}, status=400)
+            except _NothingStarted as shown:
+                return shown.response
+            if outcome.repeated:
+                from django.contrib import messages
+                from django.shortcuts import redirect
+
+                messages.info(request, "That button was already pressed; nothing was started twice.")
+                return redirect(outcome.url)
+            return outcome.result
+
+        return wrapper
+
+    return decorate

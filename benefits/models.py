@@ -424,6 +424,10 @@ class SavedQuote(models.Model):
 TRANSACTION_INFLOWS = ("deferral", "match", "employer", "rollover", "dividend", "loan_repayment")
 TRANSACTION_OUTFLOWS = ("forfeiture", "distribution", "withdrawal", "loan_issued", "fee")
 TRANSACTION_KINDS = TRANSACTION_INFLOWS + TRANSACTION_OUTFLOWS + ("earnings", "transfer")
+# The kinds data imports write (contributions, ESOP releases, loans), each identified by its natural key
+# (membership, source, date, kind): the database keeps one row per key, so an import run twice, or two
+# at once, creates each movement once.
+TRANSACTION_IMPORTED = ("deferral", "match", "employer", "rollover", "loan_issued", "loan_repayment")
 
 
 class AccountTransaction(models.Model):
@@ -476,6 +480,11 @@ class AccountTransaction(models.Model):
             ),
             models.CheckConstraint(
                 condition=~Q(amount=0) | Q(shares__isnull=False), name="transaction_not_empty"
+            ),
+            models.UniqueConstraint(
+                fields=["membership", "source", "date", "kind"],
+                condition=Q(kind__in=TRANSACTION_IMPORTED),
+                name="transaction_unique_imported_key",
             ),
         ]
 

@@ -133,9 +133,11 @@ from urllib.parse import urlencode  # noqa: E402
 
 from django.contrib import messages  # noqa: E402
 from django.core.exceptions import PermissionDenied  # noqa: E402
+from django.db import transaction  # noqa: E402
 from django.http import HttpResponse  # noqa: E402
 from django.views.decorators.http import require_POST  # noqa: E402
 
+from accounts.submissions import starts_work  # noqa: E402
 from benefits.engine_adapter import CalculationError, membership_calculate, result_is_current  # noqa: E402
 from benefits.forms import ModelerForm  # noqa: E402
 from benefits.models import ModelerRun  # noqa: E402
@@ -225,6 +227,7 @@ def plan_statement(request, participant_id: int, plan_key: str):
 
 @login_required
 @require_POST
+@starts_work("statement_pdf")
 def plan_statement_pdf(request, participant_id: int, plan_key: str):
     membership = selectors.membership_get_for_viewer(
         user=request.user, participant_id=participant_id, plan_key=plan_key
@@ -248,11 +251,12 @@ def plan_statement_pdf(request, participant_id: int, plan_key: str):
     document = services.statement_print(
         membership=membership, payload=payload, actor=request.user, request=request
     )
-    document.refresh_from_db()
-    if document.status == document.Status.DONE:
-        messages.success(request, "Your statement PDF is ready.")
-    else:
-        messages.info(request, "Your statement PDF is being prepared; it will appear in the list below.")
+    _say_when_committed(
+        request,
+        document,
+        ready="Your statement PDF is ready.",
+        waiting="Your statement PDF is being prepared; it will appear in the list below.",
+    )
     if payload["kind"] == "cash_balance":
         return redirect(f"{url}?year={year}")
     if is_account and _period_query(request.POST):
@@ -637,16 +641,32 @@ def quote_estimate(request, participant_id: int, quote_id: int, index: int):
     return _render_estimate(request, context)
 
 
+def _say_when_committed(request, document, *, ready: str, waiting: str) -> None:
+    """Tell the person whether the PDF is ready, read once the request's work has committed (a PDF
+    rendered at once is then done; one handed to a worker is still being prepared)."""
+
+    def say() -> None:
+        document.refresh_from_db(fields=["status"])
+        if document.status == document.Status.DONE:
+            messages.success(request, ready)
+        else:
+            messages.info(request, waiting)
+
+    transaction.on_commit(say)
+
+
 @login_required
 @require_POST
+@starts_work("quote_pdf")
 def quote_pdf(request, participant_id: int, quote_id: int):
     quote = selectors.quote_get_for_viewer(
         user=request.user, participant_id=participant_id, quote_id=quote_id
     )
     document = services.quote_print(quote=quote, actor=request.user, request=request)
-    document.refresh_from_db()
-    if document.status == document.Status.DONE:
-        messages.success(request, "Your quote PDF is ready.")
-    else:
-        messages.info(request, "Your quote PDF is being prepared; reload this page in a moment.")
+    _say_when_committed(
+        request,
+        document,
+        ready="Your quote PDF is ready.",
+        waiting="Your quote PDF is being prepared; reload this page in a moment.",
+    )
     return redirect("benefits:quote_detail", participant_id=participant_id, quote_id=quote.pk)

@@ -17,12 +17,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 
-from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
 from benefits.batches.models import StatementBatch, StatementBatchItem
 from benefits.jobs.kinds import STATEMENT_BATCH_CHUNK
 from benefits.jobs.services import TRANSIENT, enqueue_on_commit, job_create
 from benefits.models import GeneratedDocument, Plan, PlanMembership
+from benefits.stored_files import atomic_with_files, write_file
 
 logger = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
     from benefits.services.documents import render_pdf_bytes
 
     try:
-        with transaction.atomic():
+        with atomic_with_files():  # the statement's file goes if its item is not recorded as done
             item = (
                 StatementBatchItem.objects.select_for_update(of=("self",))
                 .select_related("membership__participant", "membership__plan__employer")
@@ -179,7 +179,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
             context = {"document": document, "payload": payload, "participant": membership.participant}
             pdf = render_pdf_bytes(document.template_name, context)
             now = timezone.now()
-            document.file_name = private_files.save_bytes(statement_file_name(batch, item.pk), pdf)
+            document.file_name = write_file(statement_file_name(batch, item.pk), pdf)
             document.sha256 = hashlib.sha256(pdf).hexdigest()
             document.size = len(pdf)
             document.status = GeneratedDocument.Status.DONE

@@ -8,11 +8,13 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required
+from accounts.submissions import starts_work
 from benefits.batches import selectors, services
 from benefits.batches.forms import BatchStartForm
 
 
 @role_required("administrator")
+@starts_work("statement_batch_start")
 def batch_list(request):
     form = BatchStartForm(request.POST or None, initial={"year": timezone.localdate().year - 1})
     if request.method == "POST" and form.is_valid():
@@ -48,6 +50,7 @@ def batch_detail(request, batch_id: int):
 
 @require_POST
 @role_required("administrator")
+@starts_work("statement_batch_retry")
 def batch_retry(request, batch_id: int):
     batch = selectors.batch_get_for_admin(user=request.user, batch_id=batch_id)
     count = services.batch_retry_failed(batch=batch, actor=request.user, request=request)

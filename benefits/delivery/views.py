@@ -57,6 +57,7 @@ def delivery_preferences(request, participant_id: int):
 
 @participant_only
 @require_POST
+@submissions.starts_work("delivery_test")
 def delivery_test(request, participant_id: int):
     participant = participant_get_for_viewer(user=request.user, participant_id=participant_id)
     services.delivery_test_start(participant=participant, actor=request.user, request=request)

@@ -13,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from django.core.cache import cache
-from django.db import models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models.deletion import Collector
 from django.utils import timezone
 
@@ -28,6 +28,7 @@ from benefits.imports.kinds.base import Target
 from benefits.imports.models import ImportBatch, ImportChange
 from benefits.jobs.services import enqueue_on_commit, job_create
 from benefits.models import CalculationResult
+from benefits.stored_files import atomic_with_files, write_file
 
 logger = logging.getLogger(__name__)
 
@@ -56,10 +57,8 @@ def _require_admin(actor) -> None:
 
 def _store(content: bytes, sha: str, file_name: str) -> str:
     suffix = ".xlsx" if file_name.lower().endswith(".xlsx") else ".csv"
-    relative = f"imports/{sha}{suffix}"
-    if not private_files.exists(relative):  # named by its hash: the same file is kept once
-        relative = private_files.save_bytes(relative, content)
-    return relative
+    # Named by its hash: a copy already stored is shared, and kept if this import does not commit.
+    return write_file(f"imports/{sha}{suffix}", content, keep_existing=True)
 
 
 def batch_content(batch: ImportBatch) -> bytes:
@@ -86,7 +85,7 @@ def import_create(
     if len(content) > MAX_BYTES:
         raise ImportRefused(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB; split it.")
     sha = hashlib.sha256(content).hexdigest()
-    with transaction.atomic():
+    with atomic_with_files():
         batch = ImportBatch.objects.create(
             kind=kind,
             file_name=Path(file_name).name[:255] or "upload",
@@ -188,72 +187,97 @@ def import_apply(
     ``valid_rows_only`` is not chosen. The batch carries the check as ``batch.checked``.
     """
     _require_admin(actor)
-    refused = None
-    with transaction.atomic():
-        batch = ImportBatch.objects.select_for_update().get(pk=batch_id)
-        if batch.status not in (
-            ImportBatch.Status.PREVIEWED,
-            ImportBatch.Status.APPLYING,
-            ImportBatch.Status.CHECKING,
-        ):
-            raise ImportRefused("This file has already been imported.")
-        if valid_rows_only is not None:
-            batch.valid_rows_only = valid_rows_only
-        actor = actor or batch.applied_by
-        kind = get_kind(batch.kind)
-        report = _progress(batch.pk)
-        checked = check_file(kind, batch.file_name, batch_content(batch), report)
-        _record_check(batch, checked)
-        if checked.errors and not batch.valid_rows_only:
-            batch.status = ImportBatch.Status.PREVIEWED
-            batch.save()
-            n = len(checked.errors)
-            refused = ImportRefused(
-                f"The file has {n} error{'s' if n != 1 else ''}: nothing was imported. Fix the file and upload it "
-                "again, or choose to import only the valid rows."
+    try:
+        with transaction.atomic():
+            batch, checked, refused = _apply_locked(
+                batch_id, actor=actor, valid_rows_only=valid_rows_only, request=request
             )
-        else:
-            touched = [t for r in checked.rows for t in r.targets if t.instance is None or t.changes]
-            touched += [t for t in checked.derived if t.changes]
-            changes = _write(batch, checked, report)
-            ImportChange.objects.bulk_create(changes, batch_size=WRITE_BATCH)
-            kind.applied(checked, batch, actor)
-            # Only rows the import wrote make stored results stale: a file re-imported unchanged touches none.
-            affected = kind.memberships_affected(touched) if touched else set()
-            _invalidate(affected)
-            batch.status = ImportBatch.Status.APPLIED
-            batch.applied_at = timezone.now()
-            batch.applied_by = actor if getattr(actor, "is_authenticated", False) else None
-            batch.save()
-            audit_record(
-                event_type=AuditEventType.IMPORT_APPLIED,
-                summary=(
-                    f"Imported {batch.file_name} ({kind.label}): {batch.created} new, {batch.updated} changed, "
-                    f"{batch.unchanged} unchanged"
-                    + (f", {batch.error_count} rows with errors left out" if batch.error_count else "")
-                ),
-                actor=actor,
-                request=request,
-                import_id=batch.pk,
-                kind=batch.kind,
-                file_name=batch.file_name,
-                sha256=batch.sha256,
-                created=batch.created,
-                updated=batch.updated,
-                unchanged=batch.unchanged,
-                errors=batch.error_count,
-                valid_rows_only=batch.valid_rows_only,
-                rows_written=len(changes),
-            )
-            _enqueue_recalculation(affected)
-            # Statistics for the tables a large file filled (benefits/db_stats.py).
-            analyze_on_commit({ch.model for ch in changes} | {ImportChange}, rows=len(changes))
+    except IntegrityError as exc:
+        # Another writer created one of these rows between the check and the write (the lock covers
+        # imports of one kind; the database's uniqueness rule covers everything else): nothing was written.
+        raise ImportRefused(
+            "Some of these rows were written by another import at the same moment: nothing was imported. "
+            "Check the file again and import it."
+        ) from exc
     cache.delete(progress_key(batch.pk))
     batch.checked = checked
     if refused is not None:
         refused.checked = checked
         raise refused
     return batch
+
+
+def imports_one_at_a_time(kind: str) -> None:
+    """Wait until no other import (or rollback) of ``kind`` is writing, then hold that turn until this
+    transaction ends (a PostgreSQL advisory lock): the second of two imports of one file checks it again
+    after the first committed, finds its rows there, and creates nothing."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [f"benefits.imports:{kind}"])
+
+
+def _apply_locked(batch_id: int, *, actor, valid_rows_only: bool | None, request):
+    """``import_apply``'s body, inside its transaction, holding the batch row and the kind's turn."""
+    refused = None
+    batch = ImportBatch.objects.select_for_update().get(pk=batch_id)
+    imports_one_at_a_time(batch.kind)
+    if batch.status not in (
+        ImportBatch.Status.PREVIEWED,
+        ImportBatch.Status.APPLYING,
+        ImportBatch.Status.CHECKING,
+    ):
+        raise ImportRefused("This file has already been imported.")
+    if valid_rows_only is not None:
+        batch.valid_rows_only = valid_rows_only
+    actor = actor or batch.applied_by
+    kind = get_kind(batch.kind)
+    report = _progress(batch.pk)
+    checked = check_file(kind, batch.file_name, batch_content(batch), report)
+    _record_check(batch, checked)
+    if checked.errors and not batch.valid_rows_only:
+        batch.status = ImportBatch.Status.PREVIEWED
+        batch.save()
+        n = len(checked.errors)
+        refused = ImportRefused(
+            f"The file has {n} error{'s' if n != 1 else ''}: nothing was imported. Fix the file and upload it "
+            "again, or choose to import only the valid rows."
+        )
+    else:
+        touched = [t for r in checked.rows for t in r.targets if t.instance is None or t.changes]
+        touched += [t for t in checked.derived if t.changes]
+        changes = _write(batch, checked, report)
+        ImportChange.objects.bulk_create(changes, batch_size=WRITE_BATCH)
+        kind.applied(checked, batch, actor)
+        # Only rows the import wrote make stored results stale: a file re-imported unchanged touches none.
+        affected = kind.memberships_affected(touched) if touched else set()
+        _invalidate(affected)
+        batch.status = ImportBatch.Status.APPLIED
+        batch.applied_at = timezone.now()
+        batch.applied_by = actor if getattr(actor, "is_authenticated", False) else None
+        batch.save()
+        audit_record(
+            event_type=AuditEventType.IMPORT_APPLIED,
+            summary=(
+                f"Imported {batch.file_name} ({kind.label}): {batch.created} new, {batch.updated} changed, "
+                f"{batch.unchanged} unchanged"
+                + (f", {batch.error_count} rows with errors left out" if batch.error_count else "")
+            ),
+            actor=actor,
+            request=request,
+            import_id=batch.pk,
+            kind=batch.kind,
+            file_name=batch.file_name,
+            sha256=batch.sha256,
+            created=batch.created,
+            updated=batch.updated,
+            unchanged=batch.unchanged,
+            errors=batch.error_count,
+            valid_rows_only=batch.valid_rows_only,
+            rows_written=len(changes),
+        )
+        _enqueue_recalculation(affected)
+        # Statistics for the tables a large file filled (benefits/db_stats.py).
+        analyze_on_commit({ch.model for ch in changes} | {ImportChange}, rows=len(changes))
+    return batch, checked, refused
 
 
 def import_mark_failed(batch_id: int, message: str) -> None:
@@ -382,6 +406,7 @@ def import_rollback(*, batch: ImportBatch, actor, request=None) -> ImportBatch:
     _require_admin(actor)
     with transaction.atomic():
         batch = ImportBatch.objects.select_for_update().get(pk=batch.pk)
+        imports_one_at_a_time(batch.kind)
         if batch.status != ImportBatch.Status.APPLIED:
             raise RollbackRefused("Only an applied import can be rolled back.")
         changes = list(batch.changes.order_by("-pk"))
@@ -537,5 +562,7 @@ def import_run(
     try:
         batch = import_apply(batch.pk, actor=actor, valid_rows_only=valid_rows_only)
     except ImportRefused as exc:
+        if getattr(exc, "checked", None) is None:
+            raise  # refused before any check (e.g. a collision with another writer): the command says why
         return ImportBatch.objects.get(pk=batch.pk), exc.checked
     return batch, batch.checked

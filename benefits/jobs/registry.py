@@ -19,6 +19,9 @@ class JobKind:
     on_failed: str = ""  # "module:function" (job, reason): put the failure where people look for it
     on_retry: str = ""  # "module:function" (job): make the target waiting again before a retry
     target_url: str = ""  # "module:function" (job) -> URL of the target for staff, or ""
+    # "module:function" () -> int: queue again the kind's work left waiting with no open job (e.g. items
+    # another worker held when a run passed them); the beat sweeper calls it.
+    sweep: str = ""
 
 
 _KINDS: dict[str, JobKind] = {}

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
 from benefits.jobs.models import Job
-from benefits.jobs.registry import job_kind, resolve
+from benefits.jobs.registry import job_kind, job_kinds, resolve
 
 logger = logging.getLogger(__name__)
 
@@ -343,6 +343,11 @@ def jobs_sweep(*, resend_after: int | None = None, grace: int | None = None) -> 
             locked.save(update_fields=["status", "task_id", "error"])
         counts["requeued"] += 1
         job_send(job.pk)
+
+    # 4. Work a run passed by (held by another worker at the time) and no job is left to finish.
+    for spec in job_kinds().values():
+        if spec.sweep:
+            counts["requeued"] += resolve(spec.sweep)()
     if any(counts.values()):
         logger.info("Job sweep: %s", counts)
     cache.set(SWEPT_AT_KEY, now.isoformat(), timeout=None)  # Background work shows when it last ran

@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from accounts.roles import staff_required
+from accounts.submissions import starts_work
 from benefits.jobs import selectors, services
 from benefits.jobs.registry import job_kinds
 
@@ -27,6 +28,7 @@ def staff_jobs(request):
 
 @require_POST
 @staff_required
+@starts_work("job_retry")
 def staff_job_retry(request, job_id: int):
     job = selectors.job_get_for_staff(user=request.user, job_id=job_id)
     services.job_retry(job=job, actor=request.user, request=request)

@@ -82,7 +82,9 @@ def render_pdf_bytes(template_name: str, context: dict) -> bytes:
 
 def document_render(document_id: int) -> GeneratedDocument:
     """Render a pending document; idempotent (a document already rendered is left alone)."""
-    with transaction.atomic():
+    from benefits.stored_files import atomic_with_files, write_file
+
+    with atomic_with_files():  # the PDF is removed again if the document is not recorded as done
         document = GeneratedDocument.objects.select_for_update().get(pk=document_id)
         if document.status == GeneratedDocument.Status.DONE:
             return document
@@ -90,7 +92,7 @@ def document_render(document_id: int) -> GeneratedDocument:
         context = {"document": document, "payload": document.payload, "participant": document.participant}
         pdf = render_pdf_bytes(document.template_name, context)
         relative = f"documents/{document.participant_id}/{document.pk}-{document.kind}.pdf"
-        document.file_name = private_files.save_bytes(relative, pdf)
+        document.file_name = write_file(relative, pdf)
         document.sha256 = hashlib.sha256(pdf).hexdigest()
         document.size = len(pdf)
         document.status = GeneratedDocument.Status.DONE

@@ -143,6 +143,8 @@ def claim_try_effective(claim, *, actor=None, on: date | None = None, request=No
         return False
     with transaction.atomic():
         claim = locked_claim(claim)
+        if claim.state != ClaimState.ELECTION_REQUIRED:  # another actor moved it meanwhile: once only
+            return claim.state in (ClaimState.PAYMENT_SCHEDULED, ClaimState.LOAN_IN_EFFECT, ClaimState.PAID)
         from elections.benefit_elections.claim_effects import scheduled_words
 
         if claim.claim_type == "loan":

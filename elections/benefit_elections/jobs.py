@@ -7,6 +7,7 @@ reclaim, a second job queued by "Resume" — issues each notice once and carries
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
 from benefits.jobs.registry import JobKind, register_job_kind
@@ -27,6 +28,7 @@ def register() -> None:
             time_limit=1800,
             max_attempts=5,
             on_failed="elections.benefit_elections.jobs:notice_batch_job_failed",
+            sweep="elections.benefit_elections.jobs:notice_batches_sweep",
         )
     )
 
@@ -70,3 +72,25 @@ def notice_batch_job_failed(job, reason: str) -> None:
     NoticeBatch.objects.filter(pk=job.target_id).exclude(state=NoticeBatch.State.DONE).update(
         state=NoticeBatch.State.DONE, finished_at=timezone.now()
     )
+
+
+def notice_batches_sweep() -> int:
+    """Queue again each running batch with notices still waiting and no job left to issue them (its run
+    passed items another worker held, and that worker stopped before finishing them)."""
+    from benefits.jobs.models import Job
+    from elections.benefit_elections.models import NoticeBatch, NoticeBatchItem
+
+    open_jobs = Job.objects.filter(kind=NOTICE_BATCH_RUN, status__in=Job.OPEN).values("target_id")
+    stranded = (
+        NoticeBatch.objects.filter(
+            state=NoticeBatch.State.RUNNING, items__state=NoticeBatchItem.State.PENDING
+        )
+        .exclude(pk__in=open_jobs)
+        .distinct()
+    )
+    count = 0
+    for batch in stranded:
+        with transaction.atomic():
+            notice_batch_queue(batch)
+        count += 1
+    return count

@@ -20,12 +20,13 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
 from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
+from benefits.locking import lock_row
 from benefits.models import Plan, PlanMembership
 from benefits.services.documents import document_request
+from benefits.stored_files import atomic_with_files, write_file
 from elections.benefit_elections import explanation
 from elections.benefit_elections.jobs import notice_batch_queue
 from elections.benefit_elections.models import (
@@ -374,13 +375,15 @@ def batch_select(batch: NoticeBatch) -> int:
 def batch_item_run(item_id: int) -> NoticeBatchItem:
     """Issue one item's notice; its outcome and the notice are saved together."""
     with transaction.atomic():
+        # Lock the item row only (OF self): without it the joined plan, person and batch rows are locked
+        # too, and SKIP LOCKED would pass over an item whose plan a committee member is acting on.
         item = (
-            NoticeBatchItem.objects.select_for_update(skip_locked=True)
+            NoticeBatchItem.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("batch", "membership__participant", "membership__plan")
             .filter(pk=item_id, state=NoticeBatchItem.State.PENDING)
             .first()
         )
-        if item is None:  # done already, or another worker has it
+        if item is None:  # done already, or another worker has it (it stays pending until that one ends)
             return NoticeBatchItem.objects.get(pk=item_id)
         item.attempts += 1
         try:
@@ -421,17 +424,28 @@ def batch_run(batch_id: int, *, item_hook=None) -> NoticeBatch:
             item_hook(item)
         if pause:  # an operator's throttle (e.g. to spread mail delivery); 0 by default
             time.sleep(pause)
+    return batch_finish(batch.pk)
+
+
+def batch_finish(batch_id: int) -> NoticeBatch:
+    """Mark the batch done once no item is waiting; otherwise it stays running.
+
+    An item another worker held when this run passed it is still waiting: that worker finishes it and
+    then this check (the last run to end sees nothing waiting), or, if it died, the sweeper queues the
+    batch again (``notice_batches_sweep``). Under the batch's row lock, so it is finished (and audited)
+    once."""
     with transaction.atomic():
-        NoticeBatch.objects.filter(pk=batch.pk).update(
-            state=NoticeBatch.State.DONE, finished_at=timezone.now()
-        )
-        audit_record(
-            event_type=AuditEventType.NOTICE_BATCH_FINISHED,
-            summary=f"Notice batch {batch.pk} finished",
-            batch_id=batch.pk,
-            counts=batch_counts(batch),
-        )
-    batch.refresh_from_db()
+        batch = NoticeBatch.objects.select_for_update(of=("self",)).select_related("plan").get(pk=batch_id)
+        counts = batch_counts(batch)
+        if counts[NoticeBatchItem.State.PENDING] == 0 and batch.state != NoticeBatch.State.DONE:
+            batch.state, batch.finished_at = NoticeBatch.State.DONE, timezone.now()
+            batch.save(update_fields=["state", "finished_at"])
+            audit_record(
+                event_type=AuditEventType.NOTICE_BATCH_FINISHED,
+                summary=f"Notice batch {batch.pk} finished",
+                batch_id=batch.pk,
+                counts=counts,
+            )
     return batch
 
 
@@ -841,6 +855,7 @@ def election_sign(
     if a.get("payment_method") == PaymentMethod.DIRECT_DEPOSIT and payment_needs(draft, row).w4r:
         withholding["mandatory_20_percent"] = True
     with transaction.atomic():
+        _lock_for_signing(draft)
         # One election in force per benefit, whatever its start date: the new one supersedes the last
         # while it can still be revoked, and is refused beside one that can no longer be.
         previous = list(
@@ -934,6 +949,18 @@ def _create_in_force(draft: ElectionDraft, **fields) -> Election:
         if first is None:
             raise
         raise ElectionInvalid({"election": one_benefit.election_words(first)}) from None
+
+
+def _lock_for_signing(draft: ElectionDraft) -> None:
+    """One signature at a time per membership, and each draft signed once: a second window signing the
+    same draft waits here, then finds it signed and is refused (nothing recorded)."""
+    lock_row(draft.membership)
+    if ElectionDraft.objects.select_for_update(of=("self",)).filter(pk=draft.pk).first() is None:
+        raise ElectionInvalid(
+            {
+                "election": "This election has already been signed (in another window or tab): see your elections."
+            }
+        )
 
 
 def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:
@@ -1073,11 +1100,14 @@ def election_try_effective(election: Election, *, actor=None, on: date | None = 
     from elections.benefit_elections.claim_effects import claim_election_effective
 
     on = on or today()
-    if election.state not in (Election.State.AWAITING_CONSENT, Election.State.WAITING_PERIOD):
-        return election.state == Election.State.EFFECTIVE
-    if election.needs_consent and not any(not consent_validity(c, election) for c in election.consents.all()):
-        return False
     with transaction.atomic():
+        lock_row(election)  # a revocation in progress finishes first; its result is what we read
+        if election.state not in (Election.State.AWAITING_CONSENT, Election.State.WAITING_PERIOD):
+            return election.state == Election.State.EFFECTIVE
+        if election.needs_consent and not any(
+            not consent_validity(c, election) for c in election.consents.all()
+        ):
+            return False
         election.state, election.effective_at = Election.State.EFFECTIVE, timezone.now()
         election.save(update_fields=["state", "effective_at"])
         audit_record(
@@ -1099,8 +1129,6 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
 
     require_owner(election.participant, user)
     on = on or today()
-    if election.state in (Election.State.REVOKED, Election.State.SUPERSEDED):
-        raise ElectionInvalid({"election": "This election is no longer in force."})
     window = _window(election)
     if not window.can_revoke(on):
         raise ElectionInvalid(
@@ -1110,6 +1138,9 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
             }
         )
     with transaction.atomic():
+        lock_row(election)  # a verification making it effective finishes first: we revoke what it left
+        if election.state in (Election.State.REVOKED, Election.State.SUPERSEDED):
+            raise ElectionInvalid({"election": "This election is no longer in force."})
         was_effective = election.state == Election.State.EFFECTIVE
         election.state, election.revoked_at = Election.State.REVOKED, timezone.now()
         election.save(update_fields=["state", "revoked_at"])
@@ -1130,9 +1161,8 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
 
 
 def _store_upload(folder: str, upload) -> str:
-    return private_files.save_bytes(
-        f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}", upload.content
-    )
+    # Removed again if the upload's transaction does not commit (benefits/stored_files.py).
+    return write_file(f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}", upload.content)
 
 
 CONSENT_FIELDS = (
@@ -1162,8 +1192,9 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
         )
     if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
         raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
-    with transaction.atomic():
+    with atomic_with_files():
         consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
+        _recheck_awaiting_form(consent)
         for f in CONSENT_FIELDS:
             if f in details:
                 setattr(consent, f, details[f])
@@ -1193,6 +1224,20 @@ def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, requ
     return consent
 
 
+def _recheck_awaiting_form(consent: SpousalConsent) -> None:
+    """Under the consent's lock: a second upload sent at the same time, or one after the election was
+    revoked or replaced, is refused and writes nothing (no row change, no file, no audit event)."""
+    subject = lock_row(consent.subject)
+    if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
+        raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
+    if not awaiting_consent(subject):
+        raise ElectionInvalid(
+            {
+                "election": f"This {consent.subject_words.rsplit(' ', 1)[0]} is no longer waiting for a consent."
+            }
+        )
+
+
 def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | None = None) -> SpousalConsent:
     """The administrator checks the uploaded form against the record and verifies it."""
     require_administrator(actor)
@@ -1203,6 +1248,12 @@ def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | N
         if consent.state != SpousalConsent.State.AWAITING_VERIFICATION:
             raise ElectionInvalid(
                 {"state": f"This consent is “{consent.get_state_display()}”, not waiting for verification."}
+            )
+        if not awaiting_consent(lock_row(consent.subject)):  # revoked or replaced meanwhile
+            raise ElectionInvalid(
+                {
+                    "state": f"The {consent.subject_words} is no longer waiting for a consent: nothing was verified."
+                }
             )
         problems = {k: v for k, v in consent_validity(consent, on=on).items() if k != "verified"}
         if problems:

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required
+from accounts.submissions import starts_work
 from benefits.models import Plan, PlanMembership
 from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
 from elections.account_elections import selectors as account_selectors
@@ -335,6 +336,7 @@ def consent_file(request, consent_id: int):
 
 
 @administrator_only
+@starts_work("notice_batch_start")
 def notice_batches(request):
     plans = Plan.objects.order_by("name")
     form = forms.BatchForm(request.POST or None, plans=plans)
@@ -361,6 +363,7 @@ def notice_batches(request):
 
 @administrator_only
 @require_POST
+@starts_work("notice_issue_one")
 def notice_issue_one(request):
     number = request.POST.get("participant_number", "").strip()
     plan_key = request.POST.get("plan", "")
@@ -414,6 +417,7 @@ def notice_batch(request, batch_id: int):
 
 @administrator_only
 @require_POST
+@starts_work("notice_batch_retry")
 def notice_batch_retry(request, batch_id: int):
     batch = get_object_or_404(NoticeBatch, pk=batch_id)
     n = services.batch_retry_failed(batch=batch, actor=request.user, request=request)
@@ -423,6 +427,7 @@ def notice_batch_retry(request, batch_id: int):
 
 @administrator_only
 @require_POST
+@starts_work("notice_batch_resume")
 def notice_batch_resume(request, batch_id: int):
     batch = get_object_or_404(NoticeBatch, pk=batch_id)
     services.batch_resume(batch=batch, actor=request.user, request=request)

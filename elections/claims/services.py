@@ -16,6 +16,7 @@ from django_fsm import can_proceed
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine.plans import get_plan
 from benefits.models import PlanMembership
+from benefits.stored_files import atomic_with_files
 from elections.claims import checks, deadlines, limits, notices, one_benefit, uploads
 from elections.claims.decisions import (  # noqa: F401  (re-exported)
     claim_decide,
@@ -113,7 +114,7 @@ def claim_file(
         k: (v.isoformat() if isinstance(v, date) else str(v) if v is not None else None)
         for k, v in details.items()
     }
-    with transaction.atomic():
+    with atomic_with_files():  # an upload is removed again if this does not commit
         if claim_type in limits.MONEY_TYPES:
             # The row lock queues parallel filings for one account: each counts the others' claims.
             limits.lock_membership(membership)
@@ -178,7 +179,7 @@ def claim_answer_information(
     on = on or today()
     if not response.strip() and not files:
         raise checks.ClaimInvalid({"response": "Your answer: write an answer or attach a document."})
-    with transaction.atomic():
+    with atomic_with_files():  # an upload is removed again if this does not commit
         claim = locked_claim(claim)
         require_claimant(claim, actor)
         method = "answer_appeal_information" if claim.in_review_stage else "answer_information"
@@ -218,7 +219,7 @@ def claim_appeal(
     on = on or today()
     if not statement.strip():
         raise checks.ClaimInvalid({"statement": "Your appeal: say why the decision should change."})
-    with transaction.atomic():
+    with atomic_with_files():  # an upload is removed again if this does not commit
         claim = locked_claim(claim)
         require_claimant(claim, actor)
         if claim.state in (ClaimState.RECEIVED, ClaimState.UNDER_REVIEW):
@@ -290,7 +291,7 @@ def claim_add_documents(*, claim: Claim, actor, files: list[uploads.CheckedUploa
     """The claimant adds documents while the claim or the appeal is open (comments go with an appeal)."""
     if not files:
         raise checks.ClaimInvalid({"documents": "Documents: choose at least one file."})
-    with transaction.atomic():
+    with atomic_with_files():  # an upload is removed again if this does not commit
         claim = locked_claim(claim)
         require_claimant(claim, actor)
         if claim.state not in COMMITTEE_OPEN:

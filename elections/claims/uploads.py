@@ -65,10 +65,11 @@ def check_uploads(files) -> list[CheckedUpload]:
 
 
 def store(claim_id: int, upload: CheckedUpload) -> str:
-    """Write the file; returns its name in the private storage."""
-    return private_files.save_bytes(
-        f"claims/{claim_id}/{uuid.uuid4().hex}.{upload.extension}", upload.content
-    )
+    """Write the file; returns its name in the private storage. Removed again if the
+    transaction (``atomic_with_files``) that records it does not commit."""
+    from benefits.stored_files import write_file
+
+    return write_file(f"claims/{claim_id}/{uuid.uuid4().hex}.{upload.extension}", upload.content)
 
 
 def open_stored(file_name: str):

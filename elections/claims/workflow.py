@@ -56,8 +56,11 @@ def require_decider(claim: Claim, actor, request) -> None:
 
 
 def locked_claim(claim: Claim) -> Claim:
+    # The claim row only (OF self): its plan and person rows stay free for workers issuing notices.
     return (
-        Claim.objects.select_for_update().select_related("membership__plan", "participant").get(pk=claim.pk)
+        Claim.objects.select_for_update(of=("self",))
+        .select_related("membership__plan", "participant")
+        .get(pk=claim.pk)
     )
 
 

@@ -14,6 +14,7 @@ from benefits.jobs.kinds import DOCUMENT_RENDER
 from benefits.jobs.models import Job
 from benefits.models import AuditEvent, GeneratedDocument
 from benefits.services.documents import document_request
+from tests.conftest import token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TEST_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
@@ -261,7 +262,7 @@ def test_staff_retry_a_failed_job_from_the_background_work_page(
     assert "PDF document" in page and "Refused to fetch" in page and "Try again" in page
 
     GeneratedDocument.objects.filter(pk=document.pk).update(template_name="pdf/test_document.html")
-    response = client.post(f"/benefits/staff/jobs/{document.job_id}/retry/")
+    response = client.post(f"/benefits/staff/jobs/{document.job_id}/retry/", {"submission_token": token()})
     assert response.status_code == 302
     document.refresh_from_db()
     assert document.status == GeneratedDocument.Status.DONE and document.job.status == Job.Status.DONE

@@ -132,7 +132,9 @@ def test_statement_pages_and_pdfs_hold_the_engines_numbers(pat_client, demo):
     for key in PLANS:
         membership = PlanMembership.objects.get(participant=demo.participant, plan__key=key)
         html = pat_client.get(reverse("benefits:plan_statement", args=[pid, key])).content.decode()
-        response = pat_client.post(reverse("benefits:plan_statement_pdf", args=[pid, key]))
+        response = pat_client.post(
+            reverse("benefits:plan_statement_pdf", args=[pid, key]), {"submission_token": token()}
+        )
         assert response.status_code == 302
         document = GeneratedDocument.objects.filter(kind="statement").latest("pk")
         text = _pdf_text(document)
@@ -201,7 +203,7 @@ def test_modeler_prices_every_form_as_the_engine_does_and_saves_a_quote_pdf(pat_
     quote = SavedQuote.objects.get()
     assert response["Location"] == reverse("benefits:quote_detail", args=[pid, quote.pk])
     assert quote.engine_version and quote.inputs["commencement_dates"] == [d.isoformat() for d in dates]
-    pat_client.post(reverse("benefits:quote_pdf", args=[pid, quote.pk]))
+    pat_client.post(reverse("benefits:quote_pdf", args=[pid, quote.pk]), {"submission_token": token()})
     quote.refresh_from_db()
     text = _pdf_text(quote.document)
     js50 = expected["estimates"][1]["forms"]["js50"]
@@ -295,7 +297,8 @@ def test_staff_view_is_read_only_and_audited(client, demo, committee_user, staff
         ).status_code
         == 403
     )
-    assert staff.post(reverse("benefits:plan_statement_pdf", args=[pid, "carver-db"])).status_code == 403
+    pdf = reverse("benefits:plan_statement_pdf", args=[pid, "carver-db"])
+    assert staff.post(pdf, {"submission_token": token()}).status_code == 403
     assert not GeneratedDocument.objects.filter(kind__in=["statement", "quote"]).exists()
 
 
@@ -358,7 +361,8 @@ def test_cash_balance_statement_is_the_engines_ledger_and_its_pdf(client, demo):
     for amount in (st.opening, st.interest_credits, st.closing):
         assert _money(f"{amount:.2f}") in html
     client.post(
-        reverse("benefits:plan_statement_pdf", args=[participant.pk, "quaker-cash-balance"]), {"year": year}
+        reverse("benefits:plan_statement_pdf", args=[participant.pk, "quaker-cash-balance"]),
+        {"year": year, "submission_token": token()},
     )
     text = _pdf_text(GeneratedDocument.objects.latest("pk"))
     assert f"{st.closing:,.2f}" in text and "Interest credits" in text

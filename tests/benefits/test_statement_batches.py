@@ -16,6 +16,7 @@ from benefits.jobs.kinds import STATEMENT_BATCH_CHUNK
 from benefits.jobs.models import Job
 from benefits.jobs.services import job_create, job_execute
 from benefits.models import GeneratedDocument, Participant, Plan, PlanMembership
+from tests.conftest import token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 AS_OF = date(2026, 11, 2)
@@ -116,7 +117,7 @@ def test_one_participant_that_fails_is_reported_and_the_rest_are_issued(populati
     client = staff_client(admin_user)
     page = client.get(f"/benefits/staff/statement-batches/{batch.pk}/").content.decode()
     assert "opening balance is not a number" in page and broken.participant.participant_number in page
-    client.post(f"/benefits/staff/statement-batches/{batch.pk}/retry/")
+    client.post(f"/benefits/staff/statement-batches/{batch.pk}/retry/", {"submission_token": token()})
     batch.refresh_from_db()
     assert services.batch_counts(batch) == {"pending": 0, "done": batch.total, "failed": 0}
     assert batch.status == StatementBatch.Status.DONE

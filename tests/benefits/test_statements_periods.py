@@ -26,6 +26,7 @@ from benefits.presenters.account_statements import shares_str
 from benefits.presenters.statements import statement_payload
 from benefits.services import today
 from benefits.services.documents import document_bytes
+from tests.conftest import token
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -234,7 +235,7 @@ def test_page_and_pdf_show_every_number_of_the_period(pat_client, demo):
     payload = statement_payload(m, today=today(), period_data={"year": str(year)})
     a = payload["activity"]
     assert f"Plan year {year}" in html
-    response = pat_client.post(_url(m, pdf=True), {"year": year})
+    response = pat_client.post(_url(m, pdf=True), {"year": year, "submission_token": token()})
     assert response.status_code == 302 and f"year={year}" in response["Location"]
     document = GeneratedDocument.objects.filter(kind="statement").latest("pk")
     # The payload holds every number the PDF shows (as JSON: tuples are stored as lists).
@@ -257,7 +258,7 @@ def test_esop_pdf_holds_shares_cash_and_values(pat_client, demo):
     year = _last_year()
     m = _membership("CFS-10001", "carver-esop")
     a = statement_payload(m, today=today(), period_data={"year": str(year)})["activity"]
-    pat_client.post(_url(m, pdf=True), {"year": year})
+    pat_client.post(_url(m, pdf=True), {"year": year, "submission_token": token()})
     text = _pdf_text(GeneratedDocument.objects.filter(kind="statement").latest("pk"))
     for row in a["rows"]:
         assert _money(row["value"]) in text
@@ -304,7 +305,7 @@ def test_a_bad_period_is_refused_with_the_field_named(pat_client, demo, data, fi
     assert f'id="id_period_{field}-error"' in html and words in html
     assert "Your accounts in this period" not in html  # nothing is shown for a period that was refused
     before = GeneratedDocument.objects.count()
-    response = pat_client.post(_url(m, pdf=True), data, follow=True)
+    response = pat_client.post(_url(m, pdf=True), {**data, "submission_token": token()}, follow=True)
     assert GeneratedDocument.objects.count() == before
     assert words in response.content.decode()
 
@@ -343,7 +344,9 @@ def test_another_participant_gets_404(client, demo, other_participant):
     m = _membership("CFS-10001", "carver-401k")
     client.force_login(other_participant.user)  # a participant with plans of their own
     assert client.get(_url(m), {"year": _last_year()}).status_code == 404
-    assert client.post(_url(m, pdf=True), {"year": _last_year()}).status_code == 404
+    assert (
+        client.post(_url(m, pdf=True), {"year": _last_year(), "submission_token": token()}).status_code == 404
+    )
     assert not GeneratedDocument.objects.filter(kind__in=["statement", "quote"]).exists()
 
 
@@ -361,7 +364,9 @@ def test_staff_see_the_period_read_only_and_audited(demo, committee_user, staff_
     assert "Your accounts in this period" in html and "Read-only view" in html
     assert "Create a PDF of this statement" not in html
     assert AuditEvent.objects.filter(event_type="participant.viewed_by_staff").count() == before + 1
-    assert staff.post(_url(m, pdf=True), {"year": _last_year()}).status_code == 403
+    assert (
+        staff.post(_url(m, pdf=True), {"year": _last_year(), "submission_token": token()}).status_code == 403
+    )
     assert not GeneratedDocument.objects.filter(kind__in=["statement", "quote"]).exists()
 
 

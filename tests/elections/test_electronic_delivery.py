@@ -91,7 +91,10 @@ def consent_through_the_page(pat, email="pat.home@example.test") -> DeliveryCons
     c = _client(pat)
     pid = pat.participant.pk
     with TestCase.captureOnCommitCallbacks(execute=True):
-        assert c.post(reverse("benefits:delivery_test", args=[pid])).status_code == 302
+        assert (
+            c.post(reverse("benefits:delivery_test", args=[pid]), {"submission_token": token()}).status_code
+            == 302
+        )
     page = c.get(reverse("benefits:delivery_preferences", args=[pid])).content.decode()
     test = pat.participant.documents.get(kind="delivery_test")
     assert test.status == GeneratedDocument.Status.DONE
@@ -318,7 +321,12 @@ def test_a_mail_relay_that_stays_down_fails_visibly_and_staff_can_retry(pat, cla
 
     settings.MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
     with TestCase.captureOnCommitCallbacks(execute=True):
-        assert staff.post(reverse("benefits:staff_job_retry", args=[job.pk])).status_code == 302
+        assert (
+            staff.post(
+                reverse("benefits:staff_job_retry", args=[job.pk]), {"submission_token": token()}
+            ).status_code
+            == 302
+        )
     d.refresh_from_db()
     assert d.state == "sent" and len(mail.outbox) == 1
 

@@ -60,7 +60,9 @@ def test_a_denial_whose_notice_failed_is_not_delivered_until_staff_retry_it(
 
     monkeypatch.setattr(documents, "render_pdf_bytes", real_render)
     with django_capture_on_commit_callbacks(execute=True):
-        committee.post(reverse("benefits:staff_job_retry", args=[document.job_id]))
+        committee.post(
+            reverse("benefits:staff_job_retry", args=[document.job_id]), {"submission_token": token()}
+        )
     document.refresh_from_db()
     assert document.status == "done"
     page = _as(pat).get(reverse("elections:claim_detail", args=[claim.pk])).content.decode()

@@ -1,7 +1,9 @@
 """Issue the §417(a)(3) explanation (or the plan's notice) to everyone in a plan whose payment start
 date falls in the next N days. Each notice is issued once (a database uniqueness rule); a second run
-issues nothing. With ``--json`` the last line is
-``{"issued": n, "already_issued": m, "failed": [{"participant": ..., "reason": ...}]}``."""
+issues nothing. With ``--json`` the last line accounts for every person of the batch:
+``{"issued": n, "already_issued": m, "failed": [{"participant": ..., "reason": ...}],
+"waiting": [{"participant": ..., "asd": ...}]}``. A person is waiting when another worker held their
+notice as this run passed it; the batch stays running (the sweeper finishes it) and the command exits 3."""
 
 from __future__ import annotations
 
@@ -76,12 +78,24 @@ class Command(BaseCommand):
                 for i in items
                 if i.state == NoticeBatchItem.State.FAILED
             ],
+            "waiting": [
+                {"participant": i.membership.participant.participant_number, "asd": i.asd.isoformat()}
+                for i in items
+                if i.state == NoticeBatchItem.State.PENDING
+            ],
         }
         if as_json:
             self.stdout.write(_dumps(summary))
         else:
             self.stdout.write(
-                f"Issued {summary['issued']}, already issued {summary['already_issued']}, failed {len(summary['failed'])}."
+                f"Issued {summary['issued']}, already issued {summary['already_issued']}, "
+                f"failed {len(summary['failed'])}, waiting {len(summary['waiting'])}."
+            )
+        if summary["waiting"]:
+            raise CommandError(
+                f"{len(summary['waiting'])} notice(s) of batch {batch.pk} are still waiting: another worker "
+                "held them; the batch stays running and the job sweeper issues them.",
+                returncode=3,
             )
 
 
