@@ -303,6 +303,7 @@ DATA = {
     "elections:claim_extend": lambda d: {"reason": "An actuarial review of the service record."},
     "elections:claim_request_information": lambda d: {
         "what": "Proof of age, to fix the start date.",
+        "extend": "no",
         "respond_by": (d.today + timedelta(days=60)).isoformat(),
     },
     "elections:claim_assign": lambda d: {"assignee": str(User.objects.get(email="committee@demo.test").pk)},
