@@ -516,6 +516,7 @@ def _build_elections(d, pat, db, today) -> None:
     with TestCase.captureOnCommitCallbacks(execute=True):
         notice = be.notice_issue(membership=db, kind="qjsa_explanation", asd=asd, on=today).notice
         draft = be.draft_start(user=pat, membership=db, asd=asd, claim=claim)
+        be.draft_explanation_read(draft=draft, user=pat)
         be.draft_save(draft=draft, user=pat, step="form", answers={"form": "life"})
         be.draft_save(draft=draft, user=pat, step="payment", answers=payment)
         election = be.election_sign(draft=draft, user=pat, password=DEMO_PASSWORD, on=today)
@@ -532,6 +533,7 @@ def _build_elections(d, pat, db, today) -> None:
     )
     second = SpousalConsent.objects.create(election=election, spouse_name=election.spouse_name)
     ready = be.draft_start(user=pat, membership=db, asd=asd, claim=claim)
+    be.draft_explanation_read(draft=ready, user=pat)
     be.draft_save(draft=ready, user=pat, step="form", answers={"form": "js50"})
     be.draft_save(draft=ready, user=pat, step="payment", answers=payment)
     batch = NoticeBatch.objects.create(plan=db.plan, rule="awaiting_election", as_of=today)

@@ -535,6 +535,26 @@ def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=
     return draft
 
 
+def draft_explanation_read(*, draft: ElectionDraft, user, request=None) -> ElectionDraft:
+    """The participant confirms having read this draft's explanation (its notice, that version): the
+    election begins with it, and the signature records it (§417(a)(3): the explanation comes first)."""
+    require_owner(draft.participant, user)
+    read = {"notice_id": draft.notice_id, "at": timezone.now().isoformat()}
+    return draft_save(
+        draft=draft, user=user, step="explanation", answers={"explanation_read": read}, request=request
+    )
+
+
+def explanation_read_at(draft: ElectionDraft):
+    """When the participant confirmed reading this draft's explanation; None if not (or another one)."""
+    from datetime import datetime
+
+    read = draft.answers.get("explanation_read") or {}
+    if read.get("notice_id") != draft.notice_id or not read.get("at"):
+        return None
+    return datetime.fromisoformat(read["at"])
+
+
 ACCOUNT_CHOICE_FORMS = ("installments", "partial_lump_sum")
 
 
@@ -631,6 +651,11 @@ def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
     """Every rule the election must meet, by field; empty when it may be signed."""
     a = draft.answers
     errors: dict[str, str] = {}
+    if explanation_read_at(draft) is None:
+        errors["explanation"] = (
+            "Explanation: read the explanation for this start date and confirm that you have read it "
+            "before you sign."
+        )
     rules = election_rules(draft.membership.plan.key)
     row = form_row(draft, a.get("form", ""))
     if row is None:
@@ -815,6 +840,7 @@ def election_sign(
             signed_at=timezone.now(),
             signed_by=user,
             signed_ip=(request.META.get("REMOTE_ADDR") if request else None),
+            explanation_read_at=explanation_read_at(draft),
             state=Election.State.AWAITING_CONSENT if reasons else Election.State.WAITING_PERIOD,
         )
         for old in previous:
@@ -831,6 +857,10 @@ def election_sign(
             form=election.form,
             needs_consent=election.needs_consent,
             supersedes=[e.pk for e in previous],
+            notice_id=election.notice_id,
+            explanation_read_at=election.explanation_read_at.isoformat()
+            if election.explanation_read_at
+            else "",
         )
         if reasons:
             _consent_open(election, actor=user, request=request)
