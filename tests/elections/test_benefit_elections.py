@@ -420,7 +420,7 @@ def test_from_the_modelers_date_the_explanation_is_given_first(client, pat):
     client.force_login(pat)
     with TestCase.captureOnCommitCallbacks(execute=True):
         response = client.post(reverse("elections:election_start", args=[m.pk]), {"asd": asd.isoformat()})
-    assert response.status_code == 302 and "/form/" in response["Location"]
+    assert response.status_code == 302 and "/explanation/" in response["Location"]  # the explanation first
     notice = Notice.objects.get(membership=m, asd=asd)
     assert notice.issued_by == pat and notice.issued_on == services.today()
     page = client.get(response["Location"]).content.decode()
