@@ -24,7 +24,16 @@ from .compensation import ActivePeriod
 from .death import Recipient, SurvivorAnnuity, survivor_annuity, survivor_dates
 from .estimates import Account, AccruedBenefit, Estimate, QuakerBenefits, estimate
 from .forms import FormAmount
-from .inputs import AccountInputs, _core, _pd_date, _pd_money, _settings, account_inputs, vested_amount
+from .inputs import (
+    AccountInputs,
+    _core,
+    _pd_date,
+    _pd_money,
+    _settings,
+    account_inputs,
+    earliest_commencement,
+    vested_amount,
+)
 from .ledger import Ledger, interest_only_balance
 from .limits import (
     cash_out,
@@ -255,4 +264,5 @@ def benefits(
             prior_distribution_over_limit=bool(p.plan_data.get("prior_distribution_over_cash_out_limit")),
         )
     survivor = survivor_benefit(p, as_of, market, core, inputs) if annuities else None
-    return QuakerBenefits(account, accrued, estimates, co, survivor, ledger, tuple(notes))
+    earliest = earliest_commencement(p, as_of, core, inputs) if p.death_date is None else None
+    return QuakerBenefits(account, accrued, estimates, co, survivor, ledger, tuple(notes), earliest)
