@@ -18,6 +18,12 @@ GENERIC_FAILURE = (
     "We could not match those details to a plan record. Check them against your plan statement "
     "and try again, or contact your plan administrator."
 )
+# Said only after all three details matched, so it tells nothing to someone guessing.
+DECEASED_RECORD = (
+    "This plan record is of a participant who has died, so it cannot be linked to a login. If you are "
+    "a beneficiary or the surviving spouse, contact the plan administrator: they link your account to "
+    "the record as the beneficiary, and you can then claim the death benefit from your Claims page."
+)
 
 
 class IdentityLinkError(Exception):
@@ -82,7 +88,18 @@ def participant_link_identity(
                 candidate.ssn_last4.encode(), (ssn_last4 or "").strip().encode()
             )
         )
-        if matched:
+        if matched and candidate.death_date is not None:
+            # A deceased participant's record is never taken over by a login: a survivor claims as the
+            # beneficiary, through the administrator's beneficiary link.
+            audit_record(
+                event_type=AuditEventType.IDENTITY_LINK_FAILED,
+                summary=f"{user.email} matched participant {candidate.participant_number}, who has died: "
+                "pointed to the beneficiary path",
+                actor=user,
+                participant=candidate,
+                request=request,
+            )
+        elif matched:
             candidate.user = user
             candidate.save(update_fields=["user"])
             audit_record(
@@ -93,12 +110,15 @@ def participant_link_identity(
                 request=request,
             )
             return candidate
-        audit_record(
-            event_type=AuditEventType.IDENTITY_LINK_FAILED,
-            summary=f"{user.email} failed an identity check",
-            actor=user,
-            request=request,
-        )
+        else:
+            audit_record(
+                event_type=AuditEventType.IDENTITY_LINK_FAILED,
+                summary=f"{user.email} failed an identity check",
+                actor=user,
+                request=request,
+            )
+    if matched:  # the record of a participant who has died (recorded above)
+        raise IdentityLinkError(DECEASED_RECORD)
     _count_failure(user, request)
     raise IdentityLinkError(GENERIC_FAILURE)
 

@@ -73,6 +73,10 @@ class AuditEventType(models.TextChoices):
     CLAIM_START_APPEAL_REVIEW = "claim.start_appeal_review", "Appeal review started"
     CLAIM_EXTENDED = "claim.extended", "Claim decision period extended"
     CLAIM_INFORMATION_REQUESTED = "claim.information_requested", "Information requested from the claimant"
+    CLAIM_INFORMATION_REQUESTED_WITH_EXTENSION = (
+        "claim.information_requested_with_extension",
+        "Time extended because information is missing; information requested from the claimant",
+    )
     CLAIM_INFORMATION_ANSWERED = "claim.information_answered", "Claimant answered the information request"
     CLAIM_INFORMATION_NOT_ANSWERED = (
         "claim.information_not_answered",

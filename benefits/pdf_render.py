@@ -35,12 +35,19 @@ def font_config():
     return FontConfiguration()
 
 
+# PDF/UA-1 (ISO 14289-1): a tagged PDF (structure tree, marked content, the document's language and
+# title shown) that assistive technology reads in order. Every notice, statement, consent form and
+# letter is one; tests/elections/test_pdf_accessibility.py checks the tags on each kind the demo makes.
+PDF_VARIANT = "pdf/ua-1"
+
+
 def write_pdf(html: str) -> bytes:
-    """HTML to PDF/A-3u bytes with this process's resources (FatalURLFetchingError on a refused URL)."""
+    """HTML to tagged PDF/UA-1 bytes with this process's resources (FatalURLFetchingError on a refused
+    URL)."""
     from weasyprint import HTML
 
     return HTML(string=html, base_url="file://" + settings.STATIC_URL, url_fetcher=fetcher()).write_pdf(
-        pdf_variant="pdf/a-3u", font_config=font_config()
+        pdf_variant=PDF_VARIANT, pdf_tags=True, font_config=font_config()
     )
 
 

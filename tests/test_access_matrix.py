@@ -384,6 +384,7 @@ DATA = {
     "elections:claim_extend": lambda d: {"reason": "An actuarial review of the service record."},
     "elections:claim_request_information": lambda d: {
         "what": "Proof of age, to fix the start date.",
+        "extend": "no",
         "respond_by": (d.today + timedelta(days=60)).isoformat(),
     },
     "elections:claim_assign": lambda d: {"assignee": str(User.objects.get(email="committee@demo.test").pk)},
@@ -599,6 +600,7 @@ def _build_elections(d, pat, db, today) -> None:
     with TestCase.captureOnCommitCallbacks(execute=True):
         notice = be.notice_issue(membership=db, kind="qjsa_explanation", asd=asd, on=today).notice
         draft = be.draft_start(user=pat, membership=db, asd=asd, claim=claim)
+        be.draft_explanation_read(draft=draft, user=pat)
         be.draft_save(draft=draft, user=pat, step="form", answers={"form": "life"})
         be.draft_save(draft=draft, user=pat, step="payment", answers=payment)
         election = be.election_sign(draft=draft, user=pat, password=DEMO_PASSWORD, on=today)
@@ -615,6 +617,7 @@ def _build_elections(d, pat, db, today) -> None:
     )
     second = SpousalConsent.objects.create(election=election, spouse_name=election.spouse_name)
     ready = be.draft_start(user=pat, membership=db, asd=asd, claim=claim)
+    be.draft_explanation_read(draft=ready, user=pat)
     be.draft_save(draft=ready, user=pat, step="form", answers={"form": "js50"})
     be.draft_save(draft=ready, user=pat, step="payment", answers=payment)
     batch = NoticeBatch.objects.create(plan=db.plan, rule="awaiting_election", as_of=today)

@@ -166,7 +166,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
             if item.status != StatementBatchItem.Status.PENDING:
                 return item.status
             membership = item.membership
-            payload = statement_payload(membership, today=batch.as_of, year=batch.year)
+            payload = statement_payload(membership, today=batch.as_of, year=batch.year, whole_year=True)
             payload["batch"] = {"id": batch.pk, "year": batch.year}
             document = GeneratedDocument.objects.create(
                 participant=membership.participant,

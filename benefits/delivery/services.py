@@ -41,7 +41,17 @@ class DeliveryInvalid(Exception):
 
 
 def _require_owner(participant: Participant, actor) -> None:
-    if not getattr(actor, "is_authenticated", False) or participant.user_id != actor.pk:
+    """The participant changes their own delivery; once the record shows a date of death, nobody but a
+    plan administrator does (a login still linked to the record is no longer the participant's)."""
+    if not getattr(actor, "is_authenticated", False):
+        raise PermissionDenied("Only the participant may change how their documents are delivered.")
+    if participant.death_date is not None:
+        if not actor.is_administrator:
+            raise PermissionDenied(
+                "This participant has died: only a plan administrator may change how documents are delivered."
+            )
+        return
+    if participant.user_id != actor.pk:
         raise PermissionDenied("Only the participant may change how their documents are delivered.")
 
 

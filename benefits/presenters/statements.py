@@ -164,12 +164,19 @@ def account_periods(membership, today: date) -> dict:
     return {"years": years, "begin": begin.isoformat() if begin else None, "valuation": as_of.isoformat()}
 
 
-def statement_payload(membership, *, today: date, year: int | None = None, period_data=None) -> dict:
+def statement_payload(
+    membership, *, today: date, year: int | None = None, period_data=None, whole_year: bool = False
+) -> dict:
     """The statement of one membership (raises CalculationError when the engine cannot calculate, and
-    ``account_statements.PeriodError`` naming the field when ``period_data`` asks for an unusable period)."""
+    ``account_statements.PeriodError`` naming the field when ``period_data`` asks for an unusable period).
+    ``whole_year``: the annual statement for ``year`` (a batch's): it covers that plan year and is valued
+    no later than its last day, whatever later balances are on file."""
     plan = membership.plan
     if plan.is_account_plan:
         as_of = valuation_date(membership, today)
+        if whole_year and year is not None:
+            as_of = min(as_of, date(year, 12, 31))
+            period_data = {"year": str(year)}
         years = plan_years(membership, as_of)
         period = None
         if years:

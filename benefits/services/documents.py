@@ -68,7 +68,7 @@ class DocumentRenderError(Exception):
 
 
 def render_pdf_bytes(template_name: str, context: dict) -> bytes:
-    """Render a Django template to PDF bytes (PDF/A-3u, fonts embedded)."""
+    """Render a Django template to PDF bytes (tagged PDF/UA-1, fonts embedded)."""
     from weasyprint.urls import FatalURLFetchingError
 
     from benefits.pdf_render import write_pdf  # fonts, fetcher and stylesheet made once per process

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
+from benefits.engine.money import percent_str
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, engine_inputs, membership_request, request_calculate
 from benefits.models import Participant, PlanMembership
@@ -258,7 +259,8 @@ def _confirmation_payload(election: DiversificationElection, facts: Diversificat
         "plan_year": election.plan_year,
         "qep_year": election.qep_year,
         "last_year": election.last_year,
-        "percent": str(election.percent.normalize()),
+        # Never Decimal.normalize() alone: 50 would print as "5E+1".
+        "percent": percent_str(election.percent),
         "window_opens": election.window_opens.isoformat(),
         "window_closes": election.window_closes.isoformat(),
         "complete_by": election.complete_by.isoformat(),

@@ -35,13 +35,16 @@ def _survivor_share(form: str) -> int | None:
     return None
 
 
-def describe(form: str) -> tuple[str, str]:
-    """A plain description of a form and its eligibility condition (for the explanation's list)."""
+def describe(form: str, *, married: bool = True) -> tuple[str, str]:
+    """A plain description of a form and its eligibility condition (for the explanation's list); an
+    unmarried participant's explanation says nothing of a spouse."""
     share = _survivor_share(form)
     if form == "life":
         return (
             "A monthly payment for your lifetime only. Payments stop when you die; nothing is paid to anyone after.",
-            "Available to everyone. If you are married, your spouse must consent in writing.",
+            "Available to everyone. Your spouse must consent in writing."
+            if married
+            else "Available to everyone.",
         )
     if share is not None:
         part = "two-thirds" if share == 66 else f"{share}%"
@@ -55,7 +58,9 @@ def describe(form: str) -> tuple[str, str]:
         return (
             f"A monthly payment for your lifetime, guaranteed for at least {years} years: if you die sooner, "
             "your beneficiary receives the same payment for the rest of those years.",
-            "Available to everyone; naming anyone but your spouse needs your spouse's consent.",
+            "Available to everyone; naming anyone but your spouse needs your spouse's consent."
+            if married
+            else "Available to everyone.",
         )
     if form == "ss_level":
         return (
@@ -253,7 +258,7 @@ def qjsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
             and percent is not None
             and (APPROX_LOW <= percent <= APPROX_HIGH)
         )
-        description, eligibility = describe(key)
+        description, eligibility = describe(key, married=married)
         share = _survivor_share(key)
         consent = (
             married

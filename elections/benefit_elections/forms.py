@@ -287,6 +287,12 @@ class PaymentForm(forms.Form):
         return {"payment_method": method, "payment": payment, "withholding": withholding}
 
 
+class ExplanationReadForm(forms.Form):
+    confirm = forms.BooleanField(
+        label="I have read this explanation of my choices, my rights and the dates.", required=True
+    )
+
+
 class SignForm(OneTimeTokenMixin, forms.Form):
     password = forms.CharField(
         label="Your password",

@@ -191,6 +191,8 @@ class Election(models.Model):
     signed_at = models.DateTimeField()
     signed_by = models.ForeignKey(django_settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     signed_ip = models.GenericIPAddressField(null=True, blank=True)
+    # When the participant confirmed having read this election's explanation (``notice``), before signing.
+    explanation_read_at = models.DateTimeField(null=True, blank=True)
     # lifecycle
     state = models.CharField(max_length=20, choices=State.choices)
     effective_at = models.DateTimeField(null=True, blank=True)

@@ -155,13 +155,18 @@ def _options_view(opts: dict) -> dict:
 
 def step_list(draft, current: str) -> list[dict]:
     labels = {
+        "explanation": "Your explanation",
         "form": "Form of payment",
         "beneficiaries": "Beneficiaries",
         "payment": "Payment and taxes",
         "review": "Review and sign",
     }
     asks = services.asks_beneficiaries_step(draft)
-    order = [s for s in ("form", "beneficiaries", "payment", "review") if s != "beneficiaries" or asks]
+    order = [
+        s
+        for s in ("explanation", "form", "beneficiaries", "payment", "review")
+        if s != "beneficiaries" or asks
+    ]
     idx = order.index(current) if current in order else 0
     return [
         {"step": s, "label": labels[s], "state": "complete" if i < idx else ("current" if i == idx else "")}

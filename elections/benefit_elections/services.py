@@ -629,6 +629,26 @@ def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=
     return draft
 
 
+def draft_explanation_read(*, draft: ElectionDraft, user, request=None) -> ElectionDraft:
+    """The participant confirms having read this draft's explanation (its notice, that version): the
+    election begins with it, and the signature records it (§417(a)(3): the explanation comes first)."""
+    require_owner(draft.participant, user)
+    read = {"notice_id": draft.notice_id, "at": timezone.now().isoformat()}
+    return draft_save(
+        draft=draft, user=user, step="explanation", answers={"explanation_read": read}, request=request
+    )
+
+
+def explanation_read_at(draft: ElectionDraft):
+    """When the participant confirmed reading this draft's explanation; None if not (or another one)."""
+    from datetime import datetime
+
+    read = draft.answers.get("explanation_read") or {}
+    if read.get("notice_id") != draft.notice_id or not read.get("at"):
+        return None
+    return datetime.fromisoformat(read["at"])
+
+
 ACCOUNT_CHOICE_FORMS = ("installments", "partial_lump_sum")
 
 
@@ -675,29 +695,48 @@ def payment_needs(draft: ElectionDraft, row: dict) -> PaymentNeeds:
 
 
 def consent_reasons(
-    draft_or_answers: dict, *, married: bool, rules, qjsa: str, spouse_name: str
+    draft_or_answers: dict,
+    *,
+    married: bool,
+    rules,
+    qjsa: str,
+    spouse_name: str,
+    participant_name: str = "",
 ) -> list[str]:
-    """Why the spouse must consent (§417(a)(2); the plan's consent section), in plain words."""
+    """Why the spouse must consent (§417(a)(2); the plan's consent section), in plain words: to the
+    participant ("You chose …"), or, given ``participant_name``, to the spouse on the consent form
+    ("Pat Doe chose …")."""
     if not married or not rules.qjsa_applies:
         return []
     form = draft_or_answers.get("form", "")
+    to_spouse = bool(participant_name)
+    who = participant_name or "You"
+    with_spouse = "with you" if to_spouse else "with your spouse"
+    instead_of_spouse = "rather than you" if to_spouse else "rather than your spouse"
     reasons = []
     if form == "lump_sum":
         if rules.single_sum_needs_consent:
-            reasons.append("You chose a single sum instead of the joint and survivor annuity.")
+            reasons.append(
+                f"{who} chose a single sum instead of the joint and survivor annuity {with_spouse}."
+            )
     elif form not in rules.consent_free_forms and form != qjsa:
         reasons.append(
-            "You chose a form other than the joint and survivor annuity with your spouse (you waive it)."
+            f"{who} chose a form other than the joint and survivor annuity {with_spouse}"
+            + (" (you would give up its survivor payments)." if to_spouse else " (you waive it).")
         )
     annuitant = draft_or_answers.get("annuitant") or {}
     if annuitant.get("who") == "other" and form.startswith("js"):
         reasons.append(
-            f"You named {annuitant.get('name')} rather than your spouse as your survivor: you give up the "
-            "joint and survivor annuity with your spouse."
+            f"{who} named {annuitant.get('name')} {instead_of_spouse} as the survivor: "
+            + (
+                "you would give up the survivor payments of the joint and survivor annuity."
+                if to_spouse
+                else "you give up the joint and survivor annuity with your spouse."
+            )
         )
     for b in draft_or_answers.get("beneficiaries") or []:
         if b.get("kind") == "primary" and b.get("relationship") != "spouse":
-            reasons.append(f"You named {b.get('name')} rather than your spouse as beneficiary.")
+            reasons.append(f"{who} named {b.get('name')} {instead_of_spouse} as beneficiary.")
             break
     return reasons
 
@@ -706,6 +745,11 @@ def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
     """Every rule the election must meet, by field; empty when it may be signed."""
     a = draft.answers
     errors: dict[str, str] = {}
+    if explanation_read_at(draft) is None:
+        errors["explanation"] = (
+            "Explanation: read the explanation for this start date and confirm that you have read it "
+            "before you sign."
+        )
     rules = election_rules(draft.membership.plan.key)
     row = form_row(draft, a.get("form", ""))
     if row is None:
@@ -898,6 +942,7 @@ def election_sign(
             signed_at=timezone.now(),
             signed_by=user,
             signed_ip=(request.META.get("REMOTE_ADDR") if request else None),
+            explanation_read_at=explanation_read_at(draft),
             state=Election.State.AWAITING_CONSENT if reasons else Election.State.WAITING_PERIOD,
         )
         for old in previous:
@@ -914,6 +959,10 @@ def election_sign(
             form=election.form,
             needs_consent=election.needs_consent,
             supersedes=[e.pk for e in previous],
+            notice_id=election.notice_id,
+            explanation_read_at=election.explanation_read_at.isoformat()
+            if election.explanation_read_at
+            else "",
         )
         if reasons:
             _consent_open(election, actor=user, request=request)
@@ -1026,11 +1075,31 @@ def consent_form_payload(election: Election) -> dict:
         "qjsa_figures": {k: money(qjsa.get(k)) for k in ("monthly", "survivor_monthly")},
         "beneficiaries": election.beneficiaries,
         "contingent_annuitant": election.contingent_annuitant,
-        "reasons": election.consent_reasons,
+        # The form speaks to the spouse: the same reasons, about the participant by name.
+        "reasons": _reasons_to_spouse(election, rules) or election.consent_reasons,
         "period_opens": words(election.asd - timedelta(days=rules.period_days)),
         "period_source": rules.period_source,
         "consent_source": rules.consent_source,
     }
+
+
+def _reasons_to_spouse(election: Election, rules) -> list[str]:
+    named = election.contingent_annuitant or {}
+    answers = {
+        "form": election.form,
+        "annuitant": {"who": "other", "name": named.get("name")}
+        if named.get("name") and named.get("relationship") != "spouse"
+        else {},
+        "beneficiaries": election.beneficiaries or [],
+    }
+    return consent_reasons(
+        answers,
+        married=True,
+        rules=rules,
+        qjsa=election.notice.content.get("qjsa_form", ""),
+        spouse_name=election.spouse_name,
+        participant_name=election.participant.full_name,
+    )
 
 
 def _window(election: Election) -> Window:

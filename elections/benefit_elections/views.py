@@ -26,7 +26,8 @@ from elections.claims import uploads
 participant_only = role_required("participant")
 administrator_only = role_required("administrator")
 
-STEPS = ("form", "beneficiaries", "payment", "review")
+# The election begins with the explanation itself: the participant confirms having read it first.
+STEPS = ("explanation", "form", "beneficiaries", "payment", "review")
 
 
 def _subject_url(consent) -> str:
@@ -120,7 +121,7 @@ def election_start(request, membership_id: int):
     except ExplanationUnavailable as exc:
         messages.error(request, f"The explanation for that date cannot be prepared: {exc}")
         return redirect(reverse("elections:claim_detail", args=[claim.pk]) if claim else "benefits:dashboard")
-    return redirect("elections:election_step", draft.pk, "form")
+    return redirect("elections:election_step", draft.pk, "explanation")
 
 
 def _next_step(draft, step: str) -> str:
@@ -137,11 +138,18 @@ def election_step(request, draft_id: int, step: str):
     draft = selectors.draft_get_for_owner(user=request.user, draft_id=draft_id)
     content = draft.notice.content
     row = services.form_row(draft, draft.answers.get("form", ""))
-    if step != "form" and row is None:
+    if step != "explanation" and services.explanation_read_at(draft) is None:
+        return redirect("elections:election_step", draft.pk, "explanation")
+    if step not in ("explanation", "form") and row is None:
         return redirect("elections:election_step", draft.pk, "form")
     participant = draft.participant
     form = None
-    if step == "form":
+    if step == "explanation":
+        form = forms.ExplanationReadForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            services.draft_explanation_read(draft=draft, user=request.user, request=request)
+            return redirect("elections:election_step", draft.pk, "form")
+    elif step == "form":
         form = forms.FormChoiceForm(
             request.POST or None,
             rows=content["forms"],
@@ -198,6 +206,8 @@ def election_step(request, draft_id: int, step: str):
         "row": row,
         "needs": services.payment_needs(draft, row) if row else None,
         "steps": presenters.step_list(draft, step),
+        "notice": draft.notice,
+        "explanation_read_at": services.explanation_read_at(draft),
     }
     if step == "review":
         context["review"] = presenters.review(draft)

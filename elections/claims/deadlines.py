@@ -4,8 +4,10 @@ No Django here: the dates a claim is received, extended, tolled and decided go i
 so the arithmetic can be tested on its own and shown to the claimant exactly as it is applied.
 
 Days are calendar days. A period of N days "after receipt" ends on receipt + N (the last day on which
-the act is timely). A period tolled by a request for information stops on the day the request is sent
-and restarts on the day the claimant answers (2560.503-1(f)(4)): the days in between are added.
+the act is timely). The period runs from receipt whether or not the claim came with everything needed
+(2560.503-1(f)(4)). It stops only when the plan extends it because the claimant did not submit the
+information needed to decide, from the day that extension notice is sent until the claimant answers
+((f)(4); (i)(4) on review): a request for information without an extension leaves the clock running.
 """
 
 from __future__ import annotations
@@ -64,20 +66,39 @@ def plan_rules(plan_key: str) -> PlanClaimRules:
 
 
 @dataclass(frozen=True)
-class Toll:
-    """A request for information: the clock stops on ``start`` and restarts on ``end`` (the answer)."""
+class InformationRequest:
+    """A request for information sent on ``start`` and answered on ``end`` (None: not yet answered).
+
+    Only a request sent with an extension notice because the claimant did not submit information needed
+    to decide the claim stops the clock (``tolls``): 2560.503-1(f)(4) for the initial decision and
+    (i)(4) on review toll the period "from the date on which the notification of the extension is sent
+    to the claimant until the date on which the claimant responds". Any other request leaves the clock
+    running. ``respond_by`` is the answer-by date the request gave: a tolling request stops the clock no
+    longer than that date (the notice says the time starts again from it)."""
 
     start: date
     end: date | None = None
+    tolls: bool = False
+    respond_by: date | None = None
+
+    def tolled_days(self, *, today: date) -> int:
+        if not self.tolls:
+            return 0
+        end = self.end if self.end is not None else today
+        if self.respond_by is not None:
+            # The claimant was given until the answer-by date: after it the time runs again.
+            end = min(end, self.respond_by)
+        return max(0, (end - self.start).days)
 
 
-def tolled_days(tolls: Iterable[Toll], *, today: date) -> int:
-    """Days the clock stood still. An open request counts up to ``today``."""
-    total = 0
-    for t in tolls:
-        end = t.end if t.end is not None else today
-        total += max(0, (end - t.start).days)
-    return total
+# The name the stored rows and older callers use.
+Toll = InformationRequest
+
+
+def tolled_days(tolls: Iterable[InformationRequest], *, today: date) -> int:
+    """Days the clock stood still: only requests sent with an extension for missing information count,
+    an unanswered one up to ``today`` (and never past its answer-by date)."""
+    return sum(t.tolled_days(today=today) for t in tolls)
 
 
 @dataclass(frozen=True)
@@ -88,16 +109,33 @@ class Clock:
     base_days: int
     allowed_extensions: tuple[int, ...]
     extensions: tuple[int, ...] = ()  # days added by each extension taken
-    tolls: tuple[Toll, ...] = ()
+    tolls: tuple[InformationRequest, ...] = ()  # every request for information, tolling or not
+
+    @property
+    def awaiting_answer(self) -> bool:
+        """A request for information is open (whether or not it stopped the clock)."""
+        return any(t.end is None for t in self.tolls)
 
     @property
     def paused(self) -> bool:
-        return any(t.end is None for t in self.tolls)
+        """The clock is stopped: an open request sent with an extension for missing information."""
+        return any(t.end is None and t.tolls for t in self.tolls)
 
     def due(self, *, today: date) -> date:
-        """The last day for the decision. While paused, the due date moves on with each day of waiting."""
+        """The last day for the decision: the period, the extensions taken and the days tolled. While a
+        tolling request is open the date moves on with each day of waiting, up to its answer-by date."""
         days = self.base_days + sum(self.extensions) + tolled_days(self.tolls, today=today)
         return self.received + timedelta(days=days)
+
+    def outer_limit(self, *, today: date) -> date:
+        """The latest the decision may ever be due: the period and every extension the rule allows,
+        plus the days tolled (2560.503-1(f)(1), (f)(3), (i)(1), (i)(3), (f)(4), (i)(4))."""
+        days = self.outer_limit_days + tolled_days(self.tolls, today=today)
+        return self.received + timedelta(days=days)
+
+    def days_left(self, *, on: date) -> int:
+        """Days of the period left on ``on`` (what a tolling request leaves for after the answer)."""
+        return max(0, (self.due(today=on) - on).days)
 
     @property
     def outer_limit_days(self) -> int:
@@ -126,18 +164,30 @@ class Clock:
             )
         return replace(self, extensions=(*self.extensions, days))
 
-    def toll(self, *, start: date) -> Clock:
-        if self.paused:
-            raise ValueError("The clock is already stopped for a request for information.")
-        return replace(self, tolls=(*self.tolls, Toll(start)))
+    def ask(self, *, start: date, respond_by: date | None = None, extend: bool = False) -> Clock:
+        """Record a request for information sent on ``start``. With ``extend`` the request goes with an
+        extension notice for the missing information: the next extension is taken (its notice, like any,
+        before the running period ends) and the clock stops from ``start`` until the answer. Without it
+        the clock runs on: there is no tolling inside a period without that extension."""
+        if self.awaiting_answer:
+            raise ValueError("The claimant has not yet answered the earlier request for information.")
+        clock = self
+        if extend:
+            clock = self.extend(notice_sent=start, days=self.next_extension_days(), today=start)
+        return replace(clock, tolls=(*clock.tolls, InformationRequest(start, None, extend, respond_by)))
+
+    def toll(self, *, start: date, respond_by: date | None = None) -> Clock:
+        """A request sent with an extension for missing information (see ``ask``)."""
+        return self.ask(start=start, respond_by=respond_by, extend=True)
 
     def resume(self, *, on: date) -> Clock:
-        if not self.paused:
-            raise ValueError("The clock is running.")
+        """The answer came on ``on`` (or the answer-by date passed): the request is closed."""
+        if not self.awaiting_answer:
+            raise ValueError("No request for information is waiting for an answer.")
         open_toll = self.tolls[-1]
         if on < open_toll.start:
             raise ValueError("The answer cannot come before the request.")
-        return replace(self, tolls=(*self.tolls[:-1], Toll(open_toll.start, on)))
+        return replace(self, tolls=(*self.tolls[:-1], replace(open_toll, end=on)))
 
 
 class ExtensionRefused(ValueError):

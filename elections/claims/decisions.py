@@ -83,25 +83,54 @@ def claim_extend(*, claim: Claim, actor, reason: str, request=None, on: date | N
 
 
 def claim_request_information(
-    *, claim: Claim, actor, what: str, respond_by: date, request=None, on: date | None = None
+    *,
+    claim: Claim,
+    actor,
+    what: str,
+    respond_by: date,
+    extend: bool = False,
+    request=None,
+    on: date | None = None,
 ) -> Claim:
-    """Ask the claimant for information: the clock stops until the answer comes."""
+    """Ask the claimant for information. With ``extend`` the request is an extension notice for the
+    missing information: the next extension is taken and the clock stops from today until the answer
+    (2560.503-1(f)(4), (i)(4)). Without it the clock keeps running, so the answer must be asked for
+    before the decision is due."""
     on = on or today()
     what = what.strip()
     errors = {}
     if not what:
         errors["what"] = "Information needed: say what the claimant must send, and why."
-    least = claim.clock_rules.min_information_days
-    most = deadlines.most_information_days(claim.clock_rules, review=claim.in_review_stage)
+    rules = claim.clock_rules
+    clock = claim.clock()
+    due = clock.due(today=on)
+    if extend and not clock.can_extend():
+        errors["extend"] = (
+            "Extension: every extension the rule allows has been taken; ask without one "
+            "(the clock keeps running)."
+        )
+    elif extend and on > due:
+        errors["extend"] = (
+            f"Extension: the notice had to be sent by {due:%B %-d, %Y}, before the period ended."
+        )
+    # (f)(3): an extension for a disability claim gives the claimant at least 45 days to answer.
+    least = rules.min_information_days if extend else 0
+    most = deadlines.most_information_days(rules, review=claim.in_review_stage)
     if respond_by <= on or (respond_by - on).days < least:
         errors["respond_by"] = (
             f"Answer by: give the claimant at least {max(least, 1)} days "
             f"({'29 CFR 2560.503-1(f)(3)' if least else 'a date after today'})."
         )
-    elif (respond_by - on).days > most:
+    elif extend and (respond_by - on).days > most:
         errors["respond_by"] = (
             f"Answer by: at most {most} days from today ({on + timedelta(days=most):%B %-d, %Y}), the longest "
-            f"the regulation lets this decision take ({claim.clock_rules.source})."
+            f"the regulation lets this decision take ({rules.source})."
+        )
+    elif not extend and respond_by >= due:
+        errors["respond_by"] = (
+            f"Answer by: without an extension the clock keeps running and the decision is due by "
+            f"{due:%B %-d, %Y}; ask for an answer before then, or extend the time because the "
+            f"information is missing."
         )
     if errors:
         raise checks.ClaimInvalid(errors)
@@ -109,39 +138,55 @@ def claim_request_information(
         claim = locked_claim(claim)
         require_decider(claim, actor, request)
         method = "request_appeal_information" if claim.in_review_stage else "request_information"
-        if claim.clock().paused or not can_proceed(getattr(claim, method)):
-            # A second request while the first is unanswered: the clock is already stopped.
+        if claim.clock().awaiting_answer or not can_proceed(getattr(claim, method)):
+            # A second request while the first is unanswered.
             raise ClaimActionRefused(
                 "The claimant has not yet answered the earlier request for information; "
-                "wait for the answer, or restart the clock once its date has passed."
-                if claim.clock().paused
+                "wait for the answer, or go on without it once its date has passed."
+                if claim.clock().awaiting_answer
                 else refusal_message(claim, method)
             )
-        claim.set_clock(claim.clock().toll(start=on))
+        if extend and claim.in_review_stage:
+            require_independent(claim, actor)
+        try:
+            new_clock = claim.clock().ask(start=on, respond_by=respond_by, extend=extend)
+        except deadlines.ExtensionRefused as exc:
+            raise ClaimActionRefused(str(exc)) from exc
+        claim.set_clock(new_clock)
         from_state = move(claim, method, on=on)
         # The next-step box says what is asked, not only that something is (issue 14).
         asked = what if len(what) <= 200 else what[:197].rstrip() + "…"
         claim.next_step = f"Send by {respond_by:%B %-d, %Y}: {asked}"
         claim.information_due_on = respond_by
         claim.save(update_fields=["next_step", "information_due_on"])
+        extension_days = new_clock.extensions[-1] if extend else 0
         notices.information_request(
-            claim, what=what, respond_by=respond_by, actor=actor, request=request, on=on
+            claim,
+            what=what,
+            respond_by=respond_by,
+            extension_days=extension_days,
+            days_left=new_clock.days_left(on=on) if extend else None,
+            due=None if extend else due,
+            actor=actor,
+            request=request,
+            on=on,
         )
         record_event(
             claim,
             actor=actor,
-            action="information_requested",
+            action="information_requested_with_extension" if extend else "information_requested",
             from_state=from_state,
             note=f"{what} (answer by {respond_by:%B %-d, %Y})",
             request=request,
             respond_by=respond_by.isoformat(),
+            extension_days=extension_days,
         )
     return claim
 
 
 def claim_resume_without_answer(*, claim: Claim, actor, request=None, on: date | None = None) -> Claim:
-    """The answer-by date passed with no answer: the clock runs again from that date, and the committee
-    decides on the record it has (2560.503-1(f)(4): tolling lasts until the claimant responds)."""
+    """The answer-by date passed with no answer: the request is closed on that date (a tolled clock runs
+    again from it), and the committee decides on the record it has (2560.503-1(f)(4))."""
     on = on or today()
     with transaction.atomic():
         claim = locked_claim(claim)
@@ -155,7 +200,10 @@ def claim_resume_without_answer(*, claim: Claim, actor, request=None, on: date |
             )
         claim.set_clock(claim.clock().resume(on=claim.information_due_on))
         from_state = move(claim, method, on=on)
-        note = f"No answer by {claim.information_due_on:%B %-d, %Y}; the clock runs again from that date."
+        tolled = claim.clock().tolls[-1].tolls
+        note = f"No answer by {claim.information_due_on:%B %-d, %Y}" + (
+            "; the clock runs again from that date." if tolled else "."
+        )
         claim.next_step, claim.information_due_on = "", None
         claim.save(update_fields=["next_step", "information_due_on"])
         record_event(

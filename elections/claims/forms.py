@@ -259,14 +259,34 @@ class ExtensionForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
 
 
 class InformationRequestForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
+    """The committee chooses, before sending, whether the request goes with an extension for the
+    missing information (the clock stops until the answer, 2560.503-1(f)(4)) or without one (the
+    clock keeps running to the date shown)."""
+
     what = forms.CharField(
         label="Information needed, and why", widget=forms.Textarea(attrs={"rows": 3}), max_length=3000
     )
     respond_by = forms.DateField(label="Answer by", widget=forms.DateInput(attrs=_DATE))
+    extend = forms.ChoiceField(label="The time to decide", widget=forms.RadioSelect)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, due=None, extension_days: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        running = "Ask without an extension: the clock keeps running" + (
+            f" and the decision is still due by {due:%B %-d, %Y}" if due else ""
+        )
+        choices = [("no", running)]
+        if extension_days:
+            choices.insert(
+                0,
+                (
+                    "yes",
+                    f"Extend the time by {extension_days} days because this information is missing: "
+                    "the clock stops from today until the claimant answers",
+                ),
+            )
+        self.fields["extend"].choices = choices
         self._style()
+        self.fields["extend"].widget.attrs["class"] = "usa-radio__input"
 
 
 class AnswerForm(OneTimeTokenMixin, UswdsMixin, forms.Form):

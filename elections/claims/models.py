@@ -93,7 +93,8 @@ class Claim(FSMModelMixin, models.Model):
     state = FSMField(default=ClaimState.RECEIVED, choices=ClaimState.choices, protected=True)
 
     received_on = models.DateField()
-    # The initial decision clock: extension days taken and [start, end] tolls (ISO dates; end null = open).
+    # The initial decision clock: extension days taken and every request for information as
+    # [sent, answered (null = open), tolls the clock, answer-by] (see ``_tolls``).
     initial_extensions = models.JSONField(default=list)
     initial_tolls = models.JSONField(default=list)
     decided_on = models.DateField(null=True, blank=True)
@@ -173,7 +174,15 @@ class Claim(FSMModelMixin, models.Model):
 
     def set_clock(self, clock: deadlines.Clock) -> None:
         extensions = list(clock.extensions)
-        tolls = [[t.start.isoformat(), t.end.isoformat() if t.end else None] for t in clock.tolls]
+        tolls = [
+            [
+                t.start.isoformat(),
+                t.end.isoformat() if t.end else None,
+                t.tolls,
+                t.respond_by.isoformat() if t.respond_by else None,
+            ]
+            for t in clock.tolls
+        ]
         if self.in_review_stage:
             self.review_extensions, self.review_tolls = extensions, tolls
         else:
@@ -212,8 +221,13 @@ class Claim(FSMModelMixin, models.Model):
     def appeal(self) -> None:
         pass
 
+    # A request for information without an extension leaves the clock running, so a claim waiting
+    # for that answer can be overdue too.
     @transition(
-        field=state, source=[S.RECEIVED, S.UNDER_REVIEW], target=S.APPEALED, conditions=[_deemed_denied]
+        field=state,
+        source=[S.RECEIVED, S.UNDER_REVIEW, S.INFO_REQUESTED],
+        target=S.APPEALED,
+        conditions=[_deemed_denied],
     )
     def appeal_deemed_denial(self) -> None:
         pass
@@ -285,10 +299,21 @@ class Claim(FSMModelMixin, models.Model):
         pass
 
 
-def _tolls(rows: list) -> tuple[deadlines.Toll, ...]:
+def _tolls(rows: list) -> tuple[deadlines.InformationRequest, ...]:
+    """Each row: [sent, answered, tolls, answer-by]. A row of two (written before the regulation's
+    reading of (f)(4) was applied) is a request without an extension: it never stopped the clock."""
+
+    def day(value):
+        return date.fromisoformat(value) if value else None
+
     return tuple(
-        deadlines.Toll(date.fromisoformat(start), date.fromisoformat(end) if end else None)
-        for start, end in rows
+        deadlines.InformationRequest(
+            date.fromisoformat(row[0]),
+            day(row[1]),
+            bool(row[2]) if len(row) > 2 else False,
+            day(row[3]) if len(row) > 3 else None,
+        )
+        for row in rows
     )
 
 

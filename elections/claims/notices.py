@@ -7,7 +7,7 @@ The email says only that a notice is ready and where: the notice itself is behin
 from __future__ import annotations
 
 import logging
-from datetime import date
+from datetime import date, timedelta
 
 from django.conf import settings
 from django.urls import reverse
@@ -130,18 +130,44 @@ def extension_notice(claim: Claim, *, reason: str, days: int, expected: date, ac
     )
 
 
-def information_request(claim: Claim, *, what: str, respond_by: date, actor, request, on: date):
+def information_request(
+    claim: Claim,
+    *,
+    what: str,
+    respond_by: date,
+    actor,
+    request,
+    on: date,
+    extension_days: int = 0,
+    days_left: int | None = None,
+    due: date | None = None,
+):
+    """The request for information. With an extension (``extension_days``) it is the extension notice
+    of 2560.503-1(f)(4)/(i)(4): what is missing, that the time stops from today until the answer, and
+    the days the plan then has left; without one it says the time keeps running to ``due``."""
     payload = {
         **_base_payload(claim, on),
         "stage": "review" if claim.in_review_stage else "initial",
         "what": what,
         "respond_by": _d(respond_by),
         "sent_on": _d(on),
+        "extended": bool(extension_days),
+        "extension_days": extension_days,
+        "days_left": days_left,
+        # The decision date if the answer comes on the last day asked: never past the outer limit.
+        "decision_if_answered_by": _d(respond_by + timedelta(days=days_left))
+        if days_left is not None
+        else "",
+        "due": _d(due),
     }
     return _deliver(
         claim,
         kind="information_request",
-        title="Request for information about your claim",
+        title=(
+            "Notice of extension: information needed to decide your claim"
+            if extension_days
+            else "Request for information about your claim"
+        ),
         template="pdf/claims/information_request.html",
         payload=payload,
         actor=actor,

@@ -222,7 +222,7 @@ def claim_appeal(
     with atomic_with_files():  # an upload is removed again if this does not commit
         claim = locked_claim(claim)
         require_claimant(claim, actor)
-        if claim.state in (ClaimState.RECEIVED, ClaimState.UNDER_REVIEW):
+        if claim.state in (ClaimState.RECEIVED, ClaimState.UNDER_REVIEW, ClaimState.INFO_REQUESTED):
             method = "appeal_deemed_denial"
             missed = deemed_denial_since(claim, on=on)
             if missed is None:
@@ -259,8 +259,10 @@ def claim_appeal(
 
 
 def deemed_denial_since(claim: Claim, *, on: date) -> date | None:
-    """The missed due date, when the initial decision is overdue (and the clock is not stopped)."""
-    if claim.state not in (ClaimState.RECEIVED, ClaimState.UNDER_REVIEW) or claim.in_review_stage:
+    """The missed due date, when the initial decision is overdue (and the clock is not stopped: a
+    request for information without an extension does not stop it)."""
+    open_states = (ClaimState.RECEIVED, ClaimState.UNDER_REVIEW, ClaimState.INFO_REQUESTED)
+    if claim.state not in open_states or claim.in_review_stage:
         return None
     clock = claim.clock()
     due = clock.due(today=on)

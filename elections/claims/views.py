@@ -434,6 +434,16 @@ def _other_claim_rows(user, claim) -> dict:
     }
 
 
+def information_form_kwargs(claim, *, on=None) -> dict:
+    """What the request-for-information form tells the committee before it sends: the date the
+    decision is due if the clock keeps running, and the extension it may take for missing information."""
+    on = on or services.today()
+    clock = claim.clock()
+    due = clock.due(today=on)
+    can = clock.can_extend() and not clock.awaiting_answer and on <= due
+    return {"due": due, "extension_days": clock.next_extension_days() if can else None}
+
+
 def render_claim_detail(request, claim, status: int = 200, **bound):
     today = services.today()
     is_claimant = claim.filed_by_id == request.user.pk
@@ -482,7 +492,7 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         "documents_form": bound.get("documents_form") or forms.AddDocumentsForm(),
         "decision_form": bound.get("decision_form") or forms.DecisionForm(review=review),
         "extension_form": bound.get("extension_form") or forms.ExtensionForm(),
-        "info_form": bound.get("info_form") or forms.InformationRequestForm(),
+        "info_form": bound.get("info_form") or forms.InformationRequestForm(**information_form_kwargs(claim)),
         "refusal": bound.get("refusal"),
     }
     context["next_step_text"] = (
@@ -648,9 +658,10 @@ ACTION_LABELS = {
     "start_review": "Review started",
     "start_appeal_review": "Review of the appeal started",
     "extended": "Time to decide extended (notice sent)",
-    "information_requested": "Information requested (clock stopped)",
+    "information_requested": "Information requested (the clock keeps running)",
+    "information_requested_with_extension": "Time extended because information is missing (clock stopped)",
     "information_answered": "Information sent (clock restarted)",
-    "information_not_answered": "No answer by the date asked (clock restarted)",
+    "information_not_answered": "No answer by the date asked",
     "vote_recorded": "Committee vote recorded",
     "approve": "Claim approved",
     "deny": "Claim denied",

@@ -10,7 +10,12 @@ from django.views.decorators.http import require_POST
 from elections.claims import committee_work, forms, selectors, services
 from elections.claims.checks import ClaimInvalid
 from elections.claims.models import ClaimState
-from elections.claims.views import act_on_claim, committee_only, render_claim_detail
+from elections.claims.views import (
+    act_on_claim,
+    committee_only,
+    information_form_kwargs,
+    render_claim_detail,
+)
 
 
 @require_POST
@@ -64,9 +69,21 @@ def claim_request_information(request, claim_id: int):
         claim_id,
         form_class=forms.InformationRequestForm,
         form_key="info_form",
-        success="The request was sent; the clock is stopped until the claimant answers.",
+        form_kwargs=information_form_kwargs(
+            selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
+        ),
+        success=lambda c: (
+            "The request and the extension notice were sent; the clock is stopped until the claimant answers."
+            if c.clock().paused
+            else "The request was sent; the clock keeps running."
+        ),
         action=lambda c, d: services.claim_request_information(
-            claim=c, actor=request.user, what=d["what"], respond_by=d["respond_by"], request=request
+            claim=c,
+            actor=request.user,
+            what=d["what"],
+            respond_by=d["respond_by"],
+            extend=d["extend"] == "yes",
+            request=request,
         ),
     )
 

@@ -129,3 +129,19 @@ def test_only_administrators_start_batches(population, committee_user):
     with pytest.raises(PermissionDenied):
         services.batch_start(plan=population, year=2025, actor=committee_user)
     assert not StatementBatch.objects.exists()
+
+
+def test_the_401k_annual_statement_for_2025_covers_2025(settings, tmp_path, admin_user):
+    """An annual statement for a year covers that plan year, even when later balances are on file
+    (the 2025 batch once printed "Plan year 2026: January 1 to November 26, 2026")."""
+    settings.PRIVATE_STORAGE_ROOT = tmp_path
+    call_command("load_demo", as_of=date(2026, 11, 26), verbosity=0)
+    plan = Plan.objects.get(key="carver-401k")
+    batch = services.batch_start(plan=plan, year=2025, actor=admin_user)
+    batch.refresh_from_db()
+    documents = GeneratedDocument.objects.filter(batch_item__batch=batch)
+    assert documents.exists()
+    for document in documents:
+        assert document.payload["period"].startswith("Plan year 2025"), document.payload["period"]
+        assert "2026" not in document.payload["period"]
+        assert document.payload["as_of"] <= "2025-12-31"

@@ -142,7 +142,9 @@ def test_the_explanation_describes_installments_partial_rollover_and_deferral_wi
 def _draft(pat):
     k, notice = _issue(pat)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        return services.draft_start(user=pat, membership=k, asd=ASD)
+        draft = services.draft_start(user=pat, membership=k, asd=ASD)
+        services.draft_explanation_read(draft=draft, user=pat)
+        return draft
 
 
 def _form_post(client, draft, **data):

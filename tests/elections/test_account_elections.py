@@ -278,3 +278,13 @@ def test_the_confirmation_pdf_states_the_election_in_plain_words(
     ):
         assert expected in text, expected
     assert not jargon_in(text), jargon_in(text)
+
+
+def test_the_confirmation_prints_the_last_windows_50_percent_as_50_not_5e1(sam, esop):
+    """§401(a)(28)(B)(i): 50% in the last year of the qualified election period; Decimal("50").normalize()
+    would print "5E+1"."""
+    from benefits.models import GeneratedDocument
+
+    e = services.diversification_elect(user=sam, membership=esop, shares="10", on=AS_OF)
+    payload = GeneratedDocument.objects.filter(participant=e.membership.participant).latest("pk").payload
+    assert payload["percent"] == "50"

@@ -71,9 +71,10 @@ def test_a_disability_based_claim_runs_on_the_disability_clock(pat, committee):
     claim = file_db_claim(pat, on=ON, disability_based=True)
     assert claim.due_on == ON + timedelta(days=45)
     services.claim_start_review(claim=claim, actor=committee, on=ON)
+    # (f)(3): an extension for missing information gives the claimant at least 45 days to answer.
     with pytest.raises(Exception, match="at least 45 days"):
         services.claim_request_information(
-            claim=claim, actor=committee, what="x", respond_by=ON + timedelta(days=30), on=ON
+            claim=claim, actor=committee, what="x", respond_by=ON + timedelta(days=44), extend=True, on=ON
         )
     claim = services.claim_extend(
         claim=claim, actor=committee, reason="Medical records", on=ON + timedelta(days=40)

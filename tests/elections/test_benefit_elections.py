@@ -199,6 +199,7 @@ def elect(claim, user, *, form="life", on=AS_OF, waive=False, beneficiaries=None
     issue(claim, on=on)
     with TestCase.captureOnCommitCallbacks(execute=True):
         draft = services.draft_start(user=user, membership=claim.membership, asd=asd_of(claim), claim=claim)
+        services.draft_explanation_read(draft=draft, user=user)
     answers = {"form": form, "waive_30_days": waive}
     if beneficiaries:
         answers["beneficiaries"] = beneficiaries
@@ -286,6 +287,7 @@ def test_a_non_spouse_beneficiary_needs_consent(claim, pat):
 def test_an_invalid_election_is_refused_whole_naming_the_field(claim, pat):
     issue(claim)
     draft = services.draft_start(user=pat, membership=claim.membership, asd=asd_of(claim), claim=claim)
+    services.draft_explanation_read(draft=draft, user=pat)
     services.draft_save(draft=draft, user=pat, step="form", answers={"form": "cc10"})
     with pytest.raises(services.ElectionInvalid) as exc:
         services.election_sign(draft=draft, user=pat, password=DEMO_PASSWORD, on=AS_OF)
@@ -300,6 +302,7 @@ def test_an_invalid_election_is_refused_whole_naming_the_field(claim, pat):
 def test_a_single_sum_paid_to_the_participant_withholds_at_least_20_percent(claim, pat):
     issue(claim)
     draft = services.draft_start(user=pat, membership=claim.membership, asd=asd_of(claim), claim=claim)
+    services.draft_explanation_read(draft=draft, user=pat)
     draft.notice.content["forms"].append({"form": "lump_sum", "label": "Lump sum", "lump_sum": "100000.00"})
     services.draft_save(draft=draft, user=pat, step="form", answers={"form": "lump_sum"})
     services.draft_save(
@@ -417,7 +420,7 @@ def test_from_the_modelers_date_the_explanation_is_given_first(client, pat):
     client.force_login(pat)
     with TestCase.captureOnCommitCallbacks(execute=True):
         response = client.post(reverse("elections:election_start", args=[m.pk]), {"asd": asd.isoformat()})
-    assert response.status_code == 302 and "/form/" in response["Location"]
+    assert response.status_code == 302 and "/explanation/" in response["Location"]  # the explanation first
     notice = Notice.objects.get(membership=m, asd=asd)
     assert notice.issued_by == pat and notice.issued_on == services.today()
     page = client.get(response["Location"]).content.decode()
@@ -471,6 +474,7 @@ def test_a_double_click_on_sign_makes_one_election(claim, pat, client):
     issue(claim)
     with TestCase.captureOnCommitCallbacks(execute=True):
         draft = services.draft_start(user=pat, membership=claim.membership, asd=asd_of(claim), claim=claim)
+        services.draft_explanation_read(draft=draft, user=pat)
     services.draft_save(draft=draft, user=pat, step="form", answers={"form": "life", "waive_30_days": False})
     services.draft_save(
         draft=draft,

@@ -45,6 +45,7 @@ def draft_for(claim, pat, form, annuitant):
     issue(claim)
     with TestCase.captureOnCommitCallbacks(execute=True):
         draft = services.draft_start(user=pat, membership=claim.membership, asd=asd_of(claim), claim=claim)
+        services.draft_explanation_read(draft=draft, user=pat)
     services.draft_save(draft=draft, user=pat, step="form", answers={"form": form})
     services.draft_save(draft=draft, user=pat, step="beneficiaries", answers={"annuitant": annuitant})
     services.draft_save(draft=draft, user=pat, step="payment", answers=PAYMENT)
@@ -130,6 +131,7 @@ def test_the_survivor_step_shows_the_rule_on_its_field_and_keeps_the_answers(cla
     issue(claim)
     with TestCase.captureOnCommitCallbacks(execute=True):
         draft = services.draft_start(user=pat, membership=claim.membership, asd=asd_of(claim), claim=claim)
+        services.draft_explanation_read(draft=draft, user=pat)
     client.force_login(pat)
     r = client.post(reverse("elections:election_step", args=[draft.pk, "form"]), {"form": "js100"})
     assert r["Location"] == reverse("elections:election_step", args=[draft.pk, "beneficiaries"])

@@ -3,6 +3,8 @@
 from datetime import date, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from elections.claims import deadlines as d
 
@@ -49,38 +51,140 @@ def test_disability_claims_get_45_days_and_two_30_day_extensions():
     assert not c.can_extend()
 
 
-def test_a_request_for_information_tolls_the_clock_until_the_answer():
-    c = clock().toll(start=date(2026, 2, 1))
-    assert c.paused
-    # While waiting, the due date moves on day by day.
-    assert c.due(today=date(2026, 2, 11)) == date(2026, 4, 25)
+def test_a_request_with_the_extension_for_missing_information_tolls_until_the_answer():
+    """(f)(4): the extension for missing information is taken with the request, and the period is
+    tolled from the day that notice is sent until the claimant responds."""
+    c = clock().toll(start=date(2026, 2, 1), respond_by=date(2026, 3, 31))
+    assert c.paused and c.extensions == (90,)
+    # While waiting, the due date moves on day by day: 90 + 90 + the days waited so far.
+    assert c.due(today=date(2026, 2, 11)) == R + timedelta(days=180 + 10)
     c = c.resume(on=date(2026, 2, 21))
-    assert not c.paused
-    assert c.due(today=date(2026, 12, 31)) == date(2026, 5, 5)  # 90 + 20 tolled days
+    assert not c.paused and not c.awaiting_answer
+    assert c.due(today=date(2026, 12, 31)) == R + timedelta(days=180 + 20)
+
+
+def test_an_unanswered_tolling_request_stops_the_clock_no_longer_than_its_answer_by_date():
+    c = clock().toll(start=date(2026, 2, 1), respond_by=date(2026, 3, 3))
+    assert c.due(today=date(2026, 3, 3)) == R + timedelta(days=180 + 30)
+    assert c.due(today=date(2026, 6, 30)) == R + timedelta(days=180 + 30)
+
+
+def test_extension_notice_for_missing_information_must_go_before_the_period_ends():
+    clock().toll(start=date(2026, 4, 15))  # day 90: still in time
+    with pytest.raises(d.ExtensionRefused, match="must be sent by April 15, 2026"):
+        clock().toll(start=date(2026, 4, 16))
+
+
+# The issue's example: received January 1, 2026; information asked for on January 10.
+JAN1 = date(2026, 1, 1)
+
+
+def pension(**kw):
+    return d.Clock(received=JAN1, base_days=90, allowed_extensions=(90,), **kw)
+
+
+def test_a_request_without_an_extension_leaves_the_clock_running():
+    """No tolling inside the 90 days without the extension of (f)(1)/(f)(4): answered March 10, the
+    decision is still due April 1, 2026 (January 1 + 90 days), not May 30."""
+    c = pension().ask(start=date(2026, 1, 10), respond_by=date(2026, 3, 15))
+    assert c.awaiting_answer and not c.paused
+    assert c.due(today=date(2026, 2, 1)) == date(2026, 4, 1)
+    c = c.resume(on=date(2026, 3, 10))
+    assert c.due(today=date(2026, 3, 10)) == date(2026, 4, 1)
+    assert c.due(today=date(2026, 3, 10)) != date(2026, 5, 30)
+
+
+def test_an_open_request_never_shows_a_date_past_the_outer_limit():
+    """Still unanswered on June 30, 2026: April 1 without an extension, and with the one extension the
+    rule allows, June 30 (90 + 90 days), never later."""
+    c = pension().ask(start=date(2026, 1, 10))
+    assert c.due(today=date(2026, 6, 30)) == date(2026, 4, 1)
+    extended = pension().extend(notice_sent=date(2026, 3, 31), days=90, today=date(2026, 3, 31))
+    c = extended.ask(start=date(2026, 4, 10))
+    assert c.due(today=date(2026, 6, 30)) == date(2026, 6, 30) == JAN1 + timedelta(days=180)
+    assert c.due(today=date(2026, 6, 30)) <= c.outer_limit(today=date(2026, 6, 30))
+
+
+def test_the_example_with_the_extension_for_missing_information():
+    """The same request sent as an extension notice on January 10 and answered March 10: 90 + 90 days
+    plus the 59 days tolled (January 10 to March 10) = August 28, 2026."""
+    c = pension().ask(start=date(2026, 1, 10), respond_by=date(2026, 3, 31), extend=True)
+    c = c.resume(on=date(2026, 3, 10))
+    assert c.due(today=date(2026, 3, 10)) == date(2026, 8, 28)
+    # Answered a day later, one day more; the day it is sent counts as tolled, the answer day runs.
+    c2 = pension().ask(start=date(2026, 1, 10), extend=True).resume(on=date(2026, 3, 11))
+    assert c2.due(today=date(2026, 3, 11)) == date(2026, 8, 29)
+
+
+def test_when_every_extension_is_taken_a_request_cannot_stop_the_clock():
+    extended = pension().extend(notice_sent=date(2026, 1, 5), days=90, today=date(2026, 1, 5))
+    with pytest.raises(d.ExtensionRefused, match="No further extension"):
+        extended.ask(start=date(2026, 1, 10), extend=True)
+    # Disability: the second 30-day extension may be the one for missing information (f)(3).
+    dis = d.Clock(received=JAN1, base_days=45, allowed_extensions=(30, 30))
+    dis = dis.extend(notice_sent=date(2026, 2, 14), days=30, today=date(2026, 2, 14))
+    dis = dis.ask(start=date(2026, 3, 1), respond_by=date(2026, 4, 15), extend=True)
+    assert dis.extensions == (30, 30)
+    dis = dis.resume(on=date(2026, 3, 11))
+    assert dis.due(today=date(2026, 3, 11)) == JAN1 + timedelta(days=45 + 30 + 30 + 10)
 
 
 def test_tolling_and_extension_add_up():
     c = clock().toll(start=date(2026, 2, 1)).resume(on=date(2026, 2, 11))
-    c = c.extend(notice_sent=date(2026, 4, 20), days=90, today=date(2026, 4, 20))
-    assert c.due(today=date(2026, 4, 20)) == R + timedelta(days=90 + 10 + 90)
+    assert c.due(today=date(2026, 4, 20)) == R + timedelta(days=90 + 90 + 10)
 
 
 def test_extension_deadline_counts_the_tolled_days():
-    c = clock().toll(start=date(2026, 2, 1)).resume(on=date(2026, 2, 11))
-    # Day 90 was April 15; ten tolled days move the end of the period to April 25.
-    c.extend(notice_sent=date(2026, 4, 25), days=90, today=date(2026, 4, 25))
+    """Disability: after 10 tolled days in the first extension, the second extension's notice may go
+    up to day 45 + 30 + 10."""
+    dis = d.Clock(received=R, base_days=45, allowed_extensions=(30, 30))
+    dis = dis.toll(start=date(2026, 2, 1)).resume(on=date(2026, 2, 11))
+    last = R + timedelta(days=45 + 30 + 10)
+    dis.extend(notice_sent=last, days=30, today=last)
     with pytest.raises(d.ExtensionRefused):
-        c.extend(notice_sent=date(2026, 4, 26), days=90, today=date(2026, 4, 26))
+        dis.extend(notice_sent=last + timedelta(days=1), days=30, today=last + timedelta(days=1))
 
 
 def test_toll_and_resume_guards():
-    c = clock().toll(start=date(2026, 2, 1))
+    c = clock().ask(start=date(2026, 2, 1))
     with pytest.raises(ValueError):
-        c.toll(start=date(2026, 2, 2))
+        c.ask(start=date(2026, 2, 2))
     with pytest.raises(ValueError):
         c.resume(on=date(2026, 1, 31))
     with pytest.raises(ValueError):
         clock().resume(on=R)
+
+
+@given(
+    received=st.dates(date(2020, 1, 1), date(2030, 1, 1)),
+    asked=st.integers(0, 200),
+    answered=st.integers(0, 400),
+    extend=st.booleans(),
+    disability=st.booleans(),
+    today=st.integers(0, 800),
+)
+def test_the_due_date_never_passes_the_outer_limit(received, asked, answered, extend, disability, today):
+    """Whatever is asked and answered, the decision is due no later than the period and every
+    extension the rule allows plus the days tolled, and a request without an extension moves nothing."""
+    rules = d.DOL_DISABILITY if disability else d.DOL_STANDARD
+    c = d.Clock(received=received, base_days=rules.initial_days, allowed_extensions=rules.initial_extensions)
+    start = received + timedelta(days=asked)
+    on = start + timedelta(days=today)
+    try:
+        asked_clock = c.ask(start=start, respond_by=start + timedelta(days=60), extend=extend)
+    except d.ExtensionRefused:
+        assert extend and start > c.due(today=start)
+        return
+    if answered <= today:
+        asked_clock = asked_clock.resume(on=start + timedelta(days=answered))
+    assert asked_clock.due(today=on) <= asked_clock.outer_limit(today=on)
+    if not extend:
+        assert asked_clock.due(today=on) == c.due(today=on)
+    else:
+        tolled = min(answered if answered <= today else today, 60)
+        assert asked_clock.due(today=on) == received + timedelta(
+            days=rules.initial_days + rules.initial_extensions[0] + tolled
+        )
 
 
 def test_appeal_window_review_period_and_disability_variants():

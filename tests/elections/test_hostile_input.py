@@ -72,7 +72,7 @@ def test_a_respond_by_of_9999_is_refused_with_the_regulations_limit(committee_cl
     committee_client.post(reverse("elections:claim_start_review", args=[claim.pk]))
     resp = committee_client.post(
         reverse("elections:claim_request_information", args=[claim.pk]),
-        {"submission_token": token(), "what": "Proof of age.", "respond_by": "9999-12-31"},
+        {"submission_token": token(), "what": "Proof of age.", "respond_by": "9999-12-31", "extend": "yes"},
     )
     assert resp.status_code == 400
     most = deadlines.most_information_days(claim.clock_rules, review=False)
@@ -88,10 +88,10 @@ def test_respond_by_on_both_sides_of_the_limit(committee, pat):
     today = services.today()
     with pytest.raises(checks.ClaimInvalid):
         services.claim_request_information(
-            claim=claim, actor=committee, what="Proof.", respond_by=today + timedelta(days=181)
+            claim=claim, actor=committee, what="Proof.", respond_by=today + timedelta(days=181), extend=True
         )
     claim = services.claim_request_information(
-        claim=claim, actor=committee, what="Proof.", respond_by=today + timedelta(days=180)
+        claim=claim, actor=committee, what="Proof.", respond_by=today + timedelta(days=180), extend=True
     )
     assert claim.information_due_on == today + timedelta(days=180)
 
@@ -103,12 +103,12 @@ def test_a_second_request_for_information_while_waiting_is_refused_not_a_500(com
     url = reverse("elections:claim_request_information", args=[claim.pk])
     respond_by = (services.today() + timedelta(days=30)).isoformat()
     first = committee_client.post(
-        url, {"submission_token": token(), "what": "Proof.", "respond_by": respond_by}
+        url, {"submission_token": token(), "what": "Proof.", "respond_by": respond_by, "extend": "no"}
     )
     assert first.status_code == 302
     events = ClaimEvent.objects.count()
     second = committee_client.post(
-        url, {"submission_token": token(), "what": "More.", "respond_by": respond_by}
+        url, {"submission_token": token(), "what": "More.", "respond_by": respond_by, "extend": "no"}
     )
     assert second.status_code == 409
     assert "has not yet answered the earlier request" in second.text

@@ -185,6 +185,7 @@ def test_information_request_tolls_and_blocks_a_decision_until_answered(claim, p
         actor=committee,
         what="Proof of age",
         respond_by=ON + timedelta(days=30),
+        extend=True,
         on=ON + timedelta(days=5),
     )
     assert claim.state == ClaimState.INFO_REQUESTED and claim.clock().paused
@@ -195,7 +196,7 @@ def test_information_request_tolls_and_blocks_a_decision_until_answered(claim, p
         claim=claim, actor=pat, response="Birth certificate attached.", on=ON + timedelta(days=15)
     )
     assert claim.state == ClaimState.UNDER_REVIEW
-    assert claim.due_on == ON + timedelta(days=100)  # 90 + 10 days tolled
+    assert claim.due_on == ON + timedelta(days=190)  # 90 + the 90-day extension + 10 days tolled
 
 
 def test_only_the_claimant_answers_or_appeals(claim, committee, other_participant):
@@ -342,10 +343,10 @@ def test_documents_request_produces_the_claim_file(claim, pat, committee):
 def test_refresh_due_dates_moves_a_tolled_claim(claim, committee):
     services.claim_start_review(claim=claim, actor=committee, on=ON)
     services.claim_request_information(
-        claim=claim, actor=committee, what="x", respond_by=ON + timedelta(days=9), on=ON
+        claim=claim, actor=committee, what="x", respond_by=ON + timedelta(days=9), extend=True, on=ON
     )
     assert services.claims_refresh_due_dates(on=ON + timedelta(days=5)) == 1
-    assert Claim.objects.get(pk=claim.pk).due_on == ON + timedelta(days=95)
+    assert Claim.objects.get(pk=claim.pk).due_on == ON + timedelta(days=185)  # 90 + 90 + 5 tolled
 
 
 def _link_user(number: str):
@@ -372,7 +373,12 @@ def test_an_overdue_claim_can_be_appealed_as_deemed_denied(claim, pat, committee
 def test_a_stopped_clock_is_never_overdue(claim, pat, committee):
     services.claim_start_review(claim=claim, actor=committee, on=ON)
     services.claim_request_information(
-        claim=claim, actor=committee, what="x", respond_by=ON + timedelta(days=9), on=ON + timedelta(days=1)
+        claim=claim,
+        actor=committee,
+        what="x",
+        respond_by=ON + timedelta(days=9),
+        extend=True,
+        on=ON + timedelta(days=1),
     )
     assert services.deemed_denial_since(Claim.objects.get(pk=claim.pk), on=ON + timedelta(days=200)) is None
 
@@ -380,11 +386,16 @@ def test_a_stopped_clock_is_never_overdue(claim, pat, committee):
 def test_no_answer_by_the_date_restarts_the_clock_from_that_date(claim, committee):
     services.claim_start_review(claim=claim, actor=committee, on=ON)
     services.claim_request_information(
-        claim=claim, actor=committee, what="x", respond_by=ON + timedelta(days=30), on=ON + timedelta(days=10)
+        claim=claim,
+        actor=committee,
+        what="x",
+        respond_by=ON + timedelta(days=30),
+        extend=True,
+        on=ON + timedelta(days=10),
     )
     with pytest.raises(services.ClaimActionRefused, match="has until"):
         services.claim_resume_without_answer(claim=claim, actor=committee, on=ON + timedelta(days=30))
     claim = services.claim_resume_without_answer(claim=claim, actor=committee, on=ON + timedelta(days=45))
     assert claim.state == ClaimState.UNDER_REVIEW and claim.information_due_on is None
-    assert claim.due_on == ON + timedelta(days=90 + 20)  # tolled from day 10 to day 30 only
+    assert claim.due_on == ON + timedelta(days=90 + 90 + 20)  # tolled from day 10 to day 30 only
     assert claim.events.last().action == "information_not_answered"

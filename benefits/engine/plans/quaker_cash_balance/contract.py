@@ -111,6 +111,10 @@ def plan_outputs(
         },
         "estimates": estimates,
     }
+    if b.earliest_start is not None:
+        # The claim form reads this before the plan's earliest retirement date (§5.9(e) pays an
+        # immediate vested annuity after a separation, before any Early Retirement Date).
+        out["earliest_commencement_date"] = b.earliest_start.isoformat()
     if b.accrued is not None:
         out["accrued_benefit"] = {
             "monthly_at_nrd": money_str(b.accrued.monthly_at_nrd),

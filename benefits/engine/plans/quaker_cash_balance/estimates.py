@@ -110,6 +110,9 @@ class QuakerBenefits:
     ledger: Ledger
     notes: tuple[str, ...] = field(default_factory=tuple)
     missing: tuple[Missing, ...] = ()  # a figure left out for a missing rate or table (``/accrued_benefit``)
+    # The first date any benefit may start (the §5.9(e) immediate vested annuity included): the one
+    # date the claim form, the modeler and the election all use (``inputs.earliest_commencement``).
+    earliest_start: date | None = None
 
 
 def _route(d: date, core: CoreResult) -> str:

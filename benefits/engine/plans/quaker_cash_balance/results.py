@@ -33,6 +33,7 @@ from .inputs import (
     _pd_money,
     _settings,
     account_inputs,
+    earliest_commencement,
     vested_amount,
 )
 from .ledger import Ledger, interest_only_balance
@@ -296,4 +297,7 @@ def benefits(
             prior_distribution_over_limit=bool(p.plan_data.get("prior_distribution_over_cash_out_limit")),
         )
     survivor = survivor_benefit(p, as_of, market, core, inputs) if annuities else None
-    return QuakerBenefits(account, accrued, estimates, co, survivor, ledger, tuple(notes), tuple(log.items))
+    earliest = earliest_commencement(p, as_of, core, inputs) if p.death_date is None else None
+    return QuakerBenefits(
+        account, accrued, estimates, co, survivor, ledger, tuple(notes), tuple(log.items), earliest
+    )
