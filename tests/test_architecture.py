@@ -215,8 +215,9 @@ def test_audit_event_types_keep_their_stored_values():
     }  # fmt: skip
     assert stored <= set(AuditEventType.values)
     assert all(re.fullmatch(r"[a-z_]+\.[a-z_]+", v) for v in AuditEventType.values)
-    # A value fits AuditEvent.event_type (max_length 60); the list stays a readable size.
-    assert len(AuditEventType.values) <= 100 and max(len(v) for v in AuditEventType.values) <= 60
+    # A value fits AuditEvent.event_type (max_length 60); the list stays a readable size (it grew with
+    # the payments, taxes and sign-in events: one list, grouped by area in benefits/audit.py).
+    assert len(AuditEventType.values) <= 140 and max(len(v) for v in AuditEventType.values) <= 60
 
 
 @pytest.mark.django_db

@@ -99,10 +99,11 @@ def test_password_change_is_recorded(client, participant_user, password):
     assert changed.acting_user == participant_user
 
 
-def test_password_reset_is_recorded(client, participant_user):
+def test_password_reset_is_recorded(client, participant_user, django_capture_on_commit_callbacks):
     from django.core import mail
 
-    client.post("/accounts/password/reset/", {"email": participant_user.email})
+    with django_capture_on_commit_callbacks(execute=True):  # the reset e-mail is a job sent on commit
+        client.post("/accounts/password/reset/", {"email": participant_user.email})
     body = mail.outbox[-1].body
     link = next(w for w in body.split() if "/accounts/password/reset/key/" in w)
     path = link[link.index("/accounts/") :]

@@ -91,13 +91,16 @@ def _words(response, client) -> str:
     return response.content.decode()
 
 
-def test_sign_up_answers_the_same_words_whether_or_not_the_address_is_registered(client, participant_user):
+def test_sign_up_answers_the_same_words_whether_or_not_the_address_is_registered(
+    client, participant_user, django_capture_on_commit_callbacks
+):
     from django.core import mail
     from django.test import Client
 
-    taken = _signup(client, participant_user.email)
-    fresh_client = Client()
-    fresh = _signup(fresh_client, "brand.new@example.test")
+    with django_capture_on_commit_callbacks(execute=True):  # each e-mail is a job sent on commit
+        taken = _signup(client, participant_user.email)
+        fresh_client = Client()
+        fresh = _signup(fresh_client, "brand.new@example.test")
     assert _words(taken, client) == _words(fresh, fresh_client)
     assert len(mail.outbox) == 2  # the e-mail that follows says which
 
