@@ -19,10 +19,36 @@ CREATE TRIGGER benefits_auditevent_append_only
     FOR EACH ROW EXECUTE FUNCTION benefits_auditevent_refuse_change();
 """
 
+# The embedded demo database (SQLite) gets the same rule with SQLite's own triggers.
+SQLITE_FORWARD = [
+    """CREATE TRIGGER benefits_auditevent_no_update BEFORE UPDATE ON benefits_auditevent
+    BEGIN SELECT RAISE(ABORT, 'audit events are append-only: UPDATE refused on benefits_auditevent'); END""",
+    """CREATE TRIGGER benefits_auditevent_no_delete BEFORE DELETE ON benefits_auditevent
+    BEGIN SELECT RAISE(ABORT, 'audit events are append-only: DELETE refused on benefits_auditevent'); END""",
+]
+SQLITE_BACKWARD = [
+    "DROP TRIGGER IF EXISTS benefits_auditevent_no_update",
+    "DROP TRIGGER IF EXISTS benefits_auditevent_no_delete",
+]
+
 BACKWARD = """
 DROP TRIGGER IF EXISTS benefits_auditevent_append_only ON benefits_auditevent;
 DROP FUNCTION IF EXISTS benefits_auditevent_refuse_change();
 """
+
+
+def _run(schema_editor, postgresql: str, sqlite: list[str]) -> None:
+    vendor = schema_editor.connection.vendor
+    for statement in [postgresql] if vendor == "postgresql" else sqlite if vendor == "sqlite" else []:
+        schema_editor.execute(statement)
+
+
+def forward(apps, schema_editor):
+    _run(schema_editor, FORWARD, SQLITE_FORWARD)
+
+
+def backward(apps, schema_editor):
+    _run(schema_editor, BACKWARD, SQLITE_BACKWARD)
 
 
 class Migration(migrations.Migration):
@@ -30,4 +56,4 @@ class Migration(migrations.Migration):
         ("benefits", "0011_job_heartbeat"),
     ]
 
-    operations = [migrations.RunSQL(FORWARD, BACKWARD)]
+    operations = [migrations.RunPython(forward, backward)]
