@@ -85,7 +85,10 @@ def _pay_date(request) -> tuple[date, PayDateForm]:
     form = PayDateForm(request.GET or None)
     if form.is_bound and form.is_valid():
         return form.cleaned_data["date"], form
-    return schedule.next_pay_date(timezone.localdate(), notice_days=0), form
+    if form.is_bound:
+        return schedule.next_pay_date(timezone.localdate(), notice_days=0), form  # its errors shown
+    on = schedule.next_pay_date(timezone.localdate(), notice_days=0)
+    return on, PayDateForm(initial={"date": on.isoformat()})  # the field shows the date the page lists
 
 
 @administrator_only

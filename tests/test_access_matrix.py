@@ -33,7 +33,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from accounts.models import User
 from benefits.demo.loader import ADMIN_TOTP_SECRET, COMMITTEE_TOTP_SECRET
-from benefits.models import AuditEvent, GeneratedDocument, Participant, PlanMembership
+from benefits.models import AuditEvent, GeneratedDocument, Participant, Plan, PlanMembership
 from tests.conftest import PASSWORD, login_with_totp
 
 pytestmark = pytest.mark.django_db
@@ -301,7 +301,8 @@ def _returned_payment(d) -> int:
 
 
 def _due_payment(d) -> str:
-    """A single sum of pat's due on January 1, 2027, so the export has something to send."""
+    """Pat's annuity, first due on January 1, 2027, so the export has something to send (a life annuity
+    is not an eligible rollover distribution: no §402(f) notice holds it back)."""
     from payments.models import Payment
 
     m = PlanMembership.objects.get(participant_id=d.pid, plan__key="carver-db")
@@ -309,10 +310,10 @@ def _due_payment(d) -> str:
         membership=m,
         participant_id=d.pid,
         payee_name="Pat",
-        kind="single_sum",
+        kind="annuity",
+        frequency="monthly",
         gross="1000.00",
         first_pay_date=date(2027, 1, 1),
-        number_of_payments=1,
         method="check",
     )
     return "2027-01-01"
@@ -371,6 +372,8 @@ DATA = {
     "elections:claim_new": lambda d: {
         "amount": "1000.00",
         "payment_date": (d.today + timedelta(days=30)).isoformat(),
+        "payment_method": "direct_payment",
+        "w4r_rate": "20",
     },
     "elections:claim_from_modeler": lambda d: {"asd": d.start.isoformat(), "form": "js50"},
     "payments:correct_destination": lambda d: {
@@ -458,6 +461,16 @@ def _build(today) -> SimpleNamespace:
     call_command("load_demo", as_of=today, verbosity=0)
     pat = User.objects.get(email="pat@demo.test")
     committee = User.objects.get(email="committee@demo.test")
+    # The readings left blank by the plan text are set, so the administrator's confirmation can write.
+    from benefits.services.plan_settings import plan_update_reading
+
+    carver_db = Plan.objects.get(key="carver-db")
+    plan_update_reading(
+        plan=carver_db,
+        name="revrul_2001_62_reading",
+        raw="unloaded",
+        actor=User.objects.get(email="admin@demo.test"),
+    )
     db = PlanMembership.objects.get(participant__user=pat, plan__key="carver-db")
     other = User.objects.create_user(email="other@sweep.test", password=DEMO_PASSWORD)
     Participant.objects.filter(

@@ -63,10 +63,16 @@ def test_anonymous_visitors_are_sent_to_login(client, other_participant):
 
 
 def test_administrator_confirms_plan_readings_with_an_audit_event(staff_client, admin_user):
+    from benefits.services.plan_settings import plan_update_reading
     from tests.factories import PlanFactory
 
     plan = PlanFactory()
     client = staff_client(admin_user)
+    # Refused while a reading the plan text leaves blank is unset (the Rev. Rul. 2001-62 table's).
+    client.post(f"/benefits/staff/plans/{plan.key}/confirm/")
+    plan.refresh_from_db()
+    assert plan.settings_confirmed_by is None
+    plan_update_reading(plan=plan, name="revrul_2001_62_reading", raw="unloaded", actor=admin_user)
     resp = client.post(f"/benefits/staff/plans/{plan.key}/confirm/")
     assert resp.status_code == 302
     plan.refresh_from_db()

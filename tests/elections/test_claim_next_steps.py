@@ -60,6 +60,9 @@ def test_the_401k_distribution_after_leaving_reaches_its_election_from_the_claim
     assert "Read the explanation and make my election" in page
 
     r = client.post(start_url, {"asd": start.isoformat(), "claim": str(claim.pk)})
+    # The election begins with the explanation itself; confirming its reading leads to the form.
+    assert r.status_code == 302 and r.url.endswith("/explanation/"), r.get("Location")
+    r = client.post(r.url, {"confirm": "on"})
     assert r.status_code == 302 and r.url.endswith("/form/"), r.get("Location")
     form_page = client.get(r.url).content.decode()
     for label in (

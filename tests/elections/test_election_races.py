@@ -49,6 +49,7 @@ def _asd(claim) -> date:
 def _draft(claim, user, *, form: str) -> ElectionDraft:
     services.notice_issue(membership=claim.membership, kind="qjsa_explanation", asd=_asd(claim), on=AS_OF)
     draft = services.draft_start(user=user, membership=claim.membership, asd=_asd(claim), claim=claim)
+    services.draft_explanation_read(draft=draft, user=user)  # the explanation comes before the signature
     services.draft_save(draft=draft, user=user, step="form", answers={"form": form, "waive_30_days": False})
     services.draft_save(
         draft=draft,
@@ -150,7 +151,8 @@ def test_verification_against_revocation_ends_consistent_in_every_timing(
 def test_revoking_twice_at_once_revokes_once(claim, pat):
     election = _sign(_draft(claim, pat, form="js50"), pat)  # the QJSA: effective at once, in pay
     claim.refresh_from_db()
-    assert election.state == Election.State.EFFECTIVE and claim.state == ClaimState.IN_PAY
+    # Effective: its payment is scheduled ("in pay" only once the paying agent confirms a payment).
+    assert election.state == Election.State.EFFECTIVE and claim.state == ClaimState.PAYMENT_SCHEDULED
 
     def revoke():
         return services.election_revoke(election=Election.objects.get(pk=election.pk), user=pat)
@@ -178,7 +180,7 @@ def test_one_election_signed_in_two_windows_at_once_records_one_version(claim, p
     (election,) = Election.objects.filter(membership=claim.membership)
     assert election.version == 1 and election.state == Election.State.EFFECTIVE
     claim.refresh_from_db()
-    assert claim.state == ClaimState.IN_PAY
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED  # in pay once the paying agent confirms
     assert _events(AuditEventType.ELECTION_SIGNED) == 1
     assert _events(AuditEventType.ELECTION_EFFECTIVE) == 1
     assert _events(AuditEventType.CLAIM_ELECTION_EFFECTIVE) == 1

@@ -97,6 +97,7 @@ def _elect(claim, pat, form):
     asd = date.fromisoformat(claim.details["commencement_date"])
     with TestCase.captureOnCommitCallbacks(execute=True):
         draft = election_services.draft_start(user=pat, membership=claim.membership, asd=asd, claim=claim)
+    election_services.draft_explanation_read(draft=draft, user=pat)  # read before the signature
     election_services.draft_save(draft=draft, user=pat, step="form", answers={"form": form})
     election_services.draft_save(
         draft=draft,

@@ -61,6 +61,7 @@ def _draft_for(claim, pat):
     asd = date.fromisoformat(claim.details["commencement_date"])
     with TestCase.captureOnCommitCallbacks(execute=True):
         draft = election_services.draft_start(user=pat, membership=claim.membership, asd=asd, claim=claim)
+    election_services.draft_explanation_read(draft=draft, user=pat)  # read before the signature
     election_services.draft_save(draft=draft, user=pat, step="form", answers={"form": "js50"})
     election_services.draft_save(
         draft=draft,

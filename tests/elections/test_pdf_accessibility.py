@@ -4,6 +4,7 @@ version stays in the metadata and never in the printed text."""
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 
 import pytest
@@ -11,17 +12,17 @@ from django.test import TestCase
 from pypdf import PdfReader
 
 from benefits.models import GeneratedDocument
-from benefits.services.documents import document_path
+from benefits.services.documents import document_bytes
 from elections.claims import services as claims
 from elections.models import Claim, ClaimState
-from tests.elections.conftest import AS_OF, file_db_claim
+from tests.elections.conftest import AS_OF, file_withdrawal
 from tests.elections.test_benefit_elections import elect
 
 pytestmark = pytest.mark.django_db
 
 
 def check_pdf_ua(document: GeneratedDocument) -> None:
-    reader = PdfReader(document_path(document))
+    reader = PdfReader(io.BytesIO(document_bytes(document)))
     root = reader.trailer["/Root"]
     assert bool(root["/MarkInfo"]["/Marked"]), document.title
     assert "/StructTreeRoot" in root, document.title
@@ -37,7 +38,7 @@ def check_pdf_ua(document: GeneratedDocument) -> None:
 def test_every_notice_consent_form_and_letter_is_pdf_ua(pat, committee):
     pat_claim = Claim.objects.get(membership__participant__user=pat, state=ClaimState.ELECTION_REQUIRED)
     elect(pat_claim, pat, form="life")  # the explanation, the spouse's consent form
-    claim = file_db_claim(pat, on=AS_OF)
+    claim = file_withdrawal(pat, on=AS_OF)  # pat's Carver DB benefit is held by the claim elected above
     claims.claim_start_review(claim=claim, actor=committee, on=AS_OF)
     with TestCase.captureOnCommitCallbacks(execute=True):
         claims.claim_request_information(  # a claim letter

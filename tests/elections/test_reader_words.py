@@ -4,13 +4,15 @@ no heading meant for the claimant; votes read as sentences."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.test import TestCase
 from django.urls import reverse
 from pypdf import PdfReader
 
 from benefits.models import GeneratedDocument
-from benefits.services.documents import document_path
+from benefits.services.documents import document_bytes
 from elections.benefit_elections.presenters import present_content
 from elections.models import Claim, ClaimState
 from tests.conftest import login_with_totp
@@ -27,7 +29,7 @@ def claim(pat):
 def pdf_text(document_id: int) -> str:
     document = GeneratedDocument.objects.get(pk=document_id)
     assert document.status == "done"
-    return " ".join(p.extract_text() for p in PdfReader(document_path(document)).pages)
+    return " ".join(p.extract_text() for p in PdfReader(io.BytesIO(document_bytes(document))).pages)
 
 
 def test_the_consent_form_speaks_to_the_spouse_about_the_participant_by_name(claim, pat):
