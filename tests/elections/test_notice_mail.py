@@ -13,7 +13,7 @@ from django.test import Client
 from benefits.jobs.models import Job
 from benefits.mail import MAIL_SEND
 from elections.claims import services
-from tests.conftest import login_with_totp
+from tests.conftest import login_with_totp, token
 from tests.elections.conftest import file_db_claim
 from tests.objectstore import free_port
 
@@ -103,7 +103,8 @@ def test_with_the_relay_down_the_decision_stands_and_the_email_waits_with_its_re
     controller, inbox = smtp_server(port)
     try:
         with django_capture_on_commit_callbacks(execute=True):
-            assert staff.post(f"/benefits/staff/jobs/{job.pk}/retry/").status_code == 302
+            retry = staff.post(f"/benefits/staff/jobs/{job.pk}/retry/", {"submission_token": token()})
+            assert retry.status_code == 302
     finally:
         controller.stop()
     job.refresh_from_db()

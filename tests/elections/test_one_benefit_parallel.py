@@ -80,10 +80,12 @@ def _draft_for(claim, pat):
     return draft
 
 
-def test_two_elections_at_once_one_is_in_force_the_other_is_refused_plainly(pat, monkeypatch):
+def test_two_elections_at_once_leave_one_in_force(pat):
+    """Two tabs sign two drafts for the one benefit at the same instant. Signing takes the membership's
+    row lock (one signature at a time), so the second waits for the first and then meets an election
+    in force: inside its revocation period it replaces it (superseded, never a second in force)."""
     claim = Claim.objects.get(membership__participant__user=pat, state=ClaimState.ELECTION_REQUIRED)
     first = _draft_for(claim, pat)
-    # The same election signed twice at once (two tabs): a copy of the draft, as a second request sees it.
     second = ElectionDraft.objects.create(
         participant=first.participant,
         membership=first.membership,
@@ -93,23 +95,32 @@ def test_two_elections_at_once_one_is_in_force_the_other_is_refused_plainly(pat,
         answers=first.answers,
         created_by=pat,
     )
-    monkeypatch.setattr(
-        election_services, "_create_in_force", meet_here(2, before=True)(election_services._create_in_force)
-    )
 
     def sign(draft):
         return lambda: election_services.election_sign(draft=draft, user=pat, password=DEMO_PASSWORD)
 
     wins, losses = _outcomes(run_at_once(sign(first), sign(second)))
-    assert len(wins) == 1 and len(losses) == 1, losses
-    assert isinstance(losses[0], election_services.ElectionInvalid), losses[0]
-    assert losses[0].errors["election"].startswith("You already have an election for this benefit, signed on")
-    assert (
-        Election.objects.filter(
-            membership=claim.membership, state__in=("awaiting_consent", "waiting_period", "effective")
-        ).count()
-        == 1
+    assert all(isinstance(loss, election_services.ElectionInvalid) for loss in losses), losses
+    in_force = Election.objects.filter(
+        membership=claim.membership, state__in=("awaiting_consent", "waiting_period", "effective")
     )
+    assert in_force.count() == 1
+    assert Election.objects.filter(membership=claim.membership).count() == len(wins)
+    assert Election.objects.filter(membership=claim.membership, state="superseded").count() == len(wins) - 1
+
+
+def test_the_database_holds_one_election_in_force_whatever_the_code_does(pat):
+    """Below the service's lock and checks: a second election in force for the benefit, inserted
+    directly, breaks the database's rule (one_election_in_force_per_benefit)."""
+    from django.db import IntegrityError, transaction
+
+    claim = Claim.objects.get(membership__participant__user=pat, state=ClaimState.ELECTION_REQUIRED)
+    election = election_services.election_sign(draft=_draft_for(claim, pat), user=pat, password=DEMO_PASSWORD)
+    twin = Election.objects.get(pk=election.pk)
+    twin.pk = None
+    twin.version = election.version + 1
+    with pytest.raises(IntegrityError), transaction.atomic():
+        twin.save(force_insert=True)
 
 
 @pytest.fixture
