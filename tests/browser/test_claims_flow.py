@@ -87,7 +87,7 @@ def test_file_deny_appeal_approve(page, demo, tmp_path):
     page.get_by_role("link", name=f"{claim.pk}: Start of benefit payments").click()
     page.get_by_role("button", name="Start the review").click()
     page.wait_for_load_state("networkidle")
-    page.get_by_label("Decision").select_option("denied")
+    page.get_by_label("Decision", exact=True).select_option("denied")
     page.get_by_label("Reasons", exact=True).fill(
         "Your 1999 hours of service are missing from the payroll file."
     )
@@ -129,7 +129,7 @@ def test_file_deny_appeal_approve(page, demo, tmp_path):
     page.goto(f"/claims/{claim.pk}/")
     page.get_by_role("button", name="Start the review of the appeal").click()
     page.wait_for_load_state("networkidle")
-    page.get_by_label("Decision").select_option("approved")
+    page.get_by_label("Decision", exact=True).select_option("approved")
     page.get_by_label("Reasons", exact=True).fill("The pay stubs show 1,040 hours in 1999.")
     page.get_by_label("Plan provisions relied on").fill("§1.1(H)")
     page.get_by_role("button", name="Record the decision and send the notice").click()
