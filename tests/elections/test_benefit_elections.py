@@ -196,6 +196,13 @@ def test_a_resumed_batch_issues_only_what_is_pending(claim):
 
 
 def elect(claim, user, *, form="life", on=AS_OF, waive=False, beneficiaries=None):
+    draft = ready_draft(claim, user, form=form, on=on, waive=waive, beneficiaries=beneficiaries)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return services.election_sign(draft=draft, user=user, password=DEMO_PASSWORD, on=on)
+
+
+def ready_draft(claim, user, *, form="life", on=AS_OF, waive=False, beneficiaries=None):
+    """A draft with the explanation read, the form and the payment chosen: ready to sign."""
     issue(claim, on=on)
     with TestCase.captureOnCommitCallbacks(execute=True):
         draft = services.draft_start(user=user, membership=claim.membership, asd=asd_of(claim), claim=claim)
@@ -218,8 +225,7 @@ def elect(claim, user, *, form="life", on=AS_OF, waive=False, beneficiaries=None
             "withholding": {"form": "W-4P", "w4p": "married", "w4p_extra": "0.00"},
         },
     )
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        return services.election_sign(draft=draft, user=user, password=DEMO_PASSWORD, on=on)
+    return draft
 
 
 def upload_consent(election, user, **overrides):

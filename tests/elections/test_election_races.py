@@ -21,6 +21,7 @@ from elections.benefit_elections.models import Election, ElectionDraft, SpousalC
 from elections.claims.uploads import check_upload
 from elections.models import Claim, ClaimState
 from tests.elections.conftest import AS_OF
+from tests.elections.test_benefit_elections import ready_draft
 from tests.parallel import run_together
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,25 +48,7 @@ def _asd(claim) -> date:
 
 
 def _draft(claim, user, *, form: str) -> ElectionDraft:
-    services.notice_issue(membership=claim.membership, kind="qjsa_explanation", asd=_asd(claim), on=AS_OF)
-    draft = services.draft_start(user=user, membership=claim.membership, asd=_asd(claim), claim=claim)
-    services.draft_explanation_read(draft=draft, user=user)  # the explanation comes before the signature
-    services.draft_save(draft=draft, user=user, step="form", answers={"form": form, "waive_30_days": False})
-    services.draft_save(
-        draft=draft,
-        user=user,
-        step="payment",
-        answers={
-            "payment_method": "direct_deposit",
-            "payment": {
-                "routing_number": "011000015",
-                "account_number": "12345678",
-                "account_type": "checking",
-            },
-            "withholding": {"form": "W-4P", "w4p": "married", "w4p_extra": "0.00"},
-        },
-    )
-    return draft
+    return ready_draft(claim, user, form=form, on=AS_OF)
 
 
 def _sign(draft, user) -> Election:
