@@ -64,6 +64,7 @@ class AuditEventType(models.TextChoices):
     STATEMENT_BATCH_FINISHED = "statement_batch.finished", "Annual statement batch finished"
     # benefits: data imports (benefits/imports/)
     IMPORT_UPLOADED = "import.uploaded", "Data file uploaded for import"
+    IMPORT_REQUESTED = "import.requested", "Data file import requested"
     IMPORT_APPLIED = "import.applied", "Data file imported"
     IMPORT_FAILED = "import.failed", "Data import failed"
     IMPORT_ROLLED_BACK = "import.rolled_back", "Data import rolled back"

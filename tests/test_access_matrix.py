@@ -550,7 +550,7 @@ def _build(today) -> SimpleNamespace:
     admin = User.objects.get(email="admin@demo.test")
     applied = imports.import_create(kind="market_rates", file_name="a.csv", content=RATES, actor=admin)
     imports.import_check(applied.pk)
-    d.import_applied = imports.import_request_apply(batch=applied, actor=admin, valid_rows_only=False).pk
+    d.import_applied = imports.import_apply(applied.pk, actor=admin, valid_rows_only=False).pk
     previewed = imports.import_create(
         kind="market_rates", file_name="b.csv", content=RATES.replace(b"2001-07", b"2001-08"), actor=admin
     )

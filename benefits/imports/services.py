@@ -32,8 +32,6 @@ from benefits.stored_files import atomic_with_files, write_file
 
 logger = logging.getLogger(__name__)
 
-# Files above this size are checked and applied by a Celery task, with a progress bar.
-BACKGROUND_BYTES = 200_000
 MAX_BYTES = 50 * 1024 * 1024
 WRITE_BATCH = 2_000
 ERRORS_KEPT = 5_000  # a preview keeps (and shows) this many errors; the count is always exact
@@ -106,18 +104,11 @@ def import_create(
             file_name=batch.file_name,
             sha256=sha,
         )
-        if origin == "web" and checks_in_background(batch):
+        if origin == "web":
+            # Every file uploaded from a page, however small, is checked by a background job: the
+            # request never waits on a file's check (a small workbook can unpack to millions of cells).
             enqueue_on_commit(job_create(IMPORT_CHECK, target_id=batch.pk, created_by=actor))
     return batch
-
-
-def checks_in_background(batch: ImportBatch) -> bool:
-    """A large file, and every workbook (a small XLSX can unpack to millions of cells), is checked by
-    a background job: the upload's request never waits on it (issue 26)."""
-    if batch.size > BACKGROUND_BYTES or batch.file_name.lower().endswith(".xlsx"):
-        return True
-    with private_files.private_storage().open(batch.stored_file, "rb") as fh:
-        return fh.read(4) == b"PK\x03\x04"  # a workbook under another name
 
 
 def _progress(batch_id: int) -> Progress:
@@ -155,7 +146,8 @@ def import_check(batch_id: int, *, progress: bool = True) -> ImportBatch:
 
 
 def import_request_apply(*, batch: ImportBatch, actor, valid_rows_only: bool, request=None) -> ImportBatch:
-    """Apply now, or (large files) mark the batch as being imported and hand it to a Celery task."""
+    """Mark the batch as being imported and hand it to a background job (which checks the file again
+    and writes it whole): the request never waits on the check or the write."""
     _require_admin(actor)
     batch = ImportBatch.objects.get(pk=batch.pk)
     if batch.status != ImportBatch.Status.PREVIEWED:
@@ -165,14 +157,24 @@ def import_request_apply(*, batch: ImportBatch, actor, valid_rows_only: bool, re
             f"The file has {batch.error_count} error{'s' if batch.error_count != 1 else ''}: nothing was imported. "
             "Fix the file and upload it again, or choose to import only the valid rows."
         )
-    if batch.size <= BACKGROUND_BYTES:
-        return import_apply(batch.pk, actor=actor, valid_rows_only=valid_rows_only, request=request)
     with transaction.atomic():
         updated = ImportBatch.objects.filter(pk=batch.pk, status=ImportBatch.Status.PREVIEWED).update(
             status=ImportBatch.Status.APPLYING, valid_rows_only=valid_rows_only, applied_by=actor
         )
         if not updated:
             raise ImportRefused("This file has already been imported, or is being imported.")
+        audit_record(
+            event_type=AuditEventType.IMPORT_REQUESTED,
+            summary=f"Asked to import {batch.file_name} ({KINDS[batch.kind].label}), import {batch.pk}",
+            actor=actor,
+            request=request,
+            import_id=batch.pk,
+            kind=batch.kind,
+            sha256=batch.sha256,
+            valid_rows_only=valid_rows_only,
+            old_status=ImportBatch.Status.PREVIEWED,
+            new_status=ImportBatch.Status.APPLYING,
+        )
         enqueue_on_commit(job_create(IMPORT_APPLY, target_id=batch.pk, created_by=actor))
     batch.refresh_from_db()
     return batch

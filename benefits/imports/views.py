@@ -55,8 +55,6 @@ def imports_upload(request):
         actor=request.user,
         request=request,
     )
-    if not services.checks_in_background(batch):
-        services.import_check(batch.pk, progress=False)
     return redirect("benefits:import_detail", batch_id=batch.pk)
 
 
@@ -106,12 +104,8 @@ def import_apply(request, batch_id: int):
     except services.ImportRefused as exc:
         messages.error(request, str(exc))
     else:
-        if batch.status == ImportBatch.Status.APPLIED:
-            messages.success(
-                request,
-                f"Imported {batch.file_name}: {batch.created} new, {batch.updated} changed, {batch.unchanged} "
-                "unchanged. Participants' figures are being recalculated.",
-            )
+        if batch.status == ImportBatch.Status.APPLYING:
+            messages.info(request, f"Importing {batch.file_name}: this page shows the result when it is done.")
     return redirect("benefits:import_detail", batch_id=batch.pk)
 
 

@@ -39,6 +39,8 @@ def test_preview_counts_and_diffs_without_writing(member):
 def test_apply_records_who_when_hash_counts_and_audits(member, admin_user):
     import hashlib
 
+    from django.test import TestCase
+
     from benefits.imports import services
     from benefits.models import AuditEvent
 
@@ -47,7 +49,10 @@ def test_apply_records_who_when_hash_counts_and_audits(member, admin_user):
         kind="hours", file_name="hours-2023.csv", content=content, actor=admin_user
     )
     services.import_check(batch.pk)
-    batch = services.import_request_apply(batch=batch, actor=admin_user, valid_rows_only=False)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        batch = services.import_request_apply(batch=batch, actor=admin_user, valid_rows_only=False)
+        assert batch.status == "applying"  # the request hands the write to a job (issue 26)
+    batch.refresh_from_db()
     assert batch.status == "applied" and batch.applied_by == admin_user and batch.applied_at is not None
     assert batch.uploaded_by == admin_user and batch.sha256 == hashlib.sha256(content).hexdigest()
     assert (batch.created, batch.updated, batch.unchanged, batch.error_count) == (1, 1, 0, 0)
