@@ -105,7 +105,9 @@ def import_apply(request, batch_id: int):
         messages.error(request, str(exc))
     else:
         if batch.status == ImportBatch.Status.APPLYING:
-            messages.info(request, f"Importing {batch.file_name}: this page shows the result when it is done.")
+            messages.info(
+                request, f"Importing {batch.file_name}: this page shows the result when it is done."
+            )
     return redirect("benefits:import_detail", batch_id=batch.pk)
 
 
