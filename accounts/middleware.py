@@ -89,10 +89,13 @@ class IdleTimeoutMiddleware:
     expiry (``SESSION_COOKIE_AGE``): 15 minutes for plan staff, 30 for participants (settings
     ``SESSION_IDLE_TIMEOUT_STAFF`` and ``SESSION_IDLE_TIMEOUT_PARTICIPANT``, in seconds). The page warns
     ``SESSION_IDLE_WARNING`` seconds before (``static/js/idle-warning.js``). The last activity is stored
-    at most once a minute, so a page's requests do not each write the session."""
+    at most once a minute, so a page's requests do not each write the session. A progress bar's own
+    polling (htmx, marked with the ``X-Progress-Poll`` header) is not activity: a page left open on a
+    running batch must still time out."""
 
     KEY = "last_activity"
     WRITE_EVERY = 60
+    POLL_HEADER = "X-Progress-Poll"
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -115,15 +118,18 @@ class IdleTimeoutMiddleware:
                 request,
                 f"You were signed out after {limit // 60} minutes without activity. Sign in again to continue.",
             )
-            login = f"{reverse(settings.LOGIN_URL)}?next={request.path}" if request.method == "GET" else reverse(
-                settings.LOGIN_URL
+            login = (
+                f"{reverse(settings.LOGIN_URL)}?next={request.path}"
+                if request.method == "GET"
+                else reverse(settings.LOGIN_URL)
             )
             if request.headers.get("HX-Request"):
                 response = HttpResponse(status=200)
                 response["HX-Redirect"] = login
                 return response
             return redirect(login)
-        if not isinstance(last, int) or now - last >= self.WRITE_EVERY:
+        polling = request.headers.get(self.POLL_HEADER) == "true" and isinstance(last, int)
+        if not polling and (not isinstance(last, int) or now - last >= self.WRITE_EVERY):
             request.session[self.KEY] = now
         return self.get_response(request)
 

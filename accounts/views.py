@@ -13,7 +13,7 @@ from accounts.services import IdentityLinkError, identity_link_attempts_exceeded
 @require_POST
 @login_required
 def session_keepalive(request):
-    """"Stay signed in" on the idle warning: the request itself is the activity
+    """ "Stay signed in" on the idle warning: the request itself is the activity
     (``IdleTimeoutMiddleware`` has just recorded it)."""
     from django.http import HttpResponse
 

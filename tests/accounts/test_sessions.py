@@ -62,6 +62,31 @@ def test_an_htmx_request_after_the_limit_is_sent_to_sign_in(client, participant_
     assert resp["HX-Redirect"].startswith("/accounts/login/")
 
 
+def test_a_progress_bars_polling_is_not_activity(client, participant_user, password):
+    """A page left open on a running batch polls every second or two: those polls must not keep the
+    session alive (they carry X-Progress-Poll), while a request the person makes does."""
+    client.post("/accounts/login/", {"login": participant_user.email, "password": password})
+    _age_session(client, 20 * 60)
+    stamp = client.session[IdleTimeoutMiddleware.KEY]
+    poll = {"HX-Request": "true", "X-Progress-Poll": "true"}
+    assert client.get("/benefits/", headers=poll).status_code == 200
+    assert client.session[IdleTimeoutMiddleware.KEY] == stamp  # not renewed by the poll
+    _age_session(client, 31 * 60)
+    resp = client.get("/benefits/", headers=poll)
+    assert resp["HX-Redirect"].startswith("/accounts/login/")  # the poll itself ends the idle session
+
+
+def test_every_polling_element_marks_its_requests_as_polls():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "templates"
+    polling = [p for p in root.rglob("*.html") if 'hx-trigger="every' in p.read_text()]
+    assert polling, "no polling element found"
+    for path in polling:
+        text = path.read_text()
+        assert text.count('hx-trigger="every') == text.count('"X-Progress-Poll": "true"'), path
+
+
 def test_the_page_carries_the_warning_and_stay_signed_in_counts_as_activity(
     client, participant_user, password
 ):
