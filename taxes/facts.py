@@ -98,6 +98,16 @@ def election(payment, *, eligible: bool = True, defaults_only: bool = False) -> 
         rollover_amount=to_money(Decimal(str(rollover_amount))) if method is Method.SPLIT else None,
         w4r_rate=Decimal(str(rate)) if rate not in (None, "") else None,
         w4p_status=w4p.get("w4p") or None,
-        w4p_extra=Decimal(str(w4p.get("w4p_extra") or "0")),
+        w4p_extra=_amount(w4p, "w4p_extra"),
+        w4p_step2_jobs=_amount(w4p, "w4p_step2_jobs"),
+        w4p_step2_pensions=_amount(w4p, "w4p_step2_pensions"),
+        w4p_step3=_amount(w4p, "w4p_step3"),
+        w4p_step4a=_amount(w4p, "w4p_step4a"),
+        w4p_step4b=_amount(w4p, "w4p_step4b"),
         payments_per_year=per_year,
     )
+
+
+def _amount(w: dict, key: str) -> Decimal:
+    """A Form W-4P dollar amount as stored (a string of dollars and cents); absent: $0."""
+    return Decimal(str(w.get(key) or "0"))
