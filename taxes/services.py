@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
@@ -53,6 +53,8 @@ def instalment_withholding(payment, *, gross: Decimal, pay_date: date) -> tuple[
     d = facts.distribution(payment, gross=gross, paid_on=pay_date)
     if d is None:
         return ZERO, {"rule": "Not a distribution: no federal income tax withholding."}
+    if eligibility(d).eligible:  # the $200 rule reads the year's eligible distributions (Q&A-14)
+        d = replace(d, year_eligible_total=facts.year_eligible_total(payment, gross=gross, paid_on=pay_date))
     try:
         w = compute(d, facts.election(payment, eligible=eligibility(d).eligible))
     except ElectionRefused as exc:
