@@ -82,6 +82,8 @@ class Distribution:
     # this payment's calendar year, this one included (Treas. Reg. §31.3405(c)-1 Q&A-14, §1.401(a)(31)-1
     # Q&A-11: the $200 rule); None: this payment's eligible amount alone.
     year_eligible_total: Decimal | None = None
+    # A loan offset made because of severance within 12 months after it (Code §402(c)(3)(C)): code M.
+    qualified_loan_offset: bool = True
 
     @property
     def cash(self) -> Decimal:
