@@ -44,7 +44,7 @@ class Outstanding:
 
 
 def outstanding(
-    *, principal: Decimal, schedule: Sequence[dict], principal_repaid: Decimal, on: date
+    *, principal: Decimal, schedule: Sequence[dict[str, object]], principal_repaid: Decimal, on: date
 ) -> Outstanding:
     """The loan's outstanding balance on ``on`` (Treas. Reg. §1.72(p)-1 Q&A-10(b): principal and accrued
     interest). Repayments cover the schedule's payments in order; the interest of each scheduled payment
