@@ -8,9 +8,10 @@ posts (``benefits.engine.taxes.loans`` has the law).
   missed payment, Treas. Reg. §1.72(p)-1 Q&A-10); nothing is declared before that day;
 * the amount is the outstanding balance on the default date, accrued interest included (Q&A-10);
 * still employed on that day: a deemed distribution is posted (the loan stays in the Loan Account);
-  otherwise a loan offset: the Loan Account is applied back to the sources it was drawn from
-  (``loan_offset``) and leaves them as a distribution of the same amount, and the membership's
-  outstanding loan balance is recomputed;
+  otherwise a loan offset: the Loan Account's principal is applied back to the sources it was drawn
+  from (``loan_offset``) and leaves them as a distribution of the same amount, and the membership's
+  outstanding loan balance is recomputed (the accrued interest, never held in the books, is reported
+  but not posted);
 * either way the year's Form 1099-R gets a line (``taxes.services.year_lines``: code L, or M for a
   qualified plan loan offset).
 Not built: the offset at Termination of Service of a loan already deemed distributed (the later offset
@@ -197,8 +198,10 @@ def loan_default_declare(
 
 
 def _post_offset(loan, row: LoanDistribution) -> None:
-    """The Loan Account applied back to the sources the loan came from (what each still lends, the
-    accrued interest with the first), then distributed; the outstanding loan balance recomputed."""
+    """The Loan Account applied back to the sources the loan came from (the principal each still lends),
+    then distributed; the outstanding loan balance recomputed. The accrued interest is cancelled with the
+    note and is part of the amount reported (Form 1099-R box 1), but the books never held it (interest is
+    credited to the sources only when repaid), so only the principal moves through the accounts."""
     membership = loan.payment.membership
     out: dict[str, Decimal] = defaultdict(lambda: Decimal("0.00"))
     for t in _movements(loan):
@@ -212,13 +215,13 @@ def _post_offset(loan, row: LoanDistribution) -> None:
             "The loan's sources are not known: its disbursement was not posted to the accounts."
         )
     total = sum((a for _, a in sources), Decimal("0"))
-    # Post the principal in the sources' shares and the interest with the first.
+    # Post the principal in the sources' shares.
     parts: list[tuple[str, Decimal]] = []
     left = row.principal
     for i, (src, a) in enumerate(sources):
         part = left if i == len(sources) - 1 else (row.principal * a / total).quantize(Decimal("0.01"))
         left -= part
-        parts.append((src, part + (row.interest if i == 0 else ZERO)))
+        parts.append((src, part))
     memo = f"Loan {loan.pk} offset on default"
     for src, amount in parts:
         if amount <= ZERO:

@@ -86,15 +86,17 @@ def test_borrower_who_left_has_a_qualified_loan_offset_code_2M(k401, admin):
     loan = make_loan_in_arrears(m)
     row = loan_default_declare(loan=loan, missed_due=date(2026, 4, 1), actor=admin, on=date(2026, 7, 1))
     assert (row.kind, row.qualified_offset, row.amount) == ("loan_offset", True, D("8105.00"))
-    # The Loan Account is applied back to the source and distributed: the balance nets to zero, the
-    # outstanding loan is gone.
+    # The Loan Account's $8,000 principal is applied back to the source and distributed: the balance nets
+    # to zero and the outstanding loan is gone. The $105 of accrued interest is cancelled with the note and
+    # reported (box 1 $8,105.00), but the books never held it.
     moves = {t.kind: t.amount for t in AccountTransaction.objects.filter(membership=m, date=JUNE_30)}
-    assert moves == {"loan_offset": D("8105.00"), "distribution": D("-8105.00")}
+    assert moves == {"loan_offset": D("8000.00"), "distribution": D("-8000.00")}
     m.refresh_from_db()
     assert m.plan_data["loans"]["outstanding_balance"] == "0.00"
     assert AuditEvent.objects.filter(event_type="loan.offset").count() == 1
     forms_issue(2026, on=date(2027, 1, 5))
-    assert Form1099R.objects.get(participant=m.participant, year=2026).code == "2M"
+    form = Form1099R.objects.get(participant=m.participant, year=2026)
+    assert (form.code, form.gross, form.withheld) == ("2M", D("8105.00"), D("0.00"))
 
 
 def test_offset_more_than_12_months_after_leaving_is_not_qualified(k401, admin):
