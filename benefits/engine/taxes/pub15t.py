@@ -24,8 +24,12 @@ NOTE: the published 2026 Publication 15-T table could not be read here (the refe
 for "Publication 15-T 2026" hold only secondary summaries, no table rows), so the 2026 figures are
 derived from Rev. Proc. 2025-32 (§4.01 brackets, §4.03 standard deduction, as amended by P.L. 119-21)
 and the $12,900 / $8,600 line amounts of Pub. 15-T (2022–2025), which the 2026 edition is taken to keep.
-They are listed in tests/engine/taxes/test_withholding.py with their source and must be checked against
-the published table before production (docs/payments/withholding.md).
+They are listed with their source in tests/engine/taxes/test_w4p_and_under_200.py and must be
+checked against the published table before production (docs/payments/form-1099r.md). The Form W-4P
+steps were checked against the Form W-4P (2022) text (Step 2(b)(i) jobs, (ii) lower-paying pensions,
+(iii) their total); the Worksheet 1B line order above follows the Pub. 15-T editions since 2022 and
+should be re-read against the 2026 edition with the table.
+
 """
 
 from __future__ import annotations
