@@ -4,31 +4,92 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0013_merge_append_only_and_unique_imports'),
+        ("benefits", "0013_merge_append_only_and_unique_imports"),
     ]
 
     operations = [
         migrations.RemoveConstraint(
-            model_name='accounttransaction',
-            name='transaction_kind_known',
+            model_name="accounttransaction",
+            name="transaction_kind_known",
         ),
         migrations.RemoveConstraint(
-            model_name='accounttransaction',
-            name='transaction_inflow_positive',
+            model_name="accounttransaction",
+            name="transaction_inflow_positive",
         ),
         migrations.AlterField(
-            model_name='accounttransaction',
-            name='kind',
-            field=models.CharField(choices=[('deferral', 'Before-tax deferral'), ('match', 'Matching contribution'), ('employer', 'Employer contribution or ESOP allocation'), ('rollover', 'Rollover contribution'), ('earnings', 'Investment gain or loss'), ('dividend', 'Dividend'), ('forfeiture', 'Forfeiture'), ('distribution', 'Distribution'), ('withdrawal', 'In-service withdrawal'), ('loan_issued', 'Loan issued'), ('loan_repayment', 'Loan repayment (principal)'), ('loan_offset', 'Loan offset (the unpaid loan applied against the account)'), ('transfer', 'Transfer between accounts'), ('fee', 'Fee')], max_length=20),
+            model_name="accounttransaction",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("deferral", "Before-tax deferral"),
+                    ("match", "Matching contribution"),
+                    ("employer", "Employer contribution or ESOP allocation"),
+                    ("rollover", "Rollover contribution"),
+                    ("earnings", "Investment gain or loss"),
+                    ("dividend", "Dividend"),
+                    ("forfeiture", "Forfeiture"),
+                    ("distribution", "Distribution"),
+                    ("withdrawal", "In-service withdrawal"),
+                    ("loan_issued", "Loan issued"),
+                    ("loan_repayment", "Loan repayment (principal)"),
+                    ("loan_offset", "Loan offset (the unpaid loan applied against the account)"),
+                    ("transfer", "Transfer between accounts"),
+                    ("fee", "Fee"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='accounttransaction',
-            constraint=models.CheckConstraint(condition=models.Q(('kind__in', ('deferral', 'match', 'employer', 'rollover', 'dividend', 'loan_repayment', 'loan_offset', 'forfeiture', 'distribution', 'withdrawal', 'loan_issued', 'fee', 'earnings', 'transfer'))), name='transaction_kind_known'),
+            model_name="accounttransaction",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "kind__in",
+                        (
+                            "deferral",
+                            "match",
+                            "employer",
+                            "rollover",
+                            "dividend",
+                            "loan_repayment",
+                            "loan_offset",
+                            "forfeiture",
+                            "distribution",
+                            "withdrawal",
+                            "loan_issued",
+                            "fee",
+                            "earnings",
+                            "transfer",
+                        ),
+                    )
+                ),
+                name="transaction_kind_known",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='accounttransaction',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('kind__in', ('deferral', 'match', 'employer', 'rollover', 'dividend', 'loan_repayment', 'loan_offset')), _negated=True), ('amount__gt', 0), _connector='OR'), name='transaction_inflow_positive'),
+            model_name="accounttransaction",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(
+                        (
+                            "kind__in",
+                            (
+                                "deferral",
+                                "match",
+                                "employer",
+                                "rollover",
+                                "dividend",
+                                "loan_repayment",
+                                "loan_offset",
+                            ),
+                        ),
+                        _negated=True,
+                    ),
+                    ("amount__gt", 0),
+                    _connector="OR",
+                ),
+                name="transaction_inflow_positive",
+            ),
         ),
     ]

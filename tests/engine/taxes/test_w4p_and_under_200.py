@@ -38,7 +38,7 @@ def test_2026_figures_and_their_source():
     other), as amended by P.L. 119-21; the line 1g amounts $12,900 / $8,600 are Pub. 15-T's (2022–2025).
     The published Pub. 15-T (2026) Annual Percentage Method table could not be read (not held in the
     reference corpora searched), so these are derived, not copied: check against the published table."""
-    assert pub15t.LINE_1G == {"married": D("12900"), "single": D("8600"), "head_of_household": D("8600")}
+    assert {"married": D("12900"), "single": D("8600"), "head_of_household": D("8600")} == pub15t.LINE_1G
     held = pub15t._YEARS[2026]
     assert held["single"] == (
         D("16100"),
