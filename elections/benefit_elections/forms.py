@@ -192,14 +192,6 @@ class PaymentForm(forms.Form):
         ),
         required=False,
     )
-    w4p_extra = forms.DecimalField(
-        label="Extra amount to withhold from each payment ($)",
-        min_value=Decimal(0),
-        max_value=Decimal(100000),
-        max_digits=9,
-        decimal_places=2,
-        required=False,
-    )
     # Form W-4P (2026) Steps 2 to 4, as the form asks them (Pub. 15-T (2026) Worksheet 1B reads them).
     w4p_step2_jobs = forms.DecimalField(
         label="Form W-4P Step 2(b)(i): if you or your spouse have a job, the total taxable yearly pay from all jobs ($)",
@@ -241,6 +233,14 @@ class PaymentForm(forms.Form):
         min_value=Decimal(0),
         max_value=Decimal(100000000),
         max_digits=11,
+        decimal_places=2,
+        required=False,
+    )
+    w4p_extra = forms.DecimalField(
+        label="Form W-4P Step 4(c): extra amount to withhold from each payment ($)",
+        min_value=Decimal(0),
+        max_value=Decimal(100000),
+        max_digits=9,
         decimal_places=2,
         required=False,
     )
