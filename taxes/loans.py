@@ -56,7 +56,9 @@ def _movements(loan):
 
 
 def principal_repaid(loan, on: date) -> Decimal:
-    """Principal repaid on the loan by ``on``: the repayments posted since the loan was made."""
+    """Principal repaid on the loan by ``on``: the repayments posted since the loan was made (reading:
+    the books do not say which loan a repayment is for, so a membership with two loans at once credits
+    every repayment since this loan was made to it)."""
     return sum(
         (t.amount for t in _movements(loan) if t.kind == "loan_repayment" and t.date <= on), Decimal("0.00")
     )
