@@ -28,6 +28,7 @@ def navigation(request) -> dict:
         items.append(("Plans", reverse("benefits:admin_plans")))
         items.append(("Notices", reverse("elections:notice_batches")))
         items.append(("Payments", reverse("payments:pay_date")))
+        items.append(("Loans in arrears", reverse("taxes:loans_in_arrears")))
         items.append(("Consents", reverse("elections:consent_queue")))
         items.append(("Data imports", reverse("benefits:imports_home")))
         items.append(("Market rates", reverse("benefits:market_rates")))

@@ -160,6 +160,8 @@ class AuditEventType(models.TextChoices):
     # taxes around payments: Form 1099-R (issue 27)
     FORM_1099R_ISSUED = "tax_form.issued", "Form 1099-R issued"
     FORM_1099R_CORRECTED = "tax_form.corrected", "Corrected Form 1099-R issued"
+    LOAN_DEEMED_DISTRIBUTED = "loan.deemed_distributed", "Loan in default: deemed distribution posted"
+    LOAN_OFFSET = "loan.offset", "Loan in default: offset against the account posted"
 
 
 def client_ip(request) -> str | None:

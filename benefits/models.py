@@ -421,13 +421,25 @@ class SavedQuote(models.Model):
 
 
 # Transaction kinds that only add to a source, and kinds that only take from it.
-TRANSACTION_INFLOWS = ("deferral", "match", "employer", "rollover", "dividend", "loan_repayment")
+# A loan offset (issue 27) applies the Loan Account to the unpaid loan: it comes back to the sources (an
+# inflow, like a repayment) and leaves at once as a distribution of the same amount.
+TRANSACTION_INFLOWS = (
+    "deferral",
+    "match",
+    "employer",
+    "rollover",
+    "dividend",
+    "loan_repayment",
+    "loan_offset",
+)
 TRANSACTION_OUTFLOWS = ("forfeiture", "distribution", "withdrawal", "loan_issued", "fee")
 TRANSACTION_KINDS = TRANSACTION_INFLOWS + TRANSACTION_OUTFLOWS + ("earnings", "transfer")
 # The kinds data imports write (contributions, ESOP releases, loans), each identified by its natural key
 # (membership, source, date, kind): the database keeps one row per key, so an import run twice, or two
 # at once, creates each movement once.
 TRANSACTION_IMPORTED = ("deferral", "match", "employer", "rollover", "loan_issued", "loan_repayment")
+# The movements that change a membership's outstanding loan balance (plan_data.loans).
+LOAN_MOVEMENT_KINDS = ("loan_issued", "loan_repayment", "loan_offset")
 
 
 class AccountTransaction(models.Model):
@@ -451,6 +463,7 @@ class AccountTransaction(models.Model):
         WITHDRAWAL = "withdrawal", "In-service withdrawal"
         LOAN_ISSUED = "loan_issued", "Loan issued"
         LOAN_REPAYMENT = "loan_repayment", "Loan repayment (principal)"
+        LOAN_OFFSET = "loan_offset", "Loan offset (the unpaid loan applied against the account)"
         TRANSFER = "transfer", "Transfer between accounts"
         FEE = "fee", "Fee"
 

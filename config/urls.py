@@ -15,5 +15,6 @@ urlpatterns = [
     path("benefits/", include("benefits.urls")),
     path("claims/", include("elections.claims.urls")),
     path("payments/", include("payments.urls")),
+    path("taxes/", include("taxes.urls")),
     path("django-admin/", admin.site.urls),
 ]

@@ -21,7 +21,7 @@ from benefits.engine.payment_order import split_withholding
 from benefits.imports import cells as c
 from benefits.imports.kinds.base import Cells, Column, Kind, Target
 from benefits.imports.kinds.loans import loan_balances
-from benefits.models import AccountBalance, AccountTransaction, PlanMembership
+from benefits.models import LOAN_MOVEMENT_KINDS, AccountBalance, AccountTransaction, PlanMembership
 from payments.models import Loan, Payment, PaymentInstalment
 
 STATUSES = {"paid": "paid", "returned": "returned"}
@@ -209,9 +209,7 @@ class ConfirmationsKind(Kind):
             m = members[mid]
             loans = [(d, -a) for (_, k, a, d) in rows if k == "loan_issued"]
             if loans:
-                movements = [
-                    (t.date, -t.amount) for t in stored[mid] if t.kind in ("loan_issued", "loan_repayment")
-                ]
+                movements = [(t.date, -t.amount) for t in stored[mid] if t.kind in LOAN_MOVEMENT_KINDS]
                 outstanding, highest = loan_balances(
                     movements + loans, max(ctx["today"], max(d for d, _ in loans))
                 )

@@ -9,6 +9,10 @@ Readings (stated here once):
   frequency (Code §402(c)(4)(A)(ii)); a schedule without an end runs over a life expectancy.
 * Separation from service is the participant's termination date; disability (code 3) is the
   disability date on file, on or before the payment.
+* The $200 rule (Treas. Reg. §31.3405(c)-1 Q&A-14): the eligible rollover distributions the payee is
+  "reasonably expected" to receive from the plan in the calendar year are this payment's own
+  instalments falling in that year plus the other payment records' instalments to the same payee from
+  the same plan membership in that year that are not cancelled or returned (``year_eligible_total``).
 * These plans hold no after-tax employee contributions, so box 5 is zero and the taxable amount is
   known (box 2b "not determined" stays unchecked); payments are in cash.
 """
@@ -98,6 +102,60 @@ def election(payment, *, eligible: bool = True, defaults_only: bool = False) -> 
         rollover_amount=to_money(Decimal(str(rollover_amount))) if method is Method.SPLIT else None,
         w4r_rate=Decimal(str(rate)) if rate not in (None, "") else None,
         w4p_status=w4p.get("w4p") or None,
-        w4p_extra=Decimal(str(w4p.get("w4p_extra") or "0")),
+        w4p_extra=_amount(w4p, "w4p_extra"),
+        w4p_step2_jobs=_amount(w4p, "w4p_step2_jobs"),
+        w4p_step2_pensions=_amount(w4p, "w4p_step2_pensions"),
+        w4p_step3=_amount(w4p, "w4p_step3"),
+        w4p_step4a=_amount(w4p, "w4p_step4a"),
+        w4p_step4b=_amount(w4p, "w4p_step4b"),
         payments_per_year=per_year,
     )
+
+
+def _amount(w: dict, key: str) -> Decimal:
+    """A Form W-4P dollar amount as stored (a string of dollars and cents); absent: $0."""
+    return Decimal(str(w.get(key) or "0"))
+
+
+def _own_pay_dates_in_year(payment, year: int) -> int:
+    """How many of this record's pay dates fall in ``year`` (a single sum: its one date)."""
+    from payments.schedule import MONTHS, add_months
+
+    first = payment.first_pay_date
+    if payment.frequency not in MONTHS:
+        return 1 if first.year == year else 0
+    step, count, k = MONTHS[payment.frequency], 0, 0
+    while True:
+        if payment.number_of_payments and k >= payment.number_of_payments:
+            return count
+        on = add_months(first, k * step)
+        if on.year > year:
+            return count
+        count += on.year == year
+        k += 1
+
+
+def year_eligible_total(payment, *, gross: Decimal, paid_on: date) -> Decimal:
+    """The eligible rollover distributions the payee is reasonably expected to receive from the plan in
+    ``paid_on``'s year (Treas. Reg. §31.3405(c)-1 Q&A-14), this payment's included."""
+    from benefits.engine.taxes.rollover import eligibility
+    from payments.models import PaymentInstalment
+
+    year = paid_on.year
+    total = gross * max(1, _own_pay_dates_in_year(payment, year))
+    others = (
+        PaymentInstalment.objects.filter(
+            payment__membership_id=payment.membership_id,
+            payment__payee_name=payment.payee_name,
+            payment__payee_relationship=payment.payee_relationship,
+            pay_date__year=year,
+        )
+        .exclude(payment_id=payment.pk)
+        .exclude(state__in=("cancelled", "returned"))
+        .select_related("payment__participant", "payment__claim")
+    )
+    for inst in others:
+        d = distribution(inst.payment, gross=inst.gross, paid_on=inst.pay_date)
+        if d is not None:
+            total += eligibility(d).eligible_amount
+    return total

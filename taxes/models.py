@@ -60,3 +60,37 @@ class Form1099R(models.Model):
             self.employee_contributions,
             self.taxable_not_determined,
         )
+
+
+class LoanDistribution(models.Model):
+    """A plan loan not repaid, as posted: a §72(p) deemed distribution or a loan offset, on the day the
+    plan's cure period ended (``benefits.engine.taxes.loans``). Once per loan and kind (database rule);
+    a Form 1099-R line of the year of ``on`` (code L, or M for a qualified plan loan offset)."""
+
+    class Kind(models.TextChoices):
+        DEEMED = "deemed_distribution", "Deemed distribution (Code §72(p))"
+        OFFSET = "loan_offset", "Loan offset"
+
+    loan = models.ForeignKey("payments.Loan", on_delete=models.PROTECT, related_name="tax_events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    missed_due = models.DateField()  # the first scheduled repayment not made
+    on = models.DateField()  # the default date: the end of the plan's cure period
+    principal = models.DecimalField(max_digits=14, decimal_places=2)
+    interest = models.DecimalField(max_digits=14, decimal_places=2)  # accrued and unpaid
+    amount = models.DecimalField(max_digits=14, decimal_places=2)  # box 1: principal and interest
+    qualified_offset = models.BooleanField(default=False)  # Code §402(c)(3)(C)
+    reason = models.CharField(max_length=400)
+    declared_at = models.DateTimeField(auto_now_add=True)
+    declared_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["on", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["loan", "kind"], name="loan_distribution_once_per_kind"),
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="loan_distribution_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of loan {self.loan_id} on {self.on}: {self.amount}"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 
@@ -27,6 +27,7 @@ from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import election_rules
 from benefits.engine.money import ZERO
 from benefits.engine.taxes import form_1099r
+from benefits.engine.taxes.distributions import Distribution, Kind, Recipient
 from benefits.engine.taxes.notice_timing import Timing, annual_notice_due, check
 from benefits.engine.taxes.rollover import eligibility
 from benefits.engine.taxes.withholding import ElectionRefused, compute
@@ -53,6 +54,8 @@ def instalment_withholding(payment, *, gross: Decimal, pay_date: date) -> tuple[
     d = facts.distribution(payment, gross=gross, paid_on=pay_date)
     if d is None:
         return ZERO, {"rule": "Not a distribution: no federal income tax withholding."}
+    if eligibility(d).eligible:  # the $200 rule reads the year's eligible distributions (Q&A-14)
+        d = replace(d, year_eligible_total=facts.year_eligible_total(payment, gross=gross, paid_on=pay_date))
     try:
         w = compute(d, facts.election(payment, eligible=eligibility(d).eligible))
     except ElectionRefused as exc:
@@ -192,7 +195,33 @@ def year_lines(year: int) -> dict[tuple, list[tuple[str, form_1099r.Line]]]:
             d, rolled_over=rolled, paid_to_payee=inst.gross - rolled, withheld=inst.withholding
         ):
             out[_payee_key(payment)].append((str(inst.pk), line))
+    _loan_lines(year, out)
     return out
+
+
+def _loan_lines(year: int, out: dict[tuple, list[tuple[str, form_1099r.Line]]]) -> None:
+    """The loans declared in default in ``year`` (``taxes.loans``): a deemed distribution (code L) or an
+    offset (M when qualified), no cash and so nothing withheld (Code §3405(e)(8))."""
+    from taxes.models import LoanDistribution
+
+    rows = LoanDistribution.objects.filter(on__year=year).select_related(
+        "loan__payment__participant", "loan__payment__membership__plan"
+    )
+    for row in rows.order_by("pk"):
+        payment = row.loan.payment
+        p = payment.participant
+        d = Distribution(
+            kind=Kind.LOAN_DEEMED if row.kind == LoanDistribution.Kind.DEEMED else Kind.LOAN_OFFSET,
+            recipient=Recipient.PARTICIPANT,
+            gross=row.amount,
+            paid_on=row.on,
+            participant_birth_date=p.birth_date,
+            separation_date=p.termination_date,
+            disabled=bool(p.disability_date and p.disability_date <= row.on),
+            qualified_loan_offset=row.qualified_offset,
+        )
+        for line in form_1099r.lines(d, rolled_over=ZERO, paid_to_payee=row.amount, withheld=ZERO):
+            out[_payee_key(payment)].append((f"loan-{row.pk}", line))
 
 
 def _payload(form: Form1099R, participant, plan) -> dict:

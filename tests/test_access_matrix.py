@@ -39,7 +39,7 @@ from tests.conftest import PASSWORD, login_with_totp
 pytestmark = pytest.mark.django_db
 
 DEMO_PASSWORD = "demo-pass-2026"  # noqa: S105 - the demo logins' password (README)
-PROJECT_APPS = ("accounts.", "benefits.", "elections.", "payments.")
+PROJECT_APPS = ("accounts.", "benefits.", "elections.", "payments.", "taxes.")
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 RATES = b"series,month,percent,source\nprime_rate,2001-07,6.75,WSJ (test)\n"
 
@@ -200,6 +200,9 @@ MATRIX: tuple[Row, ...] = (
     Row("payments:pay_date",                          "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("payments:export",                            "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("payments:instruction_csv",                   "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    # taxes: loans in arrears and the declaration of a default (issue 27), administrators only
+    Row("taxes:loans_in_arrears",                     "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("taxes:loan_default",                         "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
 )
 # fmt: on
 
@@ -279,6 +282,7 @@ ARGS = {
     "payments:correct_destination": lambda d: [_returned_payment(d)],
     "payments:export": lambda d: [_due_payment(d)],
     "payments:instruction_csv": lambda d: ["2027-01-01"],
+    "taxes:loan_default": lambda d: [_loan_in_arrears(d)],
 }
 
 
@@ -298,6 +302,17 @@ def _returned_payment(d) -> int:
         method="direct_deposit",
         state="returned",
     ).pk
+
+
+def _loan_in_arrears(d) -> int:
+    """A Carver 401(k) loan whose April 1, 2026 repayment was missed (cure period over June 30, 2026), of
+    a borrower of its own so the demo's loan history does not cover the missed payment."""
+    from tests.factories import MembershipFactory, ParticipantFactory
+    from tests.taxes.helpers import make_loan_in_arrears
+
+    plan = Plan.objects.get(key="carver-401k")
+    m = MembershipFactory(plan=plan, participant=ParticipantFactory(birth_date=date(1980, 5, 1)))
+    return make_loan_in_arrears(m).pk
 
 
 def _due_payment(d) -> str:

@@ -40,6 +40,7 @@ K401_KINDS = {
     Kind.WITHDRAWAL: "withdrawal",
     Kind.LOAN_ISSUED: "loan_issued",
     Kind.LOAN_REPAYMENT: "loan_repaid",
+    Kind.LOAN_OFFSET: "loan_repaid",  # the Loan Account applied back, then distributed (issue 27)
     Kind.FEE: "fee",
 }
 # Our kinds → the ESOP ledger's kinds (the ESOP ledger keeps the signs as stored).

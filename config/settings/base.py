@@ -8,6 +8,8 @@ Two modes:
 
 from pathlib import Path
 
+from celery.schedules import crontab
+
 from config.env import BASE_DIR, env
 
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
@@ -295,6 +297,13 @@ CELERY_BEAT_SCHEDULE = {
         "task": "jobs.sweep",
         "schedule": JOBS_SWEEP_SECONDS,
         "options": {"expires": JOBS_SWEEP_SECONDS},
+    },
+    # The prior year's Forms 1099-R, in January before the January 31 deadline for recipients' copies
+    # (Code §6041(d); General Instructions for Certain Information Returns (2026), Part H). Issued
+    # exactly once, so the later runs only add forms for instalments confirmed since (taxes/tasks.py).
+    "forms-1099r-prior-year": {
+        "task": "taxes.forms_1099r_prior_year",
+        "schedule": crontab(minute=0, hour=6, day_of_month="5,15,25", month_of_year="1"),
     },
 }
 # Background work warns when waiting work has not been taken by any worker for this long, or when the

@@ -151,6 +151,9 @@ def aba_valid(routing: str) -> bool:
     return (3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + d[2] + d[5] + d[8]) % 10 == 0
 
 
+W4P_STEPS = ("w4p_step2_jobs", "w4p_step2_pensions", "w4p_step3", "w4p_step4a", "w4p_step4b")
+
+
 class PaymentForm(forms.Form):
     payment_method = forms.ChoiceField(
         label="How should the plan pay you?", choices=PaymentMethod.choices, widget=forms.RadioSelect
@@ -189,8 +192,52 @@ class PaymentForm(forms.Form):
         ),
         required=False,
     )
+    # Form W-4P (2026) Steps 2 to 4, as the form asks them (Pub. 15-T (2026) Worksheet 1B reads them).
+    w4p_step2_jobs = forms.DecimalField(
+        label="Form W-4P Step 2(b)(i): if you or your spouse have a job, the total taxable yearly pay from all jobs ($)",
+        min_value=Decimal(0),
+        max_value=Decimal(100000000),
+        max_digits=11,
+        decimal_places=2,
+        required=False,
+    )
+    w4p_step2_pensions = forms.DecimalField(
+        label="Form W-4P Step 2(b)(ii): yearly taxable payments from your (and your spouse's) other pensions "
+        "or annuities that pay less than this one ($)",
+        min_value=Decimal(0),
+        max_value=Decimal(100000000),
+        max_digits=11,
+        decimal_places=2,
+        required=False,
+    )
+    w4p_step3 = forms.DecimalField(
+        label="Form W-4P Step 3: credits you will claim for the year (child tax credit, other dependents, "
+        "other credits) ($)",
+        min_value=Decimal(0),
+        max_value=Decimal(1000000),
+        max_digits=9,
+        decimal_places=2,
+        required=False,
+    )
+    w4p_step4a = forms.DecimalField(
+        label="Form W-4P Step 4(a): other income for the year with no withholding (interest, dividends, "
+        "taxable social security) ($)",
+        min_value=Decimal(0),
+        max_value=Decimal(100000000),
+        max_digits=11,
+        decimal_places=2,
+        required=False,
+    )
+    w4p_step4b = forms.DecimalField(
+        label="Form W-4P Step 4(b): deductions you expect beyond the standard deduction ($)",
+        min_value=Decimal(0),
+        max_value=Decimal(100000000),
+        max_digits=11,
+        decimal_places=2,
+        required=False,
+    )
     w4p_extra = forms.DecimalField(
-        label="Extra amount to withhold from each payment ($)",
+        label="Form W-4P Step 4(c): extra amount to withhold from each payment ($)",
         min_value=Decimal(0),
         max_value=Decimal(100000),
         max_digits=9,
@@ -218,7 +265,8 @@ class PaymentForm(forms.Form):
             methods.append((PaymentMethod.DIRECT_ROLLOVER, PaymentMethod.DIRECT_ROLLOVER.label))
         self.fields["payment_method"].choices = methods
         if not needs.w4p:
-            del self.fields["w4p"], self.fields["w4p_extra"]
+            for f in ("w4p", "w4p_extra", *W4P_STEPS):
+                del self.fields[f]
         elif needs.w4r:
             self.fields["w4p"].label = "Federal income tax withholding on the installments (Form W-4P)"
         if not needs.rollover_allowed:
@@ -281,6 +329,8 @@ class PaymentForm(forms.Form):
             withholding = {"form": "W-4R", "w4r_rate": str(d["w4r_rate"])}
         if self.needs.w4p and (method == PaymentMethod.DIRECT_DEPOSIT or self.needs.bank_always):
             w4p = {"form": "W-4P", "w4p": d["w4p"], "w4p_extra": f"{d.get('w4p_extra') or 0:.2f}"}
+            if d["w4p"] != "none":
+                w4p.update({f: f"{d[f]:.2f}" for f in W4P_STEPS if d.get(f)})
             withholding = {**withholding, "installments": w4p} if withholding else w4p
         if not withholding:
             withholding = {"form": "none", "note": "No withholding on a direct rollover"}

@@ -202,7 +202,22 @@ def _withholding_words(w: dict) -> str:
             "head_of_household": "head of household",
         }.get(w.get("w4p"), "")
         extra = Decimal(w.get("w4p_extra") or 0)
-        return f"Form W-4P: withheld as for {status}" + (f", plus {money(extra)} a payment" if extra else "")
+        steps = [
+            (label, Decimal(w.get(key) or 0))
+            for key, label in (
+                ("w4p_step2_jobs", "other jobs' yearly pay"),
+                ("w4p_step2_pensions", "lower-paying pensions' yearly payments"),
+                ("w4p_step3", "credits"),
+                ("w4p_step4a", "other income"),
+                ("w4p_step4b", "deductions"),
+            )
+        ]
+        told = "; ".join(f"{label} {money(v)}" for label, v in steps if v)
+        return (
+            f"Form W-4P: withheld as for {status}"
+            + (f" ({told})" if told else "")
+            + (f", plus {money(extra)} a payment" if extra else "")
+        )
     if w.get("form") == "none":
         return "No federal income tax withheld on a direct rollover"
     return ""

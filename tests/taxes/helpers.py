@@ -63,3 +63,59 @@ def pay(payment, pay_date: date, *, gross=None, sequence=1, state="paid") -> Pay
         paid_on=pay_date if state == "paid" else None,
         agent_reference=f"AG-{payment.pk}-{sequence}" if state == "paid" else "",
     )
+
+
+def make_loan_in_arrears(membership, *, source="before_tax"):
+    """A $10,000 loan made January 2, 2026, repaid on February 1 and March 1, 2026 and then not: the
+    repayment due April 1, 2026 is missed. Its schedule: ten monthly payments of $1,000 principal with
+    interest at 0.5% a month on the balance ($50, $45, $40, …)."""
+    from benefits.models import AccountTransaction
+    from payments.models import Loan
+
+    payment = Payment.objects.create(
+        membership=membership,
+        participant=membership.participant,
+        payee_name=membership.participant.full_name,
+        kind="loan_disbursement",
+        gross=Decimal("10000.00"),
+        first_pay_date=date(2026, 1, 2),
+        method="direct_deposit",
+        state="paid",
+        posting={"sources": {source: "10000.00"}},
+    )
+    schedule = []
+    balance = Decimal("10000.00")
+    for k in range(10):
+        interest = (balance * Decimal("0.005")).quantize(Decimal("0.01"))
+        balance -= Decimal("1000.00")
+        schedule.append(
+            {
+                "due": date(2026, 2 + k, 1).isoformat() if k < 11 else "",
+                "payment": str(Decimal("1000.00") + interest),
+                "interest": str(interest),
+                "principal": "1000.00",
+                "balance": str(balance),
+            }
+        )
+    loan = Loan.objects.create(
+        payment=payment,
+        principal=Decimal("10000.00"),
+        rate_percent=Decimal("6.000"),
+        term_months=10,
+        level_payment=Decimal("1050.00"),
+        first_due=date(2026, 2, 1),
+        schedule=schedule,
+        made_on=date(2026, 1, 2),
+    )
+    AccountTransaction.objects.create(
+        membership=membership,
+        source=source,
+        date=date(2026, 1, 2),
+        kind="loan_issued",
+        amount=Decimal("-10000.00"),
+    )
+    for on in (date(2026, 2, 1), date(2026, 3, 1)):
+        AccountTransaction.objects.create(
+            membership=membership, source=source, date=on, kind="loan_repayment", amount=Decimal("1000.00")
+        )
+    return loan

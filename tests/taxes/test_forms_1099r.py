@@ -127,17 +127,53 @@ def test_totals_equal_the_years_posted_payments(k401):
                 withholding={"form": "W-4R", "w4r_rate": str(rng.choice([20, 25, 30]))},
             )
             pay(p, p.first_pay_date, state=rng.choice(["paid", "paid", "paid", "returned"]))
-    report = forms_issue(2026)
-    assert report.failed == []
+        if i % 5 == 0:
+            # An annuity in pay from March with a full Form W-4P (Steps 2 to 4; Pub. 15-T (2026) Worksheet 1B).
+            w4p = {
+                "form": "W-4P",
+                "w4p": rng.choice(["single", "married", "head_of_household"]),
+                "w4p_step2_jobs": str(rng.choice([0, 25000])),
+                "w4p_step3": str(rng.choice([0, 2000])),
+                "w4p_step4a": "1200.00",
+                "w4p_step4b": "0",
+                "w4p_extra": "15.00",
+            }
+            a = make_payment(
+                m,
+                kind="annuity",
+                frequency="monthly",
+                gross=str(D(rng.randint(800, 4000)) + D("0.25")),
+                first=date(2026, 3, 1),
+                withholding=w4p,
+            )
+            for k, month in enumerate(range(3, 13)):
+                pay(a, date(2026, month, 1), sequence=k + 1)
+    out = io.StringIO()
+    call_command("forms_1099r", "2026", "--json", stdout=out)
+    report = json.loads(out.getvalue().strip().splitlines()[-1])
+    assert report["failed"] == []
     from payments.models import PaymentInstalment
 
-    paid = PaymentInstalment.objects.filter(state="paid", paid_on__year=2026)
+    paid = PaymentInstalment.objects.filter(state="paid", paid_on__year=2026).select_related("payment")
     forms = Form1099R.objects.filter(year=2026)
     assert sum(f.gross for f in forms) == sum(i.gross for i in paid)
     assert sum(f.withheld for f in forms) == sum(i.withholding for i in paid)
+    # Per payee: box 1 and box 4 equal that payee's confirmed paid instalments of the year.
+    posted: dict[tuple, list[D]] = {}
+    for i in paid:
+        key = (i.payment.membership.plan_id, i.payment.participant_id, i.payment.payee_name)
+        b = posted.setdefault(key, [D("0"), D("0")])
+        b[0] += i.gross
+        b[1] += i.withholding
+    reported: dict[tuple, list[D]] = {}
+    for f in forms:
+        b = reported.setdefault((f.plan_id, f.participant_id, f.payee_name), [D("0"), D("0")])
+        b[0] += f.gross
+        b[1] += f.withheld
+    assert reported == posted
     # One form per payee, plan and code.
     keys = [(f.plan_id, f.participant_id, f.payee_name, f.code) for f in forms]
-    assert len(keys) == len(set(keys)) == report.issued
+    assert len(keys) == len(set(keys)) == report["issued"]
 
 
 def test_command_issues_once_and_writes_the_payer_file(k401, tmp_path):

@@ -95,7 +95,10 @@ def test_the_claim_page_shows_the_rollover_notice_before_the_choice(people, clie
     client.force_login(pat)
     m = membership(pat, "carver-401k")
     page = client.get(reverse("elections:claim_new", args=[m.pk, "withdrawal_59half"])).content.decode()
-    assert "Your rollover options (§402(f) notice)" in page and "The 10% additional tax on early distributions" in page
+    assert (
+        "Your rollover options (§402(f) notice)" in page
+        and "The 10% additional tax on early distributions" in page
+    )
     assert "If a plan loan is offset against your account" in page  # the 401(k) has loans
     assert 'name="waive_30_days"' in page and 'name="w4r_rate"' in page
     loan = client.get(reverse("elections:claim_new", args=[m.pk, "loan"])).content.decode()

@@ -93,6 +93,11 @@ class LoanProgram(Protocol):
         """The amortization schedule (``principal``, ``level_payment``, ``total_interest``, ``payments``)."""
         ...
 
+    def default(self, missed_due_date: date, *, employed: bool) -> Any:
+        """When a loan whose payment was missed on ``missed_due_date`` is in default (``default_date``,
+        the end of the plan's cure period) and when its lien is foreclosed (``foreclosure``, ``trace``)."""
+        ...
+
 
 @dataclass(frozen=True)
 class HardshipReason:

@@ -78,6 +78,12 @@ class Distribution:
     employee_contributions: Decimal = ZERO  # after-tax basis recovered by this payment (box 5)
     basis_known: bool = True  # False where the plan cannot know the basis (box 2b "not determined")
     disabled: bool = False  # §72(m)(7) disability, known to the plan
+    # The eligible rollover distributions the payee is reasonably expected to receive from the plan in
+    # this payment's calendar year, this one included (Treas. Reg. §31.3405(c)-1 Q&A-14, §1.401(a)(31)-1
+    # Q&A-11: the $200 rule); None: this payment's eligible amount alone.
+    year_eligible_total: Decimal | None = None
+    # A loan offset made because of severance within 12 months after it (Code §402(c)(3)(C)): code M.
+    qualified_loan_offset: bool = True
 
     @property
     def cash(self) -> Decimal:

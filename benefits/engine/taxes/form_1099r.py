@@ -14,7 +14,8 @@ Read from the 2026 Instructions for Forms 1099-R and 5498 (its "Guide to Distrib
   for life after separation (a series of substantially equal periodic payments, §72(t)(2)(A)(iv)).
 * **3** — disability (§72(m)(7)), when the plan knows of it.
 * **L** — a loan treated as a deemed distribution (§72(p)), with 1, 2, 4 or 7 (L is never used for a
-  loan offset). **M** — a qualified plan loan offset, with 1, 2, 4 or 7.
+  loan offset). **M** — a qualified plan loan offset (§402(c)(3)(C)), with 1, 2, 4 or 7; a plan loan
+  offset that is not qualified (more than 12 months after severance) has the age code alone.
 
 Readings this module takes (the plan's facts leave them open):
 
@@ -77,8 +78,8 @@ def box7(d: Distribution, *, direct_rollover: bool) -> str:
     code = "4" if death else _age_code(d)
     if d.kind is Kind.LOAN_DEEMED:
         code += "L"
-    elif d.kind is Kind.LOAN_OFFSET:
-        code += "M"
+    elif d.kind is Kind.LOAN_OFFSET and d.qualified_loan_offset:
+        code += "M"  # a plan loan offset that is not a qualified one has the age code alone
     return code
 
 

@@ -1,15 +1,35 @@
-"""Publication 15-T's annual percentage method for periodic pension payments (Form W-4P, 2022 or later).
+"""Publication 15-T's percentage method for periodic pension payments (a Form W-4P from 2022 or later).
 
-Worksheet 1A of Publication 15-T (Federal Income Tax Withholding Methods) for a Form W-4P from 2022 or
-later, Step 2 box not checked, no Step 3 credits or Step 4(a)/(b) amounts: annualize the payment,
-subtract $12,900 (married filing jointly) or $8,600 (any other status) (line 1g), look the result up in
-the year's STANDARD withholding rate schedule, divide by the payments a year, add the Step 4(c) extra.
+Worksheet 1B of Publication 15-T (2026), "Federal Income Tax Withholding Methods", for periodic payments
+of pensions and annuities, read line by line (``worksheet_1b``):
 
-The schedule for a year is built the way Pub. 15-T builds it: its first row ends at the year's
-standard deduction less the line 1g amount, and its rows then follow the year's income tax brackets.
-The 2026 figures are from Rev. Proc. 2025-32 (§4.01 brackets, §4.03 standard deduction, as amended
-by P.L. 119-21): they must equal Publication 15-T (2026)'s Annual Percentage Method table; the tests
-check the rows worked by hand.
+* Step 1, the adjusted annual payment: the payment × payments a year (1a–1c), plus Form W-4P Step 4(a)
+  other income, less Step 4(b) deductions and the line amount of $12,900 (married filing jointly) or
+  $8,600 (any other status).
+* Step 2, the tentative withholding: the STANDARD withholding rate schedule applied to the adjusted
+  annual payment plus Form W-4P Step 2(b)(iii) (the payee's job pay and lower-paying pensions), less the
+  same schedule applied to Step 2(b)(iii) alone, so this pension is taxed at the rates the other income
+  leaves for it; divided by the payments a year.
+* Step 3: less the Step 3 credits divided by the payments a year (not below zero).
+* Step 4: plus the Step 4(c) extra withholding a payment.
+
+No Form W-4P: withhold as for a single filer with no adjustments (Code §3405(a)(4), as amended by
+P.L. 115-97; Publication 15-T (2026), "Periodic payments of pensions and annuities": a payee who has not
+given a Form W-4P is treated as single with no adjustments — not "married with three allowances", the
+rule for payments before 2023).
+
+The schedule for a year is built the way Pub. 15-T builds it: its first row ends at the year's standard
+deduction less the line amount above, and its rows then follow the year's income tax brackets. SOURCE
+NOTE: the published 2026 Publication 15-T table could not be read here (the reference corpora searched
+for "Publication 15-T 2026" hold only secondary summaries, no table rows), so the 2026 figures are
+derived from Rev. Proc. 2025-32 (§4.01 brackets, §4.03 standard deduction, as amended by P.L. 119-21)
+and the $12,900 / $8,600 line amounts of Pub. 15-T (2022–2025), which the 2026 edition is taken to keep.
+They are listed with their source in tests/engine/taxes/test_w4p_and_under_200.py and must be
+checked against the published table before production (docs/payments/form-1099r.md). The Form W-4P
+steps were checked against the Form W-4P (2022) text (Step 2(b)(i) jobs, (ii) lower-paying pensions,
+(iii) their total); the Worksheet 1B line order above follows the Pub. 15-T editions since 2022 and
+should be re-read against the 2026 edition with the table.
+
 """
 
 from __future__ import annotations
@@ -19,7 +39,7 @@ from decimal import Decimal
 
 from benefits.engine.money import ZERO, to_money
 
-# Worksheet 1A line 1g (Form W-4P Step 2 box not checked).
+# Worksheet 1B, the line subtracted with Step 4(b) (Pub. 15-T 2022–2025; taken as kept in 2026).
 LINE_1G = {"married": Decimal("12900"), "single": Decimal("8600"), "head_of_household": Decimal("8600")}
 
 # Rev. Proc. 2025-32 §4.03 (standard deduction) and §4.01 (brackets: the top of each taxable-income band
@@ -81,18 +101,100 @@ def schedule(year: int, status: str) -> tuple[Row, ...]:
 
 
 def annual_tentative(year: int, status: str, adjusted_annual: Decimal) -> Decimal:
-    """Worksheet 1A line 2h: the tentative annual withholding on the adjusted annual payment."""
+    """The schedule's tentative annual withholding on ``adjusted_annual`` (Worksheet 1B lines 2c–2h)."""
+    adjusted_annual = max(ZERO, adjusted_annual)
     row = next(r for r in reversed(schedule(year, status)) if adjusted_annual >= r.at_least)
     return row.tentative + (adjusted_annual - row.at_least) * row.rate
+
+
+@dataclass(frozen=True)
+class W4P:
+    """What a Form W-4P (2022 or later) asks, in its own steps. ``status`` None: no Form W-4P given."""
+
+    status: str | None = (
+        None  # Step 1(c): "single" (or married filing separately), "married", "head_of_household"
+    )
+    step2_jobs: Decimal = ZERO  # Step 2(b)(i): taxable annual pay from all jobs (payee and spouse)
+    step2_pensions: Decimal = ZERO  # Step 2(b)(ii): annual taxable payments from lower-paying pensions
+    step3_credits: Decimal = ZERO  # Step 3: the year's credits (children, other dependents, others)
+    step4a_other_income: Decimal = ZERO  # Step 4(a): other income not from jobs or pensions
+    step4b_deductions: Decimal = ZERO  # Step 4(b): deductions beyond the standard deduction
+    step4c_extra: Decimal = ZERO  # Step 4(c): extra withholding from each payment
+
+    @property
+    def step2_total(self) -> Decimal:  # Step 2(b)(iii)
+        return self.step2_jobs + self.step2_pensions
+
+
+@dataclass(frozen=True)
+class Worksheet1B:
+    """Every line of Worksheet 1B for one payment, so the basis stored with the payment can be read back."""
+
+    year_used: int
+    status: str
+    annual: Decimal  # 1c
+    adjusted_annual: Decimal  # 1i
+    other: Decimal  # 2a: Step 2(b)(iii)
+    tentative_with_other: Decimal  # 2h
+    tentative_other: Decimal  # 2n
+    tentative_annual: Decimal  # 2o
+    tentative_payment: Decimal  # 2p
+    credits_payment: Decimal  # 3b
+    after_credits: Decimal  # 3c
+    withholding: Decimal  # 4b, rounded to the cent
+
+
+def worksheet_1b(*, year: int, payment: Decimal, payments_per_year: int, w4p: W4P) -> Worksheet1B:
+    """Federal income tax to withhold from one periodic payment under ``w4p`` (no W-4P: single, nothing
+    else), line by line as Pub. 15-T (2026) Worksheet 1B."""
+    status = w4p.status or "single"
+    if status not in STATUSES:
+        raise ValueError(f"unknown filing status {status!r}")
+    for name in (
+        "step2_jobs",
+        "step2_pensions",
+        "step3_credits",
+        "step4a_other_income",
+        "step4b_deductions",
+        "step4c_extra",
+    ):
+        if getattr(w4p, name) < ZERO:
+            raise ValueError(f"{name} cannot be negative")
+    n = Decimal(payments_per_year)
+    annual = payment * n  # 1c
+    line_1f = annual + w4p.step4a_other_income  # 1d, 1e, 1f
+    line_1h = w4p.step4b_deductions + LINE_1G[status]  # 1g, 1h
+    adjusted = max(ZERO, line_1f - line_1h)  # 1i
+    other = w4p.step2_total  # 2a
+    with_other = annual_tentative(year, status, adjusted + other)  # 2b–2h
+    other_only = annual_tentative(year, status, other)  # 2i–2n
+    tentative_annual = max(ZERO, with_other - other_only)  # 2o
+    tentative_payment = tentative_annual / n  # 2p
+    credits = w4p.step3_credits / n  # 3a, 3b
+    after = max(ZERO, tentative_payment - credits)  # 3c
+    return Worksheet1B(
+        year_used(year),
+        status,
+        annual,
+        adjusted,
+        other,
+        with_other,
+        other_only,
+        tentative_annual,
+        tentative_payment,
+        credits,
+        after,
+        to_money(after + w4p.step4c_extra),  # 4a, 4b
+    )
 
 
 def periodic_withholding(
     *, year: int, status: str, payment: Decimal, payments_per_year: int, extra: Decimal = ZERO
 ) -> Decimal:
-    """Federal income tax to withhold from one periodic payment (Worksheet 1A, lines 1a–4b)."""
-    if status not in STATUSES:
-        raise ValueError(f"unknown filing status {status!r}")
-    annual = payment * payments_per_year  # line 1c
-    adjusted = max(ZERO, annual - LINE_1G[status])  # lines 1g–1i
-    per_payment = annual_tentative(year, status, adjusted) / payments_per_year  # line 2h / 1b
-    return to_money(max(ZERO, per_payment) + extra)  # line 4a: plus Step 4(c)
+    """Federal income tax to withhold from one periodic payment with only a filing status and Step 4(c)."""
+    return worksheet_1b(
+        year=year,
+        payment=payment,
+        payments_per_year=payments_per_year,
+        w4p=W4P(status=status, step4c_extra=extra),
+    ).withholding

@@ -7,9 +7,18 @@
   payment that is the year's RMD): 10% unless the payee elects another rate from 0% to 100% on Form
   W-4R (§3405(b)(1), (2); Form W-4R instructions).
 * Periodic payment (an annuity, installments over 10 years or more or a life expectancy): as wages,
-  per the payee's Form W-4P (§3405(a)(1)); with no W-4P, as for a single filer with no adjustments
-  (Form W-4P instructions, 2023 and later); the payee may elect no withholding (§3405(a)(2)). The
-  amount follows Publication 15-T's percentage method (``pub15t``), plus any extra the payee asks.
+  per the payee's Form W-4P (§3405(a)(1)) — filing status, Step 2(b) other jobs and pensions, Step 3
+  credits, Step 4(a) other income, 4(b) deductions, 4(c) extra — on Publication 15-T (2026) Worksheet 1B
+  (``pub15t.worksheet_1b``); with no W-4P, as for a single filer with no adjustments (Code §3405(a)(4);
+  Pub. 15-T (2026)); the payee may elect no withholding (§3405(a)(2)).
+* Under $200 (Treas. Reg. §31.3405(c)-1 Q&A-14): the 20% mandatory withholding of §3405(c) does not
+  apply when the eligible rollover distributions the payee is reasonably expected to receive from the
+  plan in the calendar year total less than $200 (``Distribution.year_eligible_total``); the payment is
+  then withheld on as any other nonperiodic payment (§3405(b): 10% unless the payee chooses another rate
+  from 0% to 100% on Form W-4R). Such a payment is still an eligible rollover distribution: a direct
+  rollover the payee asks for is made (Treas. Reg. §1.401(a)(31)-1 Q&A-11 lets the plan decline to offer
+  one; the product does not use that permission) and the §402(f) notice is still given (§402(f) and
+  Treas. Reg. §1.402(f)-1 have no amount below which the notice is not needed).
 * No more can be withheld than the money and property other than employer securities in the payment
   (§3405(e)(8); Treas. Reg. §31.3405(c)-1 Q&A-11): a loan offset or a payment in shares may carry
   less withholding, or none.
@@ -26,6 +35,8 @@ from benefits.engine.taxes.distributions import Distribution, Method
 from benefits.engine.taxes.rollover import eligibility, is_periodic
 
 MANDATORY_ERD_RATE = Decimal("20")  # Code §3405(c)(1)
+# Treas. Reg. §31.3405(c)-1 Q&A-14: no §3405(c) withholding when the year's ERDs total less than this.
+SMALL_YEAR_TOTAL = Decimal("200")
 NONPERIODIC_DEFAULT_RATE = Decimal("10")  # Code §3405(b)(1)
 
 
@@ -46,6 +57,11 @@ class Election:
     w4r_rate: Decimal | None = None  # Form W-4R rate in whole percent; None: the default
     w4p_status: str | None = None  # "single", "married", "head_of_household", "none"; None: no W-4P
     w4p_extra: Decimal = ZERO  # Form W-4P Step 4(c): extra withholding a payment
+    w4p_step2_jobs: Decimal = ZERO  # Form W-4P Step 2(b)(i): annual pay from all jobs
+    w4p_step2_pensions: Decimal = ZERO  # Step 2(b)(ii): annual payments from lower-paying pensions
+    w4p_step3: Decimal = ZERO  # Step 3: the year's credits
+    w4p_step4a: Decimal = ZERO  # Step 4(a): other income
+    w4p_step4b: Decimal = ZERO  # Step 4(b): deductions
     payments_per_year: int = 12  # for a periodic payment
 
 
@@ -70,6 +86,26 @@ class Withholding:
             "form": self.form,
             "rule": self.rule,
         }
+
+
+def w4p_of(e: Election) -> pub15t.W4P:
+    """The Form W-4P the election holds (status None: none given, the single default)."""
+    return pub15t.W4P(
+        status=e.w4p_status if e.w4p_status != "none" else None,
+        step2_jobs=e.w4p_step2_jobs,
+        step2_pensions=e.w4p_step2_pensions,
+        step3_credits=e.w4p_step3,
+        step4a_other_income=e.w4p_step4a,
+        step4b_deductions=e.w4p_step4b,
+        step4c_extra=e.w4p_extra,
+    )
+
+
+def mandatory_applies(d: Distribution, eligible_amount: Decimal) -> bool:
+    """Whether §3405(c)'s 20% applies: not when the year's ERDs are expected to total under $200
+    (Treas. Reg. §31.3405(c)-1 Q&A-14)."""
+    total = d.year_eligible_total if d.year_eligible_total is not None else eligible_amount
+    return total >= SMALL_YEAR_TOTAL
 
 
 def _rate(value: Decimal | None) -> Decimal | None:
@@ -119,23 +155,48 @@ def compute(d: Distribution, e: Election) -> Withholding:
         if status == "none":
             amount, rule = ZERO, "You chose no federal income tax withholding (Form W-4P; Code §3405(a)(2))."
         else:
-            amount = pub15t.periodic_withholding(
-                year=d.paid_on.year,
-                status=status,
-                payment=to_payee,
-                payments_per_year=e.payments_per_year,
-                extra=e.w4p_extra,
+            for name in (
+                "w4p_extra",
+                "w4p_step2_jobs",
+                "w4p_step2_pensions",
+                "w4p_step3",
+                "w4p_step4a",
+                "w4p_step4b",
+            ):
+                if getattr(e, name) < ZERO:
+                    raise ElectionRefused(name, "Form W-4P amounts: $0 or more.")
+            sheet = pub15t.worksheet_1b(
+                year=d.paid_on.year, payment=to_payee, payments_per_year=e.payments_per_year, w4p=w4p_of(e)
             )
-            used = pub15t.year_used(d.paid_on.year)
+            amount = sheet.withholding
+            used = sheet.year_used
+            adjusted = any(
+                getattr(e, n) > ZERO
+                for n in (
+                    "w4p_extra",
+                    "w4p_step2_jobs",
+                    "w4p_step2_pensions",
+                    "w4p_step3",
+                    "w4p_step4a",
+                    "w4p_step4b",
+                )
+            )
             rule = (
                 f"Withheld as for {status.replace('_', ' ')} per Publication 15-T ({used}"
                 + ("" if used == d.paid_on.year else f"; {d.paid_on.year}'s table not loaded yet")
-                + ")"
+                + ") Worksheet 1B"
+                + (" with your Form W-4P's Steps 2 to 4" if adjusted else "")
                 + ("" if e.w4p_status else ", the default with no Form W-4P")
                 + " (Code §3405(a))."
             )
         form = "W-4P"
     else:
+        if eligible_to_payee > ZERO and not mandatory_applies(d, elig.eligible_amount):
+            # Q&A-14: the year's ERDs are under $200: §3405(b) withholding, as on any nonperiodic payment.
+            other_to_payee, eligible_to_payee = to_payee, ZERO
+            small = True
+        else:
+            small = False
         if eligible_to_payee > ZERO and rate is not None and rate < MANDATORY_ERD_RATE:
             raise ElectionRefused(
                 "w4r_rate",
@@ -156,6 +217,13 @@ def compute(d: Distribution, e: Election) -> Withholding:
                 + ("(your Form W-4R rate)" if rate is not None else "(the 10% default, Code §3405(b))")
             )
         rule = "Withheld: " + "; ".join(parts) + "."
+        if small:
+            rule = (
+                "Withheld: "
+                + (f"{other_rate}% (your Form W-4R rate)" if rate is not None else "10% (Code §3405(b))")
+                + ". The 20% rule does not apply: your eligible rollover distributions from the plan this year "
+                "total less than $200 (Treas. Reg. §31.3405(c)-1 Q&A-14)."
+            )
         form = "W-4R"
     if amount > cap:
         amount = cap

@@ -20,7 +20,7 @@ from benefits.imports.kinds.common import (
     source,
 )
 from benefits.imports.kinds.transactions import existing_transactions
-from benefits.models import AccountTransaction, PlanMembership
+from benefits.models import LOAN_MOVEMENT_KINDS, AccountTransaction, PlanMembership
 
 TYPES = {"issued": "loan_issued", "repayment": "loan_repayment"}
 ZERO = Decimal("0.00")
@@ -87,7 +87,7 @@ class LoansKind(Kind):
         """plan_data.loans (engine contract) from every loan movement of the membership, stored and in the file."""
         by_membership: dict[PlanMembership, dict[tuple, Decimal]] = defaultdict(dict)
         members = {t.lookup["membership"] for t in planned}
-        stored = AccountTransaction.objects.filter(membership__in=members, kind__in=TYPES.values())
+        stored = AccountTransaction.objects.filter(membership__in=members, kind__in=LOAN_MOVEMENT_KINDS)
         index = {m.pk: m for m in members}
         for t in stored:
             by_membership[index[t.membership_id]][(t.membership_id, t.source, t.date, t.kind)] = t.amount

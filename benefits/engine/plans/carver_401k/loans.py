@@ -381,6 +381,10 @@ class LoanProgram:
         """§8.5(a): the first payroll deduction is no later than three weeks after the form is processed."""
         return decided_on + FIRST_DEDUCTION_WITHIN
 
+    def default(self, missed_due_date: date, *, employed: bool) -> LoanDefault:
+        """§8.6(a), (b): the default date (90 days, capped at the quarter end, A20) and the foreclosure."""
+        return loan_default(missed_due_date, employed=employed)
+
     def schedule(
         self,
         principal: object,
