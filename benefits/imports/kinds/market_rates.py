@@ -38,6 +38,19 @@ class MarketRatesKind(Kind):
     def memberships_affected(self, targets):
         return None  # market data feeds every plan's calculations
 
+    def applied(self, checked, batch, actor) -> None:
+        """Rates written: those waiting for them hear of it in this transaction (issue 25)."""
+        from benefits.imports.signals import market_rates_loaded
+
+        months = {
+            t.lookup["period"]
+            for r in checked.rows
+            for t in r.targets
+            if t.model is MarketRate and (t.instance is None or t.changes)
+        }
+        if months:
+            market_rates_loaded.send(sender=type(self), months=months, actor=actor, batch=batch)
+
 
 KIND = MarketRatesKind(
     name="market_rates",
