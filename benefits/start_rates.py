@@ -56,16 +56,15 @@ class StartPricing:
     def missing_words(self) -> str:
         """ "December 2026 interest rates, published in January 2027" (every missing month)."""
         return "; ".join(
-            f"{month_words(m)} interest rates, published in {month_words(published_in(m))}" for m in self.missing
+            f"{month_words(m)} interest rates, published in {month_words(published_in(m))}"
+            for m in self.missing
         )
 
     @property
     def sentence(self) -> str:
         """For a participant choosing a start date."""
         if self.priceable:
-            return (
-                f"Payments starting on {day_words(self.start)} can be priced now, on published interest rates."
-            )
+            return f"Payments starting on {day_words(self.start)} can be priced now, on published interest rates."
         stand_in = f" ({month_words(self.stand_in)})" if self.stand_in else ""
         return (
             f"Payments starting on {day_words(self.start)} are priced on {self.missing_words}. You can file "
@@ -118,8 +117,8 @@ def first_of_next_month(day: date) -> date:
 def start_dates_overview(plan, *, first: date, count: int = 6) -> dict:
     """The first-of-month start dates from ``first`` on: those priceable now, and for the others when.
 
-    ``{"through": the last priceable date before the first that is not (or None), "later": [StartPricing
-    ...] for the dates not priceable yet}``; ``applies`` is False for a plan whose start dates rest on no
+    ``through``: the last priceable date before the first that is not (or None); ``later``: the dates not
+    priceable yet (``StartPricing``); ``applies`` is False for a plan whose start dates rest on no
     published rate."""
     first = first if first.day == 1 else first_of_next_month(first)
     rows = [start_pricing(plan, add_months(first, i)) for i in range(count)]
@@ -132,4 +131,10 @@ def start_dates_overview(plan, *, first: date, count: int = 6) -> dict:
         if not r.priceable:
             break
         through = r.start
-    return {"applies": True, "through": through, "all_ready": not later, "later": later, "ready": ready}
+    return {
+        "applies": True,
+        "through": through,
+        "all_ready": not later,
+        "later": later,
+        "last_ready": ready[-1].start if ready else None,
+    }

@@ -78,14 +78,18 @@ def market_needs(plan_key: str, on: date, settings: Mapping[str, object] | None 
 START_DATE_SERIES = frozenset({"treasury_30y", *SEGMENTS})
 
 
-def start_date_needs(plan_key: str, on: date, settings: Mapping[str, object] | None = None) -> tuple[Need, ...]:
+def start_date_needs(
+    plan_key: str, on: date, settings: Mapping[str, object] | None = None
+) -> tuple[Need, ...]:
     """The look-back rates that fix the amounts of a payment starting on ``on`` (its lump sum, its
     relative values, an annuity illustrated on the §417(e)(3) basis): the plan's own look-back months
     (``Plan.market_needs``), never named here."""
     return tuple(n for n in market_needs(plan_key, on, settings) if n.series in START_DATE_SERIES)
 
 
-def start_date_months(plan_key: str, on: date, settings: Mapping[str, object] | None = None) -> tuple[date, ...]:
+def start_date_months(
+    plan_key: str, on: date, settings: Mapping[str, object] | None = None
+) -> tuple[date, ...]:
     """The months whose published rates a start on ``on`` needs, earliest first."""
     return tuple(sorted({n.month for n in start_date_needs(plan_key, on, settings)}))
 

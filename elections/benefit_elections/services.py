@@ -169,7 +169,6 @@ def notice_issue(
     ).first()
     if existing is not None:
         return IssueOutcome(existing, False)
-    from elections.benefit_elections.presenters import present_content
 
     # ExplanationUnavailable when there is nothing to explain
     content = explanation.build(kind, membership, asd=asd, explained_on=on, facts=facts)
@@ -308,7 +307,10 @@ def notice_reissue_final(
         with transaction.atomic():
             latest = (
                 Notice.objects.filter(
-                    participant=provisional.participant, plan=provisional.plan, kind=provisional.kind, asd=provisional.asd
+                    participant=provisional.participant,
+                    plan=provisional.plan,
+                    kind=provisional.kind,
+                    asd=provisional.asd,
                 ).aggregate(v=Max("version"))["v"]
                 or 1
             )
@@ -335,7 +337,9 @@ def notice_reissue_final(
 
 def provisional_waiting(plan: Plan | None = None):
     """Provisional explanations with no final one yet (for elections still possible on their date)."""
-    qs = Notice.objects.filter(provisional=True, final_explanation__isnull=True, kind=NoticeKind.QJSA_EXPLANATION)
+    qs = Notice.objects.filter(
+        provisional=True, final_explanation__isnull=True, kind=NoticeKind.QJSA_EXPLANATION
+    )
     if plan is not None:
         qs = qs.filter(plan=plan)
     return qs
@@ -395,7 +399,11 @@ def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, reques
     it (issue 27), so a single sum chosen on the explanation has had its rollover notice as long, and a
     waiver of the 30 days signed with the election comes after both (Treas. Reg. §1.402(f)-1 Q&A-2)."""
     single = next(
-        (r for r in explanation_notice.content.get("forms", []) if r.get("form") == "lump_sum" and r.get("lump_sum")),
+        (
+            r
+            for r in explanation_notice.content.get("forms", [])
+            if r.get("form") == "lump_sum" and r.get("lump_sum")
+        ),
         None,
     )
     if single is None:

@@ -6,36 +6,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0013_merge_append_only_and_unique_imports'),
-        ('elections', '0009_merge_branches'),
+        ("benefits", "0013_merge_append_only_and_unique_imports"),
+        ("elections", "0009_merge_branches"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='notice',
-            name='provisional',
+            model_name="notice",
+            name="provisional",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='notice',
-            name='provisional_months',
+            model_name="notice",
+            name="provisional_months",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='notice',
-            name='replaces',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='final_explanation', to='elections.notice'),
+            model_name="notice",
+            name="replaces",
+            field=models.OneToOneField(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.PROTECT,
+                related_name="final_explanation",
+                to="elections.notice",
+            ),
         ),
         migrations.AlterField(
-            model_name='noticebatch',
-            name='rule',
-            field=models.CharField(choices=[('asd_within', 'Annuity starting date in the next N days'), ('awaiting_election', 'Approved claims awaiting an election'), ('reaching_35', 'Participants reaching age 35 (QPSA explanation)'), ('rates_published', 'Final explanations once the interest rates are published')], max_length=30),
+            model_name="noticebatch",
+            name="rule",
+            field=models.CharField(
+                choices=[
+                    ("asd_within", "Annuity starting date in the next N days"),
+                    ("awaiting_election", "Approved claims awaiting an election"),
+                    ("reaching_35", "Participants reaching age 35 (QPSA explanation)"),
+                    ("rates_published", "Final explanations once the interest rates are published"),
+                ],
+                max_length=30,
+            ),
         ),
         migrations.AddConstraint(
-            model_name='notice',
-            constraint=models.CheckConstraint(condition=models.Q(('replaces__isnull', True), ('provisional', False), _connector='OR'), name='notice_final_replaces_provisional'),
+            model_name="notice",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("replaces__isnull", True), ("provisional", False), _connector="OR"),
+                name="notice_final_replaces_provisional",
+            ),
         ),
     ]
