@@ -42,12 +42,8 @@ class MarketRatesKind(Kind):
         """Rates written: those waiting for them hear of it in this transaction (issue 25)."""
         from benefits.imports.signals import market_rates_loaded
 
-        months = {
-            t.lookup["period"]
-            for r in checked.rows
-            for t in r.targets
-            if t.model is MarketRate and (t.instance is None or t.changes)
-        }
+        written = batch.changes.filter(model="benefits.marketrate").values("object_id")
+        months = set(MarketRate.objects.filter(pk__in=written).values_list("period", flat=True))
         if months:
             market_rates_loaded.send(sender=type(self), months=months, actor=actor, batch=batch)
 
