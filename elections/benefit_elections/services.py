@@ -416,7 +416,13 @@ def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, reques
             actor=actor,
             on=on,
             request=request,
-            facts={"amount": str(single["lump_sum"]), "payment_words": "a single sum, if you choose one,"},
+            facts={
+                "amount": str(single["lump_sum"]),
+                "payment_words": "a single sum, if you choose one (an estimate: your explanation gives the "
+                "final amount once the interest rates it rests on are published),"
+                if explanation_notice.provisional
+                else "a single sum, if you choose one,",
+            },
         )
     except explanation.ExplanationUnavailable as exc:
         logger.warning("§402(f) notice not issued with explanation %s: %s", explanation_notice.pk, exc)
