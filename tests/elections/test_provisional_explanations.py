@@ -100,7 +100,7 @@ def load_december(admin, *, segments=("4.45", "5.20", "5.85"), treasury="4.60"):
 
 
 def test_both_sides_of_the_publication_boundary(demo):
-    plan = membership_plan = membership_of_demo("carver-db")
+    plan = membership_of_demo("carver-db")
     feb, march = start_pricing(plan, FEBRUARY), start_pricing(plan, MARCH)
     assert feb.priceable and feb.months == (date(2026, 11, 1),)
     assert not march.priceable
@@ -109,7 +109,7 @@ def test_both_sides_of_the_publication_boundary(demo):
     assert "December 2026 interest rates, published in January 2027" in march.sentence
     assert "November 2026" in march.sentence
     assert not MONTH_CODE.search(march.sentence) and "§" not in march.sentence
-    overview = start_dates_overview(membership_plan, first=ON)
+    overview = start_dates_overview(plan, first=ON)
     assert overview["through"] == FEBRUARY
     assert [r.start for r in overview["later"]][:2] == [MARCH, date(2027, 4, 1)]
     # Quaker City's look-back month is the second before the start (§1.2(e)): March rests on January.
@@ -118,6 +118,18 @@ def test_both_sides_of_the_publication_boundary(demo):
     assert start_pricing(membership_of_demo("quaker-cash-balance"), date(2027, 1, 1)).priceable
     # The ESOPs' start dates rest on no published rate.
     assert start_dates_overview(membership_of_demo("fairport-esop"), first=ON)["applies"] is False
+
+
+def pdf_text(document) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    from benefits.services.documents import document_bytes
+
+    document.refresh_from_db()
+    assert document.status == "done"
+    return "\n".join(p.extract_text() or "" for p in PdfReader(io.BytesIO(document_bytes(document))).pages)
 
 
 def visible(html: str) -> str:
@@ -201,6 +213,11 @@ def test_the_explanation_is_given_on_the_latest_rates_and_says_so(client, pat, c
     assert "December 2026 (until they are published, the November 2026 rates stand in)" in page
     event = AuditEvent.objects.get(event_type=AuditEventType.NOTICE_ISSUED, extra_data__notice_id=notice.pk)
     assert event.extra_data["provisional_months"] == ["2026-12"] and event.extra_data["stand_in"] == "2026-11"
+    # The PDF says the same, in the same words.
+    text = " ".join(pdf_text(notice.document).split())
+    assert "Estimated amounts: a final explanation follows" in text
+    assert "December 2026 interest rates, published in January 2027" in text
+    assert "a new explanation with the final amounts will be sent to you" in text
 
 
 def test_a_date_priced_on_published_rates_is_explained_as_final(pat, committee):
@@ -288,7 +305,6 @@ def test_rates_not_covering_the_month_start_no_batch(pat, committee, admin):
 
 def test_the_election_waits_for_the_final_explanation(client, pat, committee, admin, today):
     provisional = provisional_notice(pat, committee)
-    claim = provisional.membership.participant  # noqa: F841 - the approved claim above
     m = provisional.membership
     with pytest.raises(elections.ElectionWaits) as exc:
         elections.draft_start(user=pat, membership=m, asd=MARCH)
