@@ -65,12 +65,29 @@ class StartPricing:
         """For a participant choosing a start date."""
         if self.priceable:
             return f"Payments starting on {day_words(self.start)} can be priced now, on published interest rates."
-        stand_in = f" ({month_words(self.stand_in)})" if self.stand_in else ""
         return (
             f"Payments starting on {day_words(self.start)} are priced on {self.missing_words}. You can file "
-            f"your claim now: your explanation will show amounts on the latest published rates{stand_in}, and "
-            "a new explanation with the final amounts follows once those rates are published. You make your "
-            "election on the final explanation."
+            f"your claim now. {self._what_follows}"
+        )
+
+    @property
+    def filed_sentence(self) -> str:
+        """For a participant whose claim for this start date is filed ('' when the rates are published)."""
+        if self.priceable:
+            return ""
+        return (
+            f"Your claim is accepted. Payments starting on {day_words(self.start)} are priced on "
+            f"{self.missing_words}. {self._what_follows}"
+        )
+
+    @property
+    def _what_follows(self) -> str:
+        stand_in = f" ({month_words(self.stand_in)} interest rates)" if self.stand_in else ""
+        expected = month_words(self.published_by) if self.published_by else ""
+        return (
+            f"Your explanation shows amounts on the latest published rates{stand_in}, and a new explanation "
+            f"with the final amounts follows once those rates are published (expected in {expected}). You "
+            "make your election on the final explanation."
         )
 
 

@@ -254,7 +254,7 @@ def claim_start_pricing(claim):
 
 def _not_yet_priced(claim) -> str:
     pricing = claim_start_pricing(claim)
-    return f" {pricing.sentence}" if pricing is not None and not pricing.priceable else ""
+    return f" {pricing.filed_sentence}" if pricing is not None and not pricing.priceable else ""
 
 
 def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:

@@ -170,6 +170,12 @@ def test_a_claim_for_an_unpublished_date_is_accepted_and_said_plainly(client, pa
         "Payments starting on March 1, 2027 are priced on December 2026 interest rates, published in "
         "January 2027." in page
     )
+    assert "Your claim is accepted." in page
+    assert (
+        "a new explanation with the final amounts follows once those rates are published (expected in January 2027)"
+        in page
+    )
+    assert "You make your election on the final explanation." in page
     assert "Read the explanation (estimated amounts)" in page
     # A start on published rates says nothing of the kind.
     feb = start_pricing(claim.membership.plan, FEBRUARY)
