@@ -162,6 +162,28 @@ def test_the_claim_form_and_the_modeler_say_which_dates_can_be_priced_now(client
 # ------------------------------------------------------------------------------------ filing and explaining
 
 
+def test_filing_from_the_modeler_for_both_sides_of_the_boundary(client, pat, today):
+    from django.contrib.messages import get_messages
+
+    from elections.models import Claim
+
+    m = membership(pat, "carver-db")
+    client.force_login(pat)
+    action = reverse("elections:claim_from_modeler", args=[m.pk])
+    for start, token, estimated in ((FEBRUARY, "7" * 32, False), (MARCH, "8" * 32, True)):
+        clear_demo_claims(m)
+        Claim.objects.filter(membership=m).delete()
+        r = client.post(
+            action, {"asd": start.isoformat(), "form": "js50", "back": "/", "submission_token": token}
+        )
+        claim = Claim.objects.get(membership=m)
+        assert r["Location"] == reverse("elections:claim_detail", args=[claim.pk])
+        said = " ".join(str(message) for message in get_messages(r.wsgi_request))
+        assert f"Your claim {claim.pk} was received" in said
+        assert ("Your claim is accepted." in said) is estimated, said
+        assert ("December 2026 interest rates, published in January 2027" in said) is estimated, said
+
+
 def test_a_claim_for_an_unpublished_date_is_accepted_and_said_plainly(client, pat, committee, today):
     claim = approved_claim(pat, committee)
     client.force_login(pat)
