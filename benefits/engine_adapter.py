@@ -75,6 +75,25 @@ def market_assumptions() -> dict:
     return assumptions
 
 
+def assumptions_standing_in(membership: PlanMembership, stand_ins: dict[tuple[str, date], date]) -> dict:
+    """The membership's market assumptions with each (series, month) not yet published given the rate
+    of its stand-in month (the latest published): a provisional explanation's figures (issue 25). A
+    month of segment rates is given only with all three segments, as ``market_assumptions`` gives them."""
+    assumptions = _assumptions_for(membership)
+    for (series, month), source in sorted(stand_ins.items()):
+        key, was = f"{month:%Y-%m}", f"{source:%Y-%m}"
+        if series == "treasury_30y":
+            for name in ("applicable_interest_rate", "treasury_30y_monthly"):
+                table = assumptions.get(name) or {}
+                if was in table:
+                    table[key] = table[was]
+        elif series in SEGMENT_SERIES:
+            table = assumptions.get("segment_rates") or {}
+            if was in table:
+                table[key] = list(table[was])
+    return assumptions
+
+
 def result_is_current(engine_version: str) -> bool:
     """Whether a stored figure was made by this engine (its code and data: ``ENGINE_VERSION``)."""
     return engine_version == ENGINE_VERSION
@@ -171,13 +190,23 @@ def _checked(result: dict) -> dict:
 
 
 def membership_calculate(
-    membership: PlanMembership, *, as_of: date, commencement_dates: Iterable[date] = (), detail: bool = False
+    membership: PlanMembership,
+    *,
+    as_of: date,
+    commencement_dates: Iterable[date] = (),
+    detail: bool = False,
+    assumptions: dict | None = None,
 ) -> dict:
     """The engine's contract result for this membership, stored once per request and engine version.
 
-    Remembered on the membership object too, so a page that asks twice reads the store once."""
+    Remembered on the membership object too, so a page that asks twice reads the store once.
+    ``assumptions``: market data other than what is kept (``assumptions_standing_in``)."""
     request = membership_request(
-        membership, as_of=as_of, commencement_dates=commencement_dates, detail=detail
+        membership,
+        as_of=as_of,
+        commencement_dates=commencement_dates,
+        detail=detail,
+        assumptions=assumptions,
     )
     digest = _digest(request)
     memo = membership.__dict__.setdefault("_calculations", {})

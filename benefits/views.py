@@ -9,6 +9,7 @@ from django.urls import reverse
 from benefits import selectors, services
 from benefits.presenters.dashboard import plan_summaries
 from benefits.presenters.dashboard import totals as plan_totals
+from benefits.start_rates import start_dates_overview
 
 
 def _viewing_context(request, participant, page: str) -> dict:
@@ -330,6 +331,8 @@ def plan_modeler(request, participant_id: int, plan_key: str):
     context["form"] = form
     context["blocked"] = blocked
     context["quotes"] = selectors.quotes_for_membership(membership)
+    # Issue 25: which start dates can be priced on published interest rates now, and when the others.
+    context["start_rates"] = start_dates_overview(plan, first=today)
     return render(request, "benefits/modeler.html", context, status=status)
 
 
@@ -471,6 +474,7 @@ def modeler_run(request, participant_id: int, run_id: int):
             context["benefit_start"] = start
             if not start.exists and _can_file_start(run.membership):
                 context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
+                context["start_rates"] = start_dates_overview(run.membership.plan, first=services.today())
                 context["elect_forms"] = start_form_choices({"estimates": estimates})
                 context["claim_token"] = uuid.uuid4().hex
     return render(request, "benefits/modeler_run.html", context)

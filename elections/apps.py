@@ -9,3 +9,7 @@ class ElectionsConfig(AppConfig):
         from elections.benefit_elections import jobs
 
         jobs.register()
+        from benefits.imports.signals import market_rates_loaded
+        from elections.benefit_elections.provisional import on_market_rates_loaded
+
+        market_rates_loaded.connect(on_market_rates_loaded, dispatch_uid="elections.provisional_explanations")

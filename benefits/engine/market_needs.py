@@ -68,3 +68,32 @@ def market_needs(plan_key: str, on: date, settings: Mapping[str, object] | None 
             ),
         )
     return tuple(needs)
+
+
+# The rates a payment's amounts rest on for its start date: monthly rates published after the month
+# they are for (the IRS's §417(e)(3) segment-rate notice and the Federal Reserve's H.15 monthly average
+# of the 30-year Treasury yield both appear in the following month). The November 10-year yield of the
+# Quaker interest credit and the prime rate of a loan are not a start date's look-back rates: a credit
+# for a later year is projected on the last published yield, and a loan is priced when it is made.
+START_DATE_SERIES = frozenset({"treasury_30y", *SEGMENTS})
+
+
+def start_date_needs(
+    plan_key: str, on: date, settings: Mapping[str, object] | None = None
+) -> tuple[Need, ...]:
+    """The look-back rates that fix the amounts of a payment starting on ``on`` (its lump sum, its
+    relative values, an annuity illustrated on the §417(e)(3) basis): the plan's own look-back months
+    (``Plan.market_needs``), never named here."""
+    return tuple(n for n in market_needs(plan_key, on, settings) if n.series in START_DATE_SERIES)
+
+
+def start_date_months(
+    plan_key: str, on: date, settings: Mapping[str, object] | None = None
+) -> tuple[date, ...]:
+    """The months whose published rates a start on ``on`` needs, earliest first."""
+    return tuple(sorted({n.month for n in start_date_needs(plan_key, on, settings)}))
+
+
+def published_in(month: date) -> date:
+    """The month a monthly rate for ``month`` is published: the following month (IRS notice; H.15)."""
+    return add_months(date(month.year, month.month, 1), 1)

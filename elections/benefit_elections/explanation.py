@@ -19,8 +19,14 @@ from decimal import Decimal
 
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.elections import Window, election_rules
-from benefits.engine_adapter import CalculationError, membership_calculate, membership_request
+from benefits.engine_adapter import (
+    CalculationError,
+    assumptions_standing_in,
+    membership_calculate,
+    membership_request,
+)
 from benefits.presenters.labels import FORM_LABELS, form_label
+from benefits.start_rates import month_code, start_pricing
 
 APPROX_LOW, APPROX_HIGH = Decimal("95"), Decimal("105")  # Treas. Reg. §1.417(a)(3)-1(c)(2)(iii)(C)
 
@@ -192,8 +198,8 @@ def account_option_rows(opts: dict, *, married: bool, consent_free: frozenset[st
     return rows
 
 
-def _fingerprint(membership, *, as_of: date, dates: list[date]) -> str:
-    request = membership_request(membership, as_of=as_of, commencement_dates=dates)
+def _fingerprint(membership, *, as_of: date, dates: list[date], assumptions: dict | None = None) -> str:
+    request = membership_request(membership, as_of=as_of, commencement_dates=dates, assumptions=assumptions)
     blob = json.dumps(request, sort_keys=True) + ENGINE_VERSION
     return hashlib.sha256(blob.encode()).hexdigest()
 
@@ -218,13 +224,22 @@ def qjsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
         raise ExplanationUnavailable(
             f"{plan.name} is not subject to the joint and survivor rules (Code §401(a)(11)); no explanation is due."
         )
+    # A start whose look-back rates are not published yet is explained on the latest published rates,
+    # and says so (issue 25; reasonable estimates, Treas. Reg. §1.417(a)(3)-1(c)(3)): a final
+    # explanation follows once the rates are loaded.
+    pricing = start_pricing(plan, asd)
+    stand_in = assumptions_standing_in(membership, pricing.stand_ins) if pricing.stand_ins else None
     try:
-        first = membership_calculate(membership, as_of=explained_on, commencement_dates=[asd])
+        first = membership_calculate(
+            membership, as_of=explained_on, commencement_dates=[asd], assumptions=stand_in
+        )
     except CalculationError as exc:
         raise ExplanationUnavailable(f"The plan's calculation stopped: {exc}") from None
     nrd = date.fromisoformat(first["normal_retirement_date"]) if first.get("normal_retirement_date") else None
     later = _later_date(asd, nrd)
-    result = membership_calculate(membership, as_of=explained_on, commencement_dates=[asd, later])
+    result = membership_calculate(
+        membership, as_of=explained_on, commencement_dates=[asd, later], assumptions=stand_in
+    )
     estimates = result.get("estimates") or []
     if not estimates or estimates[0].get("error"):
         why = estimates[0].get("error") if estimates else "no estimate for that date"
@@ -339,8 +354,22 @@ def qjsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
         "consent_source": rules.consent_source,
         "consent_free_forms": sorted(rules.consent_free_forms),
         "engine_notes": list(e.get("notes") or []),
+        "provisional": provisional_facts(pricing),
         "engine_version": ENGINE_VERSION,
-        "fingerprint": _fingerprint(membership, as_of=explained_on, dates=[asd, later]),
+        "fingerprint": _fingerprint(membership, as_of=explained_on, dates=[asd, later], assumptions=stand_in),
+    }
+
+
+def provisional_facts(pricing) -> dict:
+    """What a provisional explanation stands in for ({} when the start date's rates are all published):
+    the look-back months not yet published, the month whose rates were used, the month the last is
+    published. Month codes are stored data; the presenter writes them in words."""
+    if pricing.priceable or not pricing.stand_ins:
+        return {}
+    return {
+        "months": [month_code(m) for m in pricing.missing],
+        "stand_in": month_code(pricing.stand_in),
+        "published_by": month_code(pricing.published_by),
     }
 
 

@@ -55,13 +55,27 @@ class Notice(models.Model):
     )
     delivery = models.CharField(max_length=40, default="portal")  # "portal", "portal+email"
     emailed_at = models.DateTimeField(null=True, blank=True)
+    # Given on stand-in rates (issue 25): the look-back months ("YYYY-MM") whose interest rates were
+    # not yet published when it was given; the latest published month stood in for them. A final
+    # explanation (``replaces`` this one) follows once they are loaded, and the election waits for it.
+    provisional = models.BooleanField(default=False)
+    provisional_months = models.JSONField(default=list, blank=True)
+    # The provisional explanation this final one is given again for: one final re-explanation per
+    # provisional explanation, by the database's uniqueness rule on this column.
+    replaces = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="final_explanation"
+    )
 
     class Meta:
         ordering = ["-issued_at", "-pk"]
         constraints = [
             models.UniqueConstraint(
                 fields=["participant", "plan", "kind", "asd", "version"], name="notice_exactly_once"
-            )
+            ),
+            models.CheckConstraint(
+                condition=models.Q(replaces__isnull=True) | models.Q(provisional=False),
+                name="notice_final_replaces_provisional",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -72,6 +86,8 @@ class BatchRule(models.TextChoices):
     ASD_WITHIN = "asd_within", "Annuity starting date in the next N days"
     AWAITING_ELECTION = "awaiting_election", "Approved claims awaiting an election"
     REACHING_35 = "reaching_35", "Participants reaching age 35 (QPSA explanation)"
+    # Issue 25: queued when an administrator loads the rates provisional explanations waited for.
+    RATES_PUBLISHED = "rates_published", "Final explanations once the interest rates are published"
 
 
 class NoticeBatch(models.Model):

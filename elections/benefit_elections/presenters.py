@@ -63,6 +63,10 @@ def present_content(content: dict) -> dict:
             basis["mortality"].split(" - PROVISIONAL")[0]
             + " (provisional: computed by the IRS's published method)"
         )
+    if basis.get("interest"):  # months in words, and the stand-in month of a provisional explanation
+        from elections.benefit_elections.provisional import interest_words
+
+        basis["interest"] = interest_words(basis["interest"], content)
     c["relative_value_basis"] = basis
     w = c.get("window") or {}
     c["dates"] = {
@@ -80,6 +84,11 @@ def present_content(content: dict) -> dict:
     c["comparison_label"] = next(
         (f["label"] for f in forms if f["form"] == c.get("comparison_form")), c.get("qjsa_label", "")
     )
+    # Issue 25: an explanation on stand-in rates says so; the final one names the one it replaces.
+    from elections.benefit_elections.provisional import final_words, provisional_words
+
+    c["provisional_view"] = provisional_words(content) if content.get("asd") else {}
+    c["final_words"] = final_words(content)
     c["amount_words"] = money(c.get("amount"))
     c["vested_words"] = money(c.get("vested_monthly_at_nrd"))
     c["nrd_words"] = words(c.get("normal_retirement_date"))

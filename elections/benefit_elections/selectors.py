@@ -173,3 +173,10 @@ def memberships_of(participant):
         .select_related("plan", "participant")
         .order_by("plan__name")
     )
+
+
+def final_explanation_for(notice):
+    """The final explanation that replaced a provisional one (issue 25), or None; same participant."""
+    from elections.benefit_elections.models import Notice
+
+    return Notice.objects.filter(replaces=notice, participant_id=notice.participant_id).first()

@@ -58,6 +58,34 @@ class ElectionInvalid(Exception):
         self.errors = errors
 
 
+class ElectionWaits(ElectionInvalid):
+    """The explanation for the date is provisional (issue 25): the election waits for the final one.
+    ``notice`` is the provisional explanation, given and readable now."""
+
+    def __init__(self, notice: Notice, words: str) -> None:
+        super().__init__({"explanation": words})
+        self.notice = notice
+
+
+def election_waits_words(notice: Notice) -> str:
+    """Why an election cannot be signed on this explanation yet ('' when it can): a provisional
+    explanation, or one a final explanation has replaced (docs/plan-notes/provisional-explanations.md)."""
+    from elections.benefit_elections.provisional import provisional_words
+
+    if notice.kind != NoticeKind.QJSA_EXPLANATION:
+        return ""
+    if Notice.objects.filter(replaces=notice).exists():
+        return (
+            "Explanation: a new explanation with the final amounts has replaced the one this election was "
+            "started on. Start your election again from the new explanation."
+        )
+    if notice.provisional:
+        return provisional_words(notice.content).get("election_waits", "") or (
+            "You make your election on the final explanation, once the interest rates are published."
+        )
+    return ""
+
+
 def today() -> date:
     return timezone.localdate()
 
@@ -141,55 +169,22 @@ def notice_issue(
     ).first()
     if existing is not None:
         return IssueOutcome(existing, False)
-    from elections.benefit_elections.presenters import present_content
 
     # ExplanationUnavailable when there is nothing to explain
     content = explanation.build(kind, membership, asd=asd, explained_on=on, facts=facts)
     participant = membership.participant
-    title = f"{NoticeKind(kind).label} — payments from {_d(asd)}"
-    if kind == NoticeKind.QPSA_EXPLANATION:
-        title = NoticeKind(kind).label
     try:
         with transaction.atomic():
-            notice = Notice.objects.create(
-                participant=participant,
-                plan=membership.plan,
+            notice = _notice_create(
                 membership=membership,
                 kind=kind,
                 asd=asd,
                 version=1,
                 content=content,
-                engine_version=content.get("engine_version", ""),
-                engine_fingerprint=content.get("fingerprint", ""),
-                issued_on=on,
-                issued_by=actor if getattr(actor, "is_authenticated", False) else None,
-                batch=batch,
-            )
-            document = document_request(
-                kind=kind,
-                participant=participant,
-                title=title,
-                template_name=NOTICE_TEMPLATES[kind],
-                payload=present_content(content),
-                requested_by=actor,
-                request=request,
-            )
-            notice.document = document
-            delivery = delivery_arrange(document=document, actor=actor, request=request)
-            notice.delivery = "portal+email" if delivery.channel == delivery.Channel.EMAIL else "portal+paper"
-            notice.save(update_fields=["document", "delivery"])
-            audit_record(
-                event_type=AuditEventType.NOTICE_ISSUED,
-                summary=f"{NoticeKind(kind).label} issued to {participant.participant_number} for {asd}",
                 actor=actor,
-                participant=participant,
+                on=on,
+                batch=batch,
                 request=request,
-                notice_id=notice.pk,
-                kind=kind,
-                asd=asd.isoformat(),
-                batch_id=batch.pk if batch else None,
-                engine_version=notice.engine_version,
-                engine_fingerprint=notice.engine_fingerprint,
             )
     except IntegrityError:
         # Another worker issued it between our check and our insert: exactly once, by the constraint.
@@ -202,12 +197,213 @@ def notice_issue(
     return IssueOutcome(notice, True)
 
 
+def _notice_create(
+    *,
+    membership: PlanMembership,
+    kind: str,
+    asd: date,
+    version: int,
+    content: dict,
+    actor,
+    on: date,
+    batch: NoticeBatch | None,
+    request,
+    replaces: Notice | None = None,
+) -> Notice:
+    """The notice row, its PDF requested, its delivery arranged and its audit event (in the caller's
+    transaction). A provisional explanation (issue 25) is flagged with the months it stands in for."""
+    from elections.benefit_elections.presenters import present_content
+
+    participant = membership.participant
+    provisional = dict(content.get("provisional") or {})
+    title = f"{NoticeKind(kind).label} — payments from {_d(asd)}"
+    if kind == NoticeKind.QPSA_EXPLANATION:
+        title = NoticeKind(kind).label
+    if provisional:
+        title += " (estimated amounts: a final explanation follows)"
+    elif replaces is not None:
+        title += " (final amounts)"
+    notice = Notice.objects.create(
+        participant=participant,
+        plan=membership.plan,
+        membership=membership,
+        kind=kind,
+        asd=asd,
+        version=version,
+        content=content,
+        engine_version=content.get("engine_version", ""),
+        engine_fingerprint=content.get("fingerprint", ""),
+        issued_on=on,
+        issued_by=actor if getattr(actor, "is_authenticated", False) else None,
+        batch=batch,
+        provisional=bool(provisional),
+        provisional_months=list(provisional.get("months") or []),
+        replaces=replaces,
+    )
+    document = document_request(
+        kind=kind,
+        participant=participant,
+        title=title,
+        template_name=NOTICE_TEMPLATES[kind],
+        payload=present_content(content),
+        requested_by=actor,
+        request=request,
+    )
+    notice.document = document
+    delivery = delivery_arrange(document=document, actor=actor, request=request)
+    notice.delivery = "portal+email" if delivery.channel == delivery.Channel.EMAIL else "portal+paper"
+    notice.save(update_fields=["document", "delivery"])
+    extra = {}
+    if provisional:
+        extra = {"provisional_months": notice.provisional_months, "stand_in": provisional.get("stand_in")}
+    if replaces is not None:
+        extra = {"replaces_notice_id": replaces.pk, "final_on_months": replaces.provisional_months}
+    audit_record(
+        event_type=AuditEventType.NOTICE_ISSUED,
+        summary=f"{NoticeKind(kind).label} issued to {participant.participant_number} for {asd}"
+        + (" (provisional)" if provisional else " (final, replacing a provisional one)" if replaces else ""),
+        actor=actor,
+        participant=participant,
+        request=request,
+        notice_id=notice.pk,
+        kind=kind,
+        asd=asd.isoformat(),
+        version=version,
+        batch_id=batch.pk if batch else None,
+        engine_version=notice.engine_version,
+        engine_fingerprint=notice.engine_fingerprint,
+        **extra,
+    )
+    return notice
+
+
+def notice_reissue_final(
+    *, provisional: Notice, actor=None, on: date | None = None, batch: NoticeBatch | None = None, request=None
+) -> IssueOutcome:
+    """Give a provisional explanation again on the published rates (issue 25), exactly once: the
+    database refuses a second notice replacing the same one (``Notice.replaces`` is unique), and that
+    refusal is reported as "already issued". Refused (``ExplanationUnavailable``) while any of its
+    look-back months is still not published."""
+    require_administrator(actor)
+    on = on or today()
+    existing = Notice.objects.filter(replaces=provisional).first()
+    if existing is not None:
+        return IssueOutcome(existing, False)
+    if not provisional.provisional:
+        raise explanation.ExplanationUnavailable("This explanation was given on published rates already.")
+    membership = provisional.membership
+    content = explanation.build(provisional.kind, membership, asd=provisional.asd, explained_on=on)
+    if content.get("provisional"):
+        raise explanation.ExplanationUnavailable(
+            "The interest rates this explanation waits for are not all published yet: "
+            + ", ".join(content["provisional"].get("months") or [])
+        )
+    content["replaces"] = {
+        "notice_id": provisional.pk,
+        "explained_on": provisional.issued_on.isoformat(),
+        "months": list(provisional.provisional_months),
+    }
+    try:
+        with transaction.atomic():
+            latest = (
+                Notice.objects.filter(
+                    participant=provisional.participant,
+                    plan=provisional.plan,
+                    kind=provisional.kind,
+                    asd=provisional.asd,
+                ).aggregate(v=Max("version"))["v"]
+                or 1
+            )
+            notice = _notice_create(
+                membership=membership,
+                kind=provisional.kind,
+                asd=provisional.asd,
+                version=latest + 1,
+                content=content,
+                actor=actor,
+                on=on,
+                batch=batch,
+                request=request,
+                replaces=provisional,
+            )
+    except IntegrityError:
+        # Another worker (or another batch) gave it between our check and our insert.
+        notice = Notice.objects.filter(replaces=provisional).first()
+        if notice is None:  # a version number taken by something else: not ours to claim as done
+            raise
+        return IssueOutcome(notice, False)
+    return IssueOutcome(notice, True)
+
+
+def provisional_waiting(plan: Plan | None = None):
+    """Provisional explanations with no final one yet (for elections still possible on their date)."""
+    qs = Notice.objects.filter(
+        provisional=True, final_explanation__isnull=True, kind=NoticeKind.QJSA_EXPLANATION
+    )
+    if plan is not None:
+        qs = qs.filter(plan=plan)
+    return qs
+
+
+def rates_loaded(*, actor=None, on: date | None = None, request=None) -> list[NoticeBatch]:
+    """Market rates were loaded (called in the import's transaction): for each plan with provisional
+    explanations whose look-back rates are now all published, a batch giving them again is recorded,
+    audited and queued on commit. A plan whose batch of this kind is still waiting gets no second one."""
+    on = on or today()
+    batches = []
+    for plan in Plan.objects.filter(pk__in=provisional_waiting().values("plan")).order_by("pk"):
+        ready = len(_rates_published_candidates(plan, on=on))
+        if not ready:
+            continue
+        waiting = NoticeBatch.objects.filter(
+            plan=plan, rule=BatchRule.RATES_PUBLISHED, state=NoticeBatch.State.PENDING
+        ).first()
+        if waiting is not None:
+            batches.append(waiting)
+            continue
+        batch = NoticeBatch.objects.create(
+            plan=plan,
+            rule=BatchRule.RATES_PUBLISHED,
+            as_of=on,
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        audit_record(
+            event_type=AuditEventType.NOTICE_BATCH_CREATED,
+            summary=f"Notice batch {batch.pk} for {plan.key}: {batch.get_rule_display()} ({ready} waiting)",
+            actor=actor,
+            request=request,
+            batch_id=batch.pk,
+            rule=batch.rule,
+            waiting=ready,
+        )
+        notice_batch_queue(batch, actor)
+        batches.append(batch)
+    return batches
+
+
+def _rates_published_candidates(plan: Plan, *, on: date) -> list[Notice]:
+    """The plan's provisional explanations, for start dates still ahead, whose rates are all loaded now."""
+    from benefits.start_rates import start_pricing
+
+    waiting = (
+        provisional_waiting(plan)
+        .filter(asd__gt=on)
+        .select_related("membership__participant", "membership__plan", "plan")
+        .order_by("pk")
+    )
+    return [n for n in waiting if start_pricing(plan, n.asd).priceable]
+
+
 def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, request=None) -> None:
     """Where the explanation offers a single sum, the §402(f) notice for the same start date goes with
     it (issue 27), so a single sum chosen on the explanation has had its rollover notice as long, and a
     waiver of the 30 days signed with the election comes after both (Treas. Reg. §1.402(f)-1 Q&A-2)."""
     single = next(
-        (r for r in explanation_notice.content.get("forms", []) if r.get("form") == "lump_sum" and r.get("lump_sum")),
+        (
+            r
+            for r in explanation_notice.content.get("forms", [])
+            if r.get("form") == "lump_sum" and r.get("lump_sum")
+        ),
         None,
     )
     if single is None:
@@ -220,7 +416,13 @@ def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, reques
             actor=actor,
             on=on,
             request=request,
-            facts={"amount": str(single["lump_sum"]), "payment_words": "a single sum, if you choose one,"},
+            facts={
+                "amount": str(single["lump_sum"]),
+                "payment_words": "a single sum, if you choose one (an estimate: your explanation gives the "
+                "final amount once the interest rates it rests on are published),"
+                if explanation_notice.provisional
+                else "a single sum, if you choose one,",
+            },
         )
     except explanation.ExplanationUnavailable as exc:
         logger.warning("§402(f) notice not issued with explanation %s: %s", explanation_notice.pk, exc)
@@ -256,6 +458,8 @@ def batch_candidates(
         .order_by("participant__participant_number")
     )
     out: list[tuple[PlanMembership, str, date]] = []
+    if rule == BatchRule.RATES_PUBLISHED:
+        return [(n.membership, n.kind, n.asd) for n in _rates_published_candidates(plan, on=on)]
     if rule == BatchRule.AWAITING_ELECTION:
         claims = Claim.objects.filter(
             membership__plan=plan, state=ClaimState.ELECTION_REQUIRED, claimant_relationship="participant"
@@ -388,13 +592,16 @@ def batch_item_run(item_id: int) -> NoticeBatchItem:
         item.attempts += 1
         try:
             with transaction.atomic():
-                outcome = notice_issue(
-                    membership=item.membership,
-                    kind=item.kind,
-                    asd=item.asd,
-                    on=item.batch.as_of,
-                    batch=item.batch,
-                )
+                if item.batch.rule == BatchRule.RATES_PUBLISHED:
+                    outcome = _reissue_item(item)
+                else:
+                    outcome = notice_issue(
+                        membership=item.membership,
+                        kind=item.kind,
+                        asd=item.asd,
+                        on=item.batch.as_of,
+                        batch=item.batch,
+                    )
             item.notice = outcome.notice
             item.state = (
                 NoticeBatchItem.State.ISSUED if outcome.created else NoticeBatchItem.State.ALREADY_ISSUED
@@ -408,6 +615,18 @@ def batch_item_run(item_id: int) -> NoticeBatchItem:
         item.finished_at = timezone.now()
         item.save()
     return item
+
+
+def _reissue_item(item: NoticeBatchItem) -> IssueOutcome:
+    """A rates-published batch's item: the final explanation replacing that date's provisional one."""
+    provisional = (
+        Notice.objects.filter(membership=item.membership, kind=item.kind, asd=item.asd, provisional=True)
+        .order_by("-version")
+        .first()
+    )
+    if provisional is None:
+        raise explanation.ExplanationUnavailable("No provisional explanation is waiting for this date.")
+    return notice_reissue_final(provisional=provisional, on=item.batch.as_of, batch=item.batch)
 
 
 def batch_run(batch_id: int, *, item_hook=None) -> NoticeBatch:
@@ -517,6 +736,9 @@ def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, requ
         notice = notice_issue(
             membership=membership, kind=NoticeKind.QJSA_EXPLANATION, asd=asd, actor=user, request=request
         ).notice
+    waits = election_waits_words(notice)
+    if waits:  # given (and readable) now; the election is made on the final explanation
+        raise ElectionWaits(notice, waits)
     window = Window(notice.issued_on, asd, rules.period_days, rules.period_source)
     try:
         window.check_explanation()
@@ -750,6 +972,9 @@ def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
             "Explanation: read the explanation for this start date and confirm that you have read it "
             "before you sign."
         )
+    waits = election_waits_words(draft.notice)
+    if waits:
+        errors["explanation"] = waits
     rules = election_rules(draft.membership.plan.key)
     row = form_row(draft, a.get("form", ""))
     if row is None:

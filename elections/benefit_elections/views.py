@@ -78,11 +78,17 @@ def notice_detail(request, notice_id: int):
         request.user.is_participant_role
         and notice.kind == "qjsa_explanation"
         and notice.asd > services.today()
+        and not services.election_waits_words(notice)
     )
     return render(
         request,
         "elections/benefit_elections/notice_detail.html",
-        {"notice": notice, "c": presenters.notice_context(notice), "can_elect": can_elect},
+        {
+            "notice": notice,
+            "c": presenters.notice_context(notice),
+            "can_elect": can_elect,
+            "final_notice": selectors.final_explanation_for(notice) if notice.provisional else None,
+        },
     )
 
 
@@ -115,6 +121,10 @@ def election_start(request, membership_id: int):
         draft = services.draft_start(
             user=request.user, membership=membership, asd=asd, claim=claim, request=request
         )
+    except services.ElectionWaits as exc:
+        # Issue 25: the explanation is given on the latest published rates; the participant reads it.
+        messages.info(request, exc.errors["explanation"])
+        return redirect("elections:notice_detail", exc.notice.pk)
     except services.ElectionInvalid as exc:
         _refused(request, exc)
         return redirect(reverse("elections:claim_detail", args=[claim.pk]) if claim else "benefits:dashboard")

@@ -19,10 +19,19 @@ from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_open
+from benefits.start_rates import start_dates_overview, start_pricing
 from elections.claims import checks, deadlines, forms, limits, selectors, services, tax_fields, uploads
-from elections.claims.models import COMMENCEMENT_TYPES, COMMITTEE_OPEN, ClaimState, ClaimType
+from elections.claims.models import (
+    COMMENCEMENT_CLOSED,
+    COMMENCEMENT_TYPES,
+    COMMITTEE_OPEN,
+    ClaimState,
+    ClaimType,
+)
 
 participant_only = role_required("participant")
+# Claims that start payments on a date whose amounts may rest on published interest rates (issue 25).
+START_TYPES = (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM, ClaimType.TERMINATION_DISTRIBUTION)
 committee_only = role_required("committee")
 
 
@@ -142,7 +151,9 @@ def claim_new(request, membership_id: int, claim_type: str):
             if not outcome.repeated:
                 claim = outcome.result
                 messages.success(
-                    request, f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}."
+                    request,
+                    f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}."
+                    + _not_yet_priced(claim),
                 )
             return redirect(outcome.url)
     context = {
@@ -159,6 +170,13 @@ def claim_new(request, membership_id: int, claim_type: str):
         if claim_type in COMMENCEMENT_TYPES
         else None,
         "rollover_notice": tax_fields.notice_context(membership) if "waive_30_days" in form.fields else None,
+        # Issue 25: which start dates can be priced on published rates now, and when the others can.
+        "start_rates": start_dates_overview(membership.plan, first=services.today())
+        if claim_type in START_TYPES
+        else None,
+        "start_pricing": start_pricing(membership.plan, form.cleaned_data["commencement_date"])
+        if preview and form.cleaned_data.get("commencement_date")
+        else None,
     }
     return render(request, "elections/claims/claim_new.html", context, status=400 if form.errors else 200)
 
@@ -215,9 +233,28 @@ def claim_from_modeler(request, membership_id: int):
         messages.success(
             request,
             f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}. The plan decides it "
-            "first; once it is approved you make your election from the claim.",
+            "first; once it is approved you make your election from the claim." + _not_yet_priced(claim),
         )
     return redirect(outcome.url)
+
+
+_PRICED_OR_CLOSED = (*COMMENCEMENT_CLOSED, ClaimState.IN_PAY, ClaimState.PAID)
+
+
+def claim_start_pricing(claim):
+    """For a claim starting payments: whether its start date's interest rates are published (issue 25)."""
+    start = claim.details.get("commencement_date")
+    if claim.claim_type not in START_TYPES or not start:
+        return None
+    try:
+        return start_pricing(claim.membership.plan, date.fromisoformat(start))
+    except ValueError:
+        return None
+
+
+def _not_yet_priced(claim) -> str:
+    pricing = claim_start_pricing(claim)
+    return f" {pricing.filed_sentence}" if pricing is not None and not pricing.priceable else ""
 
 
 def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
@@ -498,6 +535,9 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
     context["next_step_text"] = (
         _next_step_for_committee(claim) if is_committee and not is_claimant else claim.next_step
     )
+    # Issue 25: a start date whose interest rates are not yet published, said plainly to the claimant.
+    pricing = claim_start_pricing(claim) if is_claimant and claim.state not in _PRICED_OR_CLOSED else None
+    context["start_pricing"] = pricing if pricing is not None and not pricing.priceable else None
     # The spouse's consent to a loan or withdrawal: its form, its state, and the upload.
     from elections.benefit_elections import forms as election_forms
     from elections.benefit_elections import selectors as election_selectors

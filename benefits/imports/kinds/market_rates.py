@@ -38,6 +38,15 @@ class MarketRatesKind(Kind):
     def memberships_affected(self, targets):
         return None  # market data feeds every plan's calculations
 
+    def applied(self, checked, batch, actor) -> None:
+        """Rates written: those waiting for them hear of it in this transaction (issue 25)."""
+        from benefits.imports.signals import market_rates_loaded
+
+        written = batch.changes.filter(model="benefits.marketrate").values("object_id")
+        months = set(MarketRate.objects.filter(pk__in=written).values_list("period", flat=True))
+        if months:
+            market_rates_loaded.send(sender=type(self), months=months, actor=actor, batch=batch)
+
 
 KIND = MarketRatesKind(
     name="market_rates",
