@@ -277,6 +277,49 @@ def engine_inputs(membership, *, as_of: date) -> EngineInputs:
     return EngineInputs(module, item, core, dict(parsed.assumptions), dict(parsed.settings))
 
 
+def memberships_retirement_dates(memberships: list[PlanMembership], *, as_of: date) -> dict[int, date | None]:
+    """Each membership's normal retirement date on the engine's light path: one parsed request for the
+    whole list (no market data, no trace, nothing stored), the plan's core result alone.
+
+    For choosing people in bulk (a notice batch over a whole plan, issue 31): the full contract result
+    costs a traced calculation and a stored row per person; the date needs neither. A membership whose
+    data the engine refuses maps to None (it is not chosen; its own page names the problem). The
+    memberships should come from ``selectors.with_engine_rows`` (no query per person) and share a plan."""
+    if not memberships:
+        return {}
+    plan = memberships[0].plan
+    request: dict = {
+        "plan": plan.key,
+        "as_of": as_of.isoformat(),
+        "assumptions": {},
+        "participants": [participant_payload(m) for m in memberships],
+    }
+    if plan.settings:
+        request["settings"] = dict(plan.settings)
+    try:
+        parsed = parse_request(request)
+    except RequestError:
+        # One stored value outside its plausible window refuses the whole request: fall back to one
+        # request per person so only that person is left out.
+        if len(memberships) == 1:
+            return {memberships[0].pk: None}
+        out: dict[int, date | None] = {}
+        for m in memberships:
+            out.update(memberships_retirement_dates([m], as_of=as_of))
+        return out
+    module = get_plan(parsed.plan)
+    out = {}
+    for m, item in zip(memberships, parsed.participants, strict=True):
+        if isinstance(item, tuple):
+            out[m.pk] = None
+            continue
+        try:
+            out[m.pk] = module.core_result(item, as_of, parsed.settings).normal_retirement_date
+        except Exception:  # noqa: BLE001 - data the engine cannot use: this person is not chosen
+            out[m.pk] = None
+    return out
+
+
 # ------------------------------------------------------------------ the modeler's requests
 
 _TRACE_KEY = re.compile(r"^estimates\[(\d+)\]")
