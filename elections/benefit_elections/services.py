@@ -22,9 +22,9 @@ from django.db.models import Max
 from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
-from benefits.engine_adapter import memberships_retirement_dates
 from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
+from benefits.engine_adapter import memberships_retirement_dates
 from benefits.locking import lock_row
 from benefits.models import Plan, PlanMembership
 from benefits.selectors import with_engine_rows
