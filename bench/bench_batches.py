@@ -93,6 +93,90 @@ def issue(batch_id: int, processes: int, seconds: float) -> tuple[int, float, li
     return sum(r[0] for r in results), elapsed, [r[2] for r in results]
 
 
+def _render_chunks(batch_id: int, chunks, seconds: float, out) -> None:
+    """One pdf worker process: take the next chunk of statements (as a chunk job does) and render it."""
+    import queue as queue_module
+
+    from django.db import connections
+
+    from benefits.batches.models import StatementBatch
+    from benefits.batches.services import batch_item_render
+
+    connections.close_all()
+    batch = StatementBatch.objects.select_related("plan", "plan__employer").get(pk=batch_id)
+    done = 0
+    until = time.monotonic() + seconds
+    started = time.perf_counter()
+    while time.monotonic() < until:
+        try:
+            chunk = chunks.get_nowait()
+        except queue_module.Empty:
+            break
+        for item_id in chunk:
+            if time.monotonic() >= until:
+                break
+            batch_item_render(batch, item_id)
+            done += 1
+    out.put((done, time.perf_counter() - started, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+    connections.close_all()
+
+
+def render_statements(batch_id: int, item_ids: list[int], processes: int, seconds: float, size: int):
+    from django.db import connections
+
+    connections.close_all()
+    ctx = multiprocessing.get_context("fork")
+    chunks, out = ctx.Queue(), ctx.Queue()
+    for offset in range(0, len(item_ids), size):
+        chunks.put(item_ids[offset : offset + size])
+    workers = [
+        ctx.Process(target=_render_chunks, args=(batch_id, chunks, seconds, out)) for _ in range(processes)
+    ]
+    for w in workers:
+        w.start()
+    results = [out.get() for _ in workers]
+    for w in workers:
+        w.join()
+    elapsed = max(r[1] for r in results)
+    return sum(r[0] for r in results), elapsed, [r[2] for r in results]
+
+
+def statements(processes: int, seconds: float) -> float:
+    """Annual statements of the carver-db plan, as the statement batch's chunk jobs render them."""
+    from django.conf import settings
+
+    from benefits.batches.models import StatementBatch, StatementBatchItem
+    from benefits.models import Plan, PlanMembership
+
+    plan = Plan.objects.get(key="carver-db")
+    batch = StatementBatch.objects.create(plan=plan, year=2025, as_of=date(2025, 12, 31))
+    StatementBatchItem.objects.bulk_create(
+        StatementBatchItem(batch=batch, membership_id=m)
+        for m in PlanMembership.objects.filter(plan=plan).values_list("pk", flat=True)
+    )
+    ids = list(batch.items.order_by("pk").values_list("pk", flat=True))
+    size = settings.STATEMENT_BATCH_CHUNK_SIZE
+    print(f"\nrendering carver-db annual statements ({len(ids):,} in the batch, chunks of {size}):")
+    one, one_secs, one_rss = render_statements(batch.pk, ids, 1, seconds, size)
+    single = one / one_secs
+    print(
+        f"  1 process:  {one:>5} statements in {one_secs:5.1f} s = {single:.2f}/s; peak RSS {one_rss[0] / 1024:.0f} MB"
+    )
+    left = list(
+        batch.items.filter(status=StatementBatchItem.Status.PENDING)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    many, many_secs, rss = render_statements(batch.pk, left, processes, seconds, size)
+    rate = many / many_secs
+    print(
+        f"  {processes} processes: {many:>5} statements in {many_secs:5.1f} s = {rate:.2f}/s; "
+        f"{rate / (processes * single):.2f}x of {processes} x the single rate (target >= 0.8); "
+        f"peak RSS per process {', '.join(f'{r / 1024:.0f}' for r in rss)} MB"
+    )
+    return rate / processes
+
+
 def main(n: int, processes: int, seconds: float) -> None:
     from benefits.demo.population import generate_population
     from benefits.models import Plan
@@ -139,14 +223,16 @@ def main(n: int, processes: int, seconds: float) -> None:
         f"{rate / ideal:.2f}x of {processes} x the single rate (target >= 0.8); "
         f"peak RSS per process {', '.join(f'{r / 1024:.0f}' for r in rss)} MB"
     )
+    statement_rate = statements(processes, seconds)
     share = large[2] / max(1, large[1])
     per_process = rate / processes
-    explanations = 100_000 * max(share, 1.0)  # at most one explanation a participant in a year's cycle
-    needed = explanations / (per_process * 4 * 3600)
+    seconds_of_work = 100_000 / per_process + 100_000 / statement_rate
+    needed = seconds_of_work / (4 * 3600)
     print("\nplan for 100,000 participants in four hours:")
     print(
-        f"  an explanation for every participant (the worst case; {share:.1%} were due in 90 days here): "
-        f"{explanations:,.0f} documents at {per_process:.2f}/s a process -> {needed:.1f} worker processes"
+        f"  an explanation for every participant (the worst case; {share:.1%} were due in 90 days here) at "
+        f"{per_process:.2f}/s a process, and an annual statement for every participant at "
+        f"{statement_rate:.2f}/s a process: {seconds_of_work / 3600:,.1f} process-hours -> {needed:.1f} worker processes"
     )
     print(
         f"  selection at the measured {1000 * large[0] / large[1]:.2f} ms a membership: "

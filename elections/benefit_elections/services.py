@@ -27,7 +27,6 @@ from benefits.engine.elections import ConsentFacts, Window, WindowError, consent
 from benefits.engine_adapter import memberships_retirement_dates
 from benefits.locking import lock_row
 from benefits.models import Plan, PlanMembership
-from benefits.selectors import with_engine_rows
 from benefits.services.documents import document_request
 from benefits.stored_files import atomic_with_files, write_file
 from elections.benefit_elections import explanation
@@ -287,7 +286,7 @@ def batch_candidate_chunks(
         horizon = on + timedelta(days=within_days or 365)
         for i in range(0, len(ids), size):
             out = []
-            for m in _memberships_in_order(ids[i : i + size], engine_rows=False):
+            for m in _memberships_in_order(ids[i : i + size]):
                 birth = m.participant.birth_date
                 try:
                     thirty_five = birth.replace(year=birth.year + 35)
@@ -317,7 +316,7 @@ def batch_candidate_chunks(
     )
     ids = [pk for pk in ids if pk not in in_effect]
     for i in range(0, len(ids), size):
-        chunk = _memberships_in_order(ids[i : i + size], engine_rows=True)
+        chunk = _memberships_in_order(ids[i : i + size])
         undated = [m for m in chunk if m.pk not in claimed]
         retirement = memberships_retirement_dates(undated, as_of=on)
         out = []
@@ -335,10 +334,8 @@ def batch_candidate_chunks(
         yield out
 
 
-def _memberships_in_order(ids: list[int], *, engine_rows: bool) -> list[PlanMembership]:
-    qs = PlanMembership.objects.filter(pk__in=ids)
-    qs = with_engine_rows(qs) if engine_rows else qs.select_related("participant", "plan")
-    by_pk = {m.pk: m for m in qs}
+def _memberships_in_order(ids: list[int]) -> list[PlanMembership]:
+    by_pk = {m.pk: m for m in PlanMembership.objects.filter(pk__in=ids).select_related("participant", "plan")}
     return [by_pk[pk] for pk in ids if pk in by_pk]
 
 
