@@ -117,7 +117,29 @@ def participant_payload(membership: PlanMembership, *, commencement_dates: Itera
     """One participant in the engine contract's JSON shape."""
     p = membership.participant
     # .all() (not .order_by) so a prefetch (``selectors.with_engine_rows``) serves it without a query
-    periods = sorted(p.employment_periods.all(), key=lambda ep: ep.start)
+    return payload_from_rows(
+        membership,
+        periods=[(ep.start, ep.end) for ep in p.employment_periods.all()],
+        hours=[(h.period_year, h.hours) for h in membership.hours.all()],
+        compensation=[(c.year, c.amount) for c in membership.compensation.all()],
+        balances=[(b.source, b.balance) for b in membership.balances.all()],
+        commencement_dates=commencement_dates,
+    )
+
+
+def payload_from_rows(
+    membership: PlanMembership,
+    *,
+    periods: list[tuple[date, date | None]],
+    hours: list[tuple[int, int]],
+    compensation: list[tuple[int, Decimal]],
+    balances: list[tuple[str, Decimal]],
+    commencement_dates: Iterable[date] = (),
+) -> dict:
+    """The contract's participant from plain rows: hours and pay by year in year order, balances in
+    date order (the latest of each source wins), the person's employment periods."""
+    p = membership.participant
+    periods = sorted(periods, key=lambda period: period[0])
     payload: dict = {
         "id": p.participant_number,
         "birth_date": p.birth_date.isoformat(),
@@ -125,23 +147,70 @@ def participant_payload(membership: PlanMembership, *, commencement_dates: Itera
         "termination_date": p.termination_date.isoformat() if p.termination_date else None,
         "marital_status": p.marital_status,
         "spouse_birth_date": p.spouse_birth_date.isoformat() if p.spouse_birth_date else None,
-        "hours": {str(h.period_year): h.hours for h in membership.hours.all()},
-        "compensation": {str(c.year): f"{c.amount:.2f}" for c in membership.compensation.all()},
+        "hours": {str(year): value for year, value in hours},
+        "compensation": {str(year): f"{amount:.2f}" for year, amount in compensation},
         "death_date": p.death_date.isoformat() if p.death_date else None,
         "disability_date": p.disability_date.isoformat() if p.disability_date else None,
         "plan_data": dict(membership.plan_data),
     }
     if len(periods) > 1:
         payload["employment_periods"] = [
-            {"start": ep.start.isoformat(), "end": ep.end.isoformat() if ep.end else None} for ep in periods
+            {"start": start.isoformat(), "end": end.isoformat() if end else None} for start, end in periods
         ]
-    balances = {b.source: f"{b.balance:.2f}" for b in membership.balances.all()}
-    if balances and "balances" not in payload["plan_data"]:
-        payload["plan_data"]["balances"] = balances
+    latest = {source: f"{balance:.2f}" for source, balance in balances}
+    if latest and "balances" not in payload["plan_data"]:
+        payload["plan_data"]["balances"] = latest
     dates = [d.isoformat() for d in commencement_dates]
     if dates:
         payload["commencement_dates"] = dates
     return payload
+
+
+def memberships_light_payloads(memberships: list[PlanMembership]) -> list[dict]:
+    """The contract participants of many memberships in five queries, from plain rows (no model object
+    per year of hours or pay): the light path of a batch's choice over a whole plan (issue 31)."""
+    from collections import defaultdict
+
+    from benefits.models import AccountBalance, Compensation, EmploymentPeriod, HoursOfService
+
+    ids = [m.pk for m in memberships]
+    people = {m.participant_id for m in memberships}
+    periods: dict[int, list] = defaultdict(list)
+    for pid, start, end in EmploymentPeriod.objects.filter(participant_id__in=people).values_list(
+        "participant_id", "start", "end"
+    ):
+        periods[pid].append((start, end))
+    hours: dict[int, list] = defaultdict(list)
+    for mid, year, value in (
+        HoursOfService.objects.filter(membership_id__in=ids)
+        .order_by("membership_id", "period_year")
+        .values_list("membership_id", "period_year", "hours")
+    ):
+        hours[mid].append((year, value))
+    pay: dict[int, list] = defaultdict(list)
+    for mid, year, amount in (
+        Compensation.objects.filter(membership_id__in=ids)
+        .order_by("membership_id", "year")
+        .values_list("membership_id", "year", "amount")
+    ):
+        pay[mid].append((year, amount))
+    balances: dict[int, list] = defaultdict(list)
+    for mid, source, balance in (
+        AccountBalance.objects.filter(membership_id__in=ids)
+        .order_by("membership_id", "as_of", "source")
+        .values_list("membership_id", "source", "balance")
+    ):
+        balances[mid].append((source, balance))
+    return [
+        payload_from_rows(
+            m,
+            periods=periods[m.participant_id],
+            hours=hours[m.pk],
+            compensation=pay[m.pk],
+            balances=balances[m.pk],
+        )
+        for m in memberships
+    ]
 
 
 def membership_request(
@@ -304,6 +373,50 @@ def engine_inputs(membership, *, as_of: date) -> EngineInputs:
     module = get_plan(parsed.plan)
     core = module.core_result(item, as_of, parsed.settings)
     return EngineInputs(module, item, core, dict(parsed.assumptions), dict(parsed.settings))
+
+
+def memberships_retirement_dates(memberships: list[PlanMembership], *, as_of: date) -> dict[int, date | None]:
+    """Each membership's normal retirement date on the engine's light path: one parsed request for the
+    whole list (rows read in five queries, no market data, no trace, nothing stored), the plan's core
+    result alone.
+
+    For choosing people in bulk (a notice batch over a whole plan, issue 31): the full contract result
+    costs a traced calculation and a stored row per person; the date needs neither. A membership whose
+    data the engine refuses maps to None (it is not chosen; its own page names the problem). The
+    memberships share a plan, with their participant and plan joined."""
+    if not memberships:
+        return {}
+    plan = memberships[0].plan
+    request: dict = {
+        "plan": plan.key,
+        "as_of": as_of.isoformat(),
+        "assumptions": {},
+        "participants": memberships_light_payloads(memberships),
+    }
+    if plan.settings:
+        request["settings"] = dict(plan.settings)
+    try:
+        parsed = parse_request(request)
+    except RequestError:
+        # One stored value outside its plausible window refuses the whole request: fall back to one
+        # request per person so only that person is left out.
+        if len(memberships) == 1:
+            return {memberships[0].pk: None}
+        out: dict[int, date | None] = {}
+        for m in memberships:
+            out.update(memberships_retirement_dates([m], as_of=as_of))
+        return out
+    module = get_plan(parsed.plan)
+    out = {}
+    for m, item in zip(memberships, parsed.participants, strict=True):
+        if isinstance(item, tuple):
+            out[m.pk] = None
+            continue
+        try:
+            out[m.pk] = module.core_result(item, as_of, parsed.settings).normal_retirement_date
+        except Exception:  # noqa: BLE001 - data the engine cannot use: this person is not chosen
+            out[m.pk] = None
+    return out
 
 
 # ------------------------------------------------------------------ the modeler's requests

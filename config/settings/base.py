@@ -289,6 +289,10 @@ JOBS_STALL_GRACE = env.int("JOBS_STALL_GRACE", default=45)
 STATEMENT_BATCH_CHUNK_SIZE = env.int("STATEMENT_BATCH_CHUNK_SIZE", default=25)
 # Seconds between the notices of a batch (a throttle for mail delivery; 0: as fast as the worker goes).
 NOTICE_BATCH_ITEM_PAUSE_SECONDS = env.float("NOTICE_BATCH_ITEM_PAUSE_SECONDS", default=0)
+# Runs of one notice batch at a time (issue 31): each takes waiting items with SKIP LOCKED, so the batch
+# uses that many `default` worker processes (4 in deploy/Procfile: two are left for the modeler and the
+# rest); each notice's PDF is rendered on the `pdf` queue beside them.
+NOTICE_BATCH_RUNNERS = env.int("NOTICE_BATCH_RUNNERS", default=2)
 # Beat: deadlines live in the database (never as far-future ETA tasks, which Redis may redeliver).
 CELERY_BEAT_SCHEDULE = {
     "refresh-claim-due-dates": {"task": "elections.refresh_claim_due_dates", "schedule": 60 * 60 * 24},

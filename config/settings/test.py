@@ -28,3 +28,4 @@ CELERY_BROKER_URL = "memory://"
 PRIVATE_STORAGE_ROOT = BASE_DIR / "var" / f"test-private{'-' + XDIST_WORKER if XDIST_WORKER else ''}"
 ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
 ACCOUNT_ENUMERATION_MIN_SECONDS = 0  # tests of the floor turn it on
+NOTICE_BATCH_RUNNERS = 1  # one run per batch; tests of the fan-out turn it up

@@ -1,8 +1,10 @@
 """The notice batch as a job (``benefits/jobs``): its row, its time limit, the sweeper's watch.
 
-A batch runs as one job that issues every pending item; each item commits on its own (and under a
-row lock), so a job run twice — a redelivered message, a worker killed mid-batch and the sweeper's
-reclaim, a second job queued by "Resume" — issues each notice once and carries on with the rest.
+A batch starts as one job that chooses the people; it then queues more runs of the same batch so that
+each worker process takes items (``NOTICE_BATCH_RUNNERS``). Each item commits on its own (and under a
+row lock taken with SKIP LOCKED), so any number of runs — the fan-out, a redelivered message, a worker
+killed mid-batch and the sweeper's reclaim, a second job queued by "Resume" — issue each notice once
+and carry on with the rest.
 """
 
 from __future__ import annotations
@@ -51,6 +53,28 @@ def notice_batch_queue(batch, actor=None) -> None:
         .first()
     )
     enqueue_on_commit(waiting or job_create(NOTICE_BATCH_RUN, target_id=batch.pk, created_by=actor))
+
+
+def notice_batch_fan_out(batch) -> int:
+    """Queue runs of the batch until ``NOTICE_BATCH_RUNNERS`` are open (this one included), but no more
+    than there are waiting items; returns how many were queued. Runs share the items through their row
+    locks, so an extra run costs one query and ends when nothing is left to take."""
+    from django.conf import settings
+
+    from benefits.jobs.models import Job
+    from benefits.jobs.services import enqueue_on_commit, job_create
+    from elections.benefit_elections.models import NoticeBatchItem
+
+    runners = int(getattr(settings, "NOTICE_BATCH_RUNNERS", 1) or 1)
+    if runners <= 1:
+        return 0
+    open_runs = Job.objects.filter(kind=NOTICE_BATCH_RUN, target_id=batch.pk, status__in=Job.OPEN).count()
+    waiting = NoticeBatchItem.objects.filter(batch=batch, state=NoticeBatchItem.State.PENDING).count()
+    wanted = max(0, min(runners - max(open_runs, 1), waiting - 1))
+    with transaction.atomic():
+        for _ in range(wanted):
+            enqueue_on_commit(job_create(NOTICE_BATCH_RUN, target_id=batch.pk))
+    return wanted
 
 
 def notice_batch_job(job) -> None:

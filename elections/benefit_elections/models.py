@@ -106,6 +106,8 @@ class NoticeBatch(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # When the rule's choice of people was complete (items are committed a chunk at a time before).
+    selected_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

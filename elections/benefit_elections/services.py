@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
@@ -23,12 +24,13 @@ from django.utils import timezone
 from benefits.audit import AuditEventType, audit_record
 from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
+from benefits.engine_adapter import memberships_retirement_dates
 from benefits.locking import lock_row
 from benefits.models import Plan, PlanMembership
 from benefits.services.documents import document_request
 from benefits.stored_files import atomic_with_files, write_file
 from elections.benefit_elections import explanation
-from elections.benefit_elections.jobs import notice_batch_queue
+from elections.benefit_elections.jobs import notice_batch_fan_out, notice_batch_queue
 from elections.benefit_elections.models import (
     BatchRule,
     Election,
@@ -443,24 +445,35 @@ def _claimed_asd(claim) -> date | None:
         return None
 
 
+SELECTION_CHUNK = 500  # memberships read, dated and turned into batch items at a time
+
+
 def batch_candidates(
     plan: Plan, rule: str, *, on: date, within_days: int | None
 ) -> list[tuple[PlanMembership, str, date]]:
     """Who the rule chooses: (membership, notice kind, date) for each person."""
-    from benefits.engine_adapter import CalculationError, membership_calculate
+    return [
+        chosen
+        for chunk in batch_candidate_chunks(plan, rule, on=on, within_days=within_days)
+        for chosen in chunk
+    ]
+
+
+def batch_candidate_chunks(
+    plan: Plan, rule: str, *, on: date, within_days: int | None, size: int = SELECTION_CHUNK
+) -> Iterator[list[tuple[PlanMembership, str, date]]]:
+    """The rule's choice in chunks of ``size`` memberships read: a fixed number of queries per chunk and
+    the engine's light path (the retirement date alone, no trace, nothing stored), so the time per
+    person and the memory stay flat however large the plan (issue 31)."""
     from elections.models import Claim, ClaimState, ClaimType
 
     rules = election_rules(plan.key)
     kind = NoticeKind.QJSA_EXPLANATION if rules.qjsa_applies else NoticeKind.ROLLOVER_402F
-    memberships = (
-        PlanMembership.objects.filter(plan=plan, participant__death_date__isnull=True)
-        .select_related("participant", "plan")
-        .order_by("participant__participant_number")
-    )
-    out: list[tuple[PlanMembership, str, date]] = []
     if rule == BatchRule.RATES_PUBLISHED:
-        return [(n.membership, n.kind, n.asd) for n in _rates_published_candidates(plan, on=on)]
+        yield [(n.membership, n.kind, n.asd) for n in _rates_published_candidates(plan, on=on)]
+        return
     if rule == BatchRule.AWAITING_ELECTION:
+        out: list[tuple[PlanMembership, str, date]] = []
         claims = Claim.objects.filter(
             membership__plan=plan, state=ClaimState.ELECTION_REQUIRED, claimant_relationship="participant"
         ).select_related("membership__participant", "membership__plan")
@@ -469,25 +482,34 @@ def batch_candidates(
             lump_or_start = claim.claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM)
             if asd and lump_or_start and _issuable(claim.membership, kind, asd, on):
                 out.append((claim.membership, kind, asd))
-        return out
+        yield out
+        return
+    ids = list(
+        PlanMembership.objects.filter(plan=plan, participant__death_date__isnull=True)
+        .order_by("participant__participant_number")
+        .values_list("pk", flat=True)
+    )
     if rule == BatchRule.REACHING_35:
         if not rules.qjsa_applies:
-            return []
+            return
         horizon = on + timedelta(days=within_days or 365)
-        for m in memberships:
-            birth = m.participant.birth_date
-            try:
-                thirty_five = birth.replace(year=birth.year + 35)
-            except ValueError:  # February 29
-                thirty_five = date(birth.year + 35, 3, 1)
-            # The QPSA waiver period opens on the first day of the plan year of age 35 (§417(a)(6)(B));
-            # the plan year is the calendar year for these plans.
-            if on <= thirty_five <= horizon and m.participant.termination_date is None:
-                out.append((m, NoticeKind.QPSA_EXPLANATION, date(thirty_five.year, 1, 1)))
-        return out
+        for i in range(0, len(ids), size):
+            out = []
+            for m in _memberships_in_order(ids[i : i + size]):
+                birth = m.participant.birth_date
+                try:
+                    thirty_five = birth.replace(year=birth.year + 35)
+                except ValueError:  # February 29
+                    thirty_five = date(birth.year + 35, 3, 1)
+                # The QPSA waiver period opens on the first day of the plan year of age 35
+                # (§417(a)(6)(B)); the plan year is the calendar year for these plans.
+                if on <= thirty_five <= horizon and m.participant.termination_date is None:
+                    out.append((m, NoticeKind.QPSA_EXPLANATION, date(thirty_five.year, 1, 1)))
+            yield out
+        return
     # ASD within the next N days: the start date a participant has claimed, else the normal retirement date.
     horizon = on + timedelta(days=within_days if within_days is not None else rules.period_days)
-    claimed = {}
+    claimed: dict[int, date] = {}
     for claim in Claim.objects.filter(
         membership__plan=plan,
         claim_type__in=[ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM],
@@ -501,23 +523,29 @@ def batch_candidates(
             "membership_id", flat=True
         )
     )
-    for m in memberships:
-        if m.pk in in_effect:
-            continue
-        asd = claimed.get(m.pk)
-        if asd is None:
-            try:
-                nrd = membership_calculate(m, as_of=on).get("normal_retirement_date")
-            except CalculationError:
-                continue
-            asd = _first_of_month_on_or_after(date.fromisoformat(nrd)) if nrd else None
-            if asd and asd <= on and m.participant.termination_date is not None:
-                # Past normal retirement and gone, nothing in pay: payments are due now (Code §401(a)(14));
-                # the earliest start the 30-day explanation rule allows.
-                asd = _first_of_month_on_or_after(on + timedelta(days=30))
-        if asd and on < asd <= horizon and _issuable(m, kind, asd, on):
-            out.append((m, kind, asd))
-    return out
+    ids = [pk for pk in ids if pk not in in_effect]
+    for i in range(0, len(ids), size):
+        chunk = _memberships_in_order(ids[i : i + size])
+        undated = [m for m in chunk if m.pk not in claimed]
+        retirement = memberships_retirement_dates(undated, as_of=on)
+        out = []
+        for m in chunk:
+            asd = claimed.get(m.pk)
+            if asd is None:
+                nrd = retirement.get(m.pk)
+                asd = _first_of_month_on_or_after(nrd) if nrd else None
+                if asd and asd <= on and m.participant.termination_date is not None:
+                    # Past normal retirement and gone, nothing in pay: payments are due now (Code
+                    # §401(a)(14)); the earliest start the 30-day explanation rule allows.
+                    asd = _first_of_month_on_or_after(on + timedelta(days=30))
+            if asd and on < asd <= horizon and _issuable(m, kind, asd, on):
+                out.append((m, kind, asd))
+        yield out
+
+
+def _memberships_in_order(ids: list[int]) -> list[PlanMembership]:
+    by_pk = {m.pk: m for m in PlanMembership.objects.filter(pk__in=ids).select_related("participant", "plan")}
+    return [by_pk[pk] for pk in ids if pk in by_pk]
 
 
 def _issuable(membership: PlanMembership, kind: str, asd: date, on: date) -> bool:
@@ -564,15 +592,21 @@ def batch_create(
 
 
 def batch_select(batch: NoticeBatch) -> int:
-    """Create the batch's items once (a rerun after a crash finds them already there)."""
-    if batch.items.exists():
+    """Create the batch's items once, a chunk at a time: each chunk's items are committed as soon as
+    they are chosen, so the page counts them from the first second and workers can start on them. A
+    rerun after a crash chooses again and adds only the items not there yet (one item per person and
+    kind is a database rule); ``selected_at`` records that the choice is complete."""
+    if batch.selected_at is not None:
         return batch.items.count()
-    chosen = batch_candidates(batch.plan, batch.rule, on=batch.as_of, within_days=batch.within_days)
-    with transaction.atomic():
-        NoticeBatchItem.objects.bulk_create(
-            [NoticeBatchItem(batch=batch, membership=m, kind=k, asd=a) for m, k, a in chosen],
-            ignore_conflicts=True,
-        )
+    chunks = batch_candidate_chunks(batch.plan, batch.rule, on=batch.as_of, within_days=batch.within_days)
+    for chosen in chunks:
+        if chosen:
+            NoticeBatchItem.objects.bulk_create(
+                [NoticeBatchItem(batch=batch, membership=m, kind=k, asd=a) for m, k, a in chosen],
+                ignore_conflicts=True,
+            )
+    batch.selected_at = timezone.now()
+    NoticeBatch.objects.filter(pk=batch.pk).update(selected_at=batch.selected_at)
     return batch.items.count()
 
 
@@ -589,32 +623,54 @@ def batch_item_run(item_id: int) -> NoticeBatchItem:
         )
         if item is None:  # done already, or another worker has it (it stays pending until that one ends)
             return NoticeBatchItem.objects.get(pk=item_id)
-        item.attempts += 1
-        try:
-            with transaction.atomic():
-                if item.batch.rule == BatchRule.RATES_PUBLISHED:
-                    outcome = _reissue_item(item)
-                else:
-                    outcome = notice_issue(
-                        membership=item.membership,
-                        kind=item.kind,
-                        asd=item.asd,
-                        on=item.batch.as_of,
-                        batch=item.batch,
-                    )
-            item.notice = outcome.notice
-            item.state = (
-                NoticeBatchItem.State.ISSUED if outcome.created else NoticeBatchItem.State.ALREADY_ISSUED
-            )
-            item.failure_reason = ""
-        except explanation.ExplanationUnavailable as exc:
-            item.state, item.failure_reason = NoticeBatchItem.State.FAILED, str(exc)
-        except Exception as exc:  # reported on the item and the log, never dropped
-            logger.exception("Notice batch item %s failed", item_id)
-            item.state, item.failure_reason = NoticeBatchItem.State.FAILED, f"Unexpected error: {exc}"
-        item.finished_at = timezone.now()
-        item.save()
+        _issue_item(item)
     return item
+
+
+def batch_item_run_next(batch_id: int) -> NoticeBatchItem | None:
+    """Take the first waiting item no other worker holds and issue it; None when none is left to take.
+
+    The queue pattern (FOR UPDATE SKIP LOCKED on the next pending row): several runs of one batch on
+    several workers each take a different item, so N workers issue N notices at a time."""
+    with transaction.atomic():
+        item = (
+            NoticeBatchItem.objects.select_for_update(skip_locked=True, of=("self",))
+            .select_related("batch", "membership__participant", "membership__plan")
+            .filter(batch_id=batch_id, state=NoticeBatchItem.State.PENDING)
+            .order_by("pk")
+            .first()
+        )
+        if item is None:
+            return None
+        _issue_item(item)
+    return item
+
+
+def _issue_item(item: NoticeBatchItem) -> None:
+    """Issue a locked item's notice and record its outcome (inside the item's transaction)."""
+    item.attempts += 1
+    try:
+        with transaction.atomic():
+            if item.batch.rule == BatchRule.RATES_PUBLISHED:
+                outcome = _reissue_item(item)
+            else:
+                outcome = notice_issue(
+                    membership=item.membership,
+                    kind=item.kind,
+                    asd=item.asd,
+                    on=item.batch.as_of,
+                    batch=item.batch,
+                )
+        item.notice = outcome.notice
+        item.state = NoticeBatchItem.State.ISSUED if outcome.created else NoticeBatchItem.State.ALREADY_ISSUED
+        item.failure_reason = ""
+    except explanation.ExplanationUnavailable as exc:
+        item.state, item.failure_reason = NoticeBatchItem.State.FAILED, str(exc)
+    except Exception as exc:  # reported on the item and the log, never dropped
+        logger.exception("Notice batch item %s failed", item.pk)
+        item.state, item.failure_reason = NoticeBatchItem.State.FAILED, f"Unexpected error: {exc}"
+    item.finished_at = timezone.now()
+    item.save()
 
 
 def _reissue_item(item: NoticeBatchItem) -> IssueOutcome:
@@ -630,15 +686,17 @@ def _reissue_item(item: NoticeBatchItem) -> IssueOutcome:
 
 
 def batch_run(batch_id: int, *, item_hook=None) -> NoticeBatch:
-    """Run (or resume) a batch: choose the people once, then issue every pending item."""
+    """Run (or resume) a batch: choose the people once, then issue pending items until none is left
+    that no other run holds. Once the choice is made, more runs of the batch are queued
+    (``NOTICE_BATCH_RUNNERS``) so that every worker process takes items at the same time."""
     batch = NoticeBatch.objects.select_related("plan").get(pk=batch_id)
     NoticeBatch.objects.filter(pk=batch.pk).update(
         state=NoticeBatch.State.RUNNING, started_at=batch.started_at or timezone.now(), finished_at=None
     )
     batch_select(batch)
+    notice_batch_fan_out(batch)
     pause = float(getattr(settings, "NOTICE_BATCH_ITEM_PAUSE_SECONDS", 0) or 0)
-    for item_id in batch.items.filter(state=NoticeBatchItem.State.PENDING).values_list("pk", flat=True):
-        item = batch_item_run(item_id)
+    while (item := batch_item_run_next(batch.pk)) is not None:
         if item_hook is not None:
             item_hook(item)
         if pause:  # an operator's throttle (e.g. to spread mail delivery); 0 by default

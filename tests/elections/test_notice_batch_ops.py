@@ -42,12 +42,12 @@ def test_a_command_line_batch_has_the_job_row_the_sweeper_watches(awaiting):
 
 
 def test_a_killed_command_line_batch_is_finished_by_the_sweeper(awaiting, monkeypatch):
-    real = services.batch_item_run
+    real = services.batch_item_run_next
 
-    def killed(item_id):
+    def killed(batch_id):
         raise KeyboardInterrupt  # the command's process stops here (SIGINT; SIGKILL leaves the same rows)
 
-    monkeypatch.setattr(services, "batch_item_run", killed)
+    monkeypatch.setattr(services, "batch_item_run_next", killed)
     with pytest.raises(KeyboardInterrupt):
         call_command("issue_notices", "carver-db", stdout=io.StringIO())
     batch = NoticeBatch.objects.get()
@@ -55,7 +55,7 @@ def test_a_killed_command_line_batch_is_finished_by_the_sweeper(awaiting, monkey
     pending = batch.items.filter(state=NoticeBatchItem.State.PENDING).count()
     assert job.status == Job.Status.RUNNING and pending >= 1 and not Notice.objects.exists()
 
-    monkeypatch.setattr(services, "batch_item_run", real)
+    monkeypatch.setattr(services, "batch_item_run_next", real)
     # Its heartbeat stopped: the sweeper puts the job back and a worker (in-process here) resumes it.
     with TestCase.captureOnCommitCallbacks(execute=True):
         counts = jobs_sweep(grace=0)
