@@ -207,11 +207,7 @@ def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, reques
     it (issue 27), so a single sum chosen on the explanation has had its rollover notice as long, and a
     waiver of the 30 days signed with the election comes after both (Treas. Reg. §1.402(f)-1 Q&A-2)."""
     single = next(
-        (
-            r
-            for r in explanation_notice.content.get("forms", [])
-            if r.get("form") == "lump_sum" and r.get("lump_sum")
-        ),
+        (r for r in explanation_notice.content.get("forms", []) if r.get("form") == "lump_sum" and r.get("lump_sum")),
         None,
     )
     if single is None:
