@@ -258,7 +258,9 @@ def test_two_machines_render_on_one_serve_from_the_other_and_share_a_batch_exact
     # the machine whose worker did NOT render it, and from the one that did: bytes equal the stored hash.
     for item_id, doc_id, _name, sha in docs:
         other, same = (
-            (cluster.admin_b, cluster.admin_a) if rendered_by[item_id] == "a" else (cluster.admin_a, cluster.admin_b)
+            (cluster.admin_b, cluster.admin_a)
+            if rendered_by[item_id] == "a"
+            else (cluster.admin_a, cluster.admin_b)
         )
         for client in (other, same):
             status, _, headers, body = client.request(f"/benefits/documents/{doc_id}/")
