@@ -32,7 +32,7 @@ from tests.objectstore import free_port, moto_s3
 pytestmark = pytest.mark.faults
 
 BUCKET = "plan-benefits-two-machines"
-ITEM_PAUSE = "2"  # seconds between a worker's notices: long enough for the other worker to take some
+ITEM_PAUSE = "3"  # seconds between a worker's notices: long enough for the other worker to take some
 LOST = "Connection to broker lost"  # Celery's consumer, when its Redis connection drops
 
 
@@ -303,9 +303,11 @@ def test_two_machines_render_on_one_serve_from_the_other_and_share_a_batch_exact
 
 def test_redis_restarted_under_a_running_notice_batch_every_notice_is_issued_once(world, cluster):
     """Issue 28: a Redis restart could stop a worker for good (kombu's "Unrecoverable error"). Here
-    Redis is restarted under a running batch until a worker's log shows its broker connection lost;
-    nobody touches anything after that: the supervisor (this test, as systemd would) starts again any
-    process that exits, the sweeper re-sends the messages Redis lost, and the batch finishes."""
+    Redis is restarted under a running batch until a worker's log shows its broker connection lost, and
+    while it is down the administrator presses "Resume" (a second job whose message never reaches
+    Redis). Nobody touches anything after that: the supervisor (this test, as systemd would) starts again
+    any process that exits, the sweeper sends the job Redis never had, and the batch finishes with every
+    job row done and each notice issued once."""
     a, b = cluster.a, cluster.b
     seen_before = {m.name: m.log("worker").count(LOST) for m in (a, b)}
     notice_batch = _notice_batch_start(cluster.admin_a, "carver-401k")
@@ -316,8 +318,15 @@ def test_redis_restarted_under_a_running_notice_batch_every_notice_is_issued_onc
         return any(m.log("worker").count(LOST) > seen_before[m.name] for m in (a, b))
 
     restarts = 0
+    page = f"/claims/admin/notices/{notice_batch}/"
     while restarts < 5 and not (restarts and dropped()):
         world.redis.stop()  # its queued messages are lost with it (no persistence)
+        if restarts == 0:
+            _, html = cluster.admin_b.page(page)  # pages answer with Redis down (broker and cache)
+            if "resume the batch" in html:
+                started = time.monotonic()
+                cluster.admin_b.post_from(html, f"{page}resume/")
+                assert time.monotonic() - started < 20, "the request hung on the unreachable broker"
         time.sleep(2)
         world.redis.start()
         restarts += 1
@@ -325,12 +334,26 @@ def test_redis_restarted_under_a_running_notice_batch_every_notice_is_issued_onc
             wait_until(dropped, 6, "a worker to notice", interval=0.5)
     assert dropped(), "no worker lost its broker connection"
     started = time.monotonic()
+
+    def finished() -> bool:
+        state = world.sql("select state from elections_noticebatch where id = %s", (notice_batch,))[0][0]
+        open_jobs = world.sql(
+            "select count(*) from benefits_job where kind = 'notice_batch.run' and target_id = %s "
+            "and status <> 'done'",
+            (notice_batch,),
+        )[0][0]
+        return state == "done" and open_jobs == 0
+
     wait_until(
-        lambda: world.sql("select state from elections_noticebatch where id = %s", (notice_batch,))[0][0] == "done",
-        150, "the notice batch after Redis restarted (nobody at the keyboard)", interval=1,
-    )  # fmt: skip
+        finished, 150, "the batch and its jobs after Redis restarted (nobody at the keyboard)", interval=1
+    )
     total, _ = _assert_each_notice_once(world, notice_batch)
+    jobs = world.sql(
+        "select worker, attempts from benefits_job where kind = 'notice_batch.run' and target_id = %s order by id",
+        (notice_batch,),
+    )
     print(
-        f"Redis restarted {restarts} time(s); batch of {total} finished {time.monotonic() - started:.0f}s later, "
-        f"each notice once; supervisor restarts: A {a.restarts or 'none'}, B {b.restarts or 'none'}"
+        f"Redis restarted {restarts} time(s); batch of {total} and its {len(jobs)} job(s) {jobs} done "
+        f"{time.monotonic() - started:.0f}s later, each notice once; supervisor restarts: "
+        f"A {a.restarts or 'none'}, B {b.restarts or 'none'}"
     )
