@@ -10,7 +10,9 @@ a fresh database and a fresh private-files folder (or bucket), and the restored 
 3. The restore: a new database with `pg_restore`, the files into a new folder (or bucket).
 4. The checks on the restored system: `manage.py verify_private_files` (every document's bytes against its
    stored SHA-256, none missing), the same counts as the source, and every participant with a login
-   signing in and downloading each of their documents through the application (bytes hashed again).
+   signing in and downloading each of their documents through the application (bytes hashed again);
+   the committee member and the administrator signing in with password and TOTP (multi-factor), each of
+   their pages answering and a participant's document downloading as staff see it.
 
 Environment: BACKUP_CHECK_PG (default postgres://postgres@127.0.0.1:5432), BACKUP_CHECK_DATABASE (default
 plan_benefits_backup; `_src` and `_restored` are appended), BACKUP_CHECK_OBJECT_STORE=s3, BACKUP_CHECK_KEEP=1.
@@ -50,6 +52,77 @@ for user in User.objects.filter(role="participant", participant__isnull=False, i
         assert resp.status_code == 200 and hashlib.sha256(body).hexdigest() == doc.sha256, doc.pk
         seen += 1
 print(json.dumps({"downloaded": seen}))
+"""
+
+# Run on the restored system: the committee member and the administrator sign in the real way (password,
+# then a TOTP code from their restored authenticators) and each of their pages answers, with a
+# participant's page and a document as staff see them. The demo's TOTP secrets are README.md's.
+STAFF_CHECK = """
+import base64, hashlib, hmac, json, struct, time
+from django.test import Client
+from django.urls import reverse
+from benefits.models import GeneratedDocument, StatementBatch
+
+def totp(secret):
+    counter = int(time.time() // 30)
+    digest = hmac.new(base64.b32decode(secret), struct.pack(">Q", counter), hashlib.sha1).digest()
+    offset = digest[-1] & 0x0F
+    return f"{(struct.unpack('>I', digest[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
+
+def sign_in(email, secret):
+    client = Client()
+    resp = client.post("/accounts/login/", {"login": email, "password": "demo-pass-2026"})
+    assert resp.status_code == 302 and resp["Location"] == "/accounts/2fa/authenticate/", (email, resp)
+    if 30 - time.time() % 30 < 3:  # a code from the last moments of its step could arrive in the next
+        time.sleep(30 - time.time() % 30 + 0.1)
+    resp = client.post("/accounts/2fa/authenticate/", {"code": totp(secret)})
+    assert resp.status_code == 302 and not resp["Location"].startswith("/accounts/"), (email, resp)
+    return client
+
+doc = GeneratedDocument.objects.filter(status="done", participant__isnull=False).order_by("pk").first()
+seen_as_staff = [
+    reverse("benefits:participant_dashboard", args=[doc.participant_id]),
+    reverse("benefits:staff_participants"),
+    reverse("benefits:staff_jobs"),
+    reverse("accounts:role_requests"),
+]
+pages = {
+    "committee": (
+        "committee@demo.test",
+        base64.b32encode(b"demo-committee-2026!").decode(),
+        [reverse("elections:committee_queue"), *seen_as_staff],
+    ),
+    "administrator": (
+        "admin@demo.test",
+        base64.b32encode(b"demo-admin-totp-2026").decode(),
+        [
+            *seen_as_staff,
+            reverse("accounts:users"),
+            reverse("benefits:admin_plans"),
+            reverse("benefits:audit_log"),
+            reverse("benefits:statement_batches"),
+            reverse("benefits:statement_batch", args=[StatementBatch.objects.order_by("pk").first().pk]),
+            reverse("benefits:delivery_mailing"),
+            reverse("benefits:imports_home"),
+            reverse("benefits:market_rates"),
+            reverse("elections:notice_batches"),
+            reverse("elections:consent_queue"),
+            reverse("payments:pay_date"),
+            "/django-admin/",
+        ],
+    ),
+}
+answered = {}
+for role, (email, secret, paths) in pages.items():
+    client = sign_in(email, secret)
+    for path in paths:
+        status = client.get(path).status_code
+        assert status == 200, (role, path, status)
+    resp = client.get(reverse("benefits:document_download", args=[doc.pk]))
+    body = b"".join(resp.streaming_content)
+    assert resp.status_code == 200 and hashlib.sha256(body).hexdigest() == doc.sha256, (role, doc.pk)
+    answered[role] = len(paths) + 1
+print(json.dumps(answered))
 """
 
 
@@ -171,6 +244,11 @@ def main() -> int:
         pages = json.loads(manage(restored, "shell", "-c", PAGES_CHECK).splitlines()[-1])
         log(
             f"restored: {after}; participants downloaded {pages['downloaded']} documents, each matching its hash"
+        )
+        staff = json.loads(manage(restored, "shell", "-c", STAFF_CHECK).splitlines()[-1])
+        log(
+            f"restored: the committee member ({staff['committee']} pages) and the administrator "
+            f"({staff['administrator']} pages) signed in with password and TOTP; each page answered"
         )
     finally:
         if server is not None:

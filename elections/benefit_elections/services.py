@@ -671,6 +671,8 @@ def _issue_item(item: NoticeBatchItem) -> None:
         item.state, item.failure_reason = NoticeBatchItem.State.FAILED, f"Unexpected error: {exc}"
     item.finished_at = timezone.now()
     item.save()
+    # One line per item in the worker's log: which process issued which notice (the two-machine test).
+    logger.info("Notice batch %s: item %s %s", item.batch_id, item.pk, item.state)
 
 
 def _reissue_item(item: NoticeBatchItem) -> IssueOutcome:
