@@ -285,15 +285,16 @@ def test_two_machines_render_on_one_serve_from_the_other_and_share_a_batch_exact
         f"{sum(v == 'b' for v in rendered_by.values())} on B; each downloaded from both web processes"
     )
 
-    # 3. A notice batch started on machine B's page; once the first notice is out, "Resume" on machine A
-    # queues a second job for the same batch while the first still runs: the other machine's worker takes
-    # it, and the two share the items (each under its row lock), each notice issued once.
+    # 3. A notice batch started on machine B's page: once its people are chosen it queues a second run
+    # (NOTICE_BATCH_RUNNERS, 2 by default), and once the first notice is out "Resume" on machine A (while
+    # it is offered) queues another; the other machine's worker takes one, and the runs share the items
+    # (each takes the next one no other holds), each notice issued once.
     notice_batch = _notice_batch_start(cluster.admin_b, "quaker-cash-balance")
     wait_until(lambda: _notice_items(world, notice_batch, "issued") >= 1, 120, "the first notice")
     page = f"/claims/admin/notices/{notice_batch}/"
     _, html = cluster.admin_a.page(page)
-    assert "resume the batch" in html
-    cluster.admin_a.post_from(html, f"{page}resume/")
+    if "resume the batch" in html:
+        cluster.admin_a.post_from(html, f"{page}resume/")
     wait_until(
         lambda: _batch_and_jobs_done(world, notice_batch), 180, "the notice batch and its jobs", interval=1
     )
