@@ -58,7 +58,17 @@ def pay(admin, payment, *months):  # noqa: F811 - the fixture's value
         services.instruction_export(pay_date=d, actor=admin)
         batch, checked = confirm(
             admin,
-            [(payment.pk, d.isoformat(), "paid", d.isoformat(), f"AG-{payment.pk}-{d:%m}", payment.gross, "")],
+            [
+                (
+                    payment.pk,
+                    d.isoformat(),
+                    "paid",
+                    d.isoformat(),
+                    f"AG-{payment.pk}-{d:%m}",
+                    payment.gross,
+                    "",
+                )
+            ],
             name=f"confirm-{payment.pk}-{d}.csv",
         )
         assert batch.status == "applied", checked.errors
@@ -134,7 +144,9 @@ def test_joint_and_survivor_continues_to_the_spouse_at_its_percent(pat, admin): 
 
 
 def test_two_thirds_survivor_is_exactly_two_thirds(pat, admin):  # noqa: F811
-    p = annuity(pat, gross=Decimal("1000.00"), form="js66", survivor_percent=Decimal("66"), survivor_name="Alex")
+    p = annuity(
+        pat, gross=Decimal("1000.00"), form="js66", survivor_percent=Decimal("66"), survivor_name="Alex"
+    )
     pay(admin, p, date(2027, 1, 1))
     [s] = record(p, admin).continuations
     # Carver DB §7.1 "sixty-six and two-thirds percent": 666.666… → 666.67 (not 660.00).
@@ -162,7 +174,9 @@ def test_years_certain_continues_the_remaining_payments_to_the_beneficiaries(pat
     # paid to Pat, so 118 remain, March 1, 2027 through December 1, 2036, in the same amount split 60/40.
     by_name = {c.payee_name: c for c in out.continuations}
     assert set(by_name) == {"Sam Morgan", "Lee Morgan"}
-    assert by_name["Sam Morgan"].gross == Decimal("600.01") and by_name["Lee Morgan"].gross == Decimal("400.00")
+    assert by_name["Sam Morgan"].gross == Decimal("600.01") and by_name["Lee Morgan"].gross == Decimal(
+        "400.00"
+    )
     for c in out.continuations:
         assert c.number_of_payments == 118 and c.first_pay_date == date(2027, 3, 1)
     last = by_name["Sam Morgan"]
@@ -219,7 +233,9 @@ def test_a_death_is_recorded_once_per_payee(pat, admin):  # noqa: F811
 def test_bad_input_is_refused_with_the_field_named(pat, admin, died_on, reference, field, words):  # noqa: F811
     p = annuity(pat)
     with pytest.raises(deaths.DeathInvalid) as e:
-        deaths.payee_death_record(payment=p, died_on=died_on, actor=admin, evidence_reference=reference, on=ON)
+        deaths.payee_death_record(
+            payment=p, died_on=died_on, actor=admin, evidence_reference=reference, on=ON
+        )
     assert words in e.value.errors[field]
     assert e.value.errors[field].split(":")[0] in ("Date of death", "Evidence")
     p.refresh_from_db()
@@ -258,17 +274,21 @@ def test_every_change_is_an_audit_event_with_old_and_new_values(pat, admin):  # 
     assert ev.extra_data["new"]["state"] == "stopped" and ev.extra_data["new"]["died_on"] == "2027-02-14"
     assert ev.extra_data["new"]["last_pay_date"] == "2027-02-01"
     flagged = AuditEvent.objects.get(event_type="payment.instalment_changed")
-    assert flagged.extra_data["old"]["recovery_due"] is False and flagged.extra_data["new"]["recovery_due"] is True
+    assert (
+        flagged.extra_data["old"]["recovery_due"] is False
+        and flagged.extra_data["new"]["recovery_due"] is True
+    )
     assert AuditEvent.objects.filter(
         event_type="payment.scheduled", extra_data__payment_id=out.continuations[0].pk
     ).exists()
     person = AuditEvent.objects.get(event_type="participant.death_recorded")
-    assert person.extra_data["old"] == {"death_date": None} and person.extra_data["new"] == {"death_date": "2027-02-14"}
+    assert person.extra_data["old"] == {"death_date": None} and person.extra_data["new"] == {
+        "death_date": "2027-02-14"
+    }
 
 
 def test_the_claim_no_longer_reads_in_pay(pat, admin):  # noqa: F811
     from elections.models import Claim
-
     from tests.elections.conftest import AS_OF, file_db_claim
 
     claim = file_db_claim(pat, on=AS_OF)
@@ -278,4 +298,6 @@ def test_the_claim_no_longer_reads_in_pay(pat, admin):  # noqa: F811
     record(p, admin)
     claim.refresh_from_db()
     assert claim.state == ClaimState.PAID and claim.next_step.startswith("Payments ended: Pat Morgan died")
-    assert AuditEvent.objects.filter(event_type="claim.payments_ended", extra_data__claim_id=claim.pk).exists()
+    assert AuditEvent.objects.filter(
+        event_type="claim.payments_ended", extra_data__claim_id=claim.pk
+    ).exists()
