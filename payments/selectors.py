@@ -55,3 +55,36 @@ def payments_for_participant(participant) -> tuple[list[Payment], list[PaymentIn
         .order_by("pay_date", "pk")
     )
     return payments, instalments
+
+
+def death_page(user, participant_id: int | None = None) -> dict:
+    """The administrator's page after a death: annuities a death can be recorded for, the deaths
+    recorded, and the instalments paid or sent for periods after a death (to be recovered)."""
+    require_admin(user)
+    from payments.deaths import STREAM_STATES
+    from payments.models import PayeeDeath
+
+    streams = Payment.objects.filter(kind="annuity", state__in=STREAM_STATES).select_related(
+        "membership__plan", "participant"
+    )
+    deaths = PayeeDeath.objects.select_related("payment__membership__plan", "payment__participant")
+    recover = PaymentInstalment.objects.filter(recovery_due=True).select_related(
+        "payment__membership__plan", "payment__participant", "payment__death"
+    )
+    if participant_id is not None:
+        streams = streams.filter(participant_id=participant_id)
+        deaths = deaths.filter(payment__participant_id=participant_id)
+        recover = recover.filter(payment__participant_id=participant_id)
+    return {
+        "streams": list(streams.order_by("participant__last_name", "pk")[:500]),
+        "deaths": list(deaths.order_by("-recorded_at")[:200]),
+        "recover": list(recover.order_by("pay_date", "pk")[:500]),
+    }
+
+
+def payment_for_death(user, payment_id: int) -> Payment:
+    require_admin(user)
+    try:
+        return Payment.objects.select_related("membership__plan", "participant").get(pk=payment_id)
+    except Payment.DoesNotExist:
+        raise Http404("No such payment.") from None

@@ -6,31 +6,60 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('payments', '0001_payment_records'),
+        ("payments", "0001_payment_records"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PayeeDeath',
+            name="PayeeDeath",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('payee_name', models.CharField(max_length=200)),
-                ('died_on', models.DateField()),
-                ('evidence_reference', models.CharField(blank=True, max_length=200)),
-                ('evidence_file', models.CharField(blank=True, max_length=300)),
-                ('evidence_sha256', models.CharField(blank=True, max_length=64)),
-                ('last_pay_date', models.DateField(blank=True, null=True)),
-                ('rule', models.CharField(max_length=300)),
-                ('recorded_at', models.DateTimeField(auto_now_add=True)),
-                ('payment', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='death', to='payments.payment')),
-                ('recorded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("payee_name", models.CharField(max_length=200)),
+                ("died_on", models.DateField()),
+                ("evidence_reference", models.CharField(blank=True, max_length=200)),
+                ("evidence_file", models.CharField(blank=True, max_length=300)),
+                ("evidence_sha256", models.CharField(blank=True, max_length=64)),
+                ("last_pay_date", models.DateField(blank=True, null=True)),
+                ("rule", models.CharField(max_length=300)),
+                ("recorded_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "payment",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="death",
+                        to="payments.payment",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-recorded_at', 'pk'],
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('evidence_reference', ''), _negated=True), models.Q(('evidence_file', ''), _negated=True), _connector='OR'), name='payee_death_has_evidence')],
+                "ordering": ["-recorded_at", "pk"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("evidence_reference", ""), _negated=True),
+                            models.Q(("evidence_file", ""), _negated=True),
+                            _connector="OR",
+                        ),
+                        name="payee_death_has_evidence",
+                    )
+                ],
             },
         ),
     ]
