@@ -100,7 +100,12 @@ def participant_page(payments, instalments) -> dict:
     records = [
         {
             "plan": p.membership.plan.name,
-            "what": p.form_label or p.get_kind_display(),
+            "what": (p.form_label or p.get_kind_display())
+            + (
+                f", to {p.payee_name} after the death of {p.participant.full_name}"
+                if p.continues_from_id
+                else ""
+            ),
             "status": status_words(p, first_paid.get(p.pk)),
             "destination": p.destination_masked,
         }

@@ -33,11 +33,53 @@ def due_on(user, pay_date: date) -> list[PaymentInstalment]:
 
 
 def participant_payments(user) -> tuple[list[Payment], list[PaymentInstalment]]:
-    """The signed-in participant's payment records and their instalments."""
+    """The signed-in participant's payment records and their instalments, and the payments that continue
+    to this login as a survivor or beneficiary (``payee_payments``)."""
     participant = getattr(user, "participant", None) if user.is_authenticated else None
-    if participant is None:
+    own: tuple[list[Payment], list[PaymentInstalment]] = (
+        payments_for_participant(participant) if participant is not None else ([], [])
+    )
+    theirs = payee_payments(user)
+    if not theirs[0]:
+        return own
+    return own[0] + theirs[0], sorted(own[1] + theirs[1], key=lambda i: (i.pay_date, i.pk))
+
+
+def payee_payments(user) -> tuple[list[Payment], list[PaymentInstalment]]:
+    """Payments that continue after a participant's death to this login: a survivor's annuity or a
+    beneficiary's certain payments. The login must be linked, and verified by an administrator, as a
+    Beneficiary of that participant (``elections.BeneficiaryLink``); the payment is theirs when it names
+    the link (``payee_link``) or the payee's name is the link's beneficiary name."""
+    if not user.is_authenticated:
         return [], []
-    return payments_for_participant(participant)
+    from django.db.models import Q
+
+    from elections.models import BeneficiaryLink
+
+    links = list(
+        BeneficiaryLink.objects.filter(
+            user=user, verified_at__isnull=False, participant__death_date__isnull=False
+        ).values_list("participant_id", "beneficiary_name")
+    )
+    match = Q(payee_link__user=user, payee_link__verified_at__isnull=False)
+    for participant_id, name in links:
+        match |= Q(
+            participant_id=participant_id, continues_from__isnull=False, payee_name__iexact=name.strip()
+        )
+    payments = list(
+        Payment.objects.filter(match)
+        .exclude(state=Payment.State.CANCELLED)
+        .select_related("membership__plan", "participant")
+        .order_by("first_pay_date", "pk")
+        .distinct()
+    )
+    instalments = list(
+        PaymentInstalment.objects.filter(payment__in=payments)
+        .exclude(state=PaymentInstalment.State.CANCELLED)
+        .select_related("payment__membership__plan")
+        .order_by("pay_date", "pk")
+    )
+    return payments, instalments
 
 
 def payments_for_participant(participant) -> tuple[list[Payment], list[PaymentInstalment]]:

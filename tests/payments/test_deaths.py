@@ -301,3 +301,83 @@ def test_the_claim_no_longer_reads_in_pay(pat, admin):  # noqa: F811
     assert AuditEvent.objects.filter(
         event_type="claim.payments_ended", extra_data__claim_id=claim.pk
     ).exists()
+
+
+# ------------------------------------------------------------------------------ the pages
+
+
+PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
+
+
+def test_the_administrator_records_a_death_on_its_page_and_sees_what_to_recover(
+    pat,
+    admin,  # noqa: F811
+    client,
+    settings,
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from benefits.demo.loader import ADMIN_TOTP_SECRET
+    from tests.conftest import login_with_totp
+    from tests.test_access_matrix import DEMO_PASSWORD
+
+    # The page records today's facts: a stream from September 1, 2026; death on October 14, 2026.
+    p = annuity(
+        pat,
+        first_pay_date=date(2026, 9, 1),
+        form="js50",
+        survivor_percent=Decimal("50"),
+        survivor_name="Alex Morgan",
+    )
+    pay(admin, p, date(2026, 9, 1), date(2026, 10, 1), date(2026, 11, 1))
+    died = date(2026, 10, 14).isoformat()
+    login_with_totp(client, admin, DEMO_PASSWORD, ADMIN_TOTP_SECRET)
+    listing = client.get(f"/payments/staff/deaths/?participant={pat.participant.pk}").content.decode()
+    assert f"/payments/staff/deaths/{p.pk}/" in listing and "Record the death of Pat Morgan" in listing
+    assert "/payments/staff/deaths/" in client.get("/payments/staff/").content.decode()
+    # A file that is not a PDF, JPEG or PNG is refused, naming the field; nothing is recorded.
+    bad = client.post(
+        f"/payments/staff/deaths/{p.pk}/",
+        {"died_on": died, "evidence": SimpleUploadedFile("dc.txt", b"just text")},
+    )
+    assert bad.status_code == 400 and "Evidence document:" in bad.content.decode()
+    assert not PayeeDeath.objects.exists()
+    ok = client.post(
+        f"/payments/staff/deaths/{p.pk}/",
+        {"died_on": died, "evidence": SimpleUploadedFile("certificate.pdf", PDF)},
+    )
+    assert ok.status_code == 302, ok.content.decode()[:2000]
+    death = PayeeDeath.objects.get(payment=p)
+    assert death.evidence_file and death.evidence_reference == "" and len(death.evidence_sha256) == 64
+    page = client.get(ok["Location"]).content.decode()
+    assert "To be recovered" in page and "November 1, 2026" in page and f"AG-{p.pk}-11" in page
+    assert "Alex Morgan" in page  # the survivor's annuity, now scheduled, can have its own death recorded
+    again = client.post(f"/payments/staff/deaths/{p.pk}/", {"died_on": died, "evidence_reference": "X"})
+    assert again.status_code == 400
+    assert "Date of death: the death of Pat Morgan was already recorded" in again.content.decode()
+
+
+def test_the_survivor_sees_the_continuing_payment_after_linking_as_a_beneficiary(pat, admin, client):  # noqa: F811
+    from django.utils import timezone
+
+    from elections.models import BeneficiaryLink
+    from tests.factories import UserFactory
+
+    p = annuity(pat, form="js50", survivor_percent=Decimal("50"), survivor_name="Alex Morgan")
+    pay(admin, p, date(2027, 1, 1))
+    record(p, admin)
+    alex = UserFactory(email="alex@example.test")
+    client.force_login(alex)
+    assert "$647.75" not in client.get("/payments/").content.decode()
+    link = BeneficiaryLink.objects.create(
+        user=alex, participant=pat.participant, beneficiary_name="Alex Morgan", relationship="spouse"
+    )
+    assert "$647.75" not in client.get("/payments/").content.decode()  # not yet verified
+    link.verified_by, link.verified_at = admin, timezone.now()
+    link.save()
+    page = client.get("/payments/").content.decode()
+    assert "to Alex Morgan after the death of Pat Morgan" in page
+    assert "$647.75 scheduled for March 1, 2027" in page
+    assert "In pay" not in page and "Paid" not in page  # nothing confirmed yet
+    # Pat's own stopped stream is not theirs to see.
+    assert "$1,295.49" not in page
