@@ -147,7 +147,11 @@ def words_by_membership(payments, instalments) -> dict[int, str]:
             continue
         if p.state == "paid" and p.membership.plan.kind in ("401k", "esop"):
             continue  # a paid withdrawal shows in the balance, not as a standing status
-        out.setdefault(p.membership_id, status_words(p, first_paid.get(p.pk)))
+        words = status_words(p, first_paid.get(p.pk))
+        if p.state == "paid" and p.kind == "single_sum" and p.membership.plan.kind == "cash_balance":
+            # Quaker City §4.5(a) and the like: the account is debited to zero on the ASD.
+            words += " Your account was paid out in full and is closed."
+        out.setdefault(p.membership_id, words)
     return out
 
 

@@ -88,3 +88,26 @@ def test_rolling_back_the_confirmation_reopens_the_account(admin):  # noqa: F811
     m.refresh_from_db()
     assert "distributed_on" not in m.plan_data
     assert Decimal(membership_calculate(m, as_of=AS_OF)["account"]["balance"]) == BALANCE
+
+
+def test_the_dashboard_shows_the_account_paid_out_and_offers_no_new_start(admin, client):  # noqa: F811
+    from benefits.models import Participant
+    from tests.factories import UserFactory
+
+    m = PlanMembership.objects.get(
+        participant__participant_number="QCB-20001", plan__key="quaker-cash-balance"
+    )
+    user = UserFactory(email="qcb20001@example.test")
+    Participant.objects.filter(pk=m.participant_id).update(user=user)
+    client.force_login(user)
+    modeler = f"/benefits/participants/{m.participant_id}/plans/quaker-cash-balance/modeler/"
+    assert modeler in client.get("/benefits/").content.decode()
+    p = _instructed_single_sum(m)
+    assert "Paid on" not in client.get("/benefits/").content.decode()  # instructed, not yet confirmed
+    batch, checked = confirm(
+        admin, [(p.pk, ASD.isoformat(), "paid", ASD.isoformat(), "AG-CB-3", BALANCE, "")]
+    )
+    assert batch.status == "applied", checked.errors
+    page = client.get("/benefits/").content.decode()
+    assert "Paid on November 1, 2026. Your account was paid out in full and is closed." in page
+    assert modeler not in page
