@@ -359,7 +359,9 @@ def payee_death_record(
             rule=rule_words,
             continues=words,
         )
+        links = _verified_links(payment.participant_id)
         for c in continuing:
+            c.payee_link = links.get(c.payee_name.strip().lower())
             c.save()
             audit_record(
                 event_type=AuditEventType.PAYMENT_SCHEDULED,
@@ -394,6 +396,16 @@ def payee_death_record(
             )
         _claim_paid_out(payment, reason, actor=actor, request=request, on=on)
     return outcome
+
+
+def _verified_links(participant_id: int) -> dict:
+    """The participant's verified Beneficiary logins by beneficiary name (lower case)."""
+    from elections.models import BeneficiaryLink
+
+    return {
+        link.beneficiary_name.strip().lower(): link
+        for link in BeneficiaryLink.objects.filter(participant_id=participant_id, verified_at__isnull=False)
+    }
 
 
 def _claim_paid_out(payment: Payment, reason: str, *, actor, request, on: date) -> None:
