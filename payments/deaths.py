@@ -168,6 +168,10 @@ def _validate(payment: Payment, died_on: date | None, reference: str, has_file: 
         raise DeathInvalid(errors)
 
 
+def _label(what: str, payment: Payment) -> str:
+    return f"{what} ({payment.form_label})"[:100] if payment.form_label else what
+
+
 def _continuations(payment: Payment, died_on: date, actor) -> tuple[list[Payment], str]:
     """What the elected form continues after the death of the participant (unsaved records) and its
     words for the record."""
@@ -182,7 +186,6 @@ def _continuations(payment: Payment, died_on: date, actor) -> tuple[list[Payment
         "frequency": payment.frequency,
         "first_pay_date": start,
         "form": payment.form,
-        "form_label": payment.form_label,
         "continues_from": payment,
         "method": PaymentMethod.CHECK,
         "destination": {},
@@ -199,6 +202,7 @@ def _continuations(payment: Payment, died_on: date, actor) -> tuple[list[Payment
                 **common,
                 payee_name=name,
                 payee_relationship="survivor",
+                form_label=_label("Survivor annuity", payment),
                 gross=gross,
                 number_of_payments=None,
             )
@@ -228,6 +232,7 @@ def _continuations(payment: Payment, died_on: date, actor) -> tuple[list[Payment
                     **common,
                     payee_name=b["name"],
                     payee_relationship=b.get("relationship") or "beneficiary",
+                    form_label=_label("Remaining certain payments", payment),
                     gross=part,
                     number_of_payments=remaining,
                     certain_until=payment.certain_until,

@@ -381,3 +381,64 @@ def test_the_survivor_sees_the_continuing_payment_after_linking_as_a_beneficiary
     assert "In pay" not in page and "Paid" not in page  # nothing confirmed yet
     # Pat's own stopped stream is not theirs to see.
     assert "$1,295.49" not in page
+
+
+def test_quaker_contingent_annuitant_and_certain_period_follow_section_5_11(admin):  # noqa: F811
+    from benefits.models import PlanMembership
+
+    m = PlanMembership.objects.get(
+        participant__participant_number="QCB-20001", plan__key="quaker-cash-balance"
+    )
+    base = {
+        "membership": m,
+        "participant": m.participant,
+        "payee_name": m.participant.full_name,
+        "kind": "annuity",
+        "frequency": "monthly",
+        "first_pay_date": date(2027, 1, 1),
+        "method": "check",
+    }
+    # §5.11(a)(ii): the Contingent Annuitant's 66-2/3% of 250.00 = 166.666… → 166.67, "beginning on the
+    # first day of the calendar month next following the Participant's death".
+    ca = Payment.objects.create(
+        **base,
+        gross=Decimal("250.00"),
+        form="js66",
+        survivor_percent=Decimal("66"),
+        survivor_name="Robin Doe",
+    )
+    out = record(ca, admin)
+    assert out.death.last_pay_date == date(2027, 2, 1)  # §5.2: ending with the month of death
+    assert "§5.2" in out.death.rule
+    [s] = out.continuations
+    assert (s.gross, s.first_pay_date, s.payee_name) == (Decimal("166.67"), date(2027, 3, 1), "Robin Doe")
+
+
+def test_quaker_certain_remainder_goes_to_the_beneficiaries(admin):  # noqa: F811
+    from benefits.models import PlanMembership
+
+    m = PlanMembership.objects.get(
+        participant__participant_number="QCB-20002", plan__key="quaker-cash-balance"
+    )
+    cc = Payment.objects.create(
+        membership=m,
+        participant=m.participant,
+        payee_name=m.participant.full_name,
+        kind="annuity",
+        frequency="monthly",
+        first_pay_date=date(2026, 1, 1),
+        method="check",
+        gross=Decimal("900.00"),
+        form="cc5",
+        certain_until=date(2031, 1, 1),
+        continuation={"beneficiaries": [{"name": "Jo Doe", "relationship": "child", "percent": "100"}]},
+    )
+    # §5.11(a)(iii): 60 payments elected, January 2026 through February 2027 (14) due to the participant
+    # who died February 14, 2027; the remaining 46 go to the Beneficiary from March 1, 2027.
+    [c] = record(cc, admin).continuations
+    assert (c.payee_name, c.gross, c.number_of_payments, c.first_pay_date) == (
+        "Jo Doe",
+        Decimal("900.00"),
+        46,
+        date(2027, 3, 1),
+    )
