@@ -18,5 +18,5 @@ CLAIM_RULES = PlanClaimRules(
     # Read as the month of death (its first-of-month payment fell due while the payee lived), as Quaker's
     # §5.2 states outright: docs/plan-notes/carver-db/payments-after-death.md.
     death_last_payment="month_of_death",
-    death_rule_source="§7.2, §8.1, §8.2 (silent on the month of death: read as paid, plan notes)",
+    death_rule_source="§7.2, §8.1, §8.2; the plan is silent on the month of death, read as paid",
 )
