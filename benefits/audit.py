@@ -150,7 +150,7 @@ class AuditEventType(models.TextChoices):
     PAYMENT_DESTINATION_CORRECTED = "payment.destination_corrected", "Returned payment: bank account corrected"
     PAYMENTS_VIEWED_BY_STAFF = "payments.viewed_by_staff", "Payments of a pay date viewed by plan staff"
     PAYEE_DEATH_RECORDED = "payment.death_recorded", "Death of a payee recorded: the stream stopped"
-    PAYMENT_INSTALMENT_CHANGED = "payment.instalment_changed", "Payment instalment cancelled or flagged for recovery"
+    PAYMENT_INSTALMENT_CHANGED = "payment.instalment_changed", "Instalment cancelled or to be recovered"
     PARTICIPANT_DEATH_RECORDED = "participant.death_recorded", "Participant's date of death recorded"
     # elections: beneficiary designations
     DESIGNATION_SIGNED = "designation.signed", "Beneficiary designation signed"
