@@ -20,6 +20,7 @@ def navigation(request) -> dict:
             items.append(("Link your plan record", reverse("accounts:link_identity")))
             if user.beneficiary_links.exists():
                 items.append(("My claims", reverse("elections:claims_home")))
+                items.append(("My payments", reverse("payments:mine")))
     else:
         items.append(("Participants", reverse("benefits:staff_participants")))
     if user.is_committee:

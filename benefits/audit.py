@@ -101,6 +101,7 @@ class AuditEventType(models.TextChoices):
     CLAIM_PAYMENT_SCHEDULED = "claim.payment_scheduled", "Claim's payment scheduled (no election needed)"
     CLAIM_PAYMENT_CONFIRMED = "claim.payment_confirmed", "Claim in pay, paid or loan made: payment confirmed"
     CLAIM_PAYMENT_UNCONFIRMED = "claim.payment_unconfirmed", "Claim's payment confirmation rolled back"
+    CLAIM_PAYMENTS_ENDED = "claim.payments_ended", "Claim paid out: the payee's stream ended at death"
     CLAIM_ELECTION_REVOKED = "claim.election_revoked", "Claim back to election required: election revoked"
     CLAIM_CONSENT_REQUESTED = (
         "claim.consent_requested",
@@ -149,6 +150,9 @@ class AuditEventType(models.TextChoices):
     PAYMENT_INSTRUCTED = "payment.instructed", "Payment instruction file exported"
     PAYMENT_DESTINATION_CORRECTED = "payment.destination_corrected", "Returned payment: bank account corrected"
     PAYMENTS_VIEWED_BY_STAFF = "payments.viewed_by_staff", "Payments of a pay date viewed by plan staff"
+    PAYEE_DEATH_RECORDED = "payment.death_recorded", "Death of a payee recorded: the stream stopped"
+    PAYMENT_INSTALMENT_CHANGED = "payment.instalment_changed", "Instalment cancelled or to be recovered"
+    PARTICIPANT_DEATH_RECORDED = "participant.death_recorded", "Participant's date of death recorded"
     # elections: beneficiary designations
     DESIGNATION_SIGNED = "designation.signed", "Beneficiary designation signed"
     DESIGNATION_EFFECTIVE = "designation.effective", "Beneficiary designation took effect"

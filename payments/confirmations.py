@@ -21,8 +21,8 @@ from benefits.engine.payment_order import split_withholding
 from benefits.imports import cells as c
 from benefits.imports.kinds.base import Cells, Column, Kind, Target
 from benefits.imports.kinds.loans import loan_balances
-from benefits.models import LOAN_MOVEMENT_KINDS, AccountBalance, AccountTransaction, PlanMembership
-from payments.models import Loan, Payment, PaymentInstalment
+from benefits.models import LOAN_MOVEMENT_KINDS, AccountBalance, AccountTransaction, Plan, PlanMembership
+from payments.models import Loan, Payment, PaymentInstalment, PaymentKind
 
 STATUSES = {"paid": "paid", "returned": "returned"}
 MONEY_MAX = Decimal("9999999999.99")
@@ -50,6 +50,24 @@ def postings(i: PaymentInstalment) -> list[tuple[str, str, Decimal, str]]:
             out.append((src, kind, -(part - w), memo(i, words)))
         if w > 0:
             out.append((src, kind, -w, memo(i, "federal income tax withheld")))
+    return out
+
+
+def _cash_balance_closed(paid) -> list[Target]:
+    """A cash balance single sum of the whole account, confirmed paid: the account is debited with its
+    balance as of the Annuity Starting Date and reduced to zero (Quaker City §4.5(a)). The plan's books
+    are the engine's ledger, which reads ``plan_data.distributed_on`` (the ASD) and ends the account there.
+    """
+    out: list[Target] = []
+    for t in paid:
+        p = t.instance.payment
+        m = p.membership
+        if p.kind != PaymentKind.SINGLE_SUM or m.plan.kind != Plan.Kind.CASH_BALANCE:
+            continue
+        if (m.plan_data or {}).get("distributed_on") == p.first_pay_date.isoformat():
+            continue
+        data = {**(m.plan_data or {}), "distributed_on": p.first_pay_date.isoformat()}
+        out.append(Target(PlanMembership, ("membership", m.pk), {}, {"plan_data": data}, instance=m))
     return out
 
 
@@ -187,6 +205,7 @@ class ConfirmationsKind(Kind):
     def derived(self, planned, ctx):
         """Loan balances (plan_data.loans) and the account balances on each paid date, recomputed."""
         paid = [t for t in planned if t.values.get("state") == "paid" and t.instance.state != "paid"]
+        closed = _cash_balance_closed(paid)
         posted: dict[int, list] = defaultdict(list)
         members: dict[int, PlanMembership] = {}
         for t in paid:
@@ -195,8 +214,8 @@ class ConfirmationsKind(Kind):
                 posted[i.payment.membership_id].append((src, kind, amount, t.values["paid_on"]))
                 members[i.payment.membership_id] = i.payment.membership
         if not posted:
-            return []
-        out: list[Target] = []
+            return closed
+        out: list[Target] = list(closed)
         balances = defaultdict(list)
         for b in AccountBalance.objects.filter(membership_id__in=members).order_by("as_of"):
             balances[(b.membership_id, b.source)].append(b)

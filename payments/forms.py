@@ -48,3 +48,22 @@ class BankAccountForm(forms.Form):
             "account_type": d["account_type"],
         }
         return dest, f"{d['account_type'].title()} account ending {d['account_number'][-4:]}"
+
+
+class DeathForm(forms.Form):
+    """The death of a payee in pay: the date and the evidence (a document, or its reference)."""
+
+    died_on = forms.DateField(
+        label="Date of death (YYYY-MM-DD)",
+        input_formats=["%Y-%m-%d"],
+        error_messages={
+            "required": "Date of death: enter the date of death.",
+            "invalid": "Date of death: a date as YYYY-MM-DD.",
+        },
+    )
+    evidence_reference = forms.CharField(
+        label="Evidence reference (for example the death certificate number)", max_length=200, required=False
+    )
+    evidence = forms.FileField(
+        label="Evidence document (death certificate: PDF, JPEG or PNG)", required=False
+    )

@@ -221,3 +221,36 @@ class PaymentInstalment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pay_date} {self.gross} ({self.get_state_display()})"
+
+
+class PayeeDeath(models.Model):
+    """The recorded death of the payee of a stream (the participant, or a survivor or beneficiary in pay).
+
+    One per stream (the one-to-one is the database's refusal of a second record); written only by
+    ``payments.deaths.payee_death_record``, which stops the stream on the plan's rule, starts what the
+    elected form continues and flags for recovery what was paid for periods after the death.
+    """
+
+    payment = models.OneToOneField(Payment, on_delete=models.PROTECT, related_name="death")
+    payee_name = models.CharField(max_length=200)
+    died_on = models.DateField()
+    evidence_reference = models.CharField(max_length=200, blank=True)  # e.g. a death certificate number
+    evidence_file = models.CharField(max_length=300, blank=True)  # private storage name (never served raw)
+    evidence_sha256 = models.CharField(max_length=64, blank=True)
+    last_pay_date = models.DateField(null=True, blank=True)  # the last payment due to this payee
+    rule = models.CharField(max_length=300)  # the plan's rule applied, with its section
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-recorded_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(evidence_reference="") | ~Q(evidence_file=""), name="payee_death_has_evidence"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.payee_name} died {self.died_on}"

@@ -100,7 +100,12 @@ def participant_page(payments, instalments) -> dict:
     records = [
         {
             "plan": p.membership.plan.name,
-            "what": p.form_label or p.get_kind_display(),
+            "what": (p.form_label or p.get_kind_display())
+            + (
+                f", to {p.payee_name} after the death of {p.participant.full_name}"
+                if p.continues_from_id
+                else ""
+            ),
             "status": status_words(p, first_paid.get(p.pk)),
             "destination": p.destination_masked,
         }
@@ -142,5 +147,53 @@ def words_by_membership(payments, instalments) -> dict[int, str]:
             continue
         if p.state == "paid" and p.membership.plan.kind in ("401k", "esop"):
             continue  # a paid withdrawal shows in the balance, not as a standing status
-        out.setdefault(p.membership_id, status_words(p, first_paid.get(p.pk)))
+        words = status_words(p, first_paid.get(p.pk))
+        if p.state == "paid" and p.kind == "single_sum" and p.membership.plan.kind == "cash_balance":
+            # Quaker City §4.5(a) and the like: the account is debited to zero on the ASD.
+            words += " Your account was paid out in full and is closed."
+        out.setdefault(p.membership_id, words)
     return out
+
+
+def stream_row(p) -> dict:
+    """An annuity a death can be recorded for."""
+    return {
+        "payment": p.pk,
+        "payee": p.payee_name,
+        "relationship": "participant" if p.payee_relationship == "participant" else p.payee_relationship,
+        "participant": p.participant.full_name,
+        "participant_number": p.participant.participant_number,
+        "plan": p.membership.plan.name,
+        "what": p.form_label or p.get_kind_display(),
+        "gross": money(p.gross),
+        "status": status_words(p),
+    }
+
+
+def death_row(d) -> dict:
+    p = d.payment
+    return {
+        "payee": d.payee_name,
+        "participant": p.participant.full_name,
+        "plan": p.membership.plan.name,
+        "died_on": day(d.died_on),
+        "last_pay_date": day(d.last_pay_date) if d.last_pay_date else "none",
+        "evidence": d.evidence_reference or ("document on file" if d.evidence_file else ""),
+        "outcome": p.state_reason,
+    }
+
+
+def recovery_row(i) -> dict:
+    p = i.payment
+    death = getattr(p, "death", None)
+    return {
+        "payment": p.pk,
+        "payee": p.payee_name,
+        "plan": p.membership.plan.name,
+        "pay_date": day(i.pay_date),
+        "gross": money(i.gross),
+        "net": money(i.net),
+        "state": "Paid" if i.state == "paid" else i.get_state_display(),
+        "reference": i.agent_reference if i.state == "paid" else "",
+        "died_on": day(death.died_on) if death else "",
+    }

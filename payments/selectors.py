@@ -33,11 +33,53 @@ def due_on(user, pay_date: date) -> list[PaymentInstalment]:
 
 
 def participant_payments(user) -> tuple[list[Payment], list[PaymentInstalment]]:
-    """The signed-in participant's payment records and their instalments."""
+    """The signed-in participant's payment records and their instalments, and the payments that continue
+    to this login as a survivor or beneficiary (``payee_payments``)."""
     participant = getattr(user, "participant", None) if user.is_authenticated else None
-    if participant is None:
+    own: tuple[list[Payment], list[PaymentInstalment]] = (
+        payments_for_participant(participant) if participant is not None else ([], [])
+    )
+    theirs = payee_payments(user)
+    if not theirs[0]:
+        return own
+    return own[0] + theirs[0], sorted(own[1] + theirs[1], key=lambda i: (i.pay_date, i.pk))
+
+
+def payee_payments(user) -> tuple[list[Payment], list[PaymentInstalment]]:
+    """Payments that continue after a participant's death to this login: a survivor's annuity or a
+    beneficiary's certain payments. The login must be linked, and verified by an administrator, as a
+    Beneficiary of that participant (``elections.BeneficiaryLink``); the payment is theirs when it names
+    the link (``payee_link``) or the payee's name is the link's beneficiary name."""
+    if not user.is_authenticated:
         return [], []
-    return payments_for_participant(participant)
+    from django.db.models import Q
+
+    from elections.models import BeneficiaryLink
+
+    links = list(
+        BeneficiaryLink.objects.filter(
+            user=user, verified_at__isnull=False, participant__death_date__isnull=False
+        ).values_list("participant_id", "beneficiary_name")
+    )
+    match = Q(payee_link__user=user, payee_link__verified_at__isnull=False)
+    for participant_id, name in links:
+        match |= Q(
+            participant_id=participant_id, continues_from__isnull=False, payee_name__iexact=name.strip()
+        )
+    payments = list(
+        Payment.objects.filter(match)
+        .exclude(state=Payment.State.CANCELLED)
+        .select_related("membership__plan", "participant")
+        .order_by("first_pay_date", "pk")
+        .distinct()
+    )
+    instalments = list(
+        PaymentInstalment.objects.filter(payment__in=payments)
+        .exclude(state=PaymentInstalment.State.CANCELLED)
+        .select_related("payment__membership__plan")
+        .order_by("pay_date", "pk")
+    )
+    return payments, instalments
 
 
 def payments_for_participant(participant) -> tuple[list[Payment], list[PaymentInstalment]]:
@@ -55,3 +97,36 @@ def payments_for_participant(participant) -> tuple[list[Payment], list[PaymentIn
         .order_by("pay_date", "pk")
     )
     return payments, instalments
+
+
+def death_page(user, participant_id: int | None = None) -> dict:
+    """The administrator's page after a death: annuities a death can be recorded for, the deaths
+    recorded, and the instalments paid or sent for periods after a death (to be recovered)."""
+    require_admin(user)
+    from payments.deaths import STREAM_STATES
+    from payments.models import PayeeDeath
+
+    streams = Payment.objects.filter(kind="annuity", state__in=STREAM_STATES).select_related(
+        "membership__plan", "participant"
+    )
+    deaths = PayeeDeath.objects.select_related("payment__membership__plan", "payment__participant")
+    recover = PaymentInstalment.objects.filter(recovery_due=True).select_related(
+        "payment__membership__plan", "payment__participant", "payment__death"
+    )
+    if participant_id is not None:
+        streams = streams.filter(participant_id=participant_id)
+        deaths = deaths.filter(payment__participant_id=participant_id)
+        recover = recover.filter(payment__participant_id=participant_id)
+    return {
+        "streams": list(streams.order_by("participant__last_name", "pk")[:500]),
+        "deaths": list(deaths.order_by("-recorded_at")[:200]),
+        "recover": list(recover.order_by("pay_date", "pk")[:500]),
+    }
+
+
+def payment_for_death(user, payment_id: int) -> Payment:
+    require_admin(user)
+    try:
+        return Payment.objects.select_related("membership__plan", "participant").get(pk=payment_id)
+    except Payment.DoesNotExist:
+        raise Http404("No such payment.") from None

@@ -136,3 +136,64 @@ def instruction_csv(request, on: str):
     response = HttpResponse(content, content_type="text/csv")
     response["Content-Disposition"] = f'attachment; filename="payment-instructions-{day.isoformat()}.csv"'
     return response
+
+
+@administrator_only
+def deaths(request):
+    """After a death: record it for an annuity in pay; the deaths recorded; payments to be recovered."""
+    raw = request.GET.get("participant", "")
+    participant_id = int(raw) if raw.isdigit() else None
+    found = selectors.death_page(request.user, participant_id)
+    return render(
+        request,
+        "payments/deaths.html",
+        {
+            "participant_id": participant_id,
+            "streams": [presenters.stream_row(p) for p in found["streams"]],
+            "deaths": [presenters.death_row(d) for d in found["deaths"]],
+            "recover": [presenters.recovery_row(i) for i in found["recover"]],
+        },
+    )
+
+
+@administrator_only
+def death_record(request, payment_id: int):
+    from elections.claims.uploads import UploadRefused, check_upload
+    from payments.deaths import DeathInvalid, payee_death_record
+    from payments.forms import DeathForm
+
+    payment = selectors.payment_for_death(request.user, payment_id)
+    form = DeathForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = None
+        try:
+            if form.cleaned_data.get("evidence"):
+                upload = check_upload(form.cleaned_data["evidence"])
+            outcome = payee_death_record(
+                payment=payment,
+                died_on=form.cleaned_data["died_on"],
+                evidence_reference=form.cleaned_data.get("evidence_reference") or "",
+                evidence_upload=upload,
+                actor=request.user,
+                request=request,
+            )
+        except UploadRefused as exc:
+            form.add_error("evidence", f"Evidence document: {exc}")
+        except DeathInvalid as exc:
+            for name, message in exc.errors.items():
+                form.add_error(name if name in form.fields else None, message)
+        else:
+            recover = len(outcome.to_recover)
+            messages.success(
+                request,
+                f"Recorded: {outcome.stopped.payee_name} died on {presenters.day(outcome.death.died_on)}. "
+                f"Payments stopped; {outcome.note}."
+                + (f" {recover} payment{'s' if recover != 1 else ''} to be recovered." if recover else ""),
+            )
+            return redirect(f"/payments/staff/deaths/?participant={payment.participant_id}")
+    return render(
+        request,
+        "payments/death_record.html",
+        {"payment": presenters.stream_row(payment), "form": form, "participant_id": payment.participant_id},
+        status=400 if request.method == "POST" else 200,
+    )

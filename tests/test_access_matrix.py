@@ -203,6 +203,10 @@ MATRIX: tuple[Row, ...] = (
     # taxes: loans in arrears and the declaration of a default (issue 27), administrators only
     Row("taxes:loans_in_arrears",                     "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("taxes:loan_default",                         "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    # after a death (issue 22, item 6): administrators record it; nobody else sees the page
+    Row("payments:deaths",                            "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("payments:death_record",                      "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("payments:death_record",                      "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
 )
 # fmt: on
 
@@ -283,6 +287,7 @@ ARGS = {
     "payments:export": lambda d: [_due_payment(d)],
     "payments:instruction_csv": lambda d: ["2027-01-01"],
     "taxes:loan_default": lambda d: [_loan_in_arrears(d)],
+    "payments:death_record": lambda d: [_annuity_in_pay(d)],
 }
 
 
@@ -332,6 +337,23 @@ def _due_payment(d) -> str:
         method="check",
     )
     return "2027-01-01"
+
+
+def _annuity_in_pay(d) -> int:
+    """Pat's annuity, first due on the first of the month (so a death today can be recorded for it)."""
+    from payments.models import Payment
+
+    m = PlanMembership.objects.get(participant_id=d.pid, plan__key="carver-db")
+    return Payment.objects.create(
+        membership=m,
+        participant_id=d.pid,
+        payee_name="Pat",
+        kind="annuity",
+        frequency="monthly",
+        gross="1000.00",
+        first_pay_date=d.today.replace(day=1),
+        method="check",
+    ).pk
 
 
 def _failed_job(d) -> int:
@@ -391,6 +413,7 @@ DATA = {
         "w4r_rate": "20",
     },
     "elections:claim_from_modeler": lambda d: {"asd": d.start.isoformat(), "form": "js50"},
+    "payments:death_record": lambda d: {"died_on": d.today.isoformat(), "evidence_reference": "DC-2026-1"},
     "payments:correct_destination": lambda d: {
         "routing_number": "011000015",
         "account_number": "123456789",

@@ -88,6 +88,12 @@ class PlanClaimRules:
     election_required_types: frozenset[str] = field(default_factory=frozenset)
     election_reason: str = ""
     notes: tuple[str, ...] = ()
+    # After a payee's death (payments.deaths): the last payment due is the one for the month of death
+    # ("month_of_death": the first-of-month payment of that month, made while the payee lived) or the
+    # month before ("month_before"); what continues starts on the first day of the month next following
+    # the death. ``death_rule_source`` cites the plan's words (or says where the plan is silent).
+    death_last_payment: str = "month_of_death"
+    death_rule_source: str = ""
 
     def clock_for(self, *, disability: bool) -> ClockRules:
         return stricter(DOL_DISABILITY if disability else DOL_STANDARD, self.clock)

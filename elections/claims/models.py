@@ -293,6 +293,11 @@ class Claim(FSMModelMixin, models.Model):
     def unconfirm_payment(self) -> None:
         pass
 
+    # The payee died (payments.deaths): the stream ended; its last payment was confirmed paid.
+    @transition(field=state, source=S.IN_PAY, target=S.PAID)
+    def end_payments(self) -> None:
+        pass
+
     # The election was revoked before the annuity starting date: a new election is needed.
     @transition(field=state, source=[S.PAYMENT_SCHEDULED, S.IN_PAY, S.PAID], target=S.ELECTION_REQUIRED)
     def reopen_election(self) -> None:

@@ -268,6 +268,7 @@ def test_administrator_pages(page, data):
         ("data imports", reverse("benefits:imports_home")),
         ("market rates", reverse("benefits:market_rates")),
         ("documents to mail", reverse("benefits:delivery_mailing")),
+        ("after a death", reverse("payments:deaths")),
         ("403", reverse("elections:committee_queue")),
     ]
     pages += [

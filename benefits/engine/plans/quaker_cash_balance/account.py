@@ -31,6 +31,9 @@ def participant_ledger(
     inputs = inputs or account_inputs(p, core, market)
     if inputs.account_open is None:
         return Ledger(())
+    paid = inputs.distributed_on
+    if paid is not None and (asd is None or paid < asd):
+        asd = paid  # §4.5(a): the account was paid out and reduced to zero on that date
     return account_ledger(
         account_open=inputs.account_open,
         opening_balance=inputs.opening_balance,

@@ -46,6 +46,10 @@ class AccountInputs:
     countable_override: Mapping[int, Decimal] | None
     loan_agent: bool
     separation: date | None  # the last Separation from Service, if not employed now
+    # The Annuity Starting Date of the single sum the plan paid (``plan_data.distributed_on``, written when
+    # the paying agent confirms it): §4.5(a) debits the account with its balance on that date and reduces
+    # it to zero, so the ledger ends there.
+    distributed_on: date | None = None
 
 
 def _pd_money(p: Participant, key: str) -> Decimal | None:
@@ -138,6 +142,7 @@ def account_inputs(p: Participant, core: CoreResult, market: MarketData) -> Acco
         override,
         bool(p.plan_data.get("loan_agent")),
         last if last is not None and not (p.disability_date and p.disability_date <= last) else None,
+        _pd_date(p, "distributed_on"),
     )
 
 

@@ -69,7 +69,7 @@ def accrued_benefit(
         inputs.account_open, inputs.opening_balance, inputs.opening_trace,
         tuple(x for x in spans if cast(date, x.end) >= x.start),
         inputs.forfeitures, inputs.compensation, inputs.countable_override, inputs.loan_agent,
-        inputs.separation,
+        inputs.separation, inputs.distributed_on,
     )  # fmt: skip
     trace = Trace()  # started before the ledger, so the limits the ledger reads are in it
     quiet_after_last_dec31 = (
