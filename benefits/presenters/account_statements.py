@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from benefits import selectors
+from benefits import formatting, selectors
 from benefits.engine.money import ZERO, money_str, to_money
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, engine_inputs
@@ -460,7 +460,7 @@ def _esop_statement(membership, period: Period, txs, stored) -> dict:
 def shares_str(shares: Decimal) -> str:
     """A share count with the decimals that matter: 1,250 shares, 1,250.5 or 1,250.1234, never
     1,250.0000 (the plan keeps four places)."""
-    text = f"{shares:,.4f}"
+    text = formatting.shares(shares)
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 

@@ -17,6 +17,7 @@ import json
 from datetime import date
 from decimal import Decimal
 
+from benefits import formatting
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.elections import Window, election_rules
 from benefits.engine_adapter import CalculationError, membership_calculate, membership_request
@@ -78,7 +79,7 @@ def describe(form: str, *, married: bool = True) -> tuple[str, str]:
 
 
 def _money(value) -> str:
-    return f"${Decimal(str(value)):,.2f}" if value not in (None, "") else ""
+    return formatting.money(value)
 
 
 FREQUENCY_WORDS = {"monthly": "monthly", "quarterly": "quarterly", "annual": "annual"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
+from benefits import formatting
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
@@ -40,7 +41,7 @@ class ClaimInvalid(Exception):
 
 
 def money(value: object) -> str:
-    return f"${Decimal(str(value)):,.2f}"
+    return formatting.money(value)
 
 
 def claim_types_for(membership: PlanMembership, *, beneficiary: bool) -> list[ClaimType]:
