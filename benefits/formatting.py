@@ -91,13 +91,21 @@ def shares(value: object, places: int = SHARE_PLACES) -> str:
     return number(value, places)
 
 
+def share_price(value: object) -> str:
+    """A price per share: cents when it has none finer (``$11.40``), else four places (``$11.4025``)."""
+    d = to_decimal(value)
+    if d is None:
+        return "" if value in (None, "") else str(value)
+    return money(d, 2 if _quantize(d, 2) == d else SHARE_PLACES)
+
+
 def shares_with_value(count: object, price: object, on: object = None) -> str:
     """``1,250.0000 shares, worth $52,500.00 at $42.00 a share (valued December 31, 2026)``."""
     c, p = to_decimal(count), to_decimal(price)
     text = f"{shares(count)} shares"
     if c is None or p is None:
         return text
-    worth = f"{text}, worth {money(c * p)} at {money(p)} a share"
+    worth = f"{text}, worth {money(c * p)} at {share_price(p)} a share"
     when = date_words(on)
     return f"{worth} (valued {when})" if when else worth
 

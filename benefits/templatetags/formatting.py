@@ -46,6 +46,11 @@ def shares(value: object) -> str:
 
 
 @register.filter
+def share_price(value: object) -> str:
+    return formatting.share_price(value)
+
+
+@register.filter
 def day(value: object) -> str:
     return formatting.date_words(_local(value))
 

@@ -171,6 +171,7 @@ def notice_issue(
                 title=title,
                 template_name=NOTICE_TEMPLATES[kind],
                 payload=present_content(content),
+                plans=membership.plan,
                 requested_by=actor,
                 request=request,
             )
@@ -1040,12 +1041,15 @@ def consent_open(
     """A consent record for the spouse of record to one thing (``subject``: ``{"election": e}``,
     ``{"designation": d}`` or ``{"claim": c}``), with the consent form (a PDF) that names it."""
     consent = SpousalConsent.objects.create(**subject, spouse_name=spouse_name)
+    (thing,) = subject.values()
+    membership = getattr(thing, "membership", None)  # a designation for all plans has none
     consent.form_document = document_request(
         kind="spousal_consent_form",
         participant=participant,
         title=title,
         template_name=template_name,
         payload=payload,
+        plans=membership.plan if membership is not None else None,
         requested_by=actor,
         request=request,
     )

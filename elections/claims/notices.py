@@ -59,6 +59,7 @@ def _deliver(claim: Claim, *, kind: str, title: str, template: str, payload: dic
         title=title,
         template_name=template,
         payload=payload,
+        plans=claim.membership.plan,
         requested_by=actor,
         request=request,
     )

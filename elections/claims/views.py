@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import submissions
 from accounts.roles import role_required
+from benefits import formatting
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
@@ -238,9 +239,9 @@ def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
     }
     for key, label in words.items():
         if amounts.get(key):
-            rows.append((label, f"${Decimal(str(amounts[key])):,.2f}"))
+            rows.append((label, formatting.money(amounts[key])))
     if check.get("vested_balance"):
-        rows.append(("Vested balance", f"${Decimal(str(check['vested_balance'])):,.2f}"))
+        rows.append(("Vested balance", formatting.money(check["vested_balance"])))
     return rows
 
 
@@ -295,7 +296,7 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
             out.append(
                 (f"Loan rate for requests in {today:%B %Y} (§8.3)", f"{loans.rate(prime.percent)[0]}%")
             )
-            out.append(("Prime rate it is based on", f"{prime.percent.normalize():f}% ({prime.source})"))
+            out.append(("Prime rate it is based on", f"{formatting.percent(prime.percent)} ({prime.source})"))
         else:
             out.append(("Loan rate", _rate_not_published(membership, today, checks.PRIME_SERIES)))
     if claim_type == ClaimType.HARDSHIP and result.get("hardship"):
@@ -414,7 +415,7 @@ def _claim_row(c) -> dict:
     start = c.details.get("commencement_date") or c.details.get("payment_date")
     what = []
     if amount:
-        what.append(f"${Decimal(str(amount)):,.2f}")
+        what.append(formatting.money(amount))
     if c.details.get("form"):
         what.append(forms.FORM_LABELS.get(c.details["form"], c.details["form"]))
     if start:
@@ -722,7 +723,7 @@ def _detail_rows(claim) -> list[tuple[str, str]]:
             if key in ("form", "normal_form"):
                 value = forms.FORM_LABELS.get(value, value)
             elif key in ("amount", "maximum_new_loan", "maximum_available", "maximum", "vested_balance"):
-                value = f"${Decimal(str(value)):,.2f}"
+                value = formatting.money(value)
             elif key in ("commencement_date", "payment_date", "earliest_retirement_date", "as_of"):
                 try:
                     d = date.fromisoformat(str(value))
@@ -753,7 +754,7 @@ def _amounts_words(amounts: dict, prefix: str = "") -> list[str]:
             out += _amounts_words(value, prefix=f"{words}, ")
         elif isinstance(value, str | int | float | Decimal) and not isinstance(value, bool):
             try:
-                out.append(f"{words} ${Decimal(str(value)):,.2f}")
+                out.append(f"{words} {formatting.money(value)}")
             except ArithmeticError:
                 out.append(f"{words} {value}")
     return out
