@@ -111,7 +111,7 @@ def grid(result: dict, birth: date, href=None, *, chosen: str = "") -> dict:
             {
                 "index": i,
                 "href": row_href,
-                "date_text": f"{d:%B} {d.day}, {d.year}",
+                "date_text": f"{formatting.date_words(d)}",
                 "date": d,
                 "age": f"{years} y {months} m",
                 "age_years": years + months / 12,

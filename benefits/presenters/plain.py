@@ -49,7 +49,7 @@ def _date(m: re.Match) -> str:
 def _month(m: re.Match) -> str:
     year, month = int(m.group(1)), int(m.group(2))
     if 1 <= month <= 12 and 1900 <= year <= 2200:
-        return f"{date(year, month, 1):%B %Y}"
+        return f"{formatting.month_words(date(year, month, 1))}"
     return m.group(0)
 
 

@@ -19,7 +19,7 @@ def words(value) -> str:
     if not value:
         return ""
     d = date.fromisoformat(value) if isinstance(value, str) else value
-    return f"{d:%B} {d.day}, {d.year}"
+    return f"{formatting.date_words(d)}"
 
 
 def notice_context(notice) -> dict:

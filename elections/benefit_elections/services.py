@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
@@ -63,7 +64,7 @@ def today() -> date:
 
 
 def _d(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return f"{formatting.date_words(d)}"
 
 
 # ------------------------------------------------------------------------------------ authority
@@ -208,7 +209,11 @@ def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, reques
     it (issue 27), so a single sum chosen on the explanation has had its rollover notice as long, and a
     waiver of the 30 days signed with the election comes after both (Treas. Reg. §1.402(f)-1 Q&A-2)."""
     single = next(
-        (r for r in explanation_notice.content.get("forms", []) if r.get("form") == "lump_sum" and r.get("lump_sum")),
+        (
+            r
+            for r in explanation_notice.content.get("forms", [])
+            if r.get("form") == "lump_sum" and r.get("lump_sum")
+        ),
         None,
     )
     if single is None:

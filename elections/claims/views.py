@@ -143,7 +143,8 @@ def claim_new(request, membership_id: int, claim_type: str):
             if not outcome.repeated:
                 claim = outcome.result
                 messages.success(
-                    request, f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}."
+                    request,
+                    f"Your claim {claim.pk} was received on {formatting.date_words(claim.received_on)}.",
                 )
             return redirect(outcome.url)
     context = {
@@ -215,7 +216,7 @@ def claim_from_modeler(request, membership_id: int):
         claim = outcome.result
         messages.success(
             request,
-            f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}. The plan decides it "
+            f"Your claim {claim.pk} was received on {formatting.date_words(claim.received_on)}. The plan decides it "
             "first; once it is approved you make your election from the claim.",
         )
     return redirect(outcome.url)
@@ -226,7 +227,7 @@ def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     start = cleaned.get("commencement_date")
     if start:
-        rows.append(("Payments start", f"{start:%B} {start.day}, {start.year}"))
+        rows.append(("Payments start", f"{formatting.date_words(start)}"))
     form_key = cleaned.get("form")
     if form_key:
         rows.append(("Form of payment", forms.FORM_LABELS.get(form_key, form_key)))
@@ -294,7 +295,10 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
         if prime is not None:
             loans = get_plan(membership.plan.key).loans
             out.append(
-                (f"Loan rate for requests in {today:%B %Y} (§8.3)", f"{loans.rate(prime.percent)[0]}%")
+                (
+                    f"Loan rate for requests in {formatting.month_words(today)} (§8.3)",
+                    f"{loans.rate(prime.percent)[0]}%",
+                )
             )
             out.append(("Prime rate it is based on", f"{formatting.percent(prime.percent)} ({prime.source})"))
         else:
@@ -321,12 +325,15 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
             today, deadlines.plan_rules(membership.plan.key)
         )
         if earliest < first_open:
-            out.append(("Earliest date you can ask for today", f"{first_open:%B %-d, %Y}"))
+            out.append(("Earliest date you can ask for today", f"{formatting.date_words(first_open)}"))
         else:
-            out.append(("Earliest retirement date", f"{earliest:%B %-d, %Y}"))
+            out.append(("Earliest retirement date", f"{formatting.date_words(earliest)}"))
     if result.get("normal_retirement_date") and claim_type == ClaimType.COMMENCEMENT:
         out.append(
-            ("Normal retirement date", f"{date.fromisoformat(result['normal_retirement_date']):%B %-d, %Y}")
+            (
+                "Normal retirement date",
+                f"{formatting.date_words(date.fromisoformat(result['normal_retirement_date']))}",
+            )
         )
     account = result.get("account") or {}
     if account.get("vested_balance") and claim_type in (
@@ -357,7 +364,7 @@ def _next_step_for_committee(claim) -> str:
     s = ClaimState
 
     def when(d) -> str:
-        return f"{d:%B} {d.day}, {d.year}"
+        return f"{formatting.date_words(d)}"
 
     if claim.state == s.RECEIVED:
         return "Start the review."
@@ -392,11 +399,7 @@ def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, s
     ]
     if married:
         spouse = p.spouse_name or "name not on file"
-        born = (
-            f", born {p.spouse_birth_date:%B} {p.spouse_birth_date.day}, {p.spouse_birth_date.year}"
-            if (p.spouse_birth_date)
-            else ""
-        )
+        born = f", born {formatting.date_words(p.spouse_birth_date)}" if (p.spouse_birth_date) else ""
         facts.append(("Spouse", f"{spouse}{born}"))
     from elections.benefit_elections import presenters as election_presenters
     from elections.benefit_elections import selectors as election_selectors
@@ -420,7 +423,7 @@ def _claim_row(c) -> dict:
         what.append(forms.FORM_LABELS.get(c.details["form"], c.details["form"]))
     if start:
         d = date.fromisoformat(start)
-        what.append(f"from {d:%B} {d.day}, {d.year}")
+        what.append(f"from {formatting.date_words(d)}")
     return {"claim": c, "what": ", ".join(what)}
 
 
@@ -727,7 +730,7 @@ def _detail_rows(claim) -> list[tuple[str, str]]:
             elif key in ("commencement_date", "payment_date", "earliest_retirement_date", "as_of"):
                 try:
                     d = date.fromisoformat(str(value))
-                    value = f"{d:%B} {d.day}, {d.year}"
+                    value = f"{formatting.date_words(d)}"
                 except ValueError:
                     pass
             elif key in ("rate_percent", "prime_rate"):
