@@ -116,3 +116,23 @@ def test_no_template_formats_money_or_dates_its_own_way():
         for m in re.finditer(r"floatformat|intcomma|\|date:(\"|')(?!Y-m-d)|\$\{\{", s):
             bad.append(f"{p.relative_to(root)}: {s[max(0, m.start() - 30) : m.end() + 30]}")
     assert bad == []
+
+
+def test_no_web_module_formats_money_or_dates_inline():
+    """Outside the engine, money and dates print through benefits.formatting: no "${x:,.2f}" and no
+    strftime month names in the web apps' code (a first-of-month phrase "{d:%B} 1" aside)."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    pattern = re.compile(r"\$\{[^}]*:,\.\d+f\}|:%B(?!\} 1,)|strftime\(\"%B")
+    bad = []
+    for app in ("accounts", "benefits", "elections", "payments", "taxes"):
+        for p in (root / app).rglob("*.py"):
+            rel = p.relative_to(root).as_posix()
+            if rel.startswith("benefits/engine/") or rel == "benefits/formatting.py":
+                continue
+            for n, line in enumerate(p.read_text().splitlines(), 1):
+                if pattern.search(line):
+                    bad.append(f"{rel}:{n}: {line.strip()}")
+    assert bad == []
