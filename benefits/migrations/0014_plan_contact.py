@@ -6,25 +6,52 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0013_merge_append_only_and_unique_imports'),
+        ("benefits", "0013_merge_append_only_and_unique_imports"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='PlanContact',
+            name="PlanContact",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('plan_number', models.CharField(max_length=3, validators=[django.core.validators.RegexValidator('^\\d{3}$', 'The plan number is three digits, as on Form 5500 (001, 002, …).')])),
-                ('sponsor_name', models.CharField(max_length=200)),
-                ('sponsor_address', models.TextField(help_text='Street, city, state and ZIP code; one line each.')),
-                ('administrator_name', models.CharField(max_length=200)),
-                ('administrator_address', models.TextField(help_text='Street, city, state and ZIP code; one line each.')),
-                ('administrator_phone', models.CharField(max_length=40)),
-                ('demo_data', models.BooleanField(default=False)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('plan', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='contact', to='benefits.plan')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "plan_number",
+                    models.CharField(
+                        max_length=3,
+                        validators=[
+                            django.core.validators.RegexValidator(
+                                "^\\d{3}$", "The plan number is three digits, as on Form 5500 (001, 002, …)."
+                            )
+                        ],
+                    ),
+                ),
+                ("sponsor_name", models.CharField(max_length=200)),
+                (
+                    "sponsor_address",
+                    models.TextField(help_text="Street, city, state and ZIP code; one line each."),
+                ),
+                ("administrator_name", models.CharField(max_length=200)),
+                (
+                    "administrator_address",
+                    models.TextField(help_text="Street, city, state and ZIP code; one line each."),
+                ),
+                ("administrator_phone", models.CharField(max_length=40)),
+                ("demo_data", models.BooleanField(default=False)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "plan",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="contact",
+                        to="benefits.plan",
+                    ),
+                ),
             ],
         ),
     ]

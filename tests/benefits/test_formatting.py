@@ -2,7 +2,7 @@
 PDF or message prints goes through ``benefits.formatting``; expected texts are the US conventions
 the product states in its module docstring ("-$1,234.50", "April 1, 2027")."""
 
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal as D
 
 import pytest
@@ -79,7 +79,7 @@ def test_shares_with_their_dollar_value():
     ("value", "text"),
     [
         (date(2027, 4, 1), "April 1, 2027"),
-        (datetime(2027, 3, 3, 14, 5), "March 3, 2027"),
+        (datetime(2027, 3, 3, 14, 5, tzinfo=UTC), "March 3, 2027"),
         ("2027-04-01", "April 1, 2027"),
         ("2027-04-01T10:00:00", "April 1, 2027"),
         ("not a date", "not a date"),
@@ -92,9 +92,9 @@ def test_date_words(value, text):
 
 def test_month_moment_and_clock_words():
     assert f.month_words(date(2026, 12, 1)) == "December 2026"
-    assert f.moment_words(datetime(2027, 4, 1, 14, 5)) == "April 1, 2027 at 2:05 p.m."
-    assert f.moment_words(datetime(2027, 4, 1, 0, 0)) == "April 1, 2027 at 12:00 a.m."
-    assert f.time_words(datetime(2027, 4, 1, 12, 30)) == "12:30 p.m."
+    assert f.moment_words(datetime(2027, 4, 1, 14, 5, tzinfo=UTC)) == "April 1, 2027 at 2:05 p.m."
+    assert f.moment_words(datetime(2027, 4, 1, 0, 0, tzinfo=UTC)) == "April 1, 2027 at 12:00 a.m."
+    assert f.time_words(datetime(2027, 4, 1, 12, 30, tzinfo=UTC)) == "12:30 p.m."
 
 
 def test_filters_are_available_to_every_template_without_a_load():
