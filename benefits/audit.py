@@ -47,6 +47,7 @@ class AuditEventType(models.TextChoices):
     # benefits: plans and their readings
     PLAN_READING_CHANGED = "plan.reading_changed", "Plan reading changed"
     PLAN_SETTINGS_CONFIRMED = "plan.settings_confirmed", "Plan readings confirmed"
+    PLAN_IDENTITY_CHANGED = "plan.identity_changed", "Plan identification changed (number, sponsor, administrator)"
     # benefits: participants' pages, modeler, documents
     PARTICIPANT_VIEWED_BY_STAFF = "participant.viewed_by_staff", "Participant page viewed by plan staff"
     MODELER_RUN_REQUESTED = "modeler.run_requested", "Retirement model requested"

@@ -510,3 +510,4 @@ from benefits.batches.models import StatementBatch, StatementBatchItem  # noqa: 
 from benefits.delivery.models import DeliveryConsent, DeliveryTest, DocumentDelivery  # noqa: E402, F401
 from benefits.imports.models import ImportBatch, ImportChange  # noqa: E402, F401
 from benefits.jobs.models import Job  # noqa: E402, F401
+from benefits.plan_identity.models import PlanContact  # noqa: E402, F401

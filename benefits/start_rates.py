@@ -15,17 +15,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from benefits import formatting
 from benefits.engine.dates import add_months
 from benefits.engine.market_needs import published_in, start_date_needs
 from benefits.models import MarketRate
 
 
 def month_words(month: date) -> str:
-    return f"{month:%B} {month.year}"
+    return formatting.month_words(month)
 
 
 def day_words(day: date) -> str:
-    return f"{day:%B} {day.day}, {day.year}"
+    return formatting.date_words(day)
 
 
 def month_code(month: date) -> str:

@@ -5,6 +5,7 @@ from benefits.batches import views as batch_views
 from benefits.delivery import views as delivery_views
 from benefits.imports import urls as imports_urls
 from benefits.jobs import views as job_views
+from benefits.plan_identity import views as plan_identity_views
 
 app_name = "benefits"
 
@@ -73,6 +74,11 @@ urlpatterns = [
     path("staff/participants/", views_staff.staff_participants, name="staff_participants"),
     path("staff/plans/", views_staff.admin_plans, name="admin_plans"),
     path("staff/plans/<slug:key>/", views_staff.admin_plan_detail, name="admin_plan_detail"),
+    path(
+        "staff/plans/<slug:key>/identification/",
+        plan_identity_views.plan_identity_edit,
+        name="plan_identity_edit",
+    ),
     path(
         "staff/plans/<slug:key>/confirm/", views_staff.admin_plan_confirm_settings, name="admin_plan_confirm"
     ),

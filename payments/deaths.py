@@ -25,6 +25,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from payments import schedule as sched
 from payments.models import (
@@ -67,7 +68,7 @@ class DeathOutcome:
 
 
 def _day(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return formatting.date_words(d)
 
 
 def _first_of_next_month(d: date) -> date:

@@ -6,17 +6,17 @@ Words follow facts: "scheduled for January 1, 2027" until the paying agent confi
 
 from __future__ import annotations
 
-from decimal import Decimal
+from benefits import formatting
 
 PER = {"monthly": "a month", "quarterly": "a quarter", "annual": "a year", "once": ""}
 
 
 def money(value) -> str:
-    return f"${Decimal(str(value)):,.2f}"
+    return formatting.money(value)
 
 
 def day(d) -> str:
-    return f"{d:%B} {d.day}, {d.year}" if d else ""
+    return formatting.date_words(d)
 
 
 def scheduled_words(payment) -> str:

@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max, Q, Sum
 from django.utils import timezone
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from payments import schedule as sched
 from payments.models import InstructionFile, Loan, Payment, PaymentInstalment, PaymentKind
@@ -34,7 +35,7 @@ def _require_admin(actor) -> None:
 
 
 def words_date(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return f"{formatting.date_words(d)}"
 
 
 # ------------------------------------------------------------------------------------ scheduling

@@ -28,6 +28,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine.money import ZERO
 from benefits.engine.plans import get_plan
@@ -42,7 +43,7 @@ class LoanRefused(Exception):
 
 
 def _words(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return formatting.date_words(d)
 
 
 def _movements(loan):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from benefits import formatting
+
 # Box 7 in words (2026 Instructions for Forms 1099-R and 5498, Guide to Distribution Codes).
 CODE_WORDS = {
     "1": "Early distribution, no known exception (under age 59½)",
@@ -39,7 +41,7 @@ CSV_COLUMNS = (
 
 
 def _money(value: Decimal) -> str:
-    return f"${value:,.2f}"
+    return formatting.money(value)
 
 
 def code_words(code: str) -> str:

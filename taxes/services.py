@@ -270,6 +270,7 @@ def _issue_one(*, key, year: int, code: str, current: form_1099r.Form | None, pr
                 title=title,
                 template_name="pdf/taxes/form_1099r.html",
                 payload=_payload(form, participant, plan),
+                plans=plan,
                 requested_by=actor,
             )
             form.document = document

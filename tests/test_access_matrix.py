@@ -119,6 +119,8 @@ MATRIX: tuple[Row, ...] = (
     Row("benefits:admin_plans",                       "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("benefits:admin_plan_detail",                 "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("benefits:admin_plan_confirm",                "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
+    Row("benefits:plan_identity_edit",                "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:plan_identity_edit",                "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:admin_plan_update_reading",         "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:audit_log",                         "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("benefits:staff_jobs",                        "GET",  LOGIN,  DENIED, DENIED, OK,     OK,     ENROL),
@@ -240,6 +242,7 @@ ARGS = {
     "benefits:statement_batch": lambda d: [_batch(d)],
     "benefits:statement_batch_retry": lambda d: [_batch(d)],
     "benefits:admin_plan_confirm": lambda d: ["carver-db"],
+    "benefits:plan_identity_edit": lambda d: ["carver-db"],
     "benefits:admin_plan_update_reading": lambda d: ["fairport-esop", "pre_plan_vesting_cap_years"],
     "benefits:import_detail": lambda d: [d.import_previewed],
     "benefits:import_apply": lambda d: [d.import_previewed],
@@ -389,6 +392,14 @@ def _batch(d) -> int:
 
 # A valid submission for each write, so the allowed user's answer is the real one (not a form error).
 DATA = {
+    "benefits:plan_identity_edit": lambda d: {
+        "plan_number": "004",
+        "sponsor_name": "A Sponsor",
+        "sponsor_address": "1 Main Street\nTown, NY 10001",
+        "administrator_name": "The Committee",
+        "administrator_address": "1 Main Street\nTown, NY 10001",
+        "administrator_phone": "(212) 555-0100",
+    },
     "accounts:user_change_role": lambda d: {f"u{d.candidate_id}-role": "committee"},
     "accounts:user_set_active": lambda d: {"active": "0"},
     "accounts:staff_login_request": lambda d: {"email": "new.staff@sweep.test", "role": "committee"},

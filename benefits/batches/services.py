@@ -153,6 +153,7 @@ def statement_file_name(batch: StatementBatch, item_id: int) -> str:
 
 def batch_item_render(batch: StatementBatch, item_id: int) -> str:
     """Render one participant's statement unless it is done; returns the item's status afterwards."""
+    from benefits.plan_identity.selectors import identity_blocks
     from benefits.presenters.statements import statement_payload
     from benefits.services.documents import render_pdf_bytes
 
@@ -168,6 +169,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
             membership = item.membership
             payload = statement_payload(membership, today=batch.as_of, year=batch.year, whole_year=True)
             payload["batch"] = {"id": batch.pk, "year": batch.year}
+            payload["plan_identity"] = identity_blocks([membership.plan])  # printed by pdf/base.html
             document = GeneratedDocument.objects.create(
                 participant=membership.participant,
                 kind="statement",

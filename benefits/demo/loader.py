@@ -33,6 +33,8 @@ from benefits.models import (
     Plan,
     PlanMembership,
 )
+from benefits.plan_identity.models import PlanContact
+from benefits.plan_identity.services import plan_identity_update
 
 DEMO_PASSWORD = "demo-pass-2026"  # noqa: S105 - documented demo credential
 # Fixed TOTP secrets so the README can print them (demo only): base32 of 20 fixed bytes.
@@ -43,6 +45,31 @@ COMMITTEE2_TOTP_SECRET = base64.b32encode(b"demo-committee2-2026").decode()
 CARVER = "Carver Federal Savings Bank"
 QUAKER = "Quaker City Bank"
 FAIRPORT = "Fairport Savings Bank"
+
+# Plan identification printed on every document (benefits.plan_identity). None of the plan texts
+# states its Form 5500 plan number or the administrator's address and telephone: these are the demo's
+# own values (numbers 001/002/003 by sponsor, 555-01xx telephone numbers), marked as demo data.
+DEMO_PLAN_CONTACTS = {
+    "carver-db": (
+        "001",
+        "Carver Federal Savings Bank",
+        "Retirement Plan Administrator, Carver Federal Savings Bank",
+    ),
+    "carver-401k": (
+        "002",
+        "Carver Federal Savings Bank",
+        "Plan Administrator, Carver Federal Savings Bank 401(k) Plan",
+    ),
+    "carver-esop": ("003", "Carver Bancorp, Inc.", "ESOP Committee, Carver Bancorp, Inc."),
+    "quaker-cash-balance": ("001", "Quaker City Bank", "Retirement Plan Committee, Quaker City Bank"),
+    "fairport-esop": ("001", "Fairport Savings Bank", "ESOP Committee, Fairport Savings Bank"),
+}
+DEMO_SPONSOR_CONTACT = {
+    "Carver Federal Savings Bank": ("75 West 125th Street\nNew York, NY 10027", "(212) 555-0125"),
+    "Carver Bancorp, Inc.": ("75 West 125th Street\nNew York, NY 10027", "(212) 555-0126"),
+    "Quaker City Bank": ("7021 Greenleaf Avenue\nWhittier, CA 90602", "(562) 555-0170"),
+    "Fairport Savings Bank": ("45 South Main Street\nFairport, NY 14450", "(585) 555-0145"),
+}
 
 PLANS = (
     (
@@ -230,6 +257,22 @@ def load_demo(*, as_of: date) -> dict[str, int]:
             plan.settings = DEMO_PLAN_SETTINGS[key]
             plan.save(update_fields=["settings"])
         plans[key] = plan
+        if key in DEMO_PLAN_CONTACTS and not PlanContact.objects.filter(plan=plan).exists():
+            number, sponsor, administrator = DEMO_PLAN_CONTACTS[key]
+            address, phone = DEMO_SPONSOR_CONTACT[sponsor]
+            plan_identity_update(
+                plan=plan,
+                values={
+                    "plan_number": number,
+                    "sponsor_name": sponsor,
+                    "sponsor_address": address,
+                    "administrator_name": administrator,
+                    "administrator_address": address,
+                    "administrator_phone": phone,
+                },
+                actor=None,
+                demo_data=True,
+            )
 
     users = {
         "pat@demo.test": _ensure_user("pat@demo.test", User.Role.PARTICIPANT),

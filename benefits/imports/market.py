@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from benefits import formatting
 from benefits.engine.market_needs import market_needs
 
 
@@ -45,7 +46,7 @@ class Missing:
     def sentence(self) -> str:
         """For a participant: what is not available yet and why, without a missing figure."""
         return (
-            f"The {self.series.label.lower()} for {self.month:%B %Y} has not been published to this site yet, "
+            f"The {self.series.label.lower()} for {formatting.month_words(self.month)} has not been published to this site yet, "
             f"so {self.purpose} cannot be shown. The plan administrator will add it; please check again later."
         )
 

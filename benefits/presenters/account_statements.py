@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
-from benefits import selectors
+from benefits import formatting, selectors
 from benefits.engine.money import ZERO, money_str, to_money
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, engine_inputs
@@ -228,16 +228,16 @@ def _ledger_checks(stored, txs, period: Period, opening: Position) -> list[str]:
             if source != STOCK and row.balance != expected:
                 problems.append(
                     f"{source_label(source)}: the stored balance on {on.isoformat()} is "
-                    f"${row.balance:,.2f}, but the opening balance plus the period's transactions come to "
-                    f"${expected:,.2f} (a difference of ${row.balance - expected:,.2f})."
+                    f"{formatting.money(row.balance)}, but the opening balance plus the period's transactions "
+                    f"come to {formatting.money(expected)} (a difference of {formatting.money(row.balance - expected)})."
                 )
             if row.shares is not None and source == STOCK:
                 shares = opening.shares.get(source, ZERO) + moved.shares.get(source, ZERO)
                 if row.shares != shares:
                     problems.append(
                         f"{source_label(source)}: the stored share count on {on.isoformat()} is "
-                        f"{row.shares:,.4f}, but the opening shares plus the period's transactions come to "
-                        f"{shares:,.4f}."
+                        f"{formatting.shares(row.shares)}, but the opening shares plus the period's transactions "
+                        f"come to {formatting.shares(shares)}."
                     )
     return problems
 
@@ -403,8 +403,9 @@ def _esop_statement(membership, period: Period, txs, stored) -> dict:
         )
         pct = (Decimal(str(given)) / total * 100).quantize(Decimal("0.01")) if total else Decimal("0")
         vested_note = (
-            f"The plan's records give your vested value on {valuation.isoformat()} as ${Decimal(str(given)):,.2f}, "
-            f"{pct.normalize():f}% of your account then; that percentage is applied to this period's closing balance."
+            f"The plan's records give your vested value on {formatting.date_words(valuation)} as "
+            f"{formatting.money(given)}, {formatting.percent(pct)} of your account then; that percentage is "
+            "applied to this period's closing balance."
         )
     elected = Decimal(str((membership.plan_data or {}).get("elected_dividends") or "0"))
     st = esop.statement(
@@ -461,7 +462,7 @@ def _esop_statement(membership, period: Period, txs, stored) -> dict:
 def shares_str(shares: Decimal) -> str:
     """A share count with the decimals that matter: 1,250 shares, 1,250.5 or 1,250.1234, never
     1,250.0000 (the plan keeps four places)."""
-    text = f"{shares:,.4f}"
+    text = formatting.shares(shares)
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 

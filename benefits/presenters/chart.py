@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from benefits import formatting
+
 from .labels import form_label
 from .modeler import monthly_decimal
 
@@ -65,7 +67,7 @@ def line_chart(grid: dict, series_forms: list[str]) -> dict | None:
             {"label": form_label(k), "points": " ".join(points), "colour": COLOURS[n], "dash": DASHES[n]}
         )
     ticks = [bottom + (top - bottom) * i / 4 for i in range(5)]
-    y_ticks = [{"y": y(t), "label": f"${t:,.0f}"} for t in ticks]
+    y_ticks = [{"y": y(t), "label": formatting.money(t, 0)} for t in ticks]
     first_age, last_age = int(x0), int(x1)
     x_ticks = [{"x": x(a), "label": str(a)} for a in range(first_age, last_age + 1) if x0 <= a <= x1]
     return {

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 
+from benefits import formatting
+
 from .labels import field_words
 
 FIGURE_WORDS = {
@@ -27,7 +29,7 @@ FIGURE_WORDS = {
 
 def _month_words(key: str) -> str:
     try:
-        return date.fromisoformat(f"{key}-01").strftime("%B %Y")
+        return formatting.month_words(date.fromisoformat(f"{key}-01"))
     except ValueError:
         return key
 
@@ -57,7 +59,7 @@ def figure_words(pointer: str, result: dict) -> str:
         index = int(parts[1])
         if index < len(estimates) and estimates[index].get("commencement_date"):
             when = date.fromisoformat(estimates[index]["commencement_date"])
-            words += f" for payments starting {when:%B} {when.day}, {when.year}"
+            words += f" for payments starting {formatting.date_words(when)}"
     return words
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from benefits import formatting
+
 
 @dataclass
 class Cell:
@@ -36,14 +38,7 @@ class Cell:
 
 def money_text(value: str) -> str:
     """An engine amount ("1234.5") as the page shows money ("$1,234.50"); "" if there is none."""
-    if value in (None, ""):
-        return ""
-    try:
-        amount = Decimal(str(value))
-    except InvalidOperation:
-        return str(value)
-    text = f"{abs(amount):,.2f}"
-    return f"−${text}" if amount < 0 else f"${text}"
+    return formatting.money(value)
 
 
 def estimate_href(base: str):
@@ -116,7 +111,7 @@ def grid(result: dict, birth: date, href=None, *, chosen: str = "") -> dict:
             {
                 "index": i,
                 "href": row_href,
-                "date_text": f"{d:%B} {d.day}, {d.year}",
+                "date_text": f"{formatting.date_words(d)}",
                 "date": d,
                 "age": f"{years} y {months} m",
                 "age_years": years + months / 12,

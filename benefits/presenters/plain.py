@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from benefits import formatting
 from benefits.presenters.reading_words import reading_label, value_label
 
 # One analyst label: "SPEC", "SPEC E3b", "SPEC Part B", "GAP-7", "GAP D2.1", "AMBIG-4: five breaks",
@@ -35,7 +36,7 @@ _THE_SPEC = re.compile(r"\b(?:the|our)\s+SPEC\b")
 
 
 def people_date(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return formatting.date_words(d)
 
 
 def _date(m: re.Match) -> str:
@@ -48,7 +49,7 @@ def _date(m: re.Match) -> str:
 def _month(m: re.Match) -> str:
     year, month = int(m.group(1)), int(m.group(2))
     if 1 <= month <= 12 and 1900 <= year <= 2200:
-        return f"{date(year, month, 1):%B %Y}"
+        return f"{formatting.month_words(date(year, month, 1))}"
     return m.group(0)
 
 

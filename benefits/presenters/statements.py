@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from benefits import selectors
+from benefits import formatting, selectors
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.money import money_str
 from benefits.engine_adapter import engine_inputs, membership_calculate
@@ -76,9 +76,12 @@ def _account_statement(membership, as_of: date, result: dict, period: Period | N
     pd = membership.plan_data or {}
     if "shares" in pd:
         payload["holdings"] = [
-            ("Shares of company stock", pd.get("shares")),
-            ("Price per share", pd.get("share_value")),
-            ("Other investments (cash)", pd.get("cash")),
+            (
+                "Shares of company stock",
+                formatting.shares_with_value(pd.get("shares"), pd.get("share_value")),
+            ),
+            ("Price per share", formatting.share_price(pd.get("share_value"))),
+            ("Other investments (cash)", formatting.money(pd.get("cash"))),
         ]
     contributions = []
     for year, by_source in sorted((result.get("contributions") or {}).items()):

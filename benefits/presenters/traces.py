@@ -11,6 +11,8 @@ import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from itertools import groupby
 
+from benefits import formatting
+
 from .plain import plain_text
 
 _INDEX = re.compile(r"^(\w+)\[(\d+)\]$")
@@ -80,8 +82,7 @@ def _places(d: Decimal, places: int) -> Decimal:
 
 
 def _dollars(d: Decimal, places: int = 2) -> str:
-    amount = f"${_places(abs(d), places):,}"
-    return f"-{amount}" if d < 0 else amount
+    return formatting.money(d, places)
 
 
 def _short(d: Decimal, places: int = FACTOR_PLACES) -> str:

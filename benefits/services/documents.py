@@ -28,11 +28,22 @@ def document_request(
     payload: dict,
     requested_by=None,
     request=None,
+    plans=None,
 ) -> GeneratedDocument:
-    """Record a document to render and enqueue its rendering job once the transaction commits."""
+    """Record a document to render and enqueue its rendering job once the transaction commits.
+
+    The payload gets the identification of the plans it speaks about (``plans``, else the plan the
+    payload names, else the participant's plans): every PDF prints it through ``pdf/base.html``."""
     from benefits.jobs.kinds import DOCUMENT_RENDER
     from benefits.jobs.services import enqueue_on_commit, job_create
+    from benefits.plan_identity.selectors import document_plans, identity_blocks
 
+    if "plan_identity" not in payload:
+        payload = payload | {
+            "plan_identity": identity_blocks(
+                document_plans(participant=participant, payload=payload, plans=plans)
+            )
+        }
     with transaction.atomic():
         document = GeneratedDocument.objects.create(
             participant=participant,

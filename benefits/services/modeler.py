@@ -175,6 +175,7 @@ def quote_print(*, quote: SavedQuote, actor, request=None) -> GeneratedDocument:
             title=f"Retirement quote — {quote.membership.plan.name}",
             template_name="pdf/quote.html",
             payload=quote_payload(quote) | {"engine_version": quote.engine_version},
+            plans=quote.membership.plan,
             requested_by=actor,
             request=request,
         )
@@ -198,6 +199,7 @@ def statement_print(*, membership: PlanMembership, payload: dict, actor, request
         title=f"Statement — {membership.plan.name}",
         template_name=STATEMENT_TEMPLATES[payload["kind"]],
         payload=payload,
+        plans=membership.plan,
         requested_by=actor,
         request=request,
     )

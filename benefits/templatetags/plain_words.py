@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import re
-from datetime import date, datetime
 
 from django import template
 
-from benefits.presenters.plain import people_date, plain_text
+from benefits import formatting
+from benefits.presenters.plain import plain_text
 from benefits.presenters.reading_words import reading_label, value_label
+from benefits.templatetags import formatting as formatting_filters
 
 register = template.Library()
 
@@ -26,21 +27,11 @@ _BARE_MONEY = re.compile(r"(?<![\w.$,%])(\d+)\.(\d{2})(?![\d%])")
 def plain_money(value: object) -> str:
     """``plain``, with the bare amounts of an engine's working ("475034.76 × 1.0225%") written as
     money ("$475,034.76 × 1.0225%"); rates and percents keep their own form."""
-    return _BARE_MONEY.sub(lambda m: f"${int(m.group(1)):,}.{m.group(2)}", plain_text(value))
+    return _BARE_MONEY.sub(lambda m: formatting.money(f"{m.group(1)}.{m.group(2)}"), plain_text(value))
 
 
-@register.filter
-def day(value: object) -> str:
-    if isinstance(value, datetime):
-        value = value.date()
-    if isinstance(value, date):
-        return people_date(value)
-    if isinstance(value, str):
-        try:
-            return people_date(date.fromisoformat(value[:10]))
-        except ValueError:
-            return value
-    return "" if value is None else str(value)
+# The formatting module's filter, kept under this library's name for templates that load it.
+register.filter("day", formatting_filters.day)
 
 
 @register.filter

@@ -106,6 +106,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.navigation",
             ],
+            # One formatting module for every template (money, percents, shares, dates).
+            "builtins": ["benefits.templatetags.formatting"],
         },
     }
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from accounts.submissions import OneTimeTokenMixin
+from benefits import formatting
 
 
 class DiversificationForm(OneTimeTokenMixin, forms.Form):
@@ -23,7 +24,7 @@ class DiversificationForm(OneTimeTokenMixin, forms.Form):
     def __init__(self, *args, max_shares=None, **kwargs):
         super().__init__(*args, **kwargs)
         if max_shares is not None:
-            self.fields["shares"].help_text = f"Up to {max_shares:,.4f} shares."
+            self.fields["shares"].help_text = f"Up to {formatting.shares(max_shares)} shares."
 
 
 class DeferralRateForm(OneTimeTokenMixin, forms.Form):

@@ -70,6 +70,13 @@ def diversification_context(membership, facts: Diversification | None) -> dict:
     ctx["gross"] = ctx["allocated"] * Decimal(r["percent"]) / 100
     ctx["current"] = facts.current
     ctx["versions"] = facts.versions
+    # Shares with their dollar value at the latest valuation the plan's data gives.
+    ctx["share_value"] = facts.share_value
+    if facts.share_value is not None:
+        ctx["max_shares_worth"] = facts.max_shares * facts.share_value
+        ctx["allocated_worth"] = ctx["allocated"] * facts.share_value
+        if facts.current is not None:
+            ctx["current_worth"] = facts.current.shares * facts.share_value
     return ctx
 
 

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.money import percent_str
@@ -82,6 +83,11 @@ class Diversification:
     def max_shares(self) -> Decimal:
         return Decimal(self.result.get("max_shares") or "0")
 
+    @property
+    def share_value(self) -> Decimal | None:
+        raw = self.result.get("share_value")
+        return Decimal(raw) if raw else None
+
     def when(self, key: str) -> date | None:
         raw = self.result.get(key) or (self.result.get("qualified_election_period") or {}).get(key)
         return date.fromisoformat(raw) if raw else None
@@ -108,7 +114,11 @@ def _engine_block(membership: PlanMembership, on: date, extra_elected: Decimal) 
     result = request_calculate(request)
     if "error" in result:
         raise CalculationError(result["error"]["field"], result["error"]["message"])
-    return result.get("diversification") or {}
+    block = result.get("diversification") or {}
+    if block and pd.get("share_value"):
+        # The share value the record keeper's data gives (the latest valuation), to value the shares.
+        block = block | {"share_value": str(pd["share_value"])}
+    return block
 
 
 def diversification_for(membership: PlanMembership, *, on: date | None = None) -> Diversification | None:
@@ -174,7 +184,7 @@ def diversification_elect(
             raise AccountElectionRefused(
                 {
                     "shares": (
-                        f"Shares to diversify: at most {limit:,.4f} shares in this election period "
+                        f"Shares to diversify: at most {formatting.shares(limit)} shares in this election period "
                         f"({facts.result['percent']}% of the shares allocated to your account, less shares "
                         f"you elected to diversify before; {sections})."
                     )
@@ -234,6 +244,7 @@ def diversification_elect(
             title=f"Diversification election confirmation, {membership.plan.name}",
             template_name="pdf/account_elections/diversification_confirmation.html",
             payload=_confirmation_payload(election, facts),
+            plans=membership.plan,
             requested_by=user,
             request=request,
         )
@@ -264,10 +275,16 @@ def _confirmation_payload(election: DiversificationElection, facts: Diversificat
         "window_opens": election.window_opens.isoformat(),
         "window_closes": election.window_closes.isoformat(),
         "complete_by": election.complete_by.isoformat(),
-        "shares": f"{election.shares:,.4f}",
-        "max_shares": f"{election.max_shares:,.4f}",
-        "shares_allocated": f"{election.shares_allocated:,.4f}",
-        "shares_previously_elected": f"{election.shares_previously_elected:,.4f}",
+        "shares": formatting.shares(election.shares),
+        "max_shares": formatting.shares(election.max_shares),
+        # The shares in dollars at the latest valuation the plan's data gives.
+        "share_value": formatting.share_price(facts.share_value) if facts.share_value else "",
+        "shares_worth": formatting.money(election.shares * facts.share_value) if facts.share_value else "",
+        "max_shares_worth": formatting.money(election.max_shares * facts.share_value)
+        if facts.share_value
+        else "",
+        "shares_allocated": formatting.shares(election.shares_allocated),
+        "shares_previously_elected": formatting.shares(election.shares_previously_elected),
         "version": election.version,
         "replaces_version": election.supersedes.version if election.supersedes_id else None,
         "methods": list(facts.program.methods),
@@ -394,7 +411,7 @@ def deferral_change(
         latest = facts.pending or facts.current
         if latest is not None and latest.percent == rate:
             raise AccountElectionRefused(
-                {"percent": f"Contribution rate: {rate.normalize()}% is already your rate."}
+                {"percent": f"Contribution rate: {formatting.percent(rate)} is already your rate."}
             )
         effective = program.next_effective(on, facts.earlier, rate, facts.settings)
         problems = program.check_change(on, effective, rate, facts.earlier, facts.settings)

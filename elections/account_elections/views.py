@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from accounts import submissions
 from accounts.roles import role_required
+from benefits import formatting
 from benefits.engine_adapter import CalculationError
-from benefits.presenters.plain import people_date
 from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
 from elections.account_elections import forms, presenters, selectors, services
 
@@ -70,7 +70,7 @@ def diversification(request, membership_id: int):
             if not outcome.repeated:
                 messages.success(
                     request,
-                    f"Your election to diversify {outcome.result.shares:,.4f} shares is recorded. "
+                    f"Your election to diversify {formatting.shares(outcome.result.shares)} shares is recorded. "
                     "A confirmation is being prepared in your documents.",
                 )
             return redirect(outcome.url)
@@ -105,8 +105,8 @@ def deferrals(request, membership_id: int):
                 row = outcome.result
                 messages.success(
                     request,
-                    f"Your contribution rate changes to {row.percent.normalize()}% with the first payroll "
-                    f"on or after {people_date(row.effective_on)}.",
+                    f"Your contribution rate changes to {formatting.percent(row.percent)} with the first payroll "
+                    f"on or after {formatting.date_words(row.effective_on)}.",
                 )
             return redirect(outcome.url)
     context = presenters.deferrals_context(membership, facts)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
+from benefits import formatting
 from benefits.engine.beneficiaries import RELATIONSHIPS
 from benefits.engine.elections import election_rules
 from benefits.engine.mdib import incidental_limit
@@ -31,7 +32,7 @@ PERSON_RELATIONSHIPS = {k: v for k, v in RELATIONSHIPS.items() if k not in ("spo
 
 
 def _pct(value: Decimal) -> str:
-    return "66⅔%" if value == Decimal(200) / 3 else f"{value.normalize():f}%"
+    return "66⅔%" if value == Decimal(200) / 3 else formatting.percent(value)
 
 
 def is_non_spouse(annuitant: dict | None) -> bool:

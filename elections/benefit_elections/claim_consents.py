@@ -20,6 +20,7 @@ from datetime import date, timedelta
 
 from django.db import transaction
 
+from benefits import formatting
 from benefits.engine.elections import ConsentPeriod, consent_problems, election_rules
 from elections.benefit_elections.models import SpousalConsent
 from elections.benefit_elections.services import _d, consent_facts, consent_open, today
@@ -60,9 +61,7 @@ def consent_period(claim, *, on: date) -> ConsentPeriod:
 
 def _money(value) -> str:
     """ "$10,000.00": the amounts in these sentences are read by people."""
-    from elections.benefit_elections.presenters import money
-
-    return money(value)
+    return formatting.money(value)
 
 
 def what_words(claim) -> str:

@@ -6,19 +6,21 @@ from __future__ import annotations
 
 from datetime import date
 
+from benefits import formatting
+
 
 def _first_payment_words(election) -> str:
     from elections.benefit_elections.presenters import money
 
     asd = election.asd
     if election.is_single_sum:
-        return f"Scheduled for {asd:%B} {asd.day}, {asd.year}: a single sum of {money(election.figures.get('lump_sum'))}."
+        return f"Scheduled for {formatting.date_words(asd)}: a single sum of {money(election.figures.get('lump_sum'))}."
     if election.figures.get("first_installment"):
         from elections.benefit_elections.presenters import installment_words
 
-        return f"Scheduled from {asd:%B} {asd.day}, {asd.year}: {installment_words(election.figures)}."
+        return f"Scheduled from {formatting.date_words(asd)}: {installment_words(election.figures)}."
     return (
-        f"Scheduled for {asd:%B} {asd.day}, {asd.year}: {election.form_label}, "
+        f"Scheduled for {formatting.date_words(asd)}: {election.form_label}, "
         f"{money(election.figures.get('monthly'))} a month."
     )
 
@@ -80,7 +82,9 @@ def claim_election_revoked(election, *, actor, on: date, request=None) -> None:
     claim = locked_claim(Claim.objects.get(pk=election.claim_id))
     from elections.signals import payment_withdrawn
 
-    payment_withdrawn.send(sender=type(claim), claim=claim, election=election, actor=actor, on=on, request=request)
+    payment_withdrawn.send(
+        sender=type(claim), claim=claim, election=election, actor=actor, on=on, request=request
+    )
     from_state = move(claim, "reopen_election", on=on)
     claim.next_step = "Your election was revoked: make a new election before the payment start date."
     claim.save(update_fields=["next_step"])

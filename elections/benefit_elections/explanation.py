@@ -17,6 +17,7 @@ import json
 from datetime import date
 from decimal import Decimal
 
+from benefits import formatting
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.elections import Window, election_rules
 from benefits.engine_adapter import (
@@ -84,7 +85,7 @@ def describe(form: str, *, married: bool = True) -> tuple[str, str]:
 
 
 def _money(value) -> str:
-    return f"${Decimal(str(value)):,.2f}" if value not in (None, "") else ""
+    return formatting.money(value)
 
 
 FREQUENCY_WORDS = {"monthly": "monthly", "quarterly": "quarterly", "annual": "annual"}
@@ -243,7 +244,7 @@ def qjsa_explanation(membership, *, asd: date, explained_on: date) -> dict:
     estimates = result.get("estimates") or []
     if not estimates or estimates[0].get("error"):
         why = estimates[0].get("error") if estimates else "no estimate for that date"
-        raise ExplanationUnavailable(f"The plan cannot price a start on {asd:%B %-d, %Y}: {why}.")
+        raise ExplanationUnavailable(f"The plan cannot price a start on {formatting.date_words(asd)}: {why}.")
     e = estimates[0]
     forms = e.get("forms") or {}
     married = participant.marital_status == participant.MaritalStatus.MARRIED
@@ -426,7 +427,7 @@ def rollover_notice(membership, *, asd: date, explained_on: date, facts: dict | 
         amount = (forms.get("lump_sum") or {}).get("lump_sum", "")
     if not amount:
         raise ExplanationUnavailable(
-            f"No single sum is payable from {plan.name} on {asd:%B %-d, %Y}, so there is no eligible rollover "
+            f"No single sum is payable from {plan.name} on {formatting.date_words(asd)}, so there is no eligible rollover "
             "distribution to explain."
         )
     engine_plan = get_plan(plan.key)

@@ -8,6 +8,7 @@ from decimal import Decimal
 from django import forms
 
 from accounts.submissions import OneTimeTokenMixin
+from benefits import formatting
 from elections.benefit_elections.models import BatchRule, PaymentMethod, SpousalConsent
 
 RELATIONSHIPS = (
@@ -24,10 +25,12 @@ def _choice_label(row: dict) -> str:
     if row.get("account_option") and not row.get("lump_sum"):
         return f"{row['label']}: {row['summary']}" if row.get("summary") else row["label"]
     if row.get("lump_sum"):
-        return f"{row['label']}: ${Decimal(row['lump_sum']):,.2f} once"
-    text = f"{row['label']}: ${Decimal(row['monthly']):,.2f} a month" if row.get("monthly") else row["label"]
+        return f"{row['label']}: {formatting.money(row['lump_sum'])} once"
+    text = (
+        f"{row['label']}: {formatting.money(row['monthly'])} a month" if row.get("monthly") else row["label"]
+    )
     if row.get("survivor_monthly"):
-        text += f", then ${Decimal(row['survivor_monthly']):,.2f} a month to your survivor"
+        text += f", then {formatting.money(row['survivor_monthly'])} a month to your survivor"
     return text
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 
+from benefits import formatting
 from benefits.models import GeneratedDocument, Participant, Plan, PlanMembership
 
 
@@ -79,7 +80,7 @@ class Notice(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} for {self.asd:%B %-d, %Y} (v{self.version})"
+        return f"{self.get_kind_display()} for {formatting.date_words(self.asd)} (v{self.version})"
 
 
 class BatchRule(models.TextChoices):
@@ -235,7 +236,9 @@ class Election(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Election {self.pk}: {self.form_label} from {self.asd:%B %-d, %Y} (v{self.version})"
+        return (
+            f"Election {self.pk}: {self.form_label} from {formatting.date_words(self.asd)} (v{self.version})"
+        )
 
     def save(self, *args, **kwargs):
         if self.pk is not None:

@@ -3,27 +3,23 @@
 from __future__ import annotations
 
 from datetime import date, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
+from benefits import formatting
 from elections.benefit_elections import services
 from elections.benefit_elections.claim_consents import CONSENT_TYPES
 from elections.benefit_elections.models import Election, NoticeBatchItem, PaymentMethod, SpousalConsent
 
 
 def money(value) -> str:
-    if value in (None, ""):
-        return ""
-    try:
-        return f"${Decimal(str(value)):,.2f}"
-    except InvalidOperation:
-        return str(value)
+    return formatting.money(value)
 
 
 def words(value) -> str:
     if not value:
         return ""
     d = date.fromisoformat(value) if isinstance(value, str) else value
-    return f"{d:%B} {d.day}, {d.year}"
+    return f"{formatting.date_words(d)}"
 
 
 def notice_context(notice) -> dict:

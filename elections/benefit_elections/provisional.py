@@ -11,15 +11,16 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from benefits import formatting
 from benefits.engine.market_needs import published_in
 
 
 def month_words(month: date) -> str:
-    return f"{month:%B} {month.year}"
+    return formatting.month_words(month)
 
 
 def day_words(day: date) -> str:
-    return f"{day:%B} {day.day}, {day.year}"
+    return formatting.date_words(day)
 
 
 def _month(code: str) -> date:

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from benefits.delivery.services import delivery_arrange
 from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
@@ -93,7 +94,7 @@ def today() -> date:
 
 
 def _d(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return f"{formatting.date_words(d)}"
 
 
 # ------------------------------------------------------------------------------------ authority
@@ -248,6 +249,7 @@ def _notice_create(
         title=title,
         template_name=NOTICE_TEMPLATES[kind],
         payload=present_content(content),
+        plans=membership.plan,
         requested_by=actor,
         request=request,
     )
@@ -1325,12 +1327,15 @@ def consent_open(
     """A consent record for the spouse of record to one thing (``subject``: ``{"election": e}``,
     ``{"designation": d}`` or ``{"claim": c}``), with the consent form (a PDF) that names it."""
     consent = SpousalConsent.objects.create(**subject, spouse_name=spouse_name)
+    (thing,) = subject.values()
+    membership = getattr(thing, "membership", None)  # a designation for all plans has none
     consent.form_document = document_request(
         kind="spousal_consent_form",
         participant=participant,
         title=title,
         template_name=template_name,
         payload=payload,
+        plans=membership.plan if membership is not None else None,
         requested_by=actor,
         request=request,
     )

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required
 from accounts.submissions import starts_work
+from benefits import formatting
 from benefits.models import Plan, PlanMembership
 from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
 from elections.account_elections import selectors as account_selectors
@@ -416,7 +417,7 @@ def notice_issue_one(request):
         else:
             messages.info(
                 request,
-                f"Already issued to {membership.participant.full_name} on {outcome.notice.issued_on:%B %-d, %Y}.",
+                f"Already issued to {membership.participant.full_name} on {formatting.date_words(outcome.notice.issued_on)}.",
             )
     except ExplanationUnavailable as exc:
         messages.error(request, f"Not issued: {exc}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from decimal import Decimal
 
+from benefits import formatting
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
@@ -40,7 +41,7 @@ class ClaimInvalid(Exception):
 
 
 def money(value: object) -> str:
-    return f"${Decimal(str(value)):,.2f}"
+    return formatting.money(value)
 
 
 def claim_types_for(membership: PlanMembership, *, beneficiary: bool) -> list[ClaimType]:
@@ -93,14 +94,14 @@ def _commencement_checks(
     earliest_filing = deadlines.earliest_commencement_for_filing(filed_on, rules)
     if start < earliest_filing:
         errors["commencement_date"] = (
-            f"Benefit start date: the earliest you can ask for is {earliest_filing:%B %-d, %Y} "
+            f"Benefit start date: the earliest you can ask for is {formatting.date_words(earliest_filing)} "
             f"({rules.article}: a claim must be filed at least {rules.filing_lead_days} days before benefits begin)."
         )
     result = _calc(membership, filed_on, start)
     earliest = result.get("earliest_commencement_date") or result.get("earliest_retirement_date")
     if enforce_earliest and earliest and start < date.fromisoformat(earliest):
         errors["commencement_date"] = (
-            f"Benefit start date: the earliest date the plan allows is {date.fromisoformat(earliest):%B %-d, %Y} "
+            f"Benefit start date: the earliest date the plan allows is {formatting.date_words(date.fromisoformat(earliest))} "
             "(the plan's earliest retirement date, as the calculation engine reads your service and age)."
         )
     estimates = result.get("estimates") or []
@@ -110,7 +111,9 @@ def _commencement_checks(
         forms = {k: v for k, v in forms.items() if k in forms_required}
     if form not in forms:
         offered = ", ".join(sorted(forms)) or "none"
-        errors["form"] = f"Form of payment: the plan offers {offered} for a start on {start:%B %-d, %Y}."
+        errors["form"] = (
+            f"Form of payment: the plan offers {offered} for a start on {formatting.date_words(start)}."
+        )
     if errors:
         raise ClaimInvalid(errors)
     return {
@@ -156,7 +159,7 @@ def check_esop_distribution(membership, details, filed_on) -> dict:
     if start < earliest_filing:
         raise ClaimInvalid(
             {
-                "commencement_date": f"Distribution date: the earliest you can ask for is {earliest_filing:%B %-d, %Y} "
+                "commencement_date": f"Distribution date: the earliest you can ask for is {formatting.date_words(earliest_filing)} "
                 f"({rules.article}: a claim must be filed at least {rules.filing_lead_days} days before)."
             }
         )
@@ -181,7 +184,7 @@ def _requested_payment_date(membership, details, filed_on, section: str) -> dict
     earliest = filed_on + timedelta(days=deadlines.plan_rules(membership.plan.key).payment_notice_days)
     if pay is None or pay < earliest:
         return {
-            "payment_date": f"Payment date: the earliest is {earliest:%B %-d, %Y} ({section}: ten days' prior "
+            "payment_date": f"Payment date: the earliest is {formatting.date_words(earliest)} ({section}: ten days' prior "
             "written notice to the Committee)."
         }
     return {}
@@ -193,7 +196,7 @@ def check_withdrawal(membership, details, filed_on) -> dict:
     errors = _requested_payment_date(membership, details, filed_on, "§7.3")
     eligible_from = date.fromisoformat(w["eligible_from"]) if w.get("eligible_from") else None
     if eligible_from is None or filed_on < eligible_from:
-        when = f" (from {eligible_from:%B %-d, %Y})" if eligible_from else ""
+        when = f" (from {formatting.date_words(eligible_from)})" if eligible_from else ""
         errors["claim_type"] = f"An age 59½ withdrawal is available only from age 59½{when} (§7.3)."
     amount: Decimal = details["amount"]
     maximum = Decimal(w.get("maximum", "0"))
@@ -282,7 +285,7 @@ def check_loan(membership, details, filed_on) -> dict:
     prime = prime_rate_for(filed_on)
     if prime is None:
         errors["__all__"] = (
-            f"The loan rate cannot be set: no prime rate is recorded for {filed_on:%B %Y} (§8.3). "
+            f"The loan rate cannot be set: no prime rate is recorded for {formatting.month_words(filed_on)} (§8.3). "
             "The plan administrator must record it first; please try again later."
         )
     if errors:

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 
+from benefits import formatting
 from benefits.engine.claims import (  # noqa: F401 (the regulation's periods, re-exported)
     DOL_DISABILITY,
     DOL_STANDARD,
@@ -160,7 +161,7 @@ class Clock:
         current_due = self.due(today=notice_sent)
         if notice_sent > current_due:
             raise ExtensionRefused(
-                f"The extension notice must be sent by {current_due:%B %-d, %Y}, before the period ends."
+                f"The extension notice must be sent by {formatting.date_words(current_due)}, before the period ends."
             )
         return replace(self, extensions=(*self.extensions, days))
 

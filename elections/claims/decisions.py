@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from django.db import transaction
 from django_fsm import can_proceed
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from elections.claims import checks, deadlines, notices
 from elections.claims.models import Claim, ClaimDetermination, ClaimState, ClaimType, ClaimVote
@@ -111,7 +112,7 @@ def claim_request_information(
         )
     elif extend and on > due:
         errors["extend"] = (
-            f"Extension: the notice had to be sent by {due:%B %-d, %Y}, before the period ended."
+            f"Extension: the notice had to be sent by {formatting.date_words(due)}, before the period ended."
         )
     # (f)(3): an extension for a disability claim gives the claimant at least 45 days to answer.
     least = rules.min_information_days if extend else 0
@@ -123,13 +124,13 @@ def claim_request_information(
         )
     elif extend and (respond_by - on).days > most:
         errors["respond_by"] = (
-            f"Answer by: at most {most} days from today ({on + timedelta(days=most):%B %-d, %Y}), the longest "
+            f"Answer by: at most {most} days from today ({formatting.date_words(on + timedelta(days=most))}), the longest "
             f"the regulation lets this decision take ({rules.source})."
         )
     elif not extend and respond_by >= due:
         errors["respond_by"] = (
             f"Answer by: without an extension the clock keeps running and the decision is due by "
-            f"{due:%B %-d, %Y}; ask for an answer before then, or extend the time because the "
+            f"{formatting.date_words(due)}; ask for an answer before then, or extend the time because the "
             f"information is missing."
         )
     if errors:
@@ -156,7 +157,7 @@ def claim_request_information(
         from_state = move(claim, method, on=on)
         # The next-step box says what is asked, not only that something is (issue 14).
         asked = what if len(what) <= 200 else what[:197].rstrip() + "…"
-        claim.next_step = f"Send by {respond_by:%B %-d, %Y}: {asked}"
+        claim.next_step = f"Send by {formatting.date_words(respond_by)}: {asked}"
         claim.information_due_on = respond_by
         claim.save(update_fields=["next_step", "information_due_on"])
         extension_days = new_clock.extensions[-1] if extend else 0
@@ -176,7 +177,7 @@ def claim_request_information(
             actor=actor,
             action="information_requested_with_extension" if extend else "information_requested",
             from_state=from_state,
-            note=f"{what} (answer by {respond_by:%B %-d, %Y})",
+            note=f"{what} (answer by {formatting.date_words(respond_by)})",
             request=request,
             respond_by=respond_by.isoformat(),
             extension_days=extension_days,
@@ -196,12 +197,12 @@ def claim_resume_without_answer(*, claim: Claim, actor, request=None, on: date |
             raise ClaimActionRefused(refusal_message(claim, method))
         if on <= claim.information_due_on:
             raise ClaimActionRefused(
-                f"The claimant has until {claim.information_due_on:%B %-d, %Y} to answer."
+                f"The claimant has until {formatting.date_words(claim.information_due_on)} to answer."
             )
         claim.set_clock(claim.clock().resume(on=claim.information_due_on))
         from_state = move(claim, method, on=on)
         tolled = claim.clock().tolls[-1].tolls
-        note = f"No answer by {claim.information_due_on:%B %-d, %Y}" + (
+        note = f"No answer by {formatting.date_words(claim.information_due_on)}" + (
             "; the clock runs again from that date." if tolled else "."
         )
         claim.next_step, claim.information_due_on = "", None
@@ -313,7 +314,7 @@ def claim_decide(
         if outcome == Outcome.DENIED and not review:
             claim.notice_delivered_on = on  # delivered electronically today (A22)
             claim.appeal_by = deadlines.appeal_deadline(on, claim.clock_rules)
-            claim.next_step = f"You may appeal until {claim.appeal_by:%B %-d, %Y}."
+            claim.next_step = f"You may appeal until {formatting.date_words(claim.appeal_by)}."
         elif outcome == Outcome.DENIED:
             claim.next_step = "The decision on review is final under the plan; you may bring a civil action under ERISA §502(a)."
         else:
@@ -449,8 +450,17 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
         from elections.benefit_elections.claim_effects import scheduled_words
 
         from_state = move(claim, "schedule_payment", on=on)
-        claim.next_step = scheduled_words(claim, actor=actor, on=on, request=request, fallback=claim.next_step)
+        claim.next_step = scheduled_words(
+            claim, actor=actor, on=on, request=request, fallback=claim.next_step
+        )
         claim.save(update_fields=["next_step"])
-        record_event(claim, actor=actor, action="payment_scheduled", from_state=from_state, note=claim.next_step, request=request)
+        record_event(
+            claim,
+            actor=actor,
+            action="payment_scheduled",
+            from_state=from_state,
+            note=claim.next_step,
+            request=request,
+        )
         return
     claim.save(update_fields=["next_step"])

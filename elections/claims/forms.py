@@ -8,6 +8,7 @@ from datetime import date
 from django import forms
 
 from accounts.submissions import OneTimeTokenMixin
+from benefits import formatting
 from benefits.engine.plans.base import HardshipRules
 from elections.claims import tax_fields, uploads
 from elections.claims.models import ClaimDetermination, ClaimType
@@ -272,7 +273,7 @@ class InformationRequestForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
     def __init__(self, *args, due=None, extension_days: int | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         running = "Ask without an extension: the clock keeps running" + (
-            f" and the decision is still due by {due:%B %-d, %Y}" if due else ""
+            f" and the decision is still due by {formatting.date_words(due)}" if due else ""
         )
         choices = [("no", running)]
         if extension_days:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
+from benefits import formatting
 from benefits.engine_adapter import membership_calculate
 from benefits.models import PlanMembership
 from elections.claims.models import COMMITTEE_OPEN, Claim, ClaimState, ClaimType
@@ -43,11 +44,11 @@ PENDING_AT_FILING = (*COMMITTEE_OPEN, *APPROVED_NOT_PAID)
 
 
 def _d(d: date) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return formatting.date_words(d)
 
 
 def money(value: Decimal) -> str:
-    return f"${value:,.2f}"
+    return formatting.money(value)
 
 
 def amount_of(claim: Claim) -> Decimal:

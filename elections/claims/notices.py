@@ -12,6 +12,7 @@ from datetime import date, timedelta
 from django.conf import settings
 from django.urls import reverse
 
+from benefits import formatting
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.plans import get_plan
 from benefits.mail import mail_enqueue
@@ -23,7 +24,7 @@ logger = logging.getLogger(__name__)
 
 
 def _d(value: date | None) -> str:
-    return f"{value:%B %-d, %Y}" if value else ""
+    return f"{formatting.date_words(value)}" if value else ""
 
 
 def _base_payload(claim: Claim, on: date) -> dict:
@@ -59,6 +60,7 @@ def _deliver(claim: Claim, *, kind: str, title: str, template: str, payload: dic
         title=title,
         template_name=template,
         payload=payload,
+        plans=claim.membership.plan,
         requested_by=actor,
         request=request,
     )

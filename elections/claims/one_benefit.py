@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import IntegrityError
 
+from benefits import formatting
 from elections.claims.models import COMMENCEMENT_CLOSED, COMMENCEMENT_TYPES, Claim, ClaimState
 
 CLAIM_CONSTRAINT = "one_commencement_claim_per_benefit"
@@ -17,7 +18,7 @@ ELECTION_IN_FORCE = ("awaiting_consent", "waiting_period", "effective")
 
 
 def _d(d) -> str:
-    return f"{d:%B} {d.day}, {d.year}"
+    return f"{formatting.date_words(d)}"
 
 
 def commencement_claim(membership, *, exclude_pk: int | None = None) -> Claim | None:

@@ -13,6 +13,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django_fsm import can_proceed
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine.plans import get_plan
 from benefits.models import PlanMembership
@@ -227,7 +228,7 @@ def claim_appeal(
             missed = deemed_denial_since(claim, on=on)
             if missed is None:
                 raise ClaimActionRefused(
-                    f"The decision is not overdue: it is due by {claim.clock().due(today=on):%B %-d, %Y}."
+                    f"The decision is not overdue: it is due by {formatting.date_words(claim.clock().due(today=on))}."
                 )
             claim.appeal_by = deadlines.appeal_deadline(missed, claim.clock_rules)
         else:

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import submissions
 from accounts.roles import role_required
+from benefits import formatting
 from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
@@ -152,7 +153,7 @@ def claim_new(request, membership_id: int, claim_type: str):
                 claim = outcome.result
                 messages.success(
                     request,
-                    f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}."
+                    f"Your claim {claim.pk} was received on {formatting.date_words(claim.received_on)}."
                     + _not_yet_priced(claim),
                 )
             return redirect(outcome.url)
@@ -232,8 +233,8 @@ def claim_from_modeler(request, membership_id: int):
         claim = outcome.result
         messages.success(
             request,
-            f"Your claim {claim.pk} was received on {claim.received_on:%B %-d, %Y}. The plan decides it "
-            "first; once it is approved you make your election from the claim." + _not_yet_priced(claim),
+            f"Your claim {claim.pk} was received on {formatting.date_words(claim.received_on)}. The plan "
+            "decides it first; once it is approved you make your election from the claim." + _not_yet_priced(claim),
         )
     return redirect(outcome.url)
 
@@ -262,7 +263,7 @@ def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     start = cleaned.get("commencement_date")
     if start:
-        rows.append(("Payments start", f"{start:%B} {start.day}, {start.year}"))
+        rows.append(("Payments start", f"{formatting.date_words(start)}"))
     form_key = cleaned.get("form")
     if form_key:
         rows.append(("Form of payment", forms.FORM_LABELS.get(form_key, form_key)))
@@ -275,9 +276,9 @@ def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
     }
     for key, label in words.items():
         if amounts.get(key):
-            rows.append((label, f"${Decimal(str(amounts[key])):,.2f}"))
+            rows.append((label, formatting.money(amounts[key])))
     if check.get("vested_balance"):
-        rows.append(("Vested balance", f"${Decimal(str(check['vested_balance'])):,.2f}"))
+        rows.append(("Vested balance", formatting.money(check["vested_balance"])))
     return rows
 
 
@@ -330,9 +331,12 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
         if prime is not None:
             loans = get_plan(membership.plan.key).loans
             out.append(
-                (f"Loan rate for requests in {today:%B %Y} (§8.3)", f"{loans.rate(prime.percent)[0]}%")
+                (
+                    f"Loan rate for requests in {formatting.month_words(today)} (§8.3)",
+                    f"{loans.rate(prime.percent)[0]}%",
+                )
             )
-            out.append(("Prime rate it is based on", f"{prime.percent.normalize():f}% ({prime.source})"))
+            out.append(("Prime rate it is based on", f"{formatting.percent(prime.percent)} ({prime.source})"))
         else:
             out.append(("Loan rate", _rate_not_published(membership, today, checks.PRIME_SERIES)))
     if claim_type == ClaimType.HARDSHIP and result.get("hardship"):
@@ -357,12 +361,15 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
             today, deadlines.plan_rules(membership.plan.key)
         )
         if earliest < first_open:
-            out.append(("Earliest date you can ask for today", f"{first_open:%B %-d, %Y}"))
+            out.append(("Earliest date you can ask for today", f"{formatting.date_words(first_open)}"))
         else:
-            out.append(("Earliest retirement date", f"{earliest:%B %-d, %Y}"))
+            out.append(("Earliest retirement date", f"{formatting.date_words(earliest)}"))
     if result.get("normal_retirement_date") and claim_type == ClaimType.COMMENCEMENT:
         out.append(
-            ("Normal retirement date", f"{date.fromisoformat(result['normal_retirement_date']):%B %-d, %Y}")
+            (
+                "Normal retirement date",
+                f"{formatting.date_words(date.fromisoformat(result['normal_retirement_date']))}",
+            )
         )
     account = result.get("account") or {}
     if account.get("vested_balance") and claim_type in (
@@ -393,7 +400,7 @@ def _next_step_for_committee(claim) -> str:
     s = ClaimState
 
     def when(d) -> str:
-        return f"{d:%B} {d.day}, {d.year}"
+        return f"{formatting.date_words(d)}"
 
     if claim.state == s.RECEIVED:
         return "Start the review."
@@ -428,11 +435,7 @@ def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, s
     ]
     if married:
         spouse = p.spouse_name or "name not on file"
-        born = (
-            f", born {p.spouse_birth_date:%B} {p.spouse_birth_date.day}, {p.spouse_birth_date.year}"
-            if (p.spouse_birth_date)
-            else ""
-        )
+        born = f", born {formatting.date_words(p.spouse_birth_date)}" if (p.spouse_birth_date) else ""
         facts.append(("Spouse", f"{spouse}{born}"))
     from elections.benefit_elections import presenters as election_presenters
     from elections.benefit_elections import selectors as election_selectors
@@ -451,12 +454,12 @@ def _claim_row(c) -> dict:
     start = c.details.get("commencement_date") or c.details.get("payment_date")
     what = []
     if amount:
-        what.append(f"${Decimal(str(amount)):,.2f}")
+        what.append(formatting.money(amount))
     if c.details.get("form"):
         what.append(forms.FORM_LABELS.get(c.details["form"], c.details["form"]))
     if start:
         d = date.fromisoformat(start)
-        what.append(f"from {d:%B} {d.day}, {d.year}")
+        what.append(f"from {formatting.date_words(d)}")
     return {"claim": c, "what": ", ".join(what)}
 
 
@@ -762,11 +765,11 @@ def _detail_rows(claim) -> list[tuple[str, str]]:
             if key in ("form", "normal_form"):
                 value = forms.FORM_LABELS.get(value, value)
             elif key in ("amount", "maximum_new_loan", "maximum_available", "maximum", "vested_balance"):
-                value = f"${Decimal(str(value)):,.2f}"
+                value = formatting.money(value)
             elif key in ("commencement_date", "payment_date", "earliest_retirement_date", "as_of"):
                 try:
                     d = date.fromisoformat(str(value))
-                    value = f"{d:%B} {d.day}, {d.year}"
+                    value = f"{formatting.date_words(d)}"
                 except ValueError:
                     pass
             elif key in ("rate_percent", "prime_rate"):
@@ -793,7 +796,7 @@ def _amounts_words(amounts: dict, prefix: str = "") -> list[str]:
             out += _amounts_words(value, prefix=f"{words}, ")
         elif isinstance(value, str | int | float | Decimal) and not isinstance(value, bool):
             try:
-                out.append(f"{words} ${Decimal(str(value)):,.2f}")
+                out.append(f"{words} {formatting.money(value)}")
             except ArithmeticError:
                 out.append(f"{words} {value}")
     return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from benefits import formatting
 from benefits.engine.dates import add_years
 from benefits.engine.input_ranges import MAX_COMMENCEMENT_AGE
 
@@ -22,13 +23,13 @@ def date_window_errors(*, birth_date: date, details: dict, filed_on: date) -> di
     start = details.get("commencement_date")
     if isinstance(start, date) and start > last_start:
         errors["commencement_date"] = (
-            f"Benefit start date: at the latest {last_start:%B %-d, %Y}, your {MAX_COMMENCEMENT_AGE}th birthday."
+            f"Benefit start date: at the latest {formatting.date_words(last_start)}, your {MAX_COMMENCEMENT_AGE}th birthday."
         )
     pay = details.get("payment_date")
     latest_payment = filed_on + timedelta(days=MAX_PAYMENT_DAYS_AHEAD)
     if isinstance(pay, date) and pay > min(latest_payment, last_start):
         errors["payment_date"] = (
-            f"Payment date: at the latest {min(latest_payment, last_start):%B %-d, %Y} (a payment is asked for "
+            f"Payment date: at the latest {formatting.date_words(min(latest_payment, last_start))} (a payment is asked for "
             "within the coming year)."
         )
     return errors

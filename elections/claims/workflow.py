@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django_fsm import can_proceed
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from elections.claims import uploads
 from elections.claims.models import Claim, ClaimDetermination, ClaimDocument, ClaimEvent
@@ -119,7 +120,7 @@ def refusal_message(claim: Claim, method: str) -> str:
             "The claimant has not yet answered the request for information; the clock is stopped until then."
         )
     if method == "appeal" and claim.appeal_by is not None:
-        return f"The appeal window closed on {claim.appeal_by:%B %-d, %Y}."
+        return f"The appeal window closed on {formatting.date_words(claim.appeal_by)}."
     return f"This cannot be done while the claim is “{claim.get_state_display()}”."
 
 

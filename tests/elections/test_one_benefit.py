@@ -287,7 +287,11 @@ def test_the_committee_claim_page_lists_the_participants_other_claims_and_benefi
     html = client.get(reverse("elections:claim_detail", args=[loan.pk])).content.decode()
     assert "Other claims and benefits under this plan" in html
     assert reverse("elections:claim_detail", args=[withdrawal.pk]) in html
-    assert "$10,000.00" in html and "Open: Received" in html
+    # The other claim's status reads as a sentence for the committee (issue 25 item 4).
+    received = (
+        f"Received on {withdrawal.received_on:%B} {withdrawal.received_on.day}, {withdrawal.received_on.year}"
+    )
+    assert "$10,000.00" in html and f"{received}: review not started" in html
     # The DB plan's page shows the DB claim's own plan only: the 401(k) claims are not listed there.
     db_claim = Claim.objects.get(pk__in=demo_claim_ids())
     html = client.get(reverse("elections:claim_detail", args=[db_claim.pk])).content.decode()

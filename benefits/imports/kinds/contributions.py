@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from benefits import formatting
 from benefits.imports import cells as c
 from benefits.imports.kinds.base import Cells, Column, Kind, Target
 from benefits.imports.kinds.common import (
@@ -33,7 +34,9 @@ class ContributionsKind(Kind):
         amount = row.get("amount", c.decimal, places=2, low=Decimal("0.01"), high=MONEY_MAX)
         memo = row.get("memo", c.text, max_length=200, required=False)
         if m is not None and on is not None and on < m.participant.hire_date:
-            row.fail("pay_date", f"pay_date {on:%B %-d, %Y} is before the participant's hire date.")
+            row.fail(
+                "pay_date", f"pay_date {formatting.date_words(on)} is before the participant's hire date."
+            )
         row.done()
         values = {"amount": amount}
         if "memo" in row.cells:

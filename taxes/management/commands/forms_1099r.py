@@ -12,6 +12,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
+from benefits import formatting
 from taxes.presenters import CSV_COLUMNS, csv_row
 from taxes.services import forms_issue, latest_forms, today
 
@@ -49,9 +50,7 @@ class Command(BaseCommand):
         # Recipient copies by January 31 (General Instructions for Certain Information Returns, 2026, Part H).
         deadline = date(year + 1, 1, 31)
         if today() > deadline and report.issued:
-            self.stdout.write(
-                f"note: recipient copies were due by {deadline:%B} {deadline.day}, {deadline.year}."
-            )
+            self.stdout.write(f"note: recipient copies were due by {formatting.date_words(deadline)}.")
         if csv:
             n = write_csv(year, csv)
             self.stdout.write(f"payer file: {n} forms written to {csv}")
