@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Walk the "Done when" of issues 22 and 27 on a fresh demo, through the real pages (Playwright +
+Chromium) and the management commands, and print what each step saw.
+
+Usage (a fresh database with `migrate` and `load_demo`, the app served on BASE):
+
+    DATABASE_URL=... REDIS_URL=... python scripts/walk_done_when.py --base http://127.0.0.1:8764
+
+The only writes outside the pages: two logins for demo people who have none (Victor Hale, CFS-30005,
+terminated; Hank Osei, CFS-10008, who links his record on the identity page himself), as the office
+would create them. Exits non-zero at the first step that does not hold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+from totp import totp  # noqa: E402
+
+PY = sys.executable
+PASSWORD = "demo-pass-2026"  # noqa: S105 - the demo logins' password (README)
+COMMITTEE = ("committee@demo.test", "MRSW23ZNMNXW23LJOR2GKZJNGIYDENRB")
+COMMITTEE2 = ("committee2@demo.test", "MRSW23ZNMNXW23LJOR2GKZJNGIYDENRC")
+ADMIN = ("admin@demo.test", "MRSW23ZNMFSG22LOFV2G65DQFUZDAMRW")
+PAY_DATE = date(2027, 1, 1)
+results: list[tuple[str, bool, str]] = []
+
+
+def step(name: str, ok: bool, seen: str = "") -> None:
+    results.append((name, ok, seen))
+    print(f"[{'ok' if ok else 'FAIL'}] {name}" + (f"\n       {seen}" if seen else ""), flush=True)
+
+
+def manage(*args: str) -> str:
+    out = subprocess.run(
+        [PY, "manage.py", *args], cwd=ROOT, capture_output=True, text=True, check=False, env=os.environ
+    )
+    if out.returncode:
+        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{out.stderr[-2000:]}")
+    return out.stdout
+
+
+_last: dict[str, str] = {}
+
+
+def fresh_code(secret: str) -> str:
+    if 30 - time.time() % 30 < 4:
+        time.sleep(30 - time.time() % 30 + 0.2)
+    code = totp(secret)
+    while code == _last.get(secret):
+        time.sleep(30 - time.time() % 30 + 0.5)
+        code = totp(secret)
+    _last[secret] = code
+    return code
+
+
+class Walk:
+    def __init__(self, browser, base: str):
+        self.browser, self.base = browser, base
+
+    def login(self, email: str, secret: str | None = None):
+        ctx = self.browser.new_context(base_url=self.base, viewport={"width": 1280, "height": 900})
+        page = ctx.new_page()
+        page.set_default_timeout(60_000)
+        page.goto("/accounts/login/")
+        page.fill("input[name=login]", email)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button[type=submit]")
+        if secret:
+            page.wait_for_url("**/accounts/2fa/authenticate/")
+            page.fill("input[name=code]", fresh_code(secret))
+            page.click("button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        return page
+
+
+def main_text(page) -> str:
+    return page.locator("main").inner_text()
+
+
+def submit(page, name: str) -> None:
+    page.get_by_role("button", name=name, exact=True).click()
+    page.wait_for_load_state("networkidle")
+
+
+def first_of_month_after(days: int) -> date:
+    from datetime import timedelta
+
+    d = date.today() + timedelta(days=days)  # noqa: DTZ011 - the server's calendar day
+    return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
+
+
+def setup_logins() -> None:
+    """Logins for Victor (linked, as the office would) and Hank (unlinked: he links himself)."""
+    manage(
+        "shell",
+        "-c",
+        "from accounts.models import User; from allauth.account.models import EmailAddress;"
+        "from benefits.models import Participant\n"
+        "for email, number in (('victor@walk.test', 'CFS-30005'), ('hank@walk.test', None)):\n"
+        "    u, _ = User.objects.get_or_create(email=email, defaults={'role': 'participant'})\n"
+        f"    u.set_password('{PASSWORD}'); u.save()\n"
+        "    EmailAddress.objects.update_or_create(user=u, email=email, defaults={'verified': True, 'primary': True})\n"
+        "    if number: Participant.objects.filter(participant_number=number).update(user=u)\n",
+    )
+
+
+def statement_figures(page) -> dict:
+    page.goto("/benefits/")
+    page.get_by_role("link", name=re.compile("^Statement")).nth(1).click()  # the 401(k) plan's
+    page.wait_for_load_state("networkidle")
+    text = main_text(page)
+    loan = re.search(r"Loan outstanding: \$([\d,.]+)\. Largest new loan available: \$([\d,.]+)", text)
+    return {"url": page.url, "text": text, "loan": loan.groups() if loan else None}
+
+
+def s1_second_commencement(w: Walk) -> None:
+    page = w.login("pat@demo.test")
+    page.goto("/claims/")
+    before = page.locator("table tbody tr").count()
+    page.get_by_role("link", name=re.compile("^Start of benefit payments")).first.click()
+    page.wait_for_load_state("networkidle")
+    page.get_by_label("Date you want payments to start").fill(first_of_month_after(60).isoformat())
+    page.get_by_label("Form of payment").select_option("js50")
+    page.get_by_label("Your statement of the claim").fill("I would like my pension to start.")
+    submit(page, "Submit the claim")
+    text = main_text(page)
+    m = re.search(r"You already have a claim to start this benefit[^.]*?claim \d+[^.]*\.", text)
+    page.goto("/claims/")
+    after = page.locator("table tbody tr").count()
+    step(
+        "22: a second commencement of pat's Carver DB benefit is refused, naming the first",
+        bool(m) and before == after,
+        (m.group(0) if m else text[:300]) + f" (claims listed: {before} before, {after} after)",
+    )
+    page.context.close()
+
+
+def s2_modeler_claim(w: Walk) -> None:
+    page = w.login("hank@walk.test")
+    page.goto("/account/link/")
+    if "/account/link/" in page.url:  # not linked yet: Hank links his own record
+        page.get_by_label("Participant number").fill("CFS-10008")
+        page.get_by_label("Date of birth").fill("1970-12-12")
+        page.get_by_label("Last four digits of your Social Security number").fill("1008")
+        page.locator("main button[type=submit]").last.click()
+        page.wait_for_load_state("networkidle")
+    page.get_by_role("link", name=re.compile("^Model retirement dates")).first.click()
+    page.wait_for_load_state("networkidle")
+    page.locator("#id_dates").fill(f"{first_of_month_after(40).isoformat()}, {first_of_month_after(70).isoformat()}")
+    page.get_by_role("button", name="Calculate").click()
+    page.wait_for_load_state("networkidle")
+    for _ in range(30):  # the calculation runs as a job; the page refreshes itself
+        if "/modeler/" in page.url and page.get_by_text("Every form of payment").count():
+            break
+        time.sleep(1)
+        page.reload()
+    buttons = [b.inner_text() for b in page.locator("main form button").all()]
+    start = [b for b in buttons if b == "File my claim to start payments"]
+    if not start:
+        step("22: the election from the modeler files a claim", False, f"no start offered: {buttons}; "
+             + main_text(page)[:600])
+        page.context.close()
+        return
+    page.get_by_role("button", name=start[0]).first.click()
+    page.wait_for_load_state("networkidle")
+    text = main_text(page)
+    claim = re.search(r"/claims/(\d+)/", page.url)
+    step("22: the election from the modeler files a commencement claim", bool(claim), page.url + " " + text[:300])
+    page.context.close()
+    if claim:
+        c = w.login(*COMMITTEE)
+        c.get_by_role("link", name="Claims queue").first.click()
+        c.wait_for_load_state("networkidle")
+        seen = c.get_by_role("link", name=re.compile(rf"^{claim.group(1)}: ")).count()
+        step("22: the committee sees the modeler's claim in its queue", seen > 0, f"claim {claim.group(1)}")
+        c.context.close()
+
+
+def run(base: str) -> int:
+    from playwright.sync_api import sync_playwright
+
+    setup_logins()
+    only = os.environ.get("WALK_ONLY", "")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--no-sandbox", "--disable-background-networking"],
+            headless=True,
+        )
+        w = Walk(browser, base)
+        for name, fn in STEPS:
+            if only and name not in only.split(","):
+                continue
+            try:
+                fn(w)
+            except Exception as exc:  # noqa: BLE001 - a step that breaks is reported, the walk goes on
+                step(f"{name}: raised", False, f"{type(exc).__name__}: {str(exc)[:500]}")
+        browser.close()
+    print()
+    for name, ok, _ in results:
+        print(f"{'PASS' if ok else 'FAIL'}  {name}")
+    return 0 if all(ok for _, ok, _ in results) else 1
+
+
+STEPS = [("s1", s1_second_commencement), ("s2", s2_modeler_claim)]
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="http://127.0.0.1:8000")
+    sys.exit(run(parser.parse_args().base))
