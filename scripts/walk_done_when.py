@@ -48,7 +48,7 @@ def manage(*args: str) -> str:
         [PY, "manage.py", *args], cwd=ROOT, capture_output=True, text=True, check=False, env=os.environ
     )
     if out.returncode:
-        raise SystemExit(f"manage.py {' '.join(args)} failed:\n{out.stderr[-2000:]}")
+        raise RuntimeError(f"manage.py {' '.join(args)} failed: {out.stderr.strip().splitlines()[-1]}")
     return out.stdout
 
 
@@ -122,7 +122,9 @@ def statement_figures(page) -> dict:
     page.get_by_role("link", name=re.compile("^Statement")).nth(1).click()  # the 401(k) plan's
     page.wait_for_load_state("networkidle")
     text = main_text(page)
-    loan = re.search(r"Loan outstanding: \$([\d,.]+)\. Largest new loan available: \$([\d,.]+)", text)
+    loan = re.search(
+        r"Loan outstanding: \$([\d,]+\.\d\d)\. Largest new loan available: \$([\d,]+\.\d\d)", text
+    )
     return {"url": page.url, "text": text, "loan": loan.groups() if loan else None}
 
 
@@ -159,7 +161,9 @@ def s2_modeler_claim(w: Walk) -> None:
         page.wait_for_load_state("networkidle")
     page.get_by_role("link", name=re.compile("^Model retirement dates")).first.click()
     page.wait_for_load_state("networkidle")
-    page.locator("#id_dates").fill(f"{first_of_month_after(40).isoformat()}, {first_of_month_after(70).isoformat()}")
+    page.locator("#id_dates").fill(
+        f"{first_of_month_after(40).isoformat()}, {first_of_month_after(70).isoformat()}"
+    )
     page.get_by_role("button", name="Calculate").click()
     page.wait_for_load_state("networkidle")
     for _ in range(30):  # the calculation runs as a job; the page refreshes itself
@@ -170,15 +174,22 @@ def s2_modeler_claim(w: Walk) -> None:
     buttons = [b.inner_text() for b in page.locator("main form button").all()]
     start = [b for b in buttons if b == "File my claim to start payments"]
     if not start:
-        step("22: the election from the modeler files a claim", False, f"no start offered: {buttons}; "
-             + main_text(page)[:600])
+        step(
+            "22: the election from the modeler files a claim",
+            False,
+            f"no start offered: {buttons}; " + main_text(page)[:600],
+        )
         page.context.close()
         return
     page.get_by_role("button", name=start[0]).first.click()
     page.wait_for_load_state("networkidle")
     text = main_text(page)
     claim = re.search(r"/claims/(\d+)/", page.url)
-    step("22: the election from the modeler files a commencement claim", bool(claim), page.url + " " + text[:300])
+    step(
+        "22: the election from the modeler files a commencement claim",
+        bool(claim),
+        page.url + " " + text[:300],
+    )
     page.context.close()
     if claim:
         c = w.login(*COMMITTEE)
@@ -283,7 +294,11 @@ def s3_victor(w: Walk) -> None:
         page.get_by_label("Your statement of the claim").fill("I left Carver in 2024; please pay my account.")
         submit(page, "Submit the claim")
         claim = re.search(r"/claims/(\d+)/", page.url)
-        step("22: CFS-30005 files a distribution after leaving", bool(claim), page.url + " " + main_text(page)[:200])
+        step(
+            "22: CFS-30005 files a distribution after leaving",
+            bool(claim),
+            page.url + " " + main_text(page)[:200],
+        )
         if not claim:
             return
         claim_id = int(claim.group(1))
@@ -291,7 +306,11 @@ def s3_victor(w: Walk) -> None:
     page.goto(f"/claims/{claim_id}/")
     text = main_text(page)
     offered = page.get_by_role("button", name="Read the explanation and make my election").count() > 0
-    step("22: the approved distribution after leaving offers its election on the claim", offered, decided[:200] + " | " + text[:300])
+    step(
+        "22: the approved distribution after leaving offers its election on the claim",
+        offered,
+        decided[:200] + " | " + text[:300],
+    )
     if not offered:
         return
     with tempfile.TemporaryDirectory() as tmp:
@@ -308,9 +327,158 @@ def s3_victor(w: Walk) -> None:
         re.sub(r"\s+", " ", text[:500]) + " | after upload: " + after[:150] + " | verify: " + verified[:150],
     )
     page.goto("/payments/")
-    step("27: Victor's payment page shows the payment, its withholding and no \"paid\"",
-         "paid on" not in main_text(page).lower(), re.sub(r"\s+", " ", main_text(page)[:600]))
+    step(
+        '27: Victor\'s payment page shows the payment, its withholding and no "paid"',
+        "paid on" not in main_text(page).lower(),
+        re.sub(r"\s+", " ", main_text(page)[:600]),
+    )
     page.context.close()
+
+
+def due_json() -> tuple[str, dict]:
+    out = manage("payments_due", PAY_DATE.isoformat(), "--json")
+    last = out.strip().splitlines()[-1]
+    return last, json.loads(last)
+
+
+def s4_before(w: Walk) -> None:
+    first, due = due_json()
+    second, _ = due_json()
+    kinds = sorted((p["kind"], p["gross"], p["withholding"], p["net"], p["state"]) for p in due["payments"])
+    step(
+        "22: payments_due 2027-01-01 --json twice gives the same output (before the export)",
+        first == second,
+        f"{len(due['payments'])} payments: {kinds}",
+    )
+    page = w.login("pat@demo.test")
+    fig = statement_figures(page)
+    BEFORE.update(fig)
+    words = []
+    for url in ("/benefits/", "/payments/", "/claims/"):
+        page.goto(url)
+        t = main_text(page)
+        words += [
+            f"{url}: {m}"
+            for m in re.findall(r"[^.\n]*\b(?:paid on|PAID|loan made|in pay)\b[^.\n]*", t)
+            if "Nothing has been paid" not in m and "paid to you" not in m and "is paid out" not in m
+        ]
+    step(
+        '22: nothing reads "paid" for pat before the agent confirms',
+        not words,
+        "; ".join(words)[:600] or f"loan line before: {fig['loan']}",
+    )
+    page.context.close()
+
+
+BEFORE: dict = {}
+CSV_TEXT: dict = {}
+
+
+def s5_export_and_confirm(w: Walk) -> None:
+    import tempfile
+
+    page = w.login(*ADMIN)
+    page.goto(f"/payments/staff/?date={PAY_DATE.isoformat()}")
+    listed = main_text(page)
+    if page.get_by_role("button", name="Make the instruction file").count():
+        submit(page, "Make the instruction file")
+    with page.expect_download() as dl:
+        page.get_by_role("link", name="Download the instruction file").click()
+    path = dl.value.path()
+    text = Path(path).read_text()
+    again_dl = None
+    with page.expect_download() as dl2:
+        page.get_by_role("link", name="Download the instruction file").click()
+    again_dl = Path(dl2.value.path()).read_text()
+    rows = list(csv.DictReader(io.StringIO(text)))
+    step(
+        "22: the admin exports the January 1, 2027 pay date (same file on a second download)",
+        bool(rows) and text == again_dl,
+        f"{len(rows)} rows: "
+        + "; ".join(
+            f"{r['payee']} {r['kind']} {r['gross']} w/h {r['withholding']} net {r['net']} {r['method']}"
+            for r in rows
+        ),
+    )
+    CSV_TEXT["instructions"] = text
+    conf = io.StringIO()
+    wr = csv.writer(conf, lineterminator="\n")
+    wr.writerow(["payment", "pay_date", "status", "date", "reference", "gross", "reason"])
+    for r in rows:
+        wr.writerow(
+            [r["payment"], r["pay_date"], "paid", r["pay_date"], f"AGENT-{r['payment']}", r["gross"], ""]
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "confirmations-2027-01-01.csv"
+        f.write_text(conf.getvalue())
+        page.goto("/benefits/staff/imports/") if False else page.get_by_role(
+            "link", name="Data imports"
+        ).first.click()
+        page.wait_for_load_state("networkidle")
+        page.select_option("select[name=kind]", "payment_confirmations")
+        page.set_input_files("input[name=file]", str(f))
+        page.get_by_role("button", name="Check the file").click()
+        page.wait_for_load_state("networkidle")
+        preview = main_text(page)
+        buttons = [b.inner_text() for b in page.locator("main form button").all()]
+        go = [b for b in buttons if b.startswith("Import")]
+        if go:
+            page.get_by_role("button", name=go[0]).first.click()
+            page.wait_for_load_state("networkidle")
+        done = main_text(page)
+    step(
+        "22: the paying agent's confirmation file imports through the data import",
+        bool(go) and "Imported" in done,
+        re.sub(r"\s+", " ", (done if go else preview)[:500])
+        + f" | listed before export: {re.sub(r'\s+', ' ', listed[:300])}",
+    )
+    page.context.close()
+
+
+def s6_after(w: Walk) -> None:
+    page = w.login("pat@demo.test")
+    fig = statement_figures(page)
+    text = fig["text"]
+    shown = [line for line in text.splitlines() if re.search(r"withdraw|loan|Payment \d+", line, re.I)]
+    step(
+        "22: pat's 401(k) statement shows the withdrawal and the loan",
+        any("withdraw" in l.lower() for l in shown) and any("loan" in l.lower() for l in shown),
+        " / ".join(shown)[:800],
+    )
+    step(
+        "22: the loan outstanding and the largest new loan move",
+        fig["loan"] != BEFORE.get("loan"),
+        f"before {BEFORE.get('loan')}, after {fig['loan']}",
+    )
+    bal = lambda t: re.findall(r"\$[\d,]+\.\d\d", t)[:6]  # noqa: E731
+    step(
+        "22: the 401(k) balance figures move",
+        bal(text) != bal(BEFORE.get("text", "")),
+        f"before {bal(BEFORE.get('text', ''))}, after {bal(text)}",
+    )
+    page.goto("/payments/")
+    hist = main_text(page)
+    step(
+        "27: pat's payment history shows gross, withholding and net",
+        "Payment history" in hist and "$2,000.00" in hist,
+        re.sub(r"\s+", " ", hist[:900]),
+    )
+    page.context.close()
+    first, due = due_json()
+    second, _ = due_json()
+    step(
+        "22: payments_due 2027-01-01 --json twice gives the same output (after confirmation)",
+        first == second,
+        str(sorted((p["kind"], p["state"]) for p in due["payments"])),
+    )
+    for year in ("2026",):
+        a = json.loads(manage("forms_1099r", year, "--json").strip().splitlines()[-1])
+        b = json.loads(manage("forms_1099r", year, "--json").strip().splitlines()[-1])
+        step(
+            f"27: forms_1099r {year} --json issues once, then none",
+            b["issued"] == 0 and not a["failed"],
+            f"first {a}, again {b}",
+        )
 
 
 def run(base: str) -> int:
@@ -339,7 +507,14 @@ def run(base: str) -> int:
     return 0 if all(ok for _, ok, _ in results) else 1
 
 
-STEPS = [("s1", s1_second_commencement), ("s2", s2_modeler_claim), ("s3", s3_victor)]
+STEPS = [
+    ("s1", s1_second_commencement),
+    ("s2", s2_modeler_claim),
+    ("s3", s3_victor),
+    ("s4", s4_before),
+    ("s5", s5_export_and_confirm),
+    ("s6", s6_after),
+]
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
