@@ -320,7 +320,6 @@ def s3_victor(w: Walk) -> None:
     page = w.login("victor@walk.test")
     page.goto(f"/claims/{claim_id}/")
     text = main_text(page)
-    ok = "Scheduled for January 1, 2027" in text and "PAID" not in text.upper().split("SCHEDULED")[0]
     step(
         "22: CFS-30005's lump sum reaches its election and a payment scheduled for January 1, 2027",
         "Scheduled for January 1, 2027" in text,
@@ -442,7 +441,7 @@ def s6_after(w: Walk) -> None:
     shown = [line for line in text.splitlines() if re.search(r"withdraw|loan|Payment \d+", line, re.I)]
     step(
         "22: pat's 401(k) statement shows the withdrawal and the loan",
-        any("withdraw" in l.lower() for l in shown) and any("loan" in l.lower() for l in shown),
+        any("withdraw" in line.lower() for line in shown) and any("loan" in line.lower() for line in shown),
         " / ".join(shown)[:800],
     )
     step(
