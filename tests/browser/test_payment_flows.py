@@ -233,3 +233,189 @@ def test_quaker_lump_sum_by_direct_rollover_with_its_402f_notice_and_w4r(page, d
     payment.refresh_from_db()
     claim.refresh_from_db()
     assert payment.state == "paid" and claim.state == ClaimState.PAID
+
+
+def upload_consent(page, tmp_path) -> None:
+    """The spouse's consent, signed before a notary, uploaded from the claim or election page."""
+    scan = tmp_path / "signed-consent.pdf"
+    scan.write_bytes(b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n")
+    page.locator("input[type=file][name=document]").set_input_files(str(scan))
+    page.get_by_label("Date your spouse signed").fill(AS_OF.isoformat())
+    choose(page, "A notary public")
+    page.get_by_label("Witness's full name").fill("Alex Rivera")
+    page.get_by_label("Notary's commission number").fill("01RI6123456")
+    page.get_by_label("State of commission (2 letters)").fill("NY")
+    page.get_by_label("Commission expires").fill("2029-06-30")
+    choose(page, "In person")
+    assert_accessible(page)
+    submit(page, "Upload the consent")
+    expect(page.get_by_text("The plan administrator will verify it").first).to_be_visible()
+
+
+def admin_verifies(page, link: str) -> None:
+    login(page, "admin@demo.test", totp_secret=ADMIN_TOTP_SECRET)
+    page.get_by_role("link", name="Consents").first.click()
+    page.get_by_role("link", name=re.compile(link)).first.click()
+    assert_accessible(page)
+    submit(page, "Verify: the form is complete and correct")
+    logout(page)
+
+
+# ------------------------------------------------------------------------------------------ 401(k)
+
+
+def test_carver_401k_age_59_half_withdrawal_paid_and_posted_to_the_statement(page, demo, tmp_path):
+    pat = User.objects.get(email="pat@demo.test")
+    m = PlanMembership.objects.get(participant__user=pat, plan__key="carver-401k")
+    from benefits.engine_adapter import membership_calculate
+
+    before = Decimal(membership_calculate(m, as_of=AS_OF)["account"]["vested_balance"])
+
+    # Pat files the withdrawal on the claim page: how to pay it and Form W-4R (issue 27).
+    login(page, "pat@demo.test")
+    page.goto(f"/claims/new/{m.pk}/withdrawal_59half/")
+    page.get_by_label("Amount (dollars)").fill("10000")
+    page.get_by_label("Requested payment date").fill(PAY_DATE.isoformat())
+    page.get_by_label("How to pay the withdrawal").select_option("direct_payment")
+    page.locator("input[name=w4r_rate]").fill("25")
+    assert_accessible(page)
+    submit(page, "Submit the claim")
+    claim = Claim.objects.get(membership=m, claim_type="withdrawal_59half")
+    logout(page)
+
+    # §9.5: any one member of the Committee decides a 401(k) claim.
+    claims.claim_start_review(claim=claim, actor=User.objects.get(email="committee@demo.test"), on=AS_OF)
+    committee_approves(page, claim, "Plan §7.3")
+
+    # §7.2(a): a married participant's withdrawal waits for the spouse's consent, then is scheduled.
+    login(page, "pat@demo.test")
+    page.goto(f"/claims/{claim.pk}/")
+    upload_consent(page, tmp_path)
+    logout(page)
+    admin_verifies(page, "Pat Morgan")
+    claim.refresh_from_db()
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED
+    assert claim.next_step == "Scheduled for January 1, 2027: Age 59½ withdrawal (401(k)), $10,000.00."
+
+    rows = pay_date_confirmed(page, demo, "k401")
+    (row,) = [r for r in rows if r["participant_number"] == "CFS-10001"]
+    # Code §3405(c)(1) and Form W-4R: Pat chose 25% (at least 20%) of $10,000 = $2,500; net $7,500.
+    assert (row["kind"], row["gross"], row["withholding"], row["net"]) == (
+        "single_sum",
+        "10000.00",
+        "2500.00",
+        "7500.00",
+    )
+
+    mine = my_payments(page, "pat@demo.test")
+    assert "Paid on January 1, 2027" in mine and "$2,500.00" in mine and "$7,500.00" in mine
+    # The statement for the period with the pay date shows the withdrawal; the balance falls by it.
+    page.goto(f"/benefits/participants/{m.participant_id}/plans/carver-401k/statement/")
+    statement = page.locator("main").inner_text()
+    assert "$10,000.00" in statement
+    assert_accessible(page)
+    screenshot(page, "k401-statement-after")
+    after = Decimal(membership_calculate(m, as_of=date(2027, 1, 4))["account"]["vested_balance"])
+    assert before - after == Decimal("10000.00")
+    page.goto("/")
+    assert "Paid on January 1, 2027" in page.locator("main").inner_text()
+
+
+# ---------------------------------------------------------------------------------- defined benefit
+
+
+def test_carver_db_annuity_in_pay_after_the_first_payment_is_confirmed(page, demo, tmp_path):
+    # The demo's own claim: pat's Carver DB benefit from January 1, 2027, approved by the committee
+    # (load_demo files and decides it with the services) and waiting for his election.
+    claim = Claim.objects.get(participant__user__email="pat@demo.test", membership__plan__key="carver-db")
+    assert claim.state == ClaimState.ELECTION_REQUIRED and claim.details["commencement_date"] == "2027-01-01"
+
+    login(page, "pat@demo.test")
+    read_explanation_and_choose(page, claim, "Single life annuity")
+    choose(page, "Direct deposit to my bank account")
+    page.get_by_label("Bank routing number (9 digits)").fill("011000015")
+    page.locator("input[name=account_number]").fill("12345678")
+    page.locator("select[name=account_type]").select_option("checking")
+    page.get_by_label("Federal income tax withholding on monthly payments (Form W-4P)").select_option(
+        "married"
+    )
+    submit(page, "Continue")
+    sign(page)
+    # §417(a)(2): waiving the joint and survivor annuity needs the spouse's notarized consent.
+    upload_consent(page, tmp_path)
+    logout(page)
+    admin_verifies(page, "Pat Morgan: Single life annuity")
+    payment = Payment.objects.get(claim=claim)
+    assert (payment.kind, payment.frequency, payment.first_pay_date) == ("annuity", "monthly", PAY_DATE)
+    monthly = payment.gross
+
+    login(page, "pat@demo.test")
+    page.goto("/")
+    assert "In pay since" not in page.locator("main").inner_text()  # not before the agent confirms
+    logout(page)
+
+    rows = pay_date_confirmed(page, demo, "db")
+    (row,) = [r for r in rows if r["payment"] == str(payment.pk)]
+    assert (row["kind"], Decimal(row["gross"])) == ("annuity", monthly)
+    assert Decimal(row["net"]) == Decimal(row["gross"]) - Decimal(row["withholding"])
+
+    mine = my_payments(page, "pat@demo.test")
+    assert f"${monthly:,.2f}" in mine and "January 1, 2027" in mine
+    page.goto("/")
+    dashboard = page.locator("main").inner_text()
+    assert f"In pay since January 1, 2027, ${monthly:,.2f} a month" in dashboard, dashboard[:1500]
+    assert_accessible(page)
+    screenshot(page, "db-in-pay-dashboard")
+    payment.refresh_from_db()
+    claim.refresh_from_db()
+    assert payment.state == "in_pay" and claim.state == ClaimState.IN_PAY
+
+
+# --------------------------------------------------------------------------------------------- ESOP
+
+
+def test_fairport_esop_distribution_paid_and_shown(page, demo):
+    # FSB-40003 (Quinn Adams) left Fairport on September 20, 2024, unmarried: her vested account is
+    # distributable after leaving, with no spouse's consent.
+    user, m = person("FSB-40003", "fairport-esop")
+    claim = file_claim(user, m, "esop_distribution", {"commencement_date": PAY_DATE})
+    committee_approves(page, claim, "Plan §10.1")
+
+    login(page, user.email)
+    page.goto(f"/claims/{claim.pk}/")
+    submit(page, "Read the explanation and make my election")
+    choose(page, "I have read this explanation of my choices, my rights and the dates.")
+    submit(page, "Continue to choose a form of payment")
+    first = page.locator("input[name=form]").first
+    page.locator(f"label[for='{first.get_attribute('id')}']").click()
+    submit(page, "Continue")
+    choose(page, "Direct deposit to my bank account")
+    page.get_by_label("Bank routing number (9 digits)").fill("011000015")
+    page.locator("input[name=account_number]").fill("12345678")
+    page.locator("select[name=account_type]").select_option("checking")
+    if page.locator("input[name=w4r_rate]").count():
+        page.locator("input[name=w4r_rate]").fill("20")
+    assert_accessible(page)
+    submit(page, "Continue")
+    sign(page)
+    claim.refresh_from_db()
+    assert claim.state == ClaimState.PAYMENT_SCHEDULED, claim.next_step
+    payment = Payment.objects.get(claim=claim)
+    assert payment.first_pay_date == PAY_DATE
+    logout(page)
+
+    rows = pay_date_confirmed(page, demo, "esop")
+    (row,) = [r for r in rows if r["payment"] == str(payment.pk)]
+    assert Decimal(row["net"]) == Decimal(row["gross"]) - Decimal(row["withholding"])
+
+    mine = my_payments(page, user.email)
+    assert "January 1, 2027" in mine and f"${Decimal(row['gross']):,.2f}" in mine
+    assert "ending 5678" in mine and "12345678" not in mine
+    page.goto("/")
+    assert (
+        "Paid on January 1, 2027" in page.locator("main").inner_text()
+        or "In pay since" in page.locator("main").inner_text()
+    )
+    assert_accessible(page)
+    payment.refresh_from_db()
+    assert payment.state in ("paid", "in_pay")
