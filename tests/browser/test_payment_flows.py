@@ -375,9 +375,9 @@ def test_carver_db_annuity_in_pay_after_the_first_payment_is_confirmed(page, dem
 
 
 def test_fairport_esop_distribution_paid_and_shown(page, demo):
-    # FSB-40003 (Quinn Adams) left Fairport on September 20, 2024, unmarried: her vested account is
-    # distributable after leaving, with no spouse's consent.
-    user, m = person("FSB-40003", "fairport-esop")
+    # FSB-40002 (Paul Nguyen) left Fairport on July 14, 2023, 80% vested, unmarried: his vested account
+    # is distributable after leaving, with no spouse's consent.
+    user, m = person("FSB-40002", "fairport-esop")
     claim = file_claim(user, m, "esop_distribution", {"commencement_date": PAY_DATE})
     committee_approves(page, claim, "Plan §10.1")
 
