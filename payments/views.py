@@ -94,6 +94,9 @@ def _pay_date(request) -> tuple[date, PayDateForm]:
 @administrator_only
 def pay_date(request):
     on, form = _pay_date(request)
+    # The records' instalments for this pay date, as `payments_due` makes them (bulk, idempotent: one
+    # per payment and pay date), so the page lists what is due before anyone ran the command.
+    services.instalments_make_due(on)
     due = selectors.due_on(request.user, on)
     rows = [presenters.due_row(i) for i in due]
     files = InstructionFile.objects.filter(pay_date=on).order_by("sequence")

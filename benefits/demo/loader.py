@@ -312,6 +312,10 @@ def load_demo(*, as_of: date) -> dict[str, int]:
     from benefits.demo.claims import load_demo_claims
 
     claims = load_demo_claims(as_of=as_of) if settings.DEMO_PLAN_YEAR_CLAIMS else 0
+    if settings.DEMO_PAYMENTS:
+        from benefits.demo.payments import load_demo_payments
+
+        claims += load_demo_payments(as_of=as_of)
     return {"plans": len(plans), "participants": len(PEOPLE), "users": len(users), "claims": claims}
 
 

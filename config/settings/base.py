@@ -15,6 +15,8 @@ from config.env import BASE_DIR, env
 DEBUG = env.bool("DJANGO_DEBUG", default=False)
 # load_demo adds a plan year of claims in every state (tests build the claims each one needs instead).
 DEMO_PLAN_YEAR_CLAIMS = env.bool("DEMO_PLAN_YEAR_CLAIMS", default=True)
+# load_demo files pat's 401(k) withdrawal and loan, decided and scheduled for January 1, 2027 (issue 22).
+DEMO_PAYMENTS = env.bool("DEMO_PAYMENTS", default=True)
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="insecure-dev-key-change-me")  # refused in production
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])

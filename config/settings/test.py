@@ -18,6 +18,7 @@ from config.settings.base import BASE_DIR  # noqa: E402
 
 DEBUG = False
 DEMO_PLAN_YEAR_CLAIMS = False  # each test files the claims it needs; tests of the plan year turn it on
+DEMO_PAYMENTS = False  # likewise pat's demo withdrawal and loan; tests of the demo's payments turn it on
 SECRET_KEY = "test-secret-key-not-for-production"  # noqa: S105
 SSN_HASH_KEY = "test-ssn-hash-key"
 MFA_ENCRYPTION_KEY = "test-mfa-encryption-key-not-for-production"
