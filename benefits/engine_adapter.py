@@ -72,6 +72,13 @@ def market_assumptions() -> dict:
     complete = {month: [by[0], by[1], by[2]] for month, by in segments.items() if len(by) == 3}
     if complete:
         assumptions["segment_rates"] = complete
+    # §417(e)(3) tables an administrator loaded (issue 24): the latest version of each year replaces
+    # the shipped table for that year, and a year past the shipped ones is priced on its own table.
+    from benefits.imports.tables import loaded_417e_assumption
+
+    tables = loaded_417e_assumption()
+    if tables:
+        assumptions["mortality_417e_tables"] = tables
     return assumptions
 
 

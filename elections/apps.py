@@ -9,3 +9,7 @@ class ElectionsConfig(AppConfig):
         from elections.benefit_elections import jobs
 
         jobs.register()
+        from benefits.imports.tables import table_loaded
+        from elections.benefit_elections.repricing import reprice_after_table_load
+
+        table_loaded.connect(reprice_after_table_load, dispatch_uid="elections.reprice_after_table_load")

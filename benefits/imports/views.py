@@ -54,6 +54,7 @@ def imports_upload(request):
         content=upload.read(),
         actor=request.user,
         request=request,
+        params=form.cleaned_data.get("params"),
     )
     if not services.checks_in_background(batch):
         services.import_check(batch.pk, progress=False)
@@ -86,6 +87,7 @@ def import_detail(request, batch_id: int):
             "errors": batch.errors[:ERRORS_SHOWN],
             "errors_hidden": max(0, batch.error_count - ERRORS_SHOWN),
             "apply_form": ApplyForm(),
+            "table": selectors.table_comparison(user=request.user, batch=batch),
         },
     )
 
