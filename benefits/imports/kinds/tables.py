@@ -180,7 +180,7 @@ class TableKind(Kind):
         rows = sorted(
             ([t.key[0], t.values[self.value_column]] for r in checked.rows for t in r.targets), key=lambda r: r[0]
         )
-        return store_versions(self, batch, actor, [[str(a), f"{v:f}"] for a, v in rows])
+        return store_versions(self, batch, actor, [[str(a), f"{v.normalize():f}"] for a, v in rows])
 
     def applied(self, checked, batch, actor) -> None:
         from benefits.imports.tables import enqueue_recalculation

@@ -1,0 +1,245 @@
+"""Issue 24: an administrator loads a §417(e)(3) table as published, through the data import; the
+table is checked whole, previewed against the table in use, stored as a new version (never
+overwriting), audited, put into every engine request built from the database, and the results it
+changes are priced again in the background."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+import numpy as np
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from benefits.engine.mortality import get_table
+from tests.benefits.imports.conftest import csv_bytes
+
+pytestmark = pytest.mark.django_db
+
+SHIPPED_2026 = get_table("irs_417e_2026")
+SOURCE = "Notice 2026-27"
+
+
+def table_csv(factor: float = 0.9, *, last: str = "1") -> bytes:
+    """A 2027 table for the tests: the shipped 2026 rates × ``factor`` (the published Notice 2026-27
+    values are not in the repository: see docs/import/README.md), ages 15–120, q(120) = 1."""
+    lines = ["age,qx"]
+    for i, q in enumerate(SHIPPED_2026.qx):
+        age = SHIPPED_2026.min_age + i
+        lines.append(f"{age},{last if age == 120 else f'{min(1.0, q * factor):.6f}'}")
+    return csv_bytes(*lines)
+
+
+def load(admin, content: bytes, *, years: str = "2027", source: str = SOURCE, kind: str = "mortality_417e"):
+    from benefits.imports.kinds.tables import parse_params
+    from benefits.imports.services import import_apply, import_check, import_create
+
+    batch = import_create(
+        kind=kind, file_name="t.csv", content=content, actor=admin, params=parse_params(kind, years, source)
+    )
+    batch = import_check(batch.pk, progress=False)
+    return batch, (lambda: import_apply(batch.pk, actor=admin))
+
+
+# ------------------------------------------------------------------------------------ validation
+
+
+def test_bad_rows_are_refused_naming_row_column_and_rule(admin_user):
+    from benefits.imports.services import ImportRefused
+
+    rows = table_csv().decode().splitlines()
+    rows[5] = "19,1.5"  # q above 1
+    del rows[30]  # a gap in the ages (age 44 missing)
+    rows[-1] = "120,0.9"  # the last q must be 1
+    batch, apply = load(admin_user, ("\n".join(rows) + "\n").encode())
+    by_row = {(e["row"], e["column"]): e["message"] for e in batch.errors}
+    assert by_row[(6, "qx")] == "qx must be between 0 and 1 (got 1.5)."
+    assert any(col == "age" and "44 to 44 are missing" in m for (_, col), m in by_row.items())
+    assert any(col == "qx" and "last age's q must be 1" in m for (_, col), m in by_row.items())
+    with pytest.raises(ImportRefused):
+        apply()
+    from benefits.imports.models import RegulatoryTable
+
+    assert not RegulatoryTable.objects.exists()
+
+
+def test_the_year_and_source_are_required_fields():
+    from benefits.imports.kinds.tables import ParamsInvalid, parse_params
+
+    with pytest.raises(ParamsInvalid, match="Source"):
+        parse_params("mortality_417e", "2027", " ")
+    with pytest.raises(ParamsInvalid, match="Years"):
+        parse_params("mortality_417e", "2001", SOURCE)  # before the yearly tables (Rev. Rul. 2007-67)
+    assert parse_params("single_life", "2002-2021", "T.D. 8987") == {
+        "year": 2002,
+        "last_year": 2021,
+        "source": "T.D. 8987",
+    }
+
+
+# ------------------------------------------------------------------------------------ preview, versions, audit
+
+
+def test_preview_against_the_stand_in_then_a_version_each_load(admin_user, django_capture_on_commit_callbacks):
+    from benefits.imports.models import RegulatoryTable
+    from benefits.imports.selectors import table_comparison
+    from benefits.models import AuditEvent
+
+    batch, apply = load(admin_user, table_csv(0.9))
+    cmp = table_comparison(user=admin_user, batch=batch)
+    assert "the 2026 table shipped with the calculator, which stands in for 2027" in cmp["compared_with"]
+    # every age but 120 (q = 1 in both) differs; the largest difference is 10% of the largest q < 1
+    assert cmp["changed"] == 105 and batch.unchanged == 1
+    expected = max(Decimal(repr(float(q))) - Decimal(f"{q * 0.9:.6f}") for q in SHIPPED_2026.qx[:-1])
+    assert Decimal(cmp["largest"]) == expected
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        apply()
+    assert callbacks  # the background recalculation is queued on commit
+    v1 = RegulatoryTable.objects.get(kind="mortality_417e", year=2027)
+    assert (v1.version, v1.source, v1.loaded_by, len(v1.rows)) == (1, SOURCE, admin_user, 106)
+    assert v1.rows[50] == ["65", f"{SHIPPED_2026.q(65) * 0.9:.6f}"]
+    assert len(v1.sha256) == 64
+    assert AuditEvent.objects.filter(event_type="regulatory_table.loaded", extra_data__version=1, extra_data__source=SOURCE).exists()
+
+    # A second load of the same year is version 2; version 1 stays as it was.
+    batch2, apply2 = load(admin_user, table_csv(0.8), source="Notice 2026-27 (corrected)")
+    assert "the loaded 2027 table, Notice 2026-27, loaded" in table_comparison(user=admin_user, batch=batch2)[
+        "compared_with"
+    ]
+    with django_capture_on_commit_callbacks(execute=False):
+        apply2()
+    assert list(RegulatoryTable.objects.filter(year=2027).order_by("version").values_list("version", "source")) == [
+        (1, SOURCE),
+        (2, "Notice 2026-27 (corrected)"),
+    ]
+    v1.refresh_from_db()
+    assert v1.rows[50][1] == f"{SHIPPED_2026.q(65) * 0.9:.6f}"
+
+
+# ------------------------------------------------------------------------------------ the engine prices on it
+
+
+def _monthly_annuity_due(qx: np.ndarray, min_age: int, age: float, rate: float) -> float:
+    """ä(12) at ``age`` worked from the table's q alone: l(x) from the q (nobody past the last age),
+    linear between integer ages (UDD), payments of 1/12 at the start of each month."""
+    q = qx.astype(float).copy()
+    q[-1] = 1.0
+    lx = np.concatenate(([1.0], np.cumprod(1.0 - q)))
+    ages = np.arange(min_age, min_age + len(lx), dtype=float)
+    t = np.arange(0, (ages[-1] - age) * 12 + 1) / 12.0
+    px = np.interp(age + t, ages, lx, right=0.0) / np.interp(age, ages, lx)
+    return float(np.sum(px * (1 + rate) ** -t) / 12.0)
+
+
+@pytest.fixture
+def quaker_member(plans):
+    """A Quaker City participant separated in 2026 after 25 years, starting payments in 2027."""
+    from benefits.identity import ssn_hash
+    from benefits.models import Compensation, HoursOfService, MarketRate, Participant, PlanMembership
+
+    p = Participant.objects.create(
+        employer=plans["quaker-cash-balance"].employer,
+        participant_number="QCB-27001",
+        first_name="Ruth",
+        last_name="Vale",
+        birth_date=date(1962, 3, 15),
+        ssn_last4="2701",
+        ssn_hash=ssn_hash("900-27-2701"),
+        hire_date=date(2001, 1, 8),
+        termination_date=date(2026, 5, 29),
+    )
+    m = PlanMembership.objects.create(participant=p, plan=plans["quaker-cash-balance"], entry_date=date(2001, 1, 8))
+    HoursOfService.objects.bulk_create(HoursOfService(membership=m, period_year=y, hours=2080) for y in range(2001, 2027))
+    Compensation.objects.bulk_create(Compensation(membership=m, year=y, amount=60000) for y in range(2001, 2027))
+    MarketRate.objects.bulk_create(
+        MarketRate(series="treasury_10y_november", period=date(y, 11, 1), percent=Decimal("4.00"), source="test")
+        for y in range(2000, 2026)
+    )
+    MarketRate.objects.create(series="treasury_30y", period=date(2026, 10, 1), percent=Decimal("5.00"), source="test")
+    return m
+
+
+def test_a_2027_start_is_priced_on_the_loaded_table(quaker_member, admin_user, django_capture_on_commit_callbacks):
+    from benefits.engine.dates import months_between
+    from benefits.engine_adapter import membership_calculate, membership_request
+
+    asd = date(2027, 4, 1)
+    before = membership_calculate(quaker_member, as_of=date(2026, 6, 30), commencement_dates=[asd])
+    e0 = before["estimates"][0]
+    assert "the 2026 table stands in" in e0["relative_value_basis"]["mortality"]  # until it is loaded
+
+    _, apply = load(admin_user, table_csv(0.9))
+    with django_capture_on_commit_callbacks(execute=False):
+        apply()
+    quaker_member = type(quaker_member).objects.get(pk=quaker_member.pk)
+    request = membership_request(quaker_member, as_of=date(2026, 6, 30), commencement_dates=[asd])
+    table = request["assumptions"]["mortality_417e_tables"]["2027"]
+    assert (table["source"], table["version"], table["loaded"]) == (SOURCE, "1", date.today().isoformat())
+    assert table["qx"]["65"] == f"{SHIPPED_2026.q(65) * 0.9:.6f}"  # the loaded q, as the file gave it
+    after = membership_calculate(quaker_member, as_of=date(2026, 6, 30), commencement_dates=[asd])
+    e1 = after["estimates"][0]
+    line = e1["relative_value_basis"]["mortality"]
+    assert line.startswith(f"2027 applicable mortality table, {SOURCE}, loaded {date.today().isoformat()}")
+    assert "irs_417e" not in line and "stands in" not in line
+    trace = str(after.get("traces", {}).get("estimates[0].forms.life", "")) or str(after)
+    assert f"2027 applicable mortality table, {SOURCE}" in trace
+
+    # The balance buys balance ÷ (12 ä) a month (§1.2(g)) at the same age and rate, so the monthly
+    # life annuity moves in the inverse ratio of the two tables' factors, worked here from the q.
+    age = months_between(date(1962, 3, 15), asd) / 12.0
+    loaded_q = np.array([float(r.split(",")[1]) for r in table_csv(0.9).decode().splitlines()[1:]])
+    ratio = _monthly_annuity_due(SHIPPED_2026.qx, 15, age, 0.05) / _monthly_annuity_due(loaded_q, 15, age, 0.05)
+    m0, m1 = Decimal(e0["forms"]["life"]["monthly"]), Decimal(e1["forms"]["life"]["monthly"])
+    assert m1 < m0
+    assert abs(m1 - m0 * Decimal(repr(ratio))) <= Decimal("0.02")
+
+
+# ------------------------------------------------------------------------------------ the page
+
+
+def test_the_page_loads_a_2027_table(admin_user, staff_client, django_capture_on_commit_callbacks):
+    from benefits.imports.models import RegulatoryTable
+
+    client = staff_client(admin_user)
+    home = client.get(reverse("benefits:imports_home")).content.decode()
+    assert "§417(e)(3) applicable mortality table" in home and "table_source" in home
+    # Without a source the upload is refused, naming the field.
+    resp = client.post(
+        reverse("benefits:imports_upload"),
+        {"kind": "mortality_417e", "table_years": "2027", "file": SimpleUploadedFile("t.csv", table_csv())},
+    )
+    assert resp.status_code == 400 and "Source: name the notice or regulation" in resp.content.decode()
+    resp = client.post(
+        reverse("benefits:imports_upload"),
+        {
+            "kind": "mortality_417e",
+            "table_years": "2027",
+            "table_source": SOURCE,
+            "file": SimpleUploadedFile("irs-417e-2027.csv", table_csv()),
+        },
+    )
+    assert resp.status_code == 302
+    page = client.get(resp["Location"]).content.decode()
+    assert "The table for 2027 (Notice 2026-27)" in page
+    assert "which stands in for 2027" in page and "Largest difference" in page
+    assert "Import only the valid rows" not in page
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(resp["Location"] + "apply/")
+    assert RegulatoryTable.objects.get(year=2027).version == 1
+    page = client.get(resp["Location"]).content.decode()
+    assert "Stored as the 2027 table, Notice 2026-27, loaded" in page
+
+
+def test_single_life_table_load(admin_user, django_capture_on_commit_callbacks):
+    from benefits.engine.life_expectancy import SINGLE_LIFE_2002
+    from benefits.imports.models import RegulatoryTable
+
+    content = csv_bytes("age,life_expectancy", *(f"{a},{v}" for a, v in enumerate(SINGLE_LIFE_2002)))
+    batch, apply = load(admin_user, content, kind="single_life", years="2002-2021", source="T.D. 8987")
+    assert not batch.errors and batch.unchanged == 112  # the same as the table shipped for 2002–2021
+    with django_capture_on_commit_callbacks(execute=False):
+        apply()
+    t = RegulatoryTable.objects.get(kind="single_life")
+    assert (t.year, t.last_year, t.version) == (2002, 2021, 1)
