@@ -39,7 +39,9 @@ class UploadForm(forms.Form):
             data["params"] = None
             return data
         try:
-            data["params"] = parse_params(kind.name, data.get("table_years", ""), data.get("table_source", ""))
+            data["params"] = parse_params(
+                kind.name, data.get("table_years", ""), data.get("table_source", "")
+            )
         except ParamsInvalid as exc:
             field = "table_source" if str(exc).startswith("Source") else "table_years"
             self.add_error(field, str(exc))

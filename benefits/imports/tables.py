@@ -15,7 +15,6 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Max
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -34,7 +33,9 @@ def _dec(value: float | Decimal) -> Decimal:
 def latest_versions(kind: str) -> dict[int, RegulatoryTable]:
     """The latest version of each year loaded for ``kind``."""
     out: dict[int, RegulatoryTable] = {}
-    for t in RegulatoryTable.objects.filter(kind=kind).select_related("loaded_by").order_by("year", "version"):
+    for t in (
+        RegulatoryTable.objects.filter(kind=kind).select_related("loaded_by").order_by("year", "version")
+    ):
         out[t.year] = t
     return out
 
@@ -102,12 +103,21 @@ def store_versions(kind_obj, batch: ImportBatch, actor, rows: list[list[str]]) -
     changes = []
     loaded_by = actor if getattr(actor, "is_authenticated", False) else None
     for year in years:
-        last = RegulatoryTable.objects.filter(kind=kind_obj.table_kind, year=year).aggregate(v=Max("version"))["v"]
+        latest = (
+            RegulatoryTable.objects.filter(kind=kind_obj.table_kind, year=year).order_by("-version").first()
+        )
+        last_year = year if kind_obj.table_kind == MORTALITY_417E else params.last_year
+        if latest is not None and (latest.sha256, latest.source, latest.last_year) == (
+            sha,
+            params.source,
+            last_year,
+        ):
+            continue  # the same file loaded again: the latest version already holds it (nothing changes)
         t = RegulatoryTable.objects.create(
             kind=kind_obj.table_kind,
             year=year,
-            last_year=year if kind_obj.table_kind == MORTALITY_417E else params.last_year,
-            version=(last or 0) + 1,
+            last_year=last_year,
+            version=(latest.version if latest else 0) + 1,
             source=params.source,
             rows=rows,
             sha256=sha,
@@ -151,6 +161,22 @@ def loaded_417e_assumption() -> dict:
         }
         for year, t in latest_versions(MORTALITY_417E).items()
     }
+
+
+def loaded_single_life_assumption() -> list:
+    """``assumptions.single_life_tables``: every loaded Single Life Table version, oldest load first
+    (the engine takes, for a year, the table of the latest first year, and among those the last given)."""
+    return [
+        {
+            "from": t.year,
+            "through": t.last_year,
+            "source": t.source,
+            "version": str(t.version),
+            "loaded": timezone.localdate(t.loaded_at).isoformat(),
+            "life_expectancy": {str(a): str(v) for a, v in t.rows},
+        }
+        for t in RegulatoryTable.objects.filter(kind=SINGLE_LIFE).order_by("year", "version")
+    ]
 
 
 # ------------------------------------------------------------------------------------ recalculation
@@ -198,7 +224,9 @@ def tables_recalculate(kind: str, years: list[int]) -> dict[str, int]:
     CalculationResult.objects.all().delete()
     out = dict(results_recalculate(None))
     rerun = 0
-    for run in ModelerRun.objects.filter(status=ModelerRun.Status.DONE).order_by("pk").iterator(chunk_size=100):
+    for run in (
+        ModelerRun.objects.filter(status=ModelerRun.Status.DONE).order_by("pk").iterator(chunk_size=100)
+    ):
         if not _uses_years(run.result or {}, ys, kind):
             continue
         ModelerRun.objects.filter(pk=run.pk).update(status=ModelerRun.Status.RUNNING)

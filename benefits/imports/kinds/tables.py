@@ -71,10 +71,14 @@ def parse_params(kind: str, years: str, source: str) -> dict:
     if not low <= first <= last <= LAST_YEAR:
         raise ParamsInvalid(f"Years: between {low} and {LAST_YEAR}, the first not after the last.")
     if kind == "mortality_417e" and last - first > 4:
-        raise ParamsInvalid("Years: the IRS publishes the §417(e)(3) table for each year; give at most five years.")
+        raise ParamsInvalid(
+            "Years: the IRS publishes the §417(e)(3) table for each year; give at most five years."
+        )
     src = " ".join((source or "").split())
     if not src:
-        raise ParamsInvalid("Source: name the notice or regulation the table comes from (for example Notice 2026-27).")
+        raise ParamsInvalid(
+            "Source: name the notice or regulation the table comes from (for example Notice 2026-27)."
+        )
     if len(src) > 300:
         raise ParamsInvalid("Source: at most 300 characters.")
     last_year: int | None = last if (kind == "mortality_417e" or len(parts) == 2) else None
@@ -98,7 +102,8 @@ class TableKind(Kind):
         if not params or "year" not in params:
             return self
         return replace(
-            self, params=TableParams(int(params["year"]), params.get("last_year"), str(params.get("source", "")))
+            self,
+            params=TableParams(int(params["year"]), params.get("last_year"), str(params.get("source", ""))),
         )
 
     # ---------------------------------------------------------------- the current table, for the preview
@@ -129,7 +134,10 @@ class TableKind(Kind):
             if self.table_kind == "mortality_417e":
                 if first > MAX_FIRST_AGE_417E:
                     problems.setdefault(first_row, []).append(
-                        ("age", f"age: the table must begin at age {MAX_FIRST_AGE_417E} or younger (it begins at {first}).")
+                        (
+                            "age",
+                            f"age: the table must begin at age {MAX_FIRST_AGE_417E} or younger (it begins at {first}).",
+                        )
                     )
                 if last != LAST_AGE_417E:
                     problems.setdefault(last_row, []).append(
@@ -142,18 +150,28 @@ class TableKind(Kind):
                     )
                 if last < MIN_LAST_AGE_SLT:
                     problems.setdefault(last_row, []).append(
-                        ("age", f"age: the Single Life Table runs to age {MIN_LAST_AGE_SLT} or later (it ends at {last}).")
+                        (
+                            "age",
+                            f"age: the Single Life Table runs to age {MIN_LAST_AGE_SLT} or later (it ends at {last}).",
+                        )
                     )
         year = self.params.year if self.params else 0
         words, values = self.current(year) if year else ("", {})
-        return {"problems": problems, "last_row": ordered[-1][0] if ordered else 0, "current": values, "words": words}
+        return {
+            "problems": problems,
+            "last_row": ordered[-1][0] if ordered else 0,
+            "current": values,
+            "words": words,
+        }
 
     def targets(self, row: Cells, ctx: dict) -> list[Target]:
         age = row.get("age", c.integer, low=0, high=130)
         if self.table_kind == "mortality_417e":
             value = row.get("qx", c.decimal, places=8, low=Decimal(0), high=Decimal(1))
             if value is not None and row.row == ctx["last_row"] and value != 1:
-                row.fail("qx", f"qx: the last age's q must be 1 (nobody survives past the table); it is {value:f}.")
+                row.fail(
+                    "qx", f"qx: the last age's q must be 1 (nobody survives past the table); it is {value:f}."
+                )
         else:
             value = row.get("life_expectancy", c.decimal, places=1, low=Decimal("0.1"), high=Decimal(100))
         for column, message in ctx["problems"].get(row.row, []):
@@ -165,7 +183,8 @@ class TableKind(Kind):
 
     def existing(self, model, keys, ctx):
         return {
-            (age,): SimpleNamespace(**{self.value_column: value, "pk": age}) for age, value in ctx["current"].items()
+            (age,): SimpleNamespace(**{self.value_column: value, "pk": age})
+            for age, value in ctx["current"].items()
         }
 
     def memberships_affected(self, targets):
@@ -178,7 +197,8 @@ class TableKind(Kind):
         from benefits.imports.tables import store_versions
 
         rows = sorted(
-            ([t.key[0], t.values[self.value_column]] for r in checked.rows for t in r.targets), key=lambda r: r[0]
+            ([t.key[0], t.values[self.value_column]] for r in checked.rows for t in r.targets),
+            key=lambda r: r[0],
         )
         return store_versions(self, batch, actor, [[str(a), f"{v.normalize():f}"] for a, v in rows])
 
@@ -211,7 +231,11 @@ MORTALITY_417E = TableKind(
     ),
     columns=(
         Column("age", True, "Age in whole years, from 15 or younger to 120."),
-        Column("qx", True, "The published probability of death within the year at that age, 0 to 1 (up to 8 places)."),
+        Column(
+            "qx",
+            True,
+            "The published probability of death within the year at that age, 0 to 1 (up to 8 places).",
+        ),
     ),
     key_columns=("age",),
     rules=(

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import timezone
 
 from benefits.engine.mortality import get_table
 from tests.benefits.imports.conftest import csv_bytes
@@ -82,7 +83,9 @@ def test_the_year_and_source_are_required_fields():
 # ------------------------------------------------------------------------------------ preview, versions, audit
 
 
-def test_preview_against_the_stand_in_then_a_version_each_load(admin_user, django_capture_on_commit_callbacks):
+def test_preview_against_the_stand_in_then_a_version_each_load(
+    admin_user, django_capture_on_commit_callbacks
+):
     from benefits.imports.models import RegulatoryTable
     from benefits.imports.selectors import table_comparison
     from benefits.models import AuditEvent
@@ -101,16 +104,21 @@ def test_preview_against_the_stand_in_then_a_version_each_load(admin_user, djang
     assert (v1.version, v1.source, v1.loaded_by, len(v1.rows)) == (1, SOURCE, admin_user, 106)
     assert v1.rows[50] == ["65", f"{SHIPPED_2026.q(65) * 0.9:.6f}"]
     assert len(v1.sha256) == 64
-    assert AuditEvent.objects.filter(event_type="regulatory_table.loaded", extra_data__version=1, extra_data__source=SOURCE).exists()
+    assert AuditEvent.objects.filter(
+        event_type="regulatory_table.loaded", extra_data__version=1, extra_data__source=SOURCE
+    ).exists()
 
     # A second load of the same year is version 2; version 1 stays as it was.
     batch2, apply2 = load(admin_user, table_csv(0.8), source="Notice 2026-27 (corrected)")
-    assert "the loaded 2027 table, Notice 2026-27, loaded" in table_comparison(user=admin_user, batch=batch2)[
-        "compared_with"
-    ]
+    assert (
+        "the loaded 2027 table, Notice 2026-27, loaded"
+        in table_comparison(user=admin_user, batch=batch2)["compared_with"]
+    )
     with django_capture_on_commit_callbacks(execute=False):
         apply2()
-    assert list(RegulatoryTable.objects.filter(year=2027).order_by("version").values_list("version", "source")) == [
+    assert list(
+        RegulatoryTable.objects.filter(year=2027).order_by("version").values_list("version", "source")
+    ) == [
         (1, SOURCE),
         (2, "Notice 2026-27 (corrected)"),
     ]
@@ -150,18 +158,30 @@ def quaker_member(plans):
         hire_date=date(2001, 1, 8),
         termination_date=date(2026, 5, 29),
     )
-    m = PlanMembership.objects.create(participant=p, plan=plans["quaker-cash-balance"], entry_date=date(2001, 1, 8))
-    HoursOfService.objects.bulk_create(HoursOfService(membership=m, period_year=y, hours=2080) for y in range(2001, 2027))
-    Compensation.objects.bulk_create(Compensation(membership=m, year=y, amount=60000) for y in range(2001, 2027))
+    m = PlanMembership.objects.create(
+        participant=p, plan=plans["quaker-cash-balance"], entry_date=date(2001, 1, 8)
+    )
+    HoursOfService.objects.bulk_create(
+        HoursOfService(membership=m, period_year=y, hours=2080) for y in range(2001, 2027)
+    )
+    Compensation.objects.bulk_create(
+        Compensation(membership=m, year=y, amount=60000) for y in range(2001, 2027)
+    )
     MarketRate.objects.bulk_create(
-        MarketRate(series="treasury_10y_november", period=date(y, 11, 1), percent=Decimal("4.00"), source="test")
+        MarketRate(
+            series="treasury_10y_november", period=date(y, 11, 1), percent=Decimal("4.00"), source="test"
+        )
         for y in range(2000, 2026)
     )
-    MarketRate.objects.create(series="treasury_30y", period=date(2026, 10, 1), percent=Decimal("5.00"), source="test")
+    MarketRate.objects.create(
+        series="treasury_30y", period=date(2026, 10, 1), percent=Decimal("5.00"), source="test"
+    )
     return m
 
 
-def test_a_2027_start_is_priced_on_the_loaded_table(quaker_member, admin_user, django_capture_on_commit_callbacks):
+def test_a_2027_start_is_priced_on_the_loaded_table(
+    quaker_member, admin_user, django_capture_on_commit_callbacks
+):
     from benefits.engine.dates import months_between
     from benefits.engine_adapter import membership_calculate, membership_request
 
@@ -176,12 +196,18 @@ def test_a_2027_start_is_priced_on_the_loaded_table(quaker_member, admin_user, d
     quaker_member = type(quaker_member).objects.get(pk=quaker_member.pk)
     request = membership_request(quaker_member, as_of=date(2026, 6, 30), commencement_dates=[asd])
     table = request["assumptions"]["mortality_417e_tables"]["2027"]
-    assert (table["source"], table["version"], table["loaded"]) == (SOURCE, "1", date.today().isoformat())
+    assert (table["source"], table["version"], table["loaded"]) == (
+        SOURCE,
+        "1",
+        timezone.localdate().isoformat(),
+    )
     assert table["qx"]["65"] == f"{SHIPPED_2026.q(65) * 0.9:.6f}"  # the loaded q, as the file gave it
     after = membership_calculate(quaker_member, as_of=date(2026, 6, 30), commencement_dates=[asd])
     e1 = after["estimates"][0]
     line = e1["relative_value_basis"]["mortality"]
-    assert line.startswith(f"2027 applicable mortality table, {SOURCE}, loaded {date.today().isoformat()}")
+    assert line.startswith(
+        f"2027 applicable mortality table, {SOURCE}, loaded {timezone.localdate().isoformat()}"
+    )
     assert "irs_417e" not in line and "stands in" not in line
     trace = str(after.get("traces", {}).get("estimates[0].forms.life", "")) or str(after)
     assert f"2027 applicable mortality table, {SOURCE}" in trace
@@ -190,7 +216,9 @@ def test_a_2027_start_is_priced_on_the_loaded_table(quaker_member, admin_user, d
     # life annuity moves in the inverse ratio of the two tables' factors, worked here from the q.
     age = months_between(date(1962, 3, 15), asd) / 12.0
     loaded_q = np.array([float(r.split(",")[1]) for r in table_csv(0.9).decode().splitlines()[1:]])
-    ratio = _monthly_annuity_due(SHIPPED_2026.qx, 15, age, 0.05) / _monthly_annuity_due(loaded_q, 15, age, 0.05)
+    ratio = _monthly_annuity_due(SHIPPED_2026.qx, 15, age, 0.05) / _monthly_annuity_due(
+        loaded_q, 15, age, 0.05
+    )
     m0, m1 = Decimal(e0["forms"]["life"]["monthly"]), Decimal(e1["forms"]["life"]["monthly"])
     assert m1 < m0
     assert abs(m1 - m0 * Decimal(repr(ratio))) <= Decimal("0.02")
