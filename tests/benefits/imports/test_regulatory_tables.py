@@ -271,3 +271,179 @@ def test_single_life_table_load(admin_user, django_capture_on_commit_callbacks):
         apply()
     t = RegulatoryTable.objects.get(kind="single_life")
     assert (t.year, t.last_year, t.version) == (2002, 2021, 1)
+
+
+# ------------------------------------------------------------------------------------ samples, reloads, rollback
+
+
+def test_the_samples_are_the_published_tables_and_a_second_load_adds_nothing(
+    admin_user, django_capture_on_commit_callbacks
+):
+    """docs/import/mortality_417e.csv is the 2024 table as published (Notice 2023-73), equal to the
+    table the calculator ships for 2024; single_life.csv the 2002–2021 Single Life Table (T.D. 8987)."""
+    from benefits.imports.models import RegulatoryTable
+    from tests.benefits.imports.conftest import DOCS, run
+
+    for kind, rows in (("mortality_417e", 106), ("single_life", 112)):
+        content = (DOCS / f"{kind}.csv").read_bytes()
+        with django_capture_on_commit_callbacks(execute=False):
+            batch, checked = run(kind, content, file_name=f"{kind}.csv")
+        assert checked.errors == [] and batch.status == "applied"
+        assert (checked.created, checked.updated, checked.unchanged) == (0, 0, rows), kind
+        with django_capture_on_commit_callbacks(execute=False):
+            again, checked = run(kind, content, file_name=f"{kind}.csv")
+        assert again.status == "applied"
+        assert RegulatoryTable.objects.filter(kind=kind).count() == 1  # the same file: no second version
+        bad = content.rstrip(b"\n") + b"\n" + (b"121,1.0" if kind == "mortality_417e" else b"112,0") + b"\n"
+        batch, checked = run(kind, bad, file_name=f"{kind}.csv")
+        assert batch.status == "previewed" and checked.errors
+    assert "`mortality_417e`" in (DOCS / "README.md").read_text()
+    assert "`single_life`" in (DOCS / "README.md").read_text()
+
+
+def test_rolling_back_a_load_removes_its_version_and_recalculates(
+    admin_user, django_capture_on_commit_callbacks
+):
+    from benefits.imports.models import RegulatoryTable
+    from benefits.imports.services import import_rollback
+    from benefits.jobs.models import Job
+
+    batch, apply = load(admin_user, table_csv(0.9))
+    with django_capture_on_commit_callbacks(execute=False):
+        apply()
+    assert RegulatoryTable.objects.filter(year=2027).count() == 1
+    with django_capture_on_commit_callbacks(execute=False):
+        import_rollback(batch=batch, actor=admin_user)
+    assert not RegulatoryTable.objects.filter(year=2027).exists()
+    jobs = Job.objects.filter(kind="tables.recalculate").order_by("pk")
+    assert [j.args for j in jobs] == [{"kind": "mortality_417e", "years": [2027]}] * 2
+
+
+def test_only_administrators_load_tables(db):
+    from benefits.imports.services import import_create
+    from tests.factories import UserFactory
+
+    with pytest.raises(PermissionError):
+        import_create(
+            kind="mortality_417e",
+            file_name="t.csv",
+            content=table_csv(),
+            actor=UserFactory(),
+            params={"year": 2027, "last_year": 2027, "source": SOURCE},
+        )
+
+
+# ------------------------------------------------------------------------------------ the background recalculation
+
+
+def test_the_job_prices_again_results_runs_and_unsigned_explanations(
+    quaker_member, admin_user, settings, tmp_path, django_capture_on_commit_callbacks
+):
+    from benefits.imports.tables import tables_recalculate
+    from benefits.models import AuditEvent, CalculationResult, ModelerRun
+    from elections.benefit_elections import services as notices
+    from elections.benefit_elections.models import Notice
+
+    settings.PRIVATE_STORAGE_ROOT = tmp_path
+    asd = date(2027, 4, 1)
+    today = timezone.localdate()
+    with django_capture_on_commit_callbacks(execute=True):
+        first = notices.notice_issue(
+            membership=quaker_member, kind="qjsa_explanation", asd=asd, actor=admin_user, on=today
+        ).notice
+    assert "the 2026 table stands in" in first.content["relative_value_basis"]["mortality"]
+    from benefits.engine_adapter import modeler_request, request_calculate
+
+    run = ModelerRun.objects.create(
+        membership=quaker_member,
+        as_of=today,
+        inputs={"commencement_dates": [asd.isoformat()]},
+        status=ModelerRun.Status.DONE,
+        result=request_calculate(modeler_request(quaker_member, as_of=today, inputs={}, dates=[asd])),
+        finished_at=timezone.now(),
+    )
+    assert "stands in" in str(run.result)
+
+    _, apply = load(admin_user, table_csv(0.9))
+    with django_capture_on_commit_callbacks(execute=False):
+        apply()
+    assert CalculationResult.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        out = tables_recalculate("mortality_417e", [2027])
+    assert out["modeler_runs"] == 1 and out["explanations"] == 1
+    # every stored result was dropped and today's recomputed with the loaded table in its request
+    assert all("mortality_417e_tables" in r.request["assumptions"] for r in CalculationResult.objects.all())
+    run.refresh_from_db()
+    assert run.status == ModelerRun.Status.DONE and f"2027 applicable mortality table, {SOURCE}" in str(
+        run.result
+    )
+    second = Notice.objects.get(membership=quaker_member, asd=asd, version=2)
+    line = second.content["relative_value_basis"]["mortality"]
+    assert line.startswith(f"2027 applicable mortality table, {SOURCE}, loaded") and "stands in" not in line
+    life = lambda n: Decimal(next(f for f in n.content["forms"] if f["form"] == "life")["monthly"])  # noqa: E731
+    assert life(second) < life(first)  # the 2027 table's lower q: a longer life, a smaller payment
+    assert AuditEvent.objects.filter(
+        event_type="notice.repriced", extra_data__replaces_notice_id=first.pk
+    ).exists()
+    # run twice (a redelivered job): nothing more is issued
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tables_recalculate("mortality_417e", [2027])["explanations"] == 0
+
+
+# ------------------------------------------------------------------------------------ Rev. Rul. 2001-62 from the database
+
+
+def test_a_2005_start_says_the_2001_62_reading_is_unconfirmed_until_an_administrator_confirms_it(
+    plans, admin_user
+):
+    """A Quaker City participant who left in 2004 starting in March 2005: the §417(e)(3) table is Rev.
+    Rul. 2001-62's (ASDs from 12/31/2002 in plan years before 2008); until an administrator sets the
+    plan's reading the unloaded one stands in and every figure says so."""
+    from benefits.engine_adapter import membership_calculate
+    from benefits.identity import ssn_hash
+    from benefits.models import Compensation, HoursOfService, MarketRate, Participant, PlanMembership
+    from benefits.services.plan_settings import plan_update_reading
+
+    plan = plans["quaker-cash-balance"]
+    p = Participant.objects.create(
+        employer=plan.employer,
+        participant_number="QCB-20050",
+        first_name="Amos",
+        last_name="Hale",
+        birth_date=date(1960, 3, 15),
+        ssn_last4="2005",
+        ssn_hash=ssn_hash("900-20-2005"),
+        hire_date=date(1985, 1, 7),
+        termination_date=date(2004, 12, 31),
+    )
+    m = PlanMembership.objects.create(
+        participant=p,
+        plan=plan,
+        entry_date=date(1990, 2, 1),
+        plan_data={"opening_balance": "90000.00", "participation_date": "1990-02-01"},
+    )
+    HoursOfService.objects.bulk_create(
+        HoursOfService(membership=m, period_year=y, hours=2080) for y in range(1985, 2005)
+    )
+    Compensation.objects.bulk_create(
+        Compensation(membership=m, year=y, amount=24000) for y in range(1995, 2005)
+    )
+    MarketRate.objects.bulk_create(
+        MarketRate(
+            series="treasury_10y_november", period=date(y, 11, 1), percent=Decimal("5.00"), source="test"
+        )
+        for y in range(1999, 2005)
+    )
+    MarketRate.objects.create(
+        series="treasury_30y", period=date(2004, 12, 1), percent=Decimal("4.86"), source="test"
+    )
+    result = membership_calculate(m, as_of=date(2004, 12, 31), commencement_dates=[date(2005, 3, 1)])
+    words = str(result)
+    assert "Rev. Rul. 2001-62 table (unloaded reading, standing in" in words
+    assert "unconfirmed until an administrator confirms it" in words
+
+    plan_update_reading(plan=plan, name="revrul_2001_62_reading", raw="unloaded", actor=admin_user)
+    m = PlanMembership.objects.select_related("plan", "participant").get(pk=m.pk)
+    words = str(membership_calculate(m, as_of=date(2004, 12, 31), commencement_dates=[date(2005, 3, 1)]))
+    assert "unloaded reading, confirmed by the plan administrator" in words
+    assert "unconfirmed until an administrator" not in words
