@@ -116,3 +116,26 @@ def table_comparison(*, user, batch: ImportBatch) -> dict | None:
         "largest_at": largest[1] if largest else "",
         "versions": versions,
     }
+
+
+def regulatory_tables_for_admin(*, user, today: date) -> dict:
+    """Every loaded table version, newest first, and what the calculator uses for this year and the
+    next (a loaded version, the shipped table, or the table that stands in)."""
+    from benefits.imports.models import RegulatoryTable
+    from benefits.imports.tables import MORTALITY_417E, SINGLE_LIFE, current_table
+
+    _admin(user)
+    years = (today.year, today.year + 1)
+    return {
+        "versions": list(
+            RegulatoryTable.objects.select_related("loaded_by", "batch").order_by("kind", "-year", "-version")
+        ),
+        "in_use": [
+            (label, year, current_table(kind, year)[0])
+            for kind, label in (
+                (MORTALITY_417E, "§417(e)(3) applicable mortality table"),
+                (SINGLE_LIFE, "Single Life Table"),
+            )
+            for year in years
+        ],
+    }

@@ -151,3 +151,12 @@ def market_rates(request):
             "on": on,
         },
     )
+
+
+@role_required("administrator")
+def regulatory_tables(request):
+    return render(
+        request,
+        "benefits/imports/regulatory_tables.html",
+        selectors.regulatory_tables_for_admin(user=request.user, today=timezone.localdate()),
+    )

@@ -447,3 +447,21 @@ def test_a_2005_start_says_the_2001_62_reading_is_unconfirmed_until_an_administr
     words = str(membership_calculate(m, as_of=date(2004, 12, 31), commencement_dates=[date(2005, 3, 1)]))
     assert "unloaded reading, confirmed by the plan administrator" in words
     assert "unconfirmed until an administrator" not in words
+
+
+def test_the_tables_page_lists_versions_and_what_stands_in(
+    admin_user, staff_client, django_capture_on_commit_callbacks
+):
+    client = staff_client(admin_user)
+    url = reverse("benefits:regulatory_tables")
+    page = client.get(url).content.decode()
+    assert "No table loaded yet" in page
+    year = timezone.localdate().year + 1
+    if year > 2026:
+        assert f"stands in for {year} until its own table is loaded" in page
+    _, apply = load(admin_user, table_csv(0.9), years=str(year))
+    with django_capture_on_commit_callbacks(execute=False):
+        apply()
+    page = client.get(url).content.decode()
+    assert SOURCE in page and f"The loaded {year} table, {SOURCE}, loaded" in page
+    assert "irs_417e" not in page

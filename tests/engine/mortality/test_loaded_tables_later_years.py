@@ -21,4 +21,6 @@ def test_a_2028_start_stands_on_the_loaded_2027_table():
     mortality = est["relative_value_basis"]["mortality"]
     assert "IRS 2027 §417(e)(3) applicable mortality table as loaded" in mortality
     assert "the 2027 table stands in: the 2028 table is not loaded" in mortality
-    assert "IRS 2027 §417(e)(3) applicable mortality table as loaded" in str(r["traces"]["estimates[0].forms.life"])
+    assert "IRS 2027 §417(e)(3) applicable mortality table as loaded" in str(
+        r["traces"]["estimates[0].forms.life"]
+    )
