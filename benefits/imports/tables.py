@@ -80,7 +80,8 @@ def current_table(kind: str, year: int) -> tuple[str, dict[int, Decimal]]:
                 "table is loaded",
                 values,
             )
-        return f"the {year} table shipped with the calculator ({table.source})", values
+        note = " (a provisional recomputation by the published method, not the notice's own table)"
+        return f"the {year} table shipped with the calculator" + (note if table.provisional else ""), values
     from benefits.engine import life_expectancy as slt
 
     t = _slt_version_for(year)
