@@ -75,14 +75,9 @@ def market_assumptions() -> dict:
     # §417(e)(3) tables an administrator loaded (issue 24): the latest version of each year replaces
     # the shipped table for that year, and a year past the shipped ones is priced on its own table.
     # The same for the Single Life Table of Treas. Reg. §1.401(a)(9)-9.
-    from benefits.imports.tables import loaded_417e_assumption, loaded_single_life_assumption
+    from benefits.imports.tables import loaded_assumptions
 
-    tables = loaded_417e_assumption()
-    if tables:
-        assumptions["mortality_417e_tables"] = tables
-    life_tables = loaded_single_life_assumption()
-    if life_tables:
-        assumptions["single_life_tables"] = life_tables
+    assumptions.update(loaded_assumptions())  # one query for both
     return assumptions
 
 

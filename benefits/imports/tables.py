@@ -5,8 +5,9 @@ background recalculation after a load.
   shipped default, else for a §417(e)(3) year past the last one the table that stands in), which the
   import's preview compares a file with.
 - ``store_versions``: a table import's write: one new ``RegulatoryTable`` version per year.
-- ``loaded_417e_assumption``: the latest loaded §417(e)(3) table of each year, in the engine
-  contract's ``assumptions.mortality_417e_tables`` shape (the adapter puts it in every request).
+- ``loaded_assumptions``: the latest loaded §417(e)(3) table of each year and every loaded Single
+  Life Table, in the engine contract's ``assumptions.mortality_417e_tables`` and
+  ``single_life_tables`` shapes (the adapter puts them in every request).
 - ``tables_recalculate``: the ``tables.recalculate`` job's body (what a load makes stale).
 """
 
@@ -150,34 +151,36 @@ def store_versions(kind_obj, batch: ImportBatch, actor, rows: list[list[str]]) -
     return changes
 
 
-def loaded_417e_assumption() -> dict:
-    """``assumptions.mortality_417e_tables``: the latest loaded version of each year, with its source
-    and the date it was loaded (the name every result that uses it shows)."""
-    return {
-        str(year): {
-            "source": t.source,
-            "version": str(t.version),
-            "loaded": timezone.localdate(t.loaded_at).isoformat(),
-            "qx": {str(a): str(q) for a, q in t.rows},
+def loaded_assumptions() -> dict:
+    """Both loaded-table assumptions from one query (every request built from the database reads
+    them: the dashboard's query count stays fixed)."""
+    rows = list(RegulatoryTable.objects.order_by("kind", "year", "version"))
+    out: dict = {}
+    latest_417e = {t.year: t for t in rows if t.kind == MORTALITY_417E}
+    if latest_417e:
+        out["mortality_417e_tables"] = {
+            str(year): {
+                "source": t.source,
+                "version": str(t.version),
+                "loaded": timezone.localdate(t.loaded_at).isoformat(),
+                "qx": {str(a): str(q) for a, q in t.rows},
+            }
+            for year, t in latest_417e.items()
         }
-        for year, t in latest_versions(MORTALITY_417E).items()
-    }
-
-
-def loaded_single_life_assumption() -> list:
-    """``assumptions.single_life_tables``: every loaded Single Life Table version, oldest load first
-    (the engine takes, for a year, the table of the latest first year, and among those the last given)."""
-    return [
-        {
-            "from": t.year,
-            "through": t.last_year,
-            "source": t.source,
-            "version": str(t.version),
-            "loaded": timezone.localdate(t.loaded_at).isoformat(),
-            "life_expectancy": {str(a): str(v) for a, v in t.rows},
-        }
-        for t in RegulatoryTable.objects.filter(kind=SINGLE_LIFE).order_by("year", "version")
-    ]
+    life = [t for t in rows if t.kind == SINGLE_LIFE]
+    if life:
+        out["single_life_tables"] = [
+            {
+                "from": t.year,
+                "through": t.last_year,
+                "source": t.source,
+                "version": str(t.version),
+                "loaded": timezone.localdate(t.loaded_at).isoformat(),
+                "life_expectancy": {str(a): str(v) for a, v in t.rows},
+            }
+            for t in life
+        ]
+    return out
 
 
 # ------------------------------------------------------------------------------------ recalculation

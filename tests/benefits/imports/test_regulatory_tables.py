@@ -465,3 +465,29 @@ def test_the_tables_page_lists_versions_and_what_stands_in(
     page = client.get(url).content.decode()
     assert SOURCE in page and f"The loaded {year} table, {SOURCE}, loaded" in page
     assert "irs_417e" not in page
+
+
+def test_a_loaded_single_life_table_reaches_the_engine(admin_user, django_capture_on_commit_callbacks):
+    """A Single Life Table loaded for 2027 on answers for 2027 distributions in place of the T.D. 9930
+    table (Treas. Reg. §1.401(a)(9)-9(b)), and the trace's section names the loaded source."""
+    from benefits.engine.life_expectancy import (
+        loaded_single_life_tables,
+        parse_loaded_single_life_tables,
+        single_life_expectancy,
+        single_life_source,
+    )
+    from benefits.engine_adapter import market_assumptions
+
+    values = [f"{max(1.0, 90.0 - a * 0.75):.1f}" for a in range(121)]  # a made-up table for the test
+    content = csv_bytes("age,life_expectancy", *(f"{a},{v}" for a, v in enumerate(values)))
+    _, apply = load(admin_user, content, kind="single_life", years="2027", source="T.D. 9999 (test)")
+    with django_capture_on_commit_callbacks(execute=False):
+        apply()
+    raw = market_assumptions()["single_life_tables"]
+    assert [(t["from"], t["through"], t["source"], t["version"]) for t in raw] == [
+        (2027, None, "T.D. 9999 (test)", "1")
+    ]
+    with loaded_single_life_tables(parse_loaded_single_life_tables(raw)):
+        assert single_life_expectancy(85, date(2027, 6, 1)) == Decimal(values[85])
+        assert single_life_expectancy(85, date(2026, 6, 1)) == Decimal("8.1")  # T.D. 9930 for 2026
+        assert "T.D. 9999 (test), loaded" in single_life_source(date(2027, 6, 1))
