@@ -491,3 +491,21 @@ def test_a_loaded_single_life_table_reaches_the_engine(admin_user, django_captur
         assert single_life_expectancy(85, date(2027, 6, 1)) == Decimal(values[85])
         assert single_life_expectancy(85, date(2026, 6, 1)) == Decimal("8.1")  # T.D. 9930 for 2026
         assert "T.D. 9999 (test), loaded" in single_life_source(date(2027, 6, 1))
+
+
+def test_the_command_loads_a_table_with_its_year_and_source(
+    tmp_path, capsys, django_capture_on_commit_callbacks
+):
+    from tests.benefits.imports.test_command import _call
+
+    path = tmp_path / "irs-417e-2027.csv"
+    path.write_bytes(table_csv())
+    code, out, err = _call(capsys, "mortality_417e", str(path), "--years", "2027")
+    assert code == 2  # bad usage: a table names its source
+    with django_capture_on_commit_callbacks(execute=False):
+        code, out, err = _call(capsys, "mortality_417e", str(path), "--years", "2027", "--source", SOURCE)
+    assert code == 0, err
+    from benefits.imports.models import RegulatoryTable
+
+    t = RegulatoryTable.objects.get(year=2027)
+    assert (t.version, t.source, t.loaded_by) == (1, SOURCE, None)
