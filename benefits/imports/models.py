@@ -92,7 +92,9 @@ class RegulatoryTable(models.Model):
 
     kind = models.CharField(max_length=20, choices=TableKind.choices)
     year = models.PositiveSmallIntegerField()  # the (first) year the table applies to
-    last_year = models.PositiveSmallIntegerField(null=True, blank=True)  # Single Life Table: through; null: on
+    last_year = models.PositiveSmallIntegerField(
+        null=True, blank=True
+    )  # Single Life Table: through; null: on
     version = models.PositiveSmallIntegerField()
     source = models.CharField(max_length=300)  # the notice or regulation, e.g. "Notice 2026-27"
     rows = models.JSONField()

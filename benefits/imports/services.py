@@ -95,7 +95,9 @@ def import_create(
     if getattr(KINDS[kind], "whole_file", False):
         valid_rows_only = False  # a table is imported whole or not at all
         if not (params or {}).get("year") or not (params or {}).get("source"):
-            raise ImportRefused("A table needs the year(s) it applies to and its source (notice or regulation).")
+            raise ImportRefused(
+                "A table needs the year(s) it applies to and its source (notice or regulation)."
+            )
     if len(content) > MAX_BYTES:
         raise ImportRefused(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB; split it.")
     sha = hashlib.sha256(content).hexdigest()

@@ -6,36 +6,71 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('benefits', '0013_merge_append_only_and_unique_imports'),
+        ("benefits", "0013_merge_append_only_and_unique_imports"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='importbatch',
-            name='params',
+            model_name="importbatch",
+            name="params",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.CreateModel(
-            name='RegulatoryTable',
+            name="RegulatoryTable",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('mortality_417e', '§417(e)(3) applicable mortality table'), ('single_life', 'Single Life Table (Treas. Reg. §1.401(a)(9)-9)')], max_length=20)),
-                ('year', models.PositiveSmallIntegerField()),
-                ('last_year', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('version', models.PositiveSmallIntegerField()),
-                ('source', models.CharField(max_length=300)),
-                ('rows', models.JSONField()),
-                ('sha256', models.CharField(max_length=64)),
-                ('loaded_at', models.DateTimeField(auto_now_add=True)),
-                ('batch', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='benefits.importbatch')),
-                ('loaded_by', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("mortality_417e", "§417(e)(3) applicable mortality table"),
+                            ("single_life", "Single Life Table (Treas. Reg. §1.401(a)(9)-9)"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
+                ("year", models.PositiveSmallIntegerField()),
+                ("last_year", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("version", models.PositiveSmallIntegerField()),
+                ("source", models.CharField(max_length=300)),
+                ("rows", models.JSONField()),
+                ("sha256", models.CharField(max_length=64)),
+                ("loaded_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "batch",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="benefits.importbatch",
+                    ),
+                ),
+                (
+                    "loaded_by",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['kind', 'year', '-version'],
-                'constraints': [models.UniqueConstraint(fields=('kind', 'year', 'version'), name='regulatory_table_version_once')],
+                "ordering": ["kind", "year", "-version"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("kind", "year", "version"), name="regulatory_table_version_once"
+                    )
+                ],
             },
         ),
     ]

@@ -31,7 +31,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--json", action="store_true", help="End with one line of JSON: counts and errors."
         )
-        parser.add_argument("--years", default="", help="A regulatory table: the year(s) it applies to (2027).")
+        parser.add_argument(
+            "--years", default="", help="A regulatory table: the year(s) it applies to (2027)."
+        )
         parser.add_argument("--source", default="", help="A regulatory table: its notice or regulation.")
 
     def handle(self, *args, **opts):
