@@ -303,7 +303,8 @@ def _loaded_table(
     return MortalityTable(
         f"irs_417e_{year}_loaded",
         name,
-        f"loaded as a calculation input: {source}" + (f" (version {version})" if version else ""),
+        (f"{source}, loaded {loaded}" if loaded else f"loaded as a calculation input: {source}")
+        + (f" (version {version})" if version else ""),
         rows[0][0],
         np.array([q for _, q in rows]),
     )
