@@ -69,6 +69,8 @@ class AuditEventType(models.TextChoices):
     IMPORT_APPLIED = "import.applied", "Data file imported"
     IMPORT_FAILED = "import.failed", "Data import failed"
     IMPORT_ROLLED_BACK = "import.rolled_back", "Data import rolled back"
+    REGULATORY_TABLE_LOADED = "regulatory_table.loaded", "Regulatory table version loaded"
+    NOTICE_REPRICED = "notice.repriced", "Explanation issued again on a newly loaded table"
     # elections: claims (``claim.<action>``; the action is also the claim timeline's ``ClaimEvent.action``)
     CLAIM_FILED = "claim.filed", "Claim filed"
     CLAIM_START_REVIEW = "claim.start_review", "Claim review started"

@@ -508,6 +508,6 @@ class AccountTransaction(models.Model):
 # Areas of this app keep their models in their own package; Django finds them through this module.
 from benefits.batches.models import StatementBatch, StatementBatchItem  # noqa: E402, F401
 from benefits.delivery.models import DeliveryConsent, DeliveryTest, DocumentDelivery  # noqa: E402, F401
-from benefits.imports.models import ImportBatch, ImportChange  # noqa: E402, F401
+from benefits.imports.models import ImportBatch, ImportChange, RegulatoryTable  # noqa: E402, F401
 from benefits.jobs.models import Job  # noqa: E402, F401
 from benefits.plan_identity.models import PlanContact  # noqa: E402, F401

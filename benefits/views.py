@@ -405,7 +405,9 @@ def _grid_html(
     from django.template.loader import render_to_string
     from django.utils.safestring import mark_safe
 
-    key = f"grid:v3:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{chosen}"
+    # The finish time is part of the key: a run priced again (a newly loaded table) renders afresh.
+    stamp = int(owner.finished_at.timestamp()) if getattr(owner, "finished_at", None) else 0
+    key = f"grid:v3:{_grid_fingerprint()}:{estimate_url_name}:{owner.pk}:{stamp}:{chosen}"
     try:
         cached = cache.get(key)
     except Exception:  # a cache outage must not take the page down

@@ -13,3 +13,7 @@ class ElectionsConfig(AppConfig):
         from elections.benefit_elections.provisional import on_market_rates_loaded
 
         market_rates_loaded.connect(on_market_rates_loaded, dispatch_uid="elections.provisional_explanations")
+        from benefits.imports.tables import table_loaded
+        from elections.benefit_elections.repricing import reprice_after_table_load
+
+        table_loaded.connect(reprice_after_table_load, dispatch_uid="elections.reprice_after_table_load")

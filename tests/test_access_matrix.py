@@ -138,6 +138,7 @@ MATRIX: tuple[Row, ...] = (
     Row("benefits:import_apply",                      "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:import_rollback",                   "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("benefits:market_rates",                      "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
+    Row("benefits:regulatory_tables",                 "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     # claims: the claimant's side (administrators do not see claims: 403 on pages, 404 on files)
     Row("elections:claims_home",                      "GET",  LOGIN,  OK,     OK,     MOVED,  DENIED, ENROL),
     Row("elections:claim_new",                        "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),

@@ -12,8 +12,12 @@ The age used is the person's age on the birthday in the calendar year (Treas. Re
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 SOURCE = "Treas. Reg. §1.401(a)(9)-9(b) (Single Life Table, T.D. 9930, for years from 2022)"
 SOURCE_2002 = "Treas. Reg. §1.401(a)(9)-9, A-1 (Single Life Table, T.D. 8987, for years 2002 through 2021)"
@@ -52,8 +56,101 @@ class TableNotInForce(LookupError):
     """The Single Life Table in force on the date is not held by the engine."""
 
 
+# Single Life Tables loaded as calculation inputs (request ``assumptions.single_life_tables``, issue
+# 24): an administrator loads the table as published, for distribution calendar years from a year
+# (through a year, if a later table replaced it); a loaded table answers for its years in place of the
+# shipped one. Set for a calculation by ``loaded_single_life_tables``.
+LOADED_SLT_KEY = "single_life_tables"
+
+
+@dataclass(frozen=True)
+class LoadedSingleLife:
+    first_year: int
+    last_year: int | None
+    values: tuple[Decimal, ...]  # index = age; the last also covers any older age
+    source: str  # "T.D. 9930, loaded 2026-11-27 (version 1)"
+
+    def covers(self, year: int) -> bool:
+        return self.first_year <= year and (self.last_year is None or year <= self.last_year)
+
+
+_LOADED_SLT: ContextVar[tuple[LoadedSingleLife, ...]] = ContextVar("loaded_slt", default=())
+
+
+class SingleLifeInputError(ValueError):
+    """A loaded Single Life Table in a request is malformed; ``field`` is the JSON pointer."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def parse_loaded_single_life_tables(
+    raw: object, pointer: str = f"/assumptions/{LOADED_SLT_KEY}"
+) -> tuple[LoadedSingleLife, ...]:
+    """``[{"from": 2022, "through": null, "source": "T.D. 9930", "version": "1", "loaded": "2026-11-27",
+    "life_expectancy": {"0": "84.6", ...}}]`` → the tables, later entries winning for a year."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise SingleLifeInputError(pointer, "must be a list of tables")
+    out = []
+    for i, spec in enumerate(raw):
+        where = f"{pointer}/{i}"
+        if not isinstance(spec, Mapping):
+            raise SingleLifeInputError(where, "must be an object")
+        first, last, source = spec.get("from"), spec.get("through"), spec.get("source")
+        if not isinstance(first, int) or first < IN_FORCE_FROM.year:
+            raise SingleLifeInputError(f"{where}/from", "the first distribution year, 2002 or later")
+        if last is not None and (not isinstance(last, int) or last < first):
+            raise SingleLifeInputError(f"{where}/through", "the last distribution year, not before the first")
+        if not isinstance(source, str) or not source.strip():
+            raise SingleLifeInputError(f"{where}/source", "the regulation the table comes from is required")
+        values = spec.get("life_expectancy")
+        if not isinstance(values, Mapping) or not values:
+            raise SingleLifeInputError(f"{where}/life_expectancy", "must be an object of age to years")
+        try:
+            rows = sorted((int(a), Decimal(str(v))) for a, v in values.items())
+        except (ValueError, InvalidOperation):
+            raise SingleLifeInputError(
+                f"{where}/life_expectancy", "ages and values must be numbers"
+            ) from None
+        if [a for a, _ in rows] != list(range(len(rows))) or any(v <= 0 for _, v in rows):
+            raise SingleLifeInputError(
+                f"{where}/life_expectancy", "ages must run from 0 without gaps, each value more than 0"
+            )
+        words = source.strip()
+        if spec.get("loaded"):
+            words += f", loaded {spec['loaded']}"
+        if spec.get("version"):
+            words += f" (version {spec['version']})"
+        out.append(LoadedSingleLife(first, last, tuple(v for _, v in rows), words))
+    return tuple(out)
+
+
+@contextmanager
+def loaded_single_life_tables(tables: tuple[LoadedSingleLife, ...]) -> Iterator[None]:
+    """Within the block, the loaded tables answer for their years (``single_life_expectancy``)."""
+    token = _LOADED_SLT.set(tuple(tables))
+    try:
+        yield
+    finally:
+        _LOADED_SLT.reset(token)
+
+
+def _loaded_for(on: date) -> LoadedSingleLife | None:
+    found = [t for t in _LOADED_SLT.get() if t.covers(on.year)]
+    # the table of the latest first year answers; among equals, the one given last (the latest load)
+    return max(enumerate(found), key=lambda it: (it[1].first_year, it[0]))[1] if found else None
+
+
 def single_life_expectancy(age: int, on: date) -> Decimal:
     """Life expectancy in years at ``age`` from the table in force on ``on``."""
+    loaded = _loaded_for(on) if on >= IN_FORCE_FROM else None
+    if loaded is not None:
+        if age < 0:
+            raise ValueError("age must not be negative")
+        return loaded.values[min(age, len(loaded.values) - 1)]
     if on < IN_FORCE_FROM:
         raise TableNotInForce(
             f"the Single Life Table in force on {on.isoformat()} (before 2002) is not held by the engine"
@@ -67,10 +164,18 @@ def single_life_expectancy(age: int, on: date) -> Decimal:
 
 def single_life_source(on: date) -> str:
     """The regulation of the table ``single_life_expectancy`` reads on ``on`` (for the trace)."""
+    loaded = _loaded_for(on) if on >= IN_FORCE_FROM else None
+    if loaded is not None:
+        return f"Treas. Reg. §1.401(a)(9)-9 (Single Life Table, {loaded.source})"
     return SOURCE_2002 if on < IN_FORCE_2022 else SOURCE
 
 
 __all__ = [
+    "LOADED_SLT_KEY",
+    "LoadedSingleLife",
+    "SingleLifeInputError",
+    "loaded_single_life_tables",
+    "parse_loaded_single_life_tables",
     "IN_FORCE_FROM",
     "IN_FORCE_2022",
     "SINGLE_LIFE",

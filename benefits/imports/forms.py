@@ -16,6 +16,36 @@ class UploadForm(forms.Form):
         label="File",
         help_text="A CSV file (UTF-8) or an Excel workbook (.xlsx); the first row names the columns.",
     )
+    table_years = forms.CharField(
+        label="Year(s) the table applies to (regulatory tables only)",
+        required=False,
+        max_length=20,
+        help_text="For a §417(e)(3) table the stability-period year (2027); for the Single Life Table the "
+        "first distribution year, or a range (2002-2021).",
+    )
+    table_source = forms.CharField(
+        label="Source of the table (regulatory tables only)",
+        required=False,
+        max_length=300,
+        help_text="The notice or regulation that published it, for example Notice 2026-27.",
+    )
+
+    def clean(self):
+        from benefits.imports.kinds.tables import ParamsInvalid, parse_params
+
+        data = super().clean()
+        kind = KINDS.get(data.get("kind", ""))
+        if kind is None or not getattr(kind, "whole_file", False):
+            data["params"] = None
+            return data
+        try:
+            data["params"] = parse_params(
+                kind.name, data.get("table_years", ""), data.get("table_source", "")
+            )
+        except ParamsInvalid as exc:
+            field = "table_source" if str(exc).startswith("Source") else "table_years"
+            self.add_error(field, str(exc))
+        return data
 
     def clean_file(self):
         f = self.cleaned_data["file"]

@@ -16,6 +16,7 @@ from benefits.jobs.registry import JobKind, register_job_kind
 IMPORT_CHECK = "import.check"
 IMPORT_APPLY = "import.apply"
 RESULTS_RECALCULATE = "results.recalculate"
+TABLES_RECALCULATE = "tables.recalculate"  # benefits/imports/tables.py
 
 # A large file may take minutes: more than a PDF's limit.
 TIME_LIMIT = 1800
@@ -45,6 +46,15 @@ def register() -> None:
             name=RESULTS_RECALCULATE,
             label="Recalculating stored results after an import",
             run="benefits.imports.jobs:results_recalculate_job",
+            time_limit=TIME_LIMIT,
+            max_attempts=4,
+        )
+    )
+    register_job_kind(
+        JobKind(
+            name=TABLES_RECALCULATE,
+            label="Recalculating stored results after a regulatory table was loaded",
+            run="benefits.imports.jobs:tables_recalculate_job",
             time_limit=TIME_LIMIT,
             max_attempts=4,
         )
@@ -83,3 +93,9 @@ def results_recalculate_job(job) -> None:
     from benefits.imports.services import results_recalculate
 
     results_recalculate(job.args.get("membership_ids"))
+
+
+def tables_recalculate_job(job) -> None:
+    from benefits.imports.tables import tables_recalculate
+
+    tables_recalculate(job.args["kind"], list(job.args["years"]))

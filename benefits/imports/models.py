@@ -44,6 +44,8 @@ class ImportBatch(models.Model):
     applied_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # What the file itself does not say: a regulatory table's year(s) and source (``kinds/tables.py``).
+    params = models.JSONField(default=dict, blank=True)
     rolled_back_at = models.DateTimeField(null=True, blank=True)
     rolled_back_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -76,3 +78,38 @@ class ImportChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.model} {self.object_id}"
+
+
+class RegulatoryTable(models.Model):
+    """One loaded version of a regulatory table (issue 24): the §417(e)(3) applicable mortality table
+    for a year, or the Single Life Table from a year. Never edited: a new load of the same kind and year
+    is a new version, and the engine reads the latest version of each year (the shipped table before
+    any is loaded). ``rows`` is ``[[age, value], ...]`` as the file gave them (decimal strings)."""
+
+    class TableKind(models.TextChoices):
+        MORTALITY_417E = "mortality_417e", "§417(e)(3) applicable mortality table"
+        SINGLE_LIFE = "single_life", "Single Life Table (Treas. Reg. §1.401(a)(9)-9)"
+
+    kind = models.CharField(max_length=20, choices=TableKind.choices)
+    year = models.PositiveSmallIntegerField()  # the (first) year the table applies to
+    last_year = models.PositiveSmallIntegerField(
+        null=True, blank=True
+    )  # Single Life Table: through; null: on
+    version = models.PositiveSmallIntegerField()
+    source = models.CharField(max_length=300)  # the notice or regulation, e.g. "Notice 2026-27"
+    rows = models.JSONField()
+    sha256 = models.CharField(max_length=64)  # of the rows as loaded (canonical JSON)
+    batch = models.ForeignKey(ImportBatch, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    loaded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    loaded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["kind", "year", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "year", "version"], name="regulatory_table_version_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.year}, version {self.version} ({self.source})"

@@ -73,3 +73,69 @@ def market_missing(*, on: date, plans: list[Plan]) -> list[Missing]:
     months = {n.month for p in plans for n in market_needs(p.key, on, p.settings)}
     available = _available(months)
     return [m for p in plans for m in missing_rates(p, on, available)]
+
+
+def table_comparison(*, user, batch: ImportBatch) -> dict | None:
+    """A regulatory table's preview against the table in use: the year(s) and source given, what it
+    is compared with, how many ages change and the largest difference (None for other kinds)."""
+    from decimal import Decimal, InvalidOperation
+
+    from benefits.imports.kinds import KINDS
+    from benefits.imports.models import RegulatoryTable
+    from benefits.imports.tables import current_table, version_words
+
+    _admin(user)
+    kind = KINDS.get(batch.kind)
+    if not getattr(kind, "whole_file", False) or not batch.params.get("year"):
+        return None
+    params = batch.params
+    largest: tuple[Decimal, str] | None = None
+    for d in batch.diffs:
+        for old, new in d.get("changes", {}).values():
+            try:
+                diff = abs(Decimal(new) - Decimal(old))
+            except (InvalidOperation, TypeError):
+                continue
+            if largest is None or diff > largest[0]:
+                largest = (diff, d.get("key", ""))
+    years = str(params["year"])
+    if params.get("last_year") and params["last_year"] != params["year"]:
+        years = f"{params['year']}–{params['last_year']}"
+    elif kind.name == "single_life" and not params.get("last_year"):
+        years = f"{params['year']} on"
+    versions = [version_words(t) for t in RegulatoryTable.objects.filter(batch=batch).order_by("year")]
+    return {
+        "years": years,
+        "source": params.get("source", ""),
+        "compared_with": current_table(kind.table_kind, int(params["year"]))[0]
+        if batch.status == ImportBatch.Status.PREVIEWED
+        else "",
+        "changed": batch.updated,
+        "new": batch.created,
+        "largest": f"{largest[0]:f}" if largest else "",
+        "largest_at": largest[1] if largest else "",
+        "versions": versions,
+    }
+
+
+def regulatory_tables_for_admin(*, user, today: date) -> dict:
+    """Every loaded table version, newest first, and what the calculator uses for this year and the
+    next (a loaded version, the shipped table, or the table that stands in)."""
+    from benefits.imports.models import RegulatoryTable
+    from benefits.imports.tables import MORTALITY_417E, SINGLE_LIFE, current_table
+
+    _admin(user)
+    years = (today.year, today.year + 1)
+    return {
+        "versions": list(
+            RegulatoryTable.objects.select_related("loaded_by", "batch").order_by("kind", "-year", "-version")
+        ),
+        "in_use": [
+            (label, year, current_table(kind, year)[0])
+            for kind, label in (
+                (MORTALITY_417E, "§417(e)(3) applicable mortality table"),
+                (SINGLE_LIFE, "Single Life Table"),
+            )
+            for year in years
+        ],
+    }

@@ -59,6 +59,13 @@ def _store(content: bytes, sha: str, file_name: str) -> str:
     return write_file(f"imports/{sha}{suffix}", content, keep_existing=True)
 
 
+def kind_of(batch: ImportBatch):
+    """The batch's kind, bound to the fields given with its file (a regulatory table's year and source)."""
+    kind = get_kind(batch.kind)
+    bind = getattr(kind, "bind", None)
+    return bind(batch.params) if bind is not None else kind
+
+
 def batch_content(batch: ImportBatch) -> bytes:
     content = private_files.read_bytes(batch.stored_file)
     if hashlib.sha256(content).hexdigest() != batch.sha256:
@@ -75,11 +82,20 @@ def import_create(
     origin: str = "web",
     valid_rows_only: bool = False,
     request=None,
+    params: dict | None = None,
 ) -> ImportBatch:
-    """Record an uploaded file (who, when, name, SHA-256); checking it is ``import_check``."""
+    """Record an uploaded file (who, when, name, SHA-256); checking it is ``import_check``.
+
+    ``params``: what a kind needs beside its file (a regulatory table: its year(s) and source)."""
     _require_admin(actor)
     if kind not in KINDS:
         raise ValueError(f"Unknown kind {kind!r}: the kinds are {', '.join(KINDS)}.")
+    if getattr(KINDS[kind], "whole_file", False):
+        valid_rows_only = False  # a table is imported whole or not at all
+        if not (params or {}).get("year") or not (params or {}).get("source"):
+            raise ImportRefused(
+                "A table needs the year(s) it applies to and its source (notice or regulation)."
+            )
     if len(content) > MAX_BYTES:
         raise ImportRefused(f"The file is larger than {MAX_BYTES // (1024 * 1024)} MB; split it.")
     sha = hashlib.sha256(content).hexdigest()
@@ -93,6 +109,7 @@ def import_create(
             origin=origin,
             uploaded_by=actor if getattr(actor, "is_authenticated", False) else None,
             valid_rows_only=valid_rows_only,
+            params=dict(params or {}),
         )
         audit_record(
             event_type=AuditEventType.IMPORT_UPLOADED,
@@ -103,6 +120,7 @@ def import_create(
             kind=kind,
             file_name=batch.file_name,
             sha256=sha,
+            **({"table": dict(params)} if params else {}),
         )
         if origin == "web":
             # Every file uploaded from a page, however small, is checked by a background job: the
@@ -136,7 +154,7 @@ def import_check(batch_id: int, *, progress: bool = True) -> ImportBatch:
     """Check the stored file and record the preview (counts, diffs, errors). Writes only the batch row."""
     batch = ImportBatch.objects.get(pk=batch_id)
     checked = check_file(
-        get_kind(batch.kind), batch.file_name, batch_content(batch), _progress(batch.pk) if progress else None
+        kind_of(batch), batch.file_name, batch_content(batch), _progress(batch.pk) if progress else None
     )
     _record_check(batch, checked)
     batch.status = ImportBatch.Status.PREVIEWED
@@ -152,7 +170,7 @@ def import_request_apply(*, batch: ImportBatch, actor, valid_rows_only: bool, re
     batch = ImportBatch.objects.get(pk=batch.pk)
     if batch.status != ImportBatch.Status.PREVIEWED:
         raise ImportRefused("This file has already been imported, or is being imported.")
-    if batch.error_count and not valid_rows_only:
+    if batch.error_count and (not valid_rows_only or getattr(kind_of(batch), "whole_file", False)):
         raise ImportRefused(
             f"The file has {batch.error_count} error{'s' if batch.error_count != 1 else ''}: nothing was imported. "
             "Fix the file and upload it again, or choose to import only the valid rows."
@@ -231,11 +249,11 @@ def _apply_locked(batch_id: int, *, actor, valid_rows_only: bool | None, request
     if valid_rows_only is not None:
         batch.valid_rows_only = valid_rows_only
     actor = actor or batch.applied_by
-    kind = get_kind(batch.kind)
+    kind = kind_of(batch)
     report = _progress(batch.pk)
     checked = check_file(kind, batch.file_name, batch_content(batch), report)
     _record_check(batch, checked)
-    if checked.errors and not batch.valid_rows_only:
+    if checked.errors and (not batch.valid_rows_only or getattr(kind, "whole_file", False)):
         batch.status = ImportBatch.Status.PREVIEWED
         batch.save()
         n = len(checked.errors)
@@ -246,7 +264,8 @@ def _apply_locked(batch_id: int, *, actor, valid_rows_only: bool | None, request
     else:
         touched = [t for r in checked.rows for t in r.targets if t.instance is None or t.changes]
         touched += [t for t in checked.derived if t.changes]
-        changes = _write(batch, checked, report)
+        write = getattr(kind, "write", None)  # a kind that stores the file its own way (a table version)
+        changes = write(checked, batch, actor) if write is not None else _write(batch, checked, report)
         ImportChange.objects.bulk_create(changes, batch_size=WRITE_BATCH)
         kind.applied(checked, batch, actor)
         # Only rows the import wrote make stored results stale: a file re-imported unchanged touches none.
@@ -469,7 +488,7 @@ def import_rollback(*, batch: ImportBatch, actor, request=None) -> ImportBatch:
                 for attname, value in ch.before.items():
                     setattr(obj, attname, _restore_value(model, attname, value))
                 obj.save(update_fields=[model._meta.get_field(a).name for a in ch.before])
-        get_kind(batch.kind).rolled_back(batch, actor)
+        kind_of(batch).rolled_back(batch, actor)
         _invalidate(affected)
         batch.status = ImportBatch.Status.ROLLED_BACK
         batch.rolled_back_at = timezone.now()
@@ -548,11 +567,20 @@ def results_recalculate(membership_ids: list[int] | None) -> dict[str, int]:
 
 
 def import_run(
-    *, kind: str, file_name: str, content: bytes, dry_run: bool, valid_rows_only: bool, actor=None
+    *,
+    kind: str,
+    file_name: str,
+    content: bytes,
+    dry_run: bool,
+    valid_rows_only: bool,
+    actor=None,
+    params: dict | None = None,
 ) -> tuple[ImportBatch | None, Checked]:
     """The command's import: a dry run only checks; otherwise the file is recorded and applied here."""
     if dry_run:
-        return None, check_file(get_kind(kind), file_name, content)
+        k = get_kind(kind)
+        bind = getattr(k, "bind", None)
+        return None, check_file(bind(params) if bind is not None else k, file_name, content)
     batch = import_create(
         kind=kind,
         file_name=file_name,
@@ -560,6 +588,7 @@ def import_run(
         actor=actor,
         origin="command",
         valid_rows_only=valid_rows_only,
+        params=params,
     )
     try:
         batch = import_apply(batch.pk, actor=actor, valid_rows_only=valid_rows_only)

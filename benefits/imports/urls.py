@@ -11,4 +11,5 @@ urlpatterns = [
     path("staff/imports/<int:batch_id>/apply/", views.import_apply, name="import_apply"),
     path("staff/imports/<int:batch_id>/rollback/", views.import_rollback, name="import_rollback"),
     path("staff/market-rates/", views.market_rates, name="market_rates"),
+    path("staff/regulatory-tables/", views.regulatory_tables, name="regulatory_tables"),
 ]

@@ -54,6 +54,7 @@ def imports_upload(request):
         content=upload.read(),
         actor=request.user,
         request=request,
+        params=form.cleaned_data.get("params"),
     )
     return redirect("benefits:import_detail", batch_id=batch.pk)
 
@@ -84,6 +85,7 @@ def import_detail(request, batch_id: int):
             "errors": batch.errors[:ERRORS_SHOWN],
             "errors_hidden": max(0, batch.error_count - ERRORS_SHOWN),
             "apply_form": ApplyForm(),
+            "table": selectors.table_comparison(user=request.user, batch=batch),
         },
     )
 
@@ -144,4 +146,13 @@ def market_rates(request):
             "missing": selectors.market_missing_for_admin(user=request.user, on=on),
             "on": on,
         },
+    )
+
+
+@role_required("administrator")
+def regulatory_tables(request):
+    return render(
+        request,
+        "benefits/imports/regulatory_tables.html",
+        selectors.regulatory_tables_for_admin(user=request.user, today=timezone.localdate()),
     )

@@ -252,6 +252,9 @@ def parse_loaded_417e_tables(
         if not isinstance(spec, Mapping):
             raise TableInputError(where, "must be an object with source, version and qx")
         source, version, qx = spec.get("source"), spec.get("version", ""), spec.get("qx")
+        loaded = spec.get("loaded", "")
+        if not isinstance(loaded, str) or (loaded and not _is_iso_date(loaded)):
+            raise TableInputError(f"{where}/loaded", "the date the table was loaded, as YYYY-MM-DD")
         if not isinstance(source, str) or not source.strip():
             raise TableInputError(
                 f"{where}/source", "the notice or regulation the table comes from is required"
@@ -270,20 +273,38 @@ def parse_loaded_417e_tables(
         rows.sort()
         if [a for a, _ in rows] != list(range(rows[0][0], rows[0][0] + len(rows))):
             raise TableInputError(f"{where}/qx", "the ages must be consecutive")
-        out[int(year_text)] = _loaded_table(int(year_text), source.strip(), str(version), tuple(rows))
+        out[int(year_text)] = _loaded_table(int(year_text), source.strip(), str(version), tuple(rows), loaded)
     return out
+
+
+def _is_iso_date(text: str) -> bool:
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        return False
+    return len(text) == 10
 
 
 @cache
 def _loaded_table(
-    year: int, source: str, version: str, rows: tuple[tuple[int, float], ...]
+    year: int, source: str, version: str, rows: tuple[tuple[int, float], ...], loaded: str = ""
 ) -> MortalityTable:
-    """One object per content, so the annuity caches keyed by table serve a whole census."""
-    label = f"version {version}, " if version else ""
+    """One object per content, so the annuity caches keyed by table serve a whole census.
+
+    With the date it was loaded (a table an administrator loaded through the data import), the name
+    is the line results show: "2027 applicable mortality table, Notice 2026-27, loaded 2026-11-27"."""
+    if loaded:
+        name = f"{year} applicable mortality table, {source}, loaded {loaded}" + (
+            f" (version {version})" if version else ""
+        )
+    else:
+        label = f"version {version}, " if version else ""
+        name = f"IRS {year} §417(e)(3) applicable mortality table as loaded ({label}{source})"
     return MortalityTable(
         f"irs_417e_{year}_loaded",
-        f"IRS {year} §417(e)(3) applicable mortality table as loaded ({label}{source})",
-        f"loaded as a calculation input: {source}" + (f" (version {version})" if version else ""),
+        name,
+        (f"{source}, loaded {loaded}" if loaded else f"loaded as a calculation input: {source}")
+        + (f" (version {version})" if version else ""),
         rows[0][0],
         np.array([q for _, q in rows]),
     )

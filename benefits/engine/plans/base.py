@@ -425,6 +425,12 @@ class PackagePlan:
         result: JSON = {"id": participant.id}
         result.update(core.contract())
         from ..core import ParticipantError
+        from ..life_expectancy import (
+            LOADED_SLT_KEY,
+            SingleLifeInputError,
+            loaded_single_life_tables,
+            parse_loaded_single_life_tables,
+        )
         from ..missing import BENEFITS_BLOCKED
         from ..mortality import (
             LOADED_417E_KEY,
@@ -434,15 +440,20 @@ class PackagePlan:
             revrul_2001_62_reading,
         )
 
-        try:  # §417(e)(3) tables loaded as inputs replace the shipped ones for their years
+        try:  # §417(e)(3) tables and Single Life Tables loaded as inputs replace the shipped ones
             tables = parse_loaded_417e_tables((assumptions or {}).get(LOADED_417E_KEY))
-        except TableInputError as exc:
+            life_tables = parse_loaded_single_life_tables((assumptions or {}).get(LOADED_SLT_KEY))
+        except (TableInputError, SingleLifeInputError) as exc:
             raise ParticipantError(exc.field, str(exc), absolute=True) from None
         try:
             blocked = (core.extra or {}).get(BENEFITS_BLOCKED)
             if blocked is not None:  # the core itself names an input the benefit figures wait for
                 raise blocked
-            with revrul_2001_62_reading(revrul_reading(resolved)), loaded_417e_tables(tables):
+            with (
+                revrul_2001_62_reading(revrul_reading(resolved)),
+                loaded_417e_tables(tables),
+                loaded_single_life_tables(life_tables),
+            ):
                 result.update(self.outputs(participant, as_of, assumptions, core))
         except Exception as exc:
             # A missing input (a market rate; a limit or table the engine lacks for the date) blocks

@@ -10,6 +10,7 @@ from benefits.imports.kinds import (
     loans,
     market_rates,
     participants,
+    tables,
     valuations,
 )
 from benefits.imports.kinds.base import Kind
@@ -18,6 +19,8 @@ KINDS: dict[str, Kind] = {
     k.KIND.name: k.KIND
     for k in (participants, hours, compensation, contributions, valuations, esop, loans, market_rates)
 }
+KINDS[tables.MORTALITY_417E.name] = tables.MORTALITY_417E
+KINDS[tables.SINGLE_LIFE.name] = tables.SINGLE_LIFE
 
 
 def register(kind: Kind) -> None:

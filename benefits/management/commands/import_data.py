@@ -31,6 +31,10 @@ class Command(BaseCommand):
         parser.add_argument(
             "--json", action="store_true", help="End with one line of JSON: counts and errors."
         )
+        parser.add_argument(
+            "--years", default="", help="A regulatory table: the year(s) it applies to (2027)."
+        )
+        parser.add_argument("--source", default="", help="A regulatory table: its notice or regulation.")
 
     def handle(self, *args, **opts):
         from benefits.imports.services import ImportRefused, import_run
@@ -38,6 +42,14 @@ class Command(BaseCommand):
         kind = opts["kind"]
         if kind not in KINDS:
             raise CommandError(f"Unknown kind {kind!r}: the kinds are {', '.join(KINDS)}.", returncode=2)
+        params = None
+        if getattr(KINDS[kind], "whole_file", False):
+            from benefits.imports.kinds.tables import ParamsInvalid, parse_params
+
+            try:
+                params = parse_params(kind, opts["years"], opts["source"])
+            except ParamsInvalid as exc:
+                raise CommandError(str(exc), returncode=2) from None
         path = Path(opts["file"])
         try:
             content = path.read_bytes()
@@ -50,6 +62,7 @@ class Command(BaseCommand):
                 content=content,
                 dry_run=opts["dry_run"],
                 valid_rows_only=opts["valid_rows_only"],
+                params=params,
             )
         except ImportRefused as exc:
             raise CommandError(str(exc), returncode=2) from None

@@ -79,11 +79,26 @@ def run(
     dry_run: bool = False,
     valid_rows_only: bool = False,
 ):
+    from benefits.imports.kinds import KINDS
     from benefits.imports.services import import_run
 
+    # A regulatory table's year and source are import fields, not columns (kinds/tables.py).
+    params = TABLE_PARAMS.get(kind) if getattr(KINDS[kind], "whole_file", False) else None
     return import_run(
-        kind=kind, file_name=file_name, content=content, dry_run=dry_run, valid_rows_only=valid_rows_only
+        kind=kind,
+        file_name=file_name,
+        content=content,
+        dry_run=dry_run,
+        valid_rows_only=valid_rows_only,
+        params=params,
     )
+
+
+# The year(s) and source each table sample in docs/import/ is for (docs/import/README.md).
+TABLE_PARAMS = {
+    "mortality_417e": {"year": 2024, "last_year": 2024, "source": "Notice 2023-73"},
+    "single_life": {"year": 2002, "last_year": 2021, "source": "Treas. Reg. §1.401(a)(9)-9, A-1 (T.D. 8987)"},
+}
 
 
 def snapshot() -> dict:

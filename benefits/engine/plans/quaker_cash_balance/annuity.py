@@ -99,7 +99,11 @@ def applicable_basis(distribution: date, market: MarketData) -> ApplicableBasis:
         if key in REVRUL_2001_62_TABLES.values():  # named with the plan's reading and its status
             basis = _table_basis(revrul_2001_62_table(reading, confirmed), rate.value)
         elif key.endswith("_loaded"):  # a table loaded as an input (its name says which version)
-            basis = _table_basis(applicable_417e_table(distribution, record=False), rate.value)
+            try:
+                table = applicable_417e_table(distribution, record=False)
+            except TableNotAvailable:  # a later year than any loaded: the latest loaded one stands in
+                table = latest_417e_table(distribution.year)
+            basis = _table_basis(table, rate.value)
         else:
             basis = _basis(key, rate.value)
     return ApplicableBasis(basis, rate, basis.table)

@@ -29,7 +29,13 @@ from benefits.engine.dates import (
     months_between,
 )
 from benefits.engine.money import to_decimal, to_money, to_money_down
-from benefits.engine.mortality import MortalityTable, revrul_2001_62_reading
+from benefits.engine.mortality import (
+    LOADED_417E_KEY,
+    MortalityTable,
+    loaded_417e_tables,
+    parse_loaded_417e_tables,
+    revrul_2001_62_reading,
+)
 from benefits.engine.parameters import ParameterNotInForce, parameter
 from benefits.engine.types import Participant
 
@@ -100,7 +106,9 @@ def price_grid(
 ) -> tuple[GridRow, ...]:
     """Every month from the earliest commencement date to age ``end_age``, every form (one pass)."""
     core = _core(p, as_of, core)
-    with revrul_2001_62_reading(_settings(core).revrul_2001_62_reading):  # 2003–2007 dates' table
+    # 2003–2007 dates' table on the plan's reading; §417(e)(3) tables loaded as inputs for their years
+    tables = parse_loaded_417e_tables((assumptions or {}).get(LOADED_417E_KEY))
+    with revrul_2001_62_reading(_settings(core).revrul_2001_62_reading), loaded_417e_tables(tables):
         return _price_grid(p, as_of, assumptions, core, start, end_age)
 
 
