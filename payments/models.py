@@ -221,3 +221,38 @@ class PaymentInstalment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.pay_date} {self.gross} ({self.get_state_display()})"
+
+
+class LoanRepayment(models.Model):
+    """One scheduled repayment of a loan that was collected and posted to the books (Carver 401(k) §8.5:
+    payroll deductions while the borrower is on the payroll). Posted once: one row per loan and due date."""
+
+    class Via(models.TextChoices):
+        PAYROLL = "payroll", "Payroll deduction"
+        CASH = "cash", "Paid by the borrower"
+
+    loan = models.ForeignKey(Loan, on_delete=models.PROTECT, related_name="repayments")
+    sequence = models.PositiveSmallIntegerField()
+    due = models.DateField()
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    interest = models.DecimalField(max_digits=12, decimal_places=2)
+    principal = models.DecimalField(max_digits=12, decimal_places=2)
+    balance_after = models.DecimalField(max_digits=14, decimal_places=2)
+    # Principal credited to each source (§8.5(c): the §8.4(b) order); the interest rides with it.
+    credited = models.JSONField(default=dict)
+    via = models.CharField(max_length=10, choices=Via.choices, default=Via.PAYROLL)
+    posted_on = models.DateField()
+    posted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["loan", "due"]
+        constraints = [
+            models.UniqueConstraint(fields=["loan", "due"], name="loan_repayment_once_per_due_date"),
+            models.CheckConstraint(
+                condition=Q(amount=models.F("interest") + models.F("principal")),
+                name="loan_repayment_is_interest_plus_principal",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Loan {self.loan_id} repayment {self.sequence} due {self.due}"
