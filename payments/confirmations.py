@@ -17,11 +17,12 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from benefits.engine.payment_order import split_withholding
+from benefits.engine.payment_order import in_proportion, split_withholding
 from benefits.imports import cells as c
 from benefits.imports.kinds.base import Cells, Column, Kind, Target
 from benefits.imports.kinds.loans import loan_balances
 from benefits.models import AccountBalance, AccountTransaction, PlanMembership
+from payments.diversification import transfer_postings
 from payments.models import Loan, Payment, PaymentInstalment
 
 STATUSES = {"paid": "paid", "returned": "returned"}
@@ -39,6 +40,8 @@ def postings(i: PaymentInstalment) -> list[tuple[str, str, Decimal, str]]:
     sources = {s: Decimal(v) for s, v in ((p.posting or {}).get("sources") or {}).items()}
     if not sources:
         return []
+    if sum(sources.values()) != i.gross:  # an instalment of a schedule: its gross in the stored proportions
+        sources = in_proportion(sources, i.gross)
     claim_type = p.claim.claim_type if p.claim_id else ""
     kind = TX_KIND.get(claim_type, "distribution")
     out = []
@@ -156,6 +159,16 @@ class ConfirmationsKind(Kind):
                         Loan, ("loan", made.pk), {}, {"made_on": on}, instance=made, label=f"Loan {made.pk}"
                     )
                 )
+            for n, (src, amount, shares, text) in enumerate(transfer_postings(i)):
+                out.append(
+                    Target(
+                        AccountTransaction,
+                        ("tx", text, src, n),
+                        {"membership": p.membership, "source": src, "date": on, "kind": "transfer"},
+                        {"amount": amount, "shares": shares, "memo": text},
+                        label=f"Payment {pid} {src}",
+                    )
+                )
             for n, (src, kind, amount, text) in enumerate(postings(i)):
                 out.append(
                     Target(
@@ -194,9 +207,9 @@ class ConfirmationsKind(Kind):
             for src, kind, amount, _ in postings(i):
                 posted[i.payment.membership_id].append((src, kind, amount, t.values["paid_on"]))
                 members[i.payment.membership_id] = i.payment.membership
+        out: list[Target] = self._transfers_moved(paid)
         if not posted:
-            return []
-        out: list[Target] = []
+            return out
         balances = defaultdict(list)
         for b in AccountBalance.objects.filter(membership_id__in=members).order_by("as_of"):
             balances[(b.membership_id, b.source)].append(b)
@@ -252,6 +265,25 @@ class ConfirmationsKind(Kind):
                         instance=inst,
                     )
                 )
+        return out
+
+    def _transfers_moved(self, paid) -> list[Target]:
+        """An ESOP diversification transfer moves ``plan_data``'s shares to cash (what the engine reads)."""
+        moved: dict[int, tuple[PlanMembership, Decimal, Decimal]] = {}
+        for t in paid:
+            i = t.instance
+            tr = (i.payment.posting or {}).get("transfer")
+            if not tr:
+                continue
+            m = i.payment.membership
+            _, shares, value = moved.get(m.pk, (m, Decimal("0"), Decimal("0.00")))
+            moved[m.pk] = (m, shares + Decimal(tr["shares"]), value + i.gross)
+        out = []
+        for mid, (m, shares, value) in moved.items():
+            data = dict(m.plan_data)
+            data["shares"] = f"{Decimal(str(data.get('shares') or '0')) - shares:.4f}"
+            data["cash"] = f"{Decimal(str(data.get('cash') or '0')) + value:.2f}"
+            out.append(Target(PlanMembership, ("membership", mid), {}, {"plan_data": data}, instance=m))
         return out
 
     def applied(self, checked, batch, actor) -> None:

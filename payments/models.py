@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.fields.json import KT
 
 from benefits.models import Participant, PlanMembership
 
@@ -120,6 +121,12 @@ class Payment(models.Model):
                 name="payment_one_live_per_claim",
             ),
             models.CheckConstraint(condition=Q(gross__gt=0), name="payment_gross_positive"),
+            # One live ESOP diversification transfer per diversification election (payments/diversification).
+            models.UniqueConstraint(
+                KT("posting__diversification_election"),
+                condition=Q(kind="transfer") & ~Q(state="cancelled"),
+                name="payment_one_live_per_diversification",
+            ),
         ]
 
     def __str__(self) -> str:

@@ -136,7 +136,11 @@ def _set_state(payment: Payment, new: str, *, reason: str, actor=None, request=N
 def instalments_make_due(pay_date: date) -> int:
     """Create the instalments due on ``pay_date`` for every live record (first and recurring payments),
     in bulk. Re-running adds nothing: one instalment per payment and pay date is a unique index
-    (``ignore_conflicts`` lets a concurrent run lose quietly instead of paying twice)."""
+    (``ignore_conflicts`` lets a concurrent run lose quietly instead of paying twice). ESOP
+    diversification transfers whose election window has closed are scheduled first."""
+    from payments.diversification import transfers_schedule
+
+    transfers_schedule(pay_date)
     candidates = (
         Payment.objects.filter(state__in=[Payment.State.SCHEDULED, Payment.State.IN_PAY])
         .filter(first_pay_date__lte=pay_date)
