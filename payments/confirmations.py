@@ -63,8 +63,18 @@ class ConfirmationsKind(Kind):
             raw = cells.get("payment", "").strip()
             if raw.isdigit():
                 ids.add(int(raw))
-        found = PaymentInstalment.objects.filter(payment_id__in=ids).select_related(
-            "payment__claim", "payment__membership__plan"
+        found = (
+            PaymentInstalment.objects.filter(payment_id__in=ids)
+            .select_related("payment__claim", "payment__membership__plan")
+            # Not decoded for every row of a 100,000-row file: a membership's plan data is read again
+            # (in bulk) only for the loans and transfers whose posting changes it (``derived``).
+            .defer(
+                "withholding_basis",
+                "payment__destination",
+                "payment__continuation",
+                "payment__withholding_election",
+                "payment__membership__plan_data",
+            )
         )
         by_key = {(i.payment_id, i.pay_date): i for i in found}
         loans = {loan.payment_id: loan for loan in Loan.objects.filter(payment_id__in=ids)}
@@ -210,6 +220,7 @@ class ConfirmationsKind(Kind):
         out: list[Target] = self._transfers_moved(paid)
         if not posted:
             return out
+        members = PlanMembership.objects.in_bulk(list(members))
         balances = defaultdict(list)
         for b in AccountBalance.objects.filter(membership_id__in=members).order_by("as_of"):
             balances[(b.membership_id, b.source)].append(b)
@@ -279,7 +290,9 @@ class ConfirmationsKind(Kind):
             _, shares, value = moved.get(m.pk, (m, Decimal("0"), Decimal("0.00")))
             moved[m.pk] = (m, shares + Decimal(tr["shares"]), value + i.gross)
         out = []
-        for mid, (m, shares, value) in moved.items():
+        fresh = PlanMembership.objects.in_bulk(list(moved))
+        for mid, (_, shares, value) in moved.items():
+            m = fresh[mid]
             data = dict(m.plan_data)
             data["shares"] = f"{Decimal(str(data.get('shares') or '0')) - shares:.4f}"
             data["cash"] = f"{Decimal(str(data.get('cash') or '0')) + value:.2f}"
