@@ -27,7 +27,14 @@ from payments.models import Payment, PaymentKind, PaymentMethod
 
 CENT = Decimal("0.01")
 FROM_SOURCE, TO_SOURCE = "stock_fund", "investment_fund"  # the ESOP account sources (imports/kinds/common)
-SECTION = "Code §401(a)(28)(B); the plan's diversification section (Fairport ESOP §6.4-2)"
+
+
+def _section(plan_key: str) -> str:
+    """The provisions that govern the election, as the plan's package names them."""
+    from benefits.engine.plans import get_plan
+
+    program = getattr(get_plan(plan_key), "diversification", None)
+    return getattr(program, "election_sections", "") or "Code §401(a)(28)(B)"
 
 
 def transfer_date(window_closes: date) -> date:
@@ -52,7 +59,7 @@ def transfers_schedule(pay_date: date) -> int:
         e
         for e in DiversificationElection.objects.filter(
             state="current", window_closes__lt=pay_date
-        ).select_related("membership", "participant")
+        ).select_related("membership__plan", "participant")
         if e.pk not in done
     ]
     made = []
@@ -78,7 +85,7 @@ def transfers_schedule(pay_date: date) -> int:
                 destination_masked="Moved to other investments in the plan",
                 withholding_election={"form": "none", "reason": "a transfer inside the plan is not paid out"},
                 posting={
-                    "section": SECTION,
+                    "section": _section(e.membership.plan.key),
                     "diversification_election": e.pk,
                     "transfer": {
                         "from": FROM_SOURCE,
