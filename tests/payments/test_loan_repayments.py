@@ -157,3 +157,66 @@ def test_a_repaid_loan_leaves_50000_less_its_highest_balance_for_12_months(singl
     result = membership_calculate(m, as_of=last_due)
     base = Decimal(result["loan"]["maximum_new_loan"])
     assert base <= Decimal("50000.00") - carried
+
+
+def _fake_loans(k: int, offset: int) -> None:
+    from benefits.models import PlanMembership
+    from payments.models import Loan
+
+    members = list(PlanMembership.objects.filter(plan__key="carver-401k"))
+    # (one loan at a time per borrower in the plan, §8.4(f): these are records for counting queries; the
+    # due dates differ so no two repayments share a membership, source and date)
+    for j in range(offset, offset + k):
+        m = members[j % len(members)]
+        p = Payment.objects.create(
+            membership=m,
+            participant_id=m.participant_id,
+            payee_name=f"Borrower {j}",
+            kind="loan_disbursement",
+            gross=Decimal("1000.00"),
+            first_pay_date=date(2025, 1, 1),
+            number_of_payments=1,
+            method="check",
+            state="paid",
+            posting={"section": "Plan §8.4(b)", "sources": {"before_tax": "1000.00"}},
+        )
+        Loan.objects.create(
+            payment=p,
+            principal=Decimal("1000.00"),
+            rate_percent=Decimal("8.000"),
+            term_months=1,
+            level_payment=Decimal("502.50"),
+            first_due=date(2026, 1, 15),
+            made_on=date(2025, 1, 1),
+            schedule=[
+                {
+                    "due": (date(2025, 1, 1) + timedelta(days=j)).isoformat(),
+                    "payment": "503.08",
+                    "interest": "3.08",
+                    "principal": "500.00",
+                    "balance": "500.00",
+                },
+                {
+                    "due": (date(2025, 1, 1) + timedelta(days=j + 200)).isoformat(),
+                    "payment": "501.54",
+                    "interest": "1.54",
+                    "principal": "500.00",
+                    "balance": "0.00",
+                },
+            ],
+        )
+
+
+def test_a_repayment_run_makes_the_same_queries_for_2_loans_as_for_12(demo, admin):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _fake_loans(2, 0)
+    with CaptureQueriesContext(connection) as small:
+        assert loan_repayments_post(on=date(2026, 2, 1), actor=admin).posted == 4
+    _fake_loans(12, 100)
+    with CaptureQueriesContext(connection) as big:
+        run = loan_repayments_post(on=date(2026, 2, 1), actor=admin)
+    # borrowers who left the payroll repay in cash (§8.5(a)): listed, not posted
+    assert run.posted + len(run.awaiting) == 24 and run.awaiting
+    assert len(big) <= len(small) + 2  # a plan_data update when a balance changed: bulk, never per loan
