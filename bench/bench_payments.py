@@ -7,8 +7,9 @@ annuities start on January 1, 2027 (spread over the demo's defined benefit membe
 each through the code the administrator uses: the pay date listed (its instalments made due in bulk,
 then the rows and the command's JSON), the instruction file exported (and exported again: the same
 bytes), and the paying agent's confirmation of every payment imported (checked and applied whole).
-One payment in ten is a 401(k) loan disbursement, so the confirmation also posts to the books (a
-transaction per source and the loan balances recomputed). Each figure is printed with the number of
+One payment in ten is a 401(k) payment with a split by source (a disbursement with no claim, so no
+§402(f) notice holds it back), so the confirmation also posts to the books: a transaction per source
+and the source balances on the paid date recomputed. Each figure is printed with the number of
 SQL queries it made (Django's CaptureQueriesContext): it must not grow with N.
 """
 
@@ -91,7 +92,7 @@ def main(n: int) -> None:
     assert batch.status == "applied", checked.errors[:3]
     assert Payment.objects.filter(state__in=["in_pay", "paid"]).count() == n
 
-    print(f"payments on {PAY_DATE}: {n:,} ({n // 10:,} of them loans that post to the books)")
+    print(f"payments on {PAY_DATE}: {n:,} ({n // 10:,} of them 401(k) payments that post to the books by source)")
     print(f"list (make due + rows + JSON): {listed:.1f} s, {len(q_list)} queries")
     print(f"export instruction file:       {exported:.1f} s, {len(q_export)} queries ({len(content) / 1e6:.1f} MB); again: {exported_again:.1f} s")
     print(f"confirmation import (check + post): {confirmed:.1f} s, {len(q_confirm)} queries")
