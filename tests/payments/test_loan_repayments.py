@@ -132,6 +132,11 @@ def test_payroll_repayments_post_reduce_the_balance_and_credit_the_sources(singl
     # §8.4(f): while the loan is outstanding no new loan can be made.
     result = membership_calculate(m, as_of=third_due)
     assert Decimal(result["loan"]["maximum_new_loan"]) == 0
+    # The statement shows the outstanding balance and the largest new loan recomputed.
+    from benefits.presenters.statements import statement_payload
+
+    shown = statement_payload(m, today=third_due)["loan"]
+    assert shown["outstanding"] == f"{rows[2][3]:.2f}" and Decimal(shown["maximum_new_loan"]) == 0
 
 
 def test_a_repaid_loan_leaves_50000_less_its_highest_balance_for_12_months(single_pat, committee, admin):
