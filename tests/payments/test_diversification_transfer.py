@@ -100,5 +100,7 @@ def test_the_statement_shows_the_diversification(sam, admin):
     payment = Payment.objects.get(kind="transfer", membership=esop)
     confirm(admin, [(payment.pk, "2027-04-01", "paid", "2027-04-01", "TR-1", "1140.00", "")])
     st = period_statement(esop, Period(date(2027, 1, 1), date(2027, 4, 30)))
-    text = repr(st)
-    assert "iversification" in text and "100" in text
+    step = next(t for t in st["trace"] if t["rule"] == "Diversification in the period")
+    # 100 shares out of stock, $1,140.00 into other investments: the account's value does not change.
+    assert dict(step["inputs"]) == {"shares": "-100", "cash": "$1,140.00"} and step["result"] == "$0.00"
+    assert st["checks"] == [] and st["closing"] == "36755.20"  # 3,150 × $11.40 + $845.20
