@@ -17,11 +17,12 @@ from decimal import Decimal
 
 from django.utils import timezone
 
-from benefits.engine.payment_order import split_withholding
+from benefits.engine.payment_order import in_proportion, split_withholding
 from benefits.imports import cells as c
 from benefits.imports.kinds.base import Cells, Column, Kind, Target
 from benefits.imports.kinds.loans import loan_balances
 from benefits.models import LOAN_MOVEMENT_KINDS, AccountBalance, AccountTransaction, Plan, PlanMembership
+from payments.diversification import transfer_postings
 from payments.models import Loan, Payment, PaymentInstalment, PaymentKind
 
 STATUSES = {"paid": "paid", "returned": "returned"}
@@ -39,6 +40,8 @@ def postings(i: PaymentInstalment) -> list[tuple[str, str, Decimal, str]]:
     sources = {s: Decimal(v) for s, v in ((p.posting or {}).get("sources") or {}).items()}
     if not sources:
         return []
+    if sum(sources.values()) != i.gross:  # an instalment of a schedule: its gross in the stored proportions
+        sources = in_proportion(sources, i.gross)
     claim_type = p.claim.claim_type if p.claim_id else ""
     kind = TX_KIND.get(claim_type, "distribution")
     out = []
@@ -78,8 +81,18 @@ class ConfirmationsKind(Kind):
             raw = cells.get("payment", "").strip()
             if raw.isdigit():
                 ids.add(int(raw))
-        found = PaymentInstalment.objects.filter(payment_id__in=ids).select_related(
-            "payment__claim", "payment__membership__plan"
+        found = (
+            PaymentInstalment.objects.filter(payment_id__in=ids)
+            .select_related("payment__claim", "payment__membership__plan")
+            # Not decoded for every row of a 100,000-row file: a membership's plan data is read again
+            # (in bulk) only for the loans and transfers whose posting changes it (``derived``).
+            .defer(
+                "withholding_basis",
+                "payment__destination",
+                "payment__continuation",
+                "payment__withholding_election",
+                "payment__membership__plan_data",
+            )
         )
         by_key = {(i.payment_id, i.pay_date): i for i in found}
         loans = {loan.payment_id: loan for loan in Loan.objects.filter(payment_id__in=ids)}
@@ -174,6 +187,16 @@ class ConfirmationsKind(Kind):
                         Loan, ("loan", made.pk), {}, {"made_on": on}, instance=made, label=f"Loan {made.pk}"
                     )
                 )
+            for n, (src, amount, shares, text) in enumerate(transfer_postings(i)):
+                out.append(
+                    Target(
+                        AccountTransaction,
+                        ("tx", text, src, n),
+                        {"membership": p.membership, "source": src, "date": on, "kind": "transfer"},
+                        {"amount": amount, "shares": shares, "memo": text},
+                        label=f"Payment {pid} {src}",
+                    )
+                )
             for n, (src, kind, amount, text) in enumerate(postings(i)):
                 out.append(
                     Target(
@@ -213,9 +236,10 @@ class ConfirmationsKind(Kind):
             for src, kind, amount, _ in postings(i):
                 posted[i.payment.membership_id].append((src, kind, amount, t.values["paid_on"]))
                 members[i.payment.membership_id] = i.payment.membership
+        out: list[Target] = self._transfers_moved(paid) + list(closed)
         if not posted:
-            return closed
-        out: list[Target] = list(closed)
+            return out
+        members = PlanMembership.objects.in_bulk(list(members))
         balances = defaultdict(list)
         for b in AccountBalance.objects.filter(membership_id__in=members).order_by("as_of"):
             balances[(b.membership_id, b.source)].append(b)
@@ -269,6 +293,27 @@ class ConfirmationsKind(Kind):
                         instance=inst,
                     )
                 )
+        return out
+
+    def _transfers_moved(self, paid) -> list[Target]:
+        """An ESOP diversification transfer moves ``plan_data``'s shares to cash (what the engine reads)."""
+        moved: dict[int, tuple[PlanMembership, Decimal, Decimal]] = {}
+        for t in paid:
+            i = t.instance
+            tr = (i.payment.posting or {}).get("transfer")
+            if not tr:
+                continue
+            m = i.payment.membership
+            _, shares, value = moved.get(m.pk, (m, Decimal("0"), Decimal("0.00")))
+            moved[m.pk] = (m, shares + Decimal(tr["shares"]), value + i.gross)
+        out = []
+        fresh = PlanMembership.objects.in_bulk(list(moved))
+        for mid, (_, shares, value) in moved.items():
+            m = fresh[mid]
+            data = dict(m.plan_data)
+            data["shares"] = f"{Decimal(str(data.get('shares') or '0')) - shares:.4f}"
+            data["cash"] = f"{Decimal(str(data.get('cash') or '0')) + value:.2f}"
+            out.append(Target(PlanMembership, ("membership", mid), {}, {"plan_data": data}, instance=m))
         return out
 
     def applied(self, checked, batch, actor) -> None:

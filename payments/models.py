@@ -15,6 +15,7 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.fields.json import KT
 
 from benefits.models import Participant, PlanMembership
 
@@ -120,6 +121,12 @@ class Payment(models.Model):
                 name="payment_one_live_per_claim",
             ),
             models.CheckConstraint(condition=Q(gross__gt=0), name="payment_gross_positive"),
+            # One live ESOP diversification transfer per diversification election (payments/diversification).
+            models.UniqueConstraint(
+                KT("posting__diversification_election"),
+                condition=Q(kind="transfer") & ~Q(state="cancelled"),
+                name="payment_one_live_per_diversification",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -254,3 +261,38 @@ class PayeeDeath(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payee_name} died {self.died_on}"
+
+
+class LoanRepayment(models.Model):
+    """One scheduled repayment of a loan that was collected and posted to the books (Carver 401(k) §8.5:
+    payroll deductions while the borrower is on the payroll). Posted once: one row per loan and due date."""
+
+    class Via(models.TextChoices):
+        PAYROLL = "payroll", "Payroll deduction"
+        CASH = "cash", "Paid by the borrower"
+
+    loan = models.ForeignKey(Loan, on_delete=models.PROTECT, related_name="repayments")
+    sequence = models.PositiveSmallIntegerField()
+    due = models.DateField()
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    interest = models.DecimalField(max_digits=12, decimal_places=2)
+    principal = models.DecimalField(max_digits=12, decimal_places=2)
+    balance_after = models.DecimalField(max_digits=14, decimal_places=2)
+    # Principal credited to each source (§8.5(c): the §8.4(b) order); the interest rides with it.
+    credited = models.JSONField(default=dict)
+    via = models.CharField(max_length=10, choices=Via.choices, default=Via.PAYROLL)
+    posted_on = models.DateField()
+    posted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["loan", "due"]
+        constraints = [
+            models.UniqueConstraint(fields=["loan", "due"], name="loan_repayment_once_per_due_date"),
+            models.CheckConstraint(
+                condition=Q(amount=models.F("interest") + models.F("principal")),
+                name="loan_repayment_is_interest_plus_principal",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Loan {self.loan_id} repayment {self.sequence} due {self.due}"

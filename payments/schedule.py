@@ -175,6 +175,13 @@ def terms_for(*, claim, election, on: date) -> Terms:
             )
         if account_plan and p["kind"] == PaymentKind.SINGLE_SUM:
             p["posting"] = account_split(membership, p["gross"], claim.claim_type, on)
+        elif account_plan and p["kind"] == PaymentKind.INSTALLMENTS:
+            # Each instalment takes the sources in the plan's order for the claim (the 401(k)'s §5.3:
+            # pro rata); the split of the first is stored and each instalment is split in proportion.
+            p["posting"] = {
+                **account_split(membership, p["gross"], claim.claim_type, on),
+                "per_instalment": True,
+            }
         return Terms(p)
     # A loan or an in-service withdrawal: the claim itself carries the amount (no election).
     from elections.claims.notices import loan_schedule

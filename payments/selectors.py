@@ -27,9 +27,22 @@ def due_on(user, pay_date: date) -> list[PaymentInstalment]:
     return list(
         PaymentInstalment.objects.filter(pay_date=pay_date)
         .exclude(state=PaymentInstalment.State.CANCELLED)
-        .select_related("payment__membership__plan", "payment__participant")
+        .select_related("payment__membership__plan")
+        # A pay date's listing reads the payee, plan, amounts, method and masked destination: the JSON
+        # columns (plan data, bank details, postings) are not decoded for 100,000 rows.
+        .defer(*LISTING_DEFERRED)
         .order_by("payment_id", "pk")
     )
+
+
+LISTING_DEFERRED = (
+    "withholding_basis",
+    "payment__destination",
+    "payment__posting",
+    "payment__continuation",
+    "payment__withholding_election",
+    "payment__membership__plan_data",
+)
 
 
 def participant_payments(user) -> tuple[list[Payment], list[PaymentInstalment]]:

@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q, Sum
+from django.db.models import Exists, Max, OuterRef, Q, Sum
 from django.utils import timezone
 
 from benefits import formatting
@@ -137,19 +137,33 @@ def _set_state(payment: Payment, new: str, *, reason: str, actor=None, request=N
 def instalments_make_due(pay_date: date) -> int:
     """Create the instalments due on ``pay_date`` for every live record (first and recurring payments),
     in bulk. Re-running adds nothing: one instalment per payment and pay date is a unique index
-    (``ignore_conflicts`` lets a concurrent run lose quietly instead of paying twice)."""
+    (``ignore_conflicts`` lets a concurrent run lose quietly instead of paying twice). ESOP
+    diversification transfers whose election window has closed are scheduled first."""
+    from payments.diversification import transfers_schedule
+
+    transfers_schedule(pay_date)
+    live = Payment.objects.filter(
+        state__in=[Payment.State.SCHEDULED, Payment.State.IN_PAY], first_pay_date__lte=pay_date
+    ).exclude(Exists(PaymentInstalment.objects.filter(payment=OuterRef("pk"), pay_date=pay_date)))
+    # The sequence already made for each record (one grouped query, not a GROUP BY over every column).
+    made = dict(
+        PaymentInstalment.objects.filter(payment__in=live.values("pk"))
+        .values("payment_id")
+        .annotate(m=Max("sequence"))
+        .values_list("payment_id", "m")
+    )
     candidates = (
-        Payment.objects.filter(state__in=[Payment.State.SCHEDULED, Payment.State.IN_PAY])
-        .filter(first_pay_date__lte=pay_date)
-        .exclude(instalments__pay_date=pay_date)
-        .annotate(made=Max("instalments__sequence"))
-        # The tax rules read the payee, the claim and the plan (issue 27: taxes.services).
-        .select_related("participant", "claim", "membership__plan")
+        live
+        # The tax rules read the payee, the claim and the plan (issue 27: taxes.services); not the
+        # plan data, the postings or what continues after death.
+        .select_related("participant", "claim", "membership__plan").defer(
+            "posting", "continuation", "membership__plan_data"
+        )
     )
     new = []
     for p in candidates.iterator(chunk_size=5000):
         seq = sched.sequence_on(p, pay_date)
-        if seq is None or (p.made or 0) >= seq:
+        if seq is None or made.get(p.pk, 0) >= seq:
             continue
         withholding, basis = instalment_withholding(p, gross=p.gross, pay_date=pay_date)
         new.append(
@@ -221,7 +235,11 @@ def instruction_export(*, pay_date: date, actor, request=None) -> list[Instructi
             PaymentInstalment.objects.select_for_update(of=("self",))
             .filter(pay_date=pay_date, state=PaymentInstalment.State.SCHEDULED)
             .exclude(payment__state__in=["returned", "suspended", "stopped", "cancelled"])
-            .select_related("payment__participant", "payment__membership__plan")
+            # The notice rules read the claim and the election: joined, not fetched row by row.
+            .select_related(
+                "payment__participant", "payment__membership__plan", "payment__claim", "payment__election"
+            )
+            .defer("payment__membership__plan_data", "payment__posting", "payment__continuation")
             .order_by("payment_id", "pk")
         )
         # A payment whose §402(f) notice timing fails is not instructed: it stays scheduled until the

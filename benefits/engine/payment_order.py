@@ -69,3 +69,58 @@ def split_withholding(parts: Mapping[str, Decimal], withholding: object) -> dict
             out[src] = share
         left -= share
     return out
+
+
+def restore_in_order(
+    borrowed: Mapping[str, Decimal],
+    restored: Mapping[str, Decimal],
+    principal: object,
+    order: PaymentOrder,
+) -> dict[str, Decimal]:
+    """The accounts a loan repayment's ``principal`` is credited to (pure Python).
+
+    A repayment restores the accounts the loan was taken from in the order the plan lent from them: no
+    account of a lower priority is credited until the one before it has been restored by what was
+    borrowed from it (Carver 401(k) §8.5(c), which names the §8.4(b) order). ``borrowed`` is what the
+    loan took from each source, ``restored`` what earlier repayments gave back; inside a group (sources
+    lent from pro rata) the principal is credited pro rata to what each source still lacks. Any cents
+    past what was borrowed (rounding of the schedule) go to the last source restored.
+    """
+    need = to_money(principal)
+    groups: Sequence[Sequence[str]] = order.groups or (tuple(borrowed),)
+    named = {s for g in groups for s in g}
+    groups = [*groups, tuple(s for s in borrowed if s not in named)]
+    credit: dict[str, Decimal] = {}
+    last = None
+    for group in groups:
+        short = [
+            (s, to_money(borrowed.get(s, ZERO)) - to_money(restored.get(s, ZERO)))
+            for s in group
+            if s in borrowed
+        ]
+        short = [(s, a) for s, a in short if a > ZERO]
+        total = sum((a for _, a in short), ZERO)
+        if need <= ZERO:
+            break
+        if total <= ZERO:
+            continue
+        into_group = min(need, total)
+        left = into_group
+        for i, (src, a) in enumerate(short):
+            share = left if i == len(short) - 1 else min(a, to_money(into_group * a / total))
+            if share > ZERO:
+                credit[src] = credit.get(src, ZERO) + share
+                last = src
+            left -= share
+        need -= into_group
+    if need > ZERO:
+        tail = last or next((s for g in reversed(groups) for s in reversed(g) if s in borrowed), None)
+        if tail is None:
+            raise SourcesShort("the loan was taken from no source")
+        credit[tail] = credit.get(tail, ZERO) + need
+    return credit
+
+
+def in_proportion(parts: Mapping[str, Decimal], amount: object) -> dict[str, Decimal]:
+    """``amount`` split in proportion to ``parts`` (the last source takes the cents)."""
+    return split_withholding(parts, amount)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from benefits.engine.money import ZERO, to_money
 
@@ -86,6 +87,9 @@ def year_used(year: int) -> int:
     return max(earlier)
 
 
+@lru_cache(
+    maxsize=64
+)  # pure: the same year and status give the same rows (a pay date asks thousands of times)
 def schedule(year: int, status: str) -> tuple[Row, ...]:
     """The year's STANDARD withholding rate schedule for one filing status (rows from $0)."""
     deduction, tops = _YEARS[year_used(year)][status]
