@@ -182,7 +182,7 @@ def loan_default_declare(
                     else AuditEventType.LOAN_DEEMED_DISTRIBUTED
                 ),
                 summary=f"Loan {loan.pk} of {participant.full_name} ({participant.participant_number}): "
-                f"{row.get_kind_display().lower()} of ${row.amount:,.2f} on {_words(default_date)}",
+                f"{row.get_kind_display().lower()} of {formatting.money(row.amount)} on {_words(default_date)}",
                 actor=actor,
                 participant=participant,
                 request=request,

@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from accounts.roles import role_required
+from benefits import formatting
 from payments.models import Loan
 from taxes import loans as services
 
@@ -40,7 +41,7 @@ def loan_default(request, loan_id: int):
         return redirect("taxes:loans_in_arrears")
     messages.success(
         request,
-        f"{row.get_kind_display()} of ${row.amount:,.2f} posted for {loan.payment.payee_name}; it will be "
+        f"{row.get_kind_display()} of {formatting.money(row.amount)} posted for {loan.payment.payee_name}; it will be "
         f"reported on the {row.on.year} Form 1099-R.",
     )
     return redirect("taxes:loans_in_arrears")

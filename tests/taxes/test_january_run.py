@@ -32,8 +32,8 @@ def test_running_twice_issues_once():
     m = MembershipFactory(plan=plan, participant=ParticipantFactory(birth_date=date(1950, 1, 1)))
     pay(make_payment(m, gross="5000.00"), date(2026, 3, 2))
     with mock.patch("taxes.services.today", return_value=date(2027, 1, 5)):
-        first = forms_1099r_prior_year.apply().get()
-        second = forms_1099r_prior_year.apply().get()
+        first = forms_1099r_prior_year.apply().result
+        second = forms_1099r_prior_year.apply().result
     assert first == {"issued": 1, "already_issued": 0, "failed": []}
     assert second == {"issued": 0, "already_issued": 1, "failed": []}
     assert Form1099R.objects.filter(year=2026).count() == 1
