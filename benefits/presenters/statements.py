@@ -75,11 +75,12 @@ def _account_statement(membership, as_of: date, result: dict, period: Period | N
     payload["vested_balance"] = account.get("vested_balance")
     pd = membership.plan_data or {}
     if "shares" in pd:
-        payload["holdings"] = [
-            (
-                "Shares of company stock",
-                formatting.shares_with_value(pd.get("shares"), pd.get("share_value")),
-            ),
+        count, price = formatting.to_decimal(pd.get("shares")), formatting.to_decimal(pd.get("share_value"))
+        # One figure a row (a phone's width holds a short cell): the shares, their dollar value, the price.
+        payload["holdings"] = [("Shares of company stock", formatting.shares(pd.get("shares")))]
+        if count is not None and price is not None:
+            payload["holdings"].append(("Value of the shares", formatting.money(count * price)))
+        payload["holdings"] += [
             ("Price per share", formatting.share_price(pd.get("share_value"))),
             ("Other investments (cash)", formatting.money(pd.get("cash"))),
         ]

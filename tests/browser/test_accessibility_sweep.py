@@ -200,7 +200,7 @@ def test_participant_pages(page, data):
     page.set_viewport_size({"width": PHONE, "height": 900})
     modeler = reverse("benefits:plan_modeler", args=[pid, "carver-db"])
     page.goto(modeler)
-    page.get_by_label("Start dates").fill("2027-01-15")
+    page.get_by_role("textbox", name="Start dates").fill("2027-01-15")
     page.get_by_role("button", name="Calculate").click()
     page.wait_for_load_state("networkidle")
     sweep.visited.append("participant modeler with errors")

@@ -49,6 +49,7 @@ def test_sam_elects_to_diversify_and_replaces_the_election(page, demo):
         pytest.skip(f"Sam's diversification period is not open on {facts_today} (it ends March 31, 2027)")
     max_text = page.locator('[data-figure="max-shares"]').inner_text().strip()
     assert max_text == "1,575.0000"
+    assert "worth $17,955.00 at $11.40 a share" in page.locator("main").inner_text()  # in dollars too
     assert "distribution" in body and "June 29, 2027" in body
     checked(page, "diversification-open")
 

@@ -138,7 +138,7 @@ def test_phone_width_dashboard_and_modeler_form(browser, live_server, demo):
             .get_by_role("link", name="Model retirement dates")
             .get_attribute("href")
         )
-        page.get_by_label("Start dates").fill("2027-01-15")
+        page.get_by_role("textbox", name="Start dates").fill("2027-01-15")
         page.get_by_role("button", name="Calculate").click()
         expect(page.get_by_text("must be the first day of a month")).to_be_visible()
         assert_accessible(page)
