@@ -117,7 +117,9 @@ def child_cpu(path: Path) -> float:
 
 def main() -> None:
     print(f"every date through the command line ({load_average()}; CPU of the process, medians of {RUNS})")
-    print("  each request carries the demo's market data (segment rates, 30-year Treasury): relative values computed")
+    print(
+        "  each request carries the demo's market data (segment rates, 30-year Treasury): relative values computed"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for plan, (base, dates) in requests().items():
             p = base.pop("participant")

@@ -53,7 +53,11 @@ def main(n: int) -> None:
             gross=gross,
             first_pay_date=PAY_DATE,
             method="direct_deposit",
-            destination={"routing_number": "011000015", "account_number": f"{10_000_000 + k}", "account_type": "checking"},
+            destination={
+                "routing_number": "011000015",
+                "account_number": f"{10_000_000 + k}",
+                "account_type": "checking",
+            },
             destination_masked=f"Checking account ending {k % 10_000:04d}",
             posting={"section": "bench", "sources": {"before_tax": f"{gross:.2f}"}} if loan else {},
         )
@@ -81,20 +85,31 @@ def main(n: int) -> None:
     assert again == content and content.count("\n") == n + 1
 
     lines = ["payment,pay_date,status,date,reference,gross"]
-    lines += [f"{r['payment']},{PAY_DATE},paid,{PAY_DATE},AG{r['payment']},{r['gross']}" for r in listing["payments"]]
+    lines += [
+        f"{r['payment']},{PAY_DATE},paid,{PAY_DATE},AG{r['payment']},{r['gross']}"
+        for r in listing["payments"]
+    ]
     t = time.perf_counter()
     with CaptureQueriesContext(connection) as q_confirm:
         batch, checked = imports.import_run(
-            kind="payment_confirmations", file_name="confirm.csv", content=("\n".join(lines) + "\n").encode(),
-            dry_run=False, valid_rows_only=False, actor=admin,
+            kind="payment_confirmations",
+            file_name="confirm.csv",
+            content=("\n".join(lines) + "\n").encode(),
+            dry_run=False,
+            valid_rows_only=False,
+            actor=admin,
         )
     confirmed = time.perf_counter() - t
     assert batch.status == "applied", checked.errors[:3]
     assert Payment.objects.filter(state__in=["in_pay", "paid"]).count() == n
 
-    print(f"payments on {PAY_DATE}: {n:,} ({n // 10:,} of them 401(k) payments that post to the books by source)")
+    print(
+        f"payments on {PAY_DATE}: {n:,} ({n // 10:,} of them 401(k) payments that post to the books by source)"
+    )
     print(f"list (make due + rows + JSON): {listed:.1f} s, {len(q_list)} queries")
-    print(f"export instruction file:       {exported:.1f} s, {len(q_export)} queries ({len(content) / 1e6:.1f} MB); again: {exported_again:.1f} s")
+    print(
+        f"export instruction file:       {exported:.1f} s, {len(q_export)} queries ({len(content) / 1e6:.1f} MB); again: {exported_again:.1f} s"
+    )
     print(f"confirmation import (check + post): {confirmed:.1f} s, {len(q_confirm)} queries")
 
 

@@ -47,7 +47,10 @@ class AuditEventType(models.TextChoices):
     # benefits: plans and their readings
     PLAN_READING_CHANGED = "plan.reading_changed", "Plan reading changed"
     PLAN_SETTINGS_CONFIRMED = "plan.settings_confirmed", "Plan readings confirmed"
-    PLAN_IDENTITY_CHANGED = "plan.identity_changed", "Plan identification changed (number, sponsor, administrator)"
+    PLAN_IDENTITY_CHANGED = (
+        "plan.identity_changed",
+        "Plan identification changed (number, sponsor, administrator)",
+    )
     # benefits: participants' pages, modeler, documents
     PARTICIPANT_VIEWED_BY_STAFF = "participant.viewed_by_staff", "Participant page viewed by plan staff"
     MODELER_RUN_REQUESTED = "modeler.run_requested", "Retirement model requested"
@@ -100,7 +103,10 @@ class AuditEventType(models.TextChoices):
     CLAIM_NOTICE_VIEWED = "claim.notice_viewed", "Claim notice viewed"
     CLAIM_ASSIGNED = "claim.assigned", "Claim assigned to a committee member"
     CLAIM_NOTE_ADDED = "claim.note_added", "Internal note added to a claim"
-    CLAIM_ELECTION_EFFECTIVE = "claim.election_effective", "Claim's payment scheduled: its election took effect"
+    CLAIM_ELECTION_EFFECTIVE = (
+        "claim.election_effective",
+        "Claim's payment scheduled: its election took effect",
+    )
     CLAIM_PAYMENT_SCHEDULED = "claim.payment_scheduled", "Claim's payment scheduled (no election needed)"
     CLAIM_PAYMENT_CONFIRMED = "claim.payment_confirmed", "Claim in pay, paid or loan made: payment confirmed"
     CLAIM_PAYMENT_UNCONFIRMED = "claim.payment_unconfirmed", "Claim's payment confirmation rolled back"
@@ -151,7 +157,10 @@ class AuditEventType(models.TextChoices):
     PAYMENT_CANCELLED = "payment.cancelled", "Payment record cancelled before payment"
     PAYMENT_STATE_CHANGED = "payment.state_changed", "Payment state changed"
     PAYMENT_INSTRUCTED = "payment.instructed", "Payment instruction file exported"
-    PAYMENT_DESTINATION_CORRECTED = "payment.destination_corrected", "Returned payment: bank account corrected"
+    PAYMENT_DESTINATION_CORRECTED = (
+        "payment.destination_corrected",
+        "Returned payment: bank account corrected",
+    )
     PAYMENTS_VIEWED_BY_STAFF = "payments.viewed_by_staff", "Payments of a pay date viewed by plan staff"
     PAYEE_DEATH_RECORDED = "payment.death_recorded", "Death of a payee recorded: the stream stopped"
     PAYMENT_INSTALMENT_CHANGED = "payment.instalment_changed", "Instalment cancelled or to be recovered"

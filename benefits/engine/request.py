@@ -166,7 +166,8 @@ def parse_participant(raw: object, index: int, as_of: date | None = None) -> Par
     # The same date twice is one date (first place kept); past the maximum the request is refused.
     commencement = tuple(
         dict.fromkeys(
-            cast(date, _date(v, f"{base}/commencement_dates/{i}", nullable=False)) for i, v in enumerate(cdates)
+            cast(date, _date(v, f"{base}/commencement_dates/{i}", nullable=False))
+            for i, v in enumerate(cdates)
         )
     )
     if len(commencement) > input_ranges.MAX_COMMENCEMENT_DATES:

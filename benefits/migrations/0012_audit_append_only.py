@@ -40,7 +40,9 @@ DROP FUNCTION IF EXISTS benefits_auditevent_refuse_change();
 def _run(schema_editor, postgresql: str, sqlite: list[str]) -> None:
     vendor = schema_editor.connection.vendor
     for statement in [postgresql] if vendor == "postgresql" else sqlite if vendor == "sqlite" else []:
-        schema_editor.execute(statement, params=None)  # params=None: the "%" in the function body is not a parameter
+        schema_editor.execute(
+            statement, params=None
+        )  # params=None: the "%" in the function body is not a parameter
 
 
 def forward(apps, schema_editor):

@@ -135,9 +135,7 @@ def claim_try_effective(claim, *, actor=None, on: date | None = None, request=No
 
     on = on or today()
     if claim.state != ClaimState.ELECTION_REQUIRED:
-        return claim.state in (
-            ClaimState.PAYMENT_SCHEDULED, ClaimState.LOAN_IN_EFFECT, ClaimState.PAID
-        )
+        return claim.state in (ClaimState.PAYMENT_SCHEDULED, ClaimState.LOAN_IN_EFFECT, ClaimState.PAID)
     if not any(not claim_consent_validity(c, on=on) for c in claim.consents.all()):
         return False
     with transaction.atomic():

@@ -234,7 +234,8 @@ def claim_from_modeler(request, membership_id: int):
         messages.success(
             request,
             f"Your claim {claim.pk} was received on {formatting.date_words(claim.received_on)}. The plan "
-            "decides it first; once it is approved you make your election from the claim." + _not_yet_priced(claim),
+            "decides it first; once it is approved you make your election from the claim."
+            + _not_yet_priced(claim),
         )
     return redirect(outcome.url)
 

@@ -5,15 +5,35 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('elections', '0007_beneficiaries_and_other_consents'),
+        ("elections", "0007_beneficiaries_and_other_consents"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='claim',
-            name='state',
-            field=django_fsm.FSMField(choices=[('received', 'Received'), ('under_review', 'Under review'), ('info_requested', 'Information requested'), ('approved', 'Approved'), ('denied', 'Denied'), ('appealed', 'Appeal received'), ('appeal_under_review', 'Appeal under review'), ('appeal_info_requested', 'Information requested on appeal'), ('approved_on_review', 'Approved on review'), ('denied_on_review', 'Denied on review (final)'), ('election_required', 'Approved: election required'), ('payment_scheduled', 'Payment scheduled'), ('in_pay', 'In pay'), ('paid', 'Paid'), ('loan_in_effect', 'Loan made')], default='received', max_length=50, protected=True),
+            model_name="claim",
+            name="state",
+            field=django_fsm.FSMField(
+                choices=[
+                    ("received", "Received"),
+                    ("under_review", "Under review"),
+                    ("info_requested", "Information requested"),
+                    ("approved", "Approved"),
+                    ("denied", "Denied"),
+                    ("appealed", "Appeal received"),
+                    ("appeal_under_review", "Appeal under review"),
+                    ("appeal_info_requested", "Information requested on appeal"),
+                    ("approved_on_review", "Approved on review"),
+                    ("denied_on_review", "Denied on review (final)"),
+                    ("election_required", "Approved: election required"),
+                    ("payment_scheduled", "Payment scheduled"),
+                    ("in_pay", "In pay"),
+                    ("paid", "Paid"),
+                    ("loan_in_effect", "Loan made"),
+                ],
+                default="received",
+                max_length=50,
+                protected=True,
+            ),
         ),
     ]

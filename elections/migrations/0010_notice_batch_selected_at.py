@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('elections', '0009_merge_branches'),
+        ("elections", "0009_merge_branches"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='noticebatch',
-            name='selected_at',
+            model_name="noticebatch",
+            name="selected_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
     ]

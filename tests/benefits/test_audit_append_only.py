@@ -14,7 +14,9 @@ REFUSED = (InternalError, ProgrammingError, IntegrityError)
 
 
 def _event():
-    return audit_record(event_type=AuditEventType.QUOTE_SAVED, summary="a quote was saved", actor=UserFactory())
+    return audit_record(
+        event_type=AuditEventType.QUOTE_SAVED, summary="a quote was saved", actor=UserFactory()
+    )
 
 
 @pytest.mark.parametrize(

@@ -29,10 +29,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # COMMIT: at most once a minute, and the first request of these tests is that one).
 PAGE_EXTRA = 4
 DASHBOARD_MAX = (
-    12 + PAGE_EXTRA  # issue 17: a 3-plan participant's dashboard in at most 12 queries (+1 to store new results)
+    12
+    + PAGE_EXTRA  # issue 17: a 3-plan participant's dashboard in at most 12 queries (+1 to store new results)
 )
 VESTING_MAX = 12 + PAGE_EXTRA
-STATEMENT_MAX = 16 + PAGE_EXTRA  # the ESOP's period statement also reads the plan's share valuations (at most 3)
+STATEMENT_MAX = (
+    16 + PAGE_EXTRA
+)  # the ESOP's period statement also reads the plan's share valuations (at most 3)
 # A staff member's read-only view also checks their MFA enrolment and records the audited view (BEGIN,
 # INSERT, COMMIT): a fixed 4 more.
 STAFF_EXTRA = 4

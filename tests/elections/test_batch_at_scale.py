@@ -47,7 +47,9 @@ def test_the_choice_is_the_same_in_chunks_of_any_size(demo):
         plan = Plan.objects.get(key=key)
         whole = [
             (m.pk, k, a)
-            for chunk in services.batch_candidate_chunks(plan, BatchRule.ASD_WITHIN, on=AS_OF, within_days=366)
+            for chunk in services.batch_candidate_chunks(
+                plan, BatchRule.ASD_WITHIN, on=AS_OF, within_days=366
+            )
             for m, k, a in chunk
         ]
         small = [

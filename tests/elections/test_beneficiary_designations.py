@@ -332,7 +332,10 @@ def test_an_unmarried_borrower_needs_no_consent(pat, committee):
         marital_status="single", spouse_name="", spouse_birth_date=None
     )
     claim = approve(file_loan(pat), committee)
-    assert claim.state == ClaimState.PAYMENT_SCHEDULED and not SpousalConsent.objects.filter(claim=claim).exists()
+    assert (
+        claim.state == ClaimState.PAYMENT_SCHEDULED
+        and not SpousalConsent.objects.filter(claim=claim).exists()
+    )
     assert claim.notices.filter(kind="loan_note").exists()
 
 
