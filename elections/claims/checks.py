@@ -51,6 +51,20 @@ def claim_types_for(membership: PlanMembership, *, beneficiary: bool) -> list[Cl
     return [t for t in types if t != ClaimType.DEATH_BENEFIT]
 
 
+# Claims the plans pay only after employment ends: not offered to someone still employed (the check
+# refuses them anyway, naming the section: Carver 401(k) §7.5, Quaker City §5.11(a)(iv)).
+AFTER_SEPARATION = (ClaimType.TERMINATION_DISTRIBUTION, ClaimType.LUMP_SUM)
+
+
+def claim_types_offered(membership: PlanMembership, *, beneficiary: bool) -> list[ClaimType]:
+    """The claims the claims page offers this person: the plan's kinds, less those that wait for the
+    end of employment while the participant is still employed."""
+    types = claim_types_for(membership, beneficiary=beneficiary)
+    if beneficiary or membership.participant.termination_date is not None:
+        return types
+    return [t for t in types if t not in AFTER_SEPARATION]
+
+
 def prime_rate_for(month_of: date) -> MarketRate | None:
     """§8.3: the prime rate published in the first Wall Street Journal of the month of the request."""
     return MarketRate.objects.filter(series=PRIME_SERIES, period=month_of.replace(day=1)).first()

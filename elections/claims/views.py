@@ -45,7 +45,7 @@ def claims_home(request):
     claims = selectors.claims_for_claimant(user=request.user)
     options = []
     for membership, beneficiary in services.memberships_claimable_by(request.user):
-        types = checks.claim_types_for(membership, beneficiary=beneficiary)
+        types = checks.claim_types_offered(membership, beneficiary=beneficiary)
         if types:
             options.append(
                 {

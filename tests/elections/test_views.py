@@ -323,3 +323,19 @@ def test_the_committee_is_emailed_when_a_claim_is_filed(pat, committee, django_c
     [message] = mail.outbox
     assert committee.email in message.to and f"Claim {claim.pk}" in message.subject
     assert pat.participant.full_name not in message.body  # no participant data in the email
+
+
+def test_the_claims_page_offers_a_distribution_after_leaving_only_to_someone_who_has_left(pat_client, pat):
+    """Carver 401(k) §7.5: the distribution after termination waits for the end of employment, so the
+    page does not offer it to pat, who is employed (a 59½ withdrawal, §7.3, it does); once he has left,
+    it does. Quaker City's lump sum (§5.11(a)(iv)) follows the same rule."""
+    from datetime import date
+
+    page = pat_client.get(reverse("elections:claims_home")).text
+    assert "Distribution after termination" not in page
+    assert "withdrawal" in page.lower()
+    participant = pat.participant
+    participant.termination_date = date(2026, 6, 30)
+    participant.save(update_fields=["termination_date"])
+    page = pat_client.get(reverse("elections:claims_home")).text
+    assert "Distribution after termination" in page
