@@ -457,7 +457,7 @@ def confirm_on_the_pay_date(text: str) -> str:
         f" actor=User.objects.get(email={ADMIN[0]!r}))\n"
         "print(batch.status, [e.message for e in checked.errors][:3])\n"
     )
-    return manage("shell", "-c", code).strip()
+    return manage("shell", "-c", code).strip().splitlines()[-1]
 
 
 def s6_after(w: Walk) -> None:
