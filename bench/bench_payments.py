@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import sys
 import time
-from datetime import date
+from contextlib import nullcontext
+from datetime import date, datetime
 from decimal import Decimal
 
 from djangobench import demo_database
@@ -26,8 +27,10 @@ PAY_DATE = date(2027, 1, 1)
 
 
 def main(n: int) -> None:
+    import time_machine
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
 
     from accounts.models import User
     from benefits.imports import services as imports
@@ -90,7 +93,10 @@ def main(n: int) -> None:
         for r in listing["payments"]
     ]
     t = time.perf_counter()
-    with CaptureQueriesContext(connection) as q_confirm:
+    # A paid date after today is refused (payments/confirmations.py): the file is imported on its pay date.
+    noon = timezone.make_aware(datetime.combine(PAY_DATE, datetime.min.time().replace(hour=12)))
+    on_the_day = time_machine.travel(noon, tick=True) if timezone.localdate() < PAY_DATE else nullcontext()
+    with on_the_day, CaptureQueriesContext(connection) as q_confirm:
         batch, checked = imports.import_run(
             kind="payment_confirmations",
             file_name="confirm.csv",

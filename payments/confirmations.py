@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from benefits import formatting
 from benefits.engine.payment_order import in_proportion, split_withholding
 from benefits.imports import cells as c
 from benefits.imports.kinds.base import Cells, Column, Kind, Target
@@ -136,6 +137,13 @@ class ConfirmationsKind(Kind):
                 )
             if on and on < i.pay_date and status == "paid":
                 row.fail("date", f"date: {on} is before the pay date {i.pay_date}.")
+        if on and status and on > ctx["today"]:
+            # "Paid" only once it happened: a paid or returned date later than today is refused.
+            row.fail(
+                "date",
+                f"date: a payment cannot be confirmed {status} on a date after today "
+                f"({formatting.date_words(on)} is after {formatting.date_words(ctx['today'])}).",
+            )
         if status == "returned" and not reason:
             row.fail("reason", "reason: say why the bank returned the payment (for example, account closed).")
         row.done()
@@ -370,6 +378,7 @@ KIND = ConfirmationsKind(
         "The payment is known and was sent to the paying agent for that pay date.",
         "The gross amount is the amount instructed.",
         "A payment is confirmed once: a second, different confirmation is refused.",
+        "The paid or returned date is not later than today.",
         "A paid payment posts to the plan's books: each source it takes, and the tax withheld as its own line.",
     ),
 )

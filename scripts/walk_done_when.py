@@ -407,6 +407,17 @@ def s5_export_and_confirm(w: Walk) -> None:
         wr.writerow(
             [r["payment"], r["pay_date"], "paid", r["pay_date"], f"AGENT-{r['payment']}", r["gross"], ""]
         )
+    if date.today() < PAY_DATE:  # noqa: DTZ011 - the server's calendar day
+        # A paid date after today is refused (payments/confirmations.py): the file is imported on its
+        # pay date, the clock of that one command moved there (time_machine), not through the page.
+        done = confirm_on_the_pay_date(conf.getvalue())
+        step(
+            "22: the paying agent's confirmation file imports through the data import (on its pay date)",
+            done.startswith("applied"),
+            done[:500],
+        )
+        page.context.close()
+        return
     with tempfile.TemporaryDirectory() as tmp:
         f = Path(tmp) / "confirmations-2027-01-01.csv"
         f.write_text(conf.getvalue())
@@ -432,6 +443,21 @@ def s5_export_and_confirm(w: Walk) -> None:
         + f" | listed before export: {re.sub(r'\s+', ' ', listed[:300])}",
     )
     page.context.close()
+
+
+def confirm_on_the_pay_date(text: str) -> str:
+    """Import the confirmation file as the admin with the clock at noon of PAY_DATE; its status and errors."""
+    code = (
+        "import time_machine; from datetime import datetime, time; from django.utils import timezone\n"
+        "from accounts.models import User; from benefits.imports import services as imports\n"
+        f"noon = timezone.make_aware(datetime.combine(datetime.fromisoformat({PAY_DATE.isoformat()!r}), time(12)))\n"
+        "with time_machine.travel(noon, tick=True):\n"
+        f"    batch, checked = imports.import_run(kind='payment_confirmations', file_name='confirmations-{PAY_DATE}.csv',"
+        f" content={text!r}.encode(), dry_run=False, valid_rows_only=False,"
+        f" actor=User.objects.get(email={ADMIN[0]!r}))\n"
+        "print(batch.status, [e.message for e in checked.errors][:3])\n"
+    )
+    return manage("shell", "-c", code).strip().splitlines()[-1]
 
 
 def s6_after(w: Walk) -> None:

@@ -27,6 +27,7 @@ from payments import services
 from payments.models import InstructionFile, Payment, PaymentInstalment
 from tests.elections.conftest import AS_OF, membership
 from tests.elections.test_beneficiary_designations import _prime, approve
+from tests.payments.clock import on_the_day
 
 PAY_DATE = date(2026, 12, 1)
 
@@ -76,14 +77,16 @@ def confirmation(rows) -> bytes:
 
 
 def confirm(admin, rows, name="confirm.csv"):
-    return imports.import_run(
-        kind="payment_confirmations",
-        file_name=name,
-        content=confirmation(rows),
-        dry_run=False,
-        valid_rows_only=False,
-        actor=admin,
-    )
+    """Imported on the day of its latest paid or returned date when that is ahead of today (tests.payments.clock)."""
+    with on_the_day(r[3] for r in rows):
+        return imports.import_run(
+            kind="payment_confirmations",
+            file_name=name,
+            content=confirmation(rows),
+            dry_run=False,
+            valid_rows_only=False,
+            actor=admin,
+        )
 
 
 # ------------------------------------------------------------------------------ the engine's split

@@ -16,6 +16,7 @@ from benefits.models import PlanMembership
 from payments import presenters, selectors, services
 from payments.models import Payment
 from tests.payments import test_payments as tp
+from tests.payments.clock import on_the_day
 
 pytestmark = pytest.mark.django_db
 admin = tp.admin
@@ -63,7 +64,7 @@ def run(admin, pay_date: date) -> tuple[int, int, int]:
         f"{r['payment']},{pay_date},paid,{pay_date},AG{r['payment']},{r['gross']}"
         for r in listing["payments"]
     ]
-    with CaptureQueriesContext(connection) as confirmed:
+    with on_the_day([pay_date]), CaptureQueriesContext(connection) as confirmed:
         batch, checked = imports.import_run(
             kind="payment_confirmations",
             file_name=f"c{pay_date}.csv",
