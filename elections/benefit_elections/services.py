@@ -612,23 +612,6 @@ def batch_select(batch: NoticeBatch) -> int:
     return batch.items.count()
 
 
-def batch_item_run(item_id: int) -> NoticeBatchItem:
-    """Issue one item's notice; its outcome and the notice are saved together."""
-    with transaction.atomic():
-        # Lock the item row only (OF self): without it the joined plan, person and batch rows are locked
-        # too, and SKIP LOCKED would pass over an item whose plan a committee member is acting on.
-        item = (
-            NoticeBatchItem.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("batch", "membership__participant", "membership__plan")
-            .filter(pk=item_id, state=NoticeBatchItem.State.PENDING)
-            .first()
-        )
-        if item is None:  # done already, or another worker has it (it stays pending until that one ends)
-            return NoticeBatchItem.objects.get(pk=item_id)
-        _issue_item(item)
-    return item
-
-
 def batch_item_run_next(batch_id: int) -> NoticeBatchItem | None:
     """Take the first waiting item no other worker holds and issue it; None when none is left to take.
 
