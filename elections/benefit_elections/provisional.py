@@ -11,16 +11,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from benefits import formatting
 from benefits.engine.market_needs import published_in
-
-
-def month_words(month: date) -> str:
-    return formatting.month_words(month)
-
-
-def day_words(day: date) -> str:
-    return formatting.date_words(day)
+from benefits.start_rates import day_words, month_words
 
 
 def _month(code: str) -> date:
