@@ -14,8 +14,3 @@ class BenefitsConfig(AppConfig):
         database = "embedded SQLite" if settings.EMBEDDED_DATABASE else "PostgreSQL (DATABASE_URL)"
         tasks = "in-process (eager)" if settings.EMBEDDED_TASKS else "Celery workers (CELERY_BROKER_URL)"
         logger.info("Running with database: %s; tasks: %s", database, tasks)
-        from benefits.imports import jobs as import_jobs
-        from benefits.jobs import kinds
-
-        kinds.register()
-        import_jobs.register()

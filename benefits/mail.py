@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.core.mail import EmailMultiAlternatives
 
-MAIL_SEND = "mail.send"
+from benefits.tasks import send_mail
 
 
 class MailNotSent(OSError):
@@ -19,16 +19,12 @@ class MailNotSent(OSError):
 
 def mail_enqueue(*, subject: str, body: str, to: list[str], html: str = "", from_email: str | None = None):
     """A job that sends one message (call inside the transaction of the change it reports)."""
-    from benefits.jobs.services import enqueue_on_commit, job_create
-
     args = {"subject": subject, "body": body, "to": list(to), "html": html, "from_email": from_email}
-    job = job_create(MAIL_SEND, args=args)
-    enqueue_on_commit(job)
-    return job
+    return send_mail.enqueue_on_commit(args=args)
 
 
-def mail_send_job(job) -> None:
-    """The job body. Once sent, the message's text is dropped from the row (a sign-in or reset link in it
+def mail_send(job) -> None:
+    """Send the job's message (its task's body). Once sent, the message's text is dropped from the row (a sign-in or reset link in it
     must not outlive its use); what was sent to whom stays."""
     import smtplib
 

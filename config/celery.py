@@ -10,8 +10,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 app = Celery("plan_benefits")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# An app's areas keep their own tasks module (docs/architecture.md); name each area here.
-app.autodiscover_tasks(["benefits.jobs", "elections.claims"])
+# Each area keeps its tasks beside its services (docs/architecture.md); name each area here.
+app.autodiscover_tasks(
+    [
+        "benefits",
+        "benefits.batches",
+        "benefits.delivery",
+        "benefits.imports",
+        "benefits.jobs",
+        "elections.benefit_elections",
+        "elections.claims",
+        "taxes",
+    ]
+)
 
 
 @worker_process_init.connect

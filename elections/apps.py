@@ -6,9 +6,6 @@ class ElectionsConfig(AppConfig):
     verbose_name = "Claims, elections and notices"
 
     def ready(self) -> None:
-        from elections.benefit_elections import jobs
-
-        jobs.register()
         from benefits.imports.signals import market_rates_loaded
         from elections.benefit_elections.provisional import on_market_rates_loaded
 

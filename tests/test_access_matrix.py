@@ -362,11 +362,10 @@ def _annuity_in_pay(d) -> int:
 
 def _failed_job(d) -> int:
     """A job that failed (staff may retry it), made inside the test's own transaction."""
-    from benefits.jobs.kinds import DOCUMENT_RENDER
     from benefits.jobs.models import Job
-    from benefits.jobs.services import job_create
+    from benefits.tasks import render_document
 
-    job = job_create(DOCUMENT_RENDER, target_id=d.document_id)
+    job = render_document.job_create(target_id=d.document_id)
     Job.objects.filter(pk=job.pk).update(status=Job.Status.FAILED, error="The database was unavailable.")
     return job.pk
 

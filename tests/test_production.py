@@ -106,10 +106,10 @@ def test_the_fetcher_refuses_a_static_name_that_does_not_exist():
 def test_the_visibility_timeout_exceeds_every_time_limit():
     """Redis redelivers an unacknowledged message after the visibility timeout: a shorter timeout than a
     job's time limit would run a job twice at once."""
-    from benefits.jobs.registry import job_kinds
+    from benefits.jobs.base import job_tasks
 
     timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
-    limits = [k.time_limit for k in job_kinds().values()] + [settings.CELERY_TASK_TIME_LIMIT]
+    limits = [task.time_limit for task in job_tasks().values()] + [settings.CELERY_TASK_TIME_LIMIT]
     assert timeout > max(limits)
     assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
 

@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
 from benefits.batches.models import StatementBatch, StatementBatchItem
-from benefits.jobs.kinds import STATEMENT_BATCH_CHUNK
-from benefits.jobs.services import TRANSIENT, enqueue_on_commit, job_create
+from benefits.batches.tasks import render_statement_chunk
+from benefits.jobs.services import TRANSIENT
 from benefits.models import GeneratedDocument, Plan, PlanMembership
 from benefits.stored_files import atomic_with_files, write_file
 
@@ -86,7 +86,9 @@ def _queue_waiting(batch: StatementBatch, actor) -> int:
 
     size = settings.STATEMENT_BATCH_CHUNK_SIZE
     held: set[int] = set()
-    open_jobs = Job.objects.filter(kind=STATEMENT_BATCH_CHUNK, args__batch=batch.pk, status__in=Job.OPEN)
+    open_jobs = Job.objects.filter(
+        kind=render_statement_chunk.name, args__batch=batch.pk, status__in=Job.OPEN
+    )
     for items in open_jobs.values_list("args__items", flat=True):
         held.update(items or ())
     waiting = [
@@ -96,13 +98,9 @@ def _queue_waiting(batch: StatementBatch, actor) -> int:
     ]
     for offset in range(0, len(waiting), size):
         part = waiting[offset : offset + size]
-        job = job_create(
-            STATEMENT_BATCH_CHUNK,
-            target_id=batch.pk,
-            args={"batch": batch.pk, "items": part},
-            created_by=actor,
+        render_statement_chunk.enqueue_on_commit(
+            target_id=batch.pk, args={"batch": batch.pk, "items": part}, created_by=actor
         )
-        enqueue_on_commit(job)
     return (len(waiting) + size - 1) // size
 
 
@@ -132,7 +130,7 @@ def batch_retry_failed(*, batch: StatementBatch, actor, request=None) -> int:
 
 
 def batch_chunk_run(job) -> None:
-    """The job body: render each waiting item of the chunk; an item's own failure does not stop the rest."""
+    """Its task's body: render each waiting item of the chunk; an item's own failure does not stop the rest."""
     batch = StatementBatch.objects.select_related("plan", "plan__employer").get(pk=job.args["batch"])
     for item_id in job.args["items"]:
         batch_item_render(batch, item_id)

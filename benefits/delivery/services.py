@@ -25,6 +25,7 @@ from django.utils import timezone
 from benefits.audit import AuditEventType, audit_record, client_ip
 from benefits.delivery import disclosures, selectors
 from benefits.delivery.models import DeliveryConsent, DeliveryTest, DocumentDelivery
+from benefits.delivery.tasks import send_delivery_email
 from benefits.models import GeneratedDocument, Participant
 from benefits.presenters.plain import people_date
 
@@ -211,15 +212,11 @@ def delivery_consent_withdraw(*, participant: Participant, actor, request=None) 
 
 
 def _queue_email(delivery: DocumentDelivery) -> None:
-    from benefits.jobs.kinds import DELIVERY_EMAIL
-    from benefits.jobs.services import enqueue_on_commit, job_create
-
-    delivery.job = job_create(
-        DELIVERY_EMAIL, target_id=delivery.pk, unique_key=f"{DELIVERY_EMAIL}:{delivery.pk}"
+    delivery.job = send_delivery_email.enqueue_on_commit(
+        target_id=delivery.pk, unique_key=f"{send_delivery_email.name}:{delivery.pk}"
     )
     delivery.state = DocumentDelivery.State.SENDING
     delivery.save(update_fields=["job", "state"])
-    enqueue_on_commit(delivery.job)
 
 
 def delivery_arrange(*, document: GeneratedDocument, actor=None, request=None) -> DocumentDelivery:
@@ -307,7 +304,7 @@ def email_message(delivery: DocumentDelivery, email: str) -> EmailMessage:
 
 
 def delivery_email_job(job) -> None:
-    """The job body: send the "document ready" email once, or turn it into paper if consent was withdrawn."""
+    """Its task's body: send the "document ready" email once, or turn it into paper if consent was withdrawn."""
     with transaction.atomic():
         delivery = (
             DocumentDelivery.objects.select_for_update(of=("self",))

@@ -22,11 +22,10 @@ from benefits.audit import AuditEventType, audit_record
 from benefits.db_stats import analyze_on_commit
 from benefits.imports import bulk
 from benefits.imports.checking import Checked, Progress, check_file
-from benefits.imports.jobs import IMPORT_APPLY, IMPORT_CHECK, RESULTS_RECALCULATE
 from benefits.imports.kinds import KINDS, get_kind
 from benefits.imports.kinds.base import Target
 from benefits.imports.models import ImportBatch, ImportChange
-from benefits.jobs.services import enqueue_on_commit, job_create
+from benefits.imports.tasks import apply_import, check_import, recalculate_results
 from benefits.models import CalculationResult
 from benefits.stored_files import atomic_with_files, write_file
 
@@ -125,7 +124,7 @@ def import_create(
         if origin == "web":
             # Every file uploaded from a page, however small, is checked by a background job: the
             # request never waits on a file's check (a small workbook can unpack to millions of cells).
-            enqueue_on_commit(job_create(IMPORT_CHECK, target_id=batch.pk, created_by=actor))
+            check_import.enqueue_on_commit(target_id=batch.pk, created_by=actor)
     return batch
 
 
@@ -193,7 +192,7 @@ def import_request_apply(*, batch: ImportBatch, actor, valid_rows_only: bool, re
             old_status=ImportBatch.Status.PREVIEWED,
             new_status=ImportBatch.Status.APPLYING,
         )
-        enqueue_on_commit(job_create(IMPORT_APPLY, target_id=batch.pk, created_by=actor))
+        apply_import.enqueue_on_commit(target_id=batch.pk, created_by=actor)
     batch.refresh_from_db()
     return batch
 
@@ -541,7 +540,7 @@ def _enqueue_recalculation(membership_ids: set[int] | None) -> None:
     ids = None if membership_ids is None else sorted(membership_ids)
     if ids == []:
         return
-    enqueue_on_commit(job_create(RESULTS_RECALCULATE, args={"membership_ids": ids}))
+    recalculate_results.enqueue_on_commit(args={"membership_ids": ids})
 
 
 def results_recalculate(membership_ids: list[int] | None) -> dict[str, int]:

@@ -21,10 +21,10 @@ from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
 from benefits.imports.models import ImportBatch, ImportChange, RegulatoryTable
+from benefits.imports.tasks import recalculate_after_tables
 
 MORTALITY_417E = RegulatoryTable.TableKind.MORTALITY_417E
 SINGLE_LIFE = RegulatoryTable.TableKind.SINGLE_LIFE
-TABLES_RECALCULATE = "tables.recalculate"
 
 
 def _dec(value: float | Decimal) -> Decimal:
@@ -187,11 +187,7 @@ def loaded_assumptions() -> dict:
 
 
 def enqueue_recalculation(kind: str, years: list[int], actor) -> None:
-    from benefits.jobs.services import enqueue_on_commit, job_create
-
-    enqueue_on_commit(
-        job_create(TABLES_RECALCULATE, args={"kind": kind, "years": sorted(years)}, created_by=actor)
-    )
+    recalculate_after_tables.enqueue_on_commit(args={"kind": kind, "years": sorted(years)}, created_by=actor)
 
 
 def _uses_years(result: dict, years: set[int], kind: str) -> bool:

@@ -1,10 +1,9 @@
 """Background jobs that are never lost: one row per job with its state, enqueued after commit.
 
-Usage (any app): register what a kind of job does once (``register_job_kind`` in ``AppConfig.ready``),
-then inside the transaction that makes the work necessary::
+Usage (any area): declare the task beside its service, in the area's ``tasks.py``, on the job task base
+class (``benefits/jobs/base.py``); then inside the transaction that makes the work necessary::
 
-    job = job_create("document.render", target_id=document.pk, queue="pdf")
-    enqueue_on_commit(job)
+    document.job = render_document.enqueue_on_commit(target_id=document.pk)
 
 The row commits with the change; the message goes to the broker only after the commit, and if the broker
 is unreachable the request still succeeds and the job waits as ``pending``. A beat task

@@ -16,7 +16,9 @@ class Job(models.Model):
 
     OPEN = (Status.PENDING, Status.QUEUED, Status.RUNNING)
 
-    kind = models.CharField(max_length=60, db_index=True)  # a registered job kind, e.g. "document.render"
+    kind = models.CharField(
+        max_length=60, db_index=True
+    )  # the Celery name of its task, e.g. "document.render"
     target_id = models.BigIntegerField(null=True, blank=True)  # the row the job works on
     args = models.JSONField(default=dict, blank=True)
     # One open job per piece of work: e.g. "document.render:42". Creating it again returns the same row.

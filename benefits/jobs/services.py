@@ -1,4 +1,4 @@
-"""Creating, sending, running, retrying and sweeping jobs.
+"""Sending, running, retrying and sweeping jobs (a job's row is made by its task: ``JobTask.job_create``).
 
 State machine: pending (committed; not accepted by the broker yet) → queued (the broker has the message)
 → running (a worker claimed it) → done | failed. A transient error (database, disk, broker, time limit)
@@ -22,8 +22,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
+from benefits.jobs.base import job_label, job_task, job_tasks
 from benefits.jobs.models import Job
-from benefits.jobs.registry import job_kind, job_kinds, resolve
 
 logger = logging.getLogger(__name__)
 
@@ -31,34 +31,6 @@ logger = logging.getLogger(__name__)
 SWEPT_AT_KEY = "jobs:swept_at"
 TRANSIENT = (DatabaseError, OSError, SoftTimeLimitExceeded, ConnectionError, TimeoutError)
 BACKOFF_SECONDS = (5, 30, 120)
-
-
-def job_create(
-    kind: str,
-    *,
-    target_id: int | None = None,
-    args: dict | None = None,
-    unique_key: str | None = None,
-    created_by=None,
-) -> Job:
-    """The job row for ``kind`` (call inside the transaction of the change that needs it).
-
-    With ``unique_key`` an existing job is returned instead of a second one, so asking twice for the same
-    piece of work queues it once."""
-    spec = job_kind(kind)
-    fields = {
-        "kind": kind,
-        "target_id": target_id,
-        "args": args or {},
-        "queue": spec.queue,
-        "time_limit": spec.time_limit,
-        "max_attempts": spec.max_attempts,
-        "created_by": created_by if getattr(created_by, "is_authenticated", False) else None,
-    }
-    if unique_key is None:
-        return Job.objects.create(**fields)
-    job, _ = Job.objects.get_or_create(unique_key=unique_key, defaults=fields)
-    return job
 
 
 def enqueue_on_commit(job: Job, *, using: str | None = None) -> None:
@@ -72,14 +44,19 @@ def enqueue_on_commit(job: Job, *, using: str | None = None) -> None:
 
 def job_send(job_id: int, *, countdown: int | None = None) -> bool:
     """Hand a job to the broker; True when the broker accepted it. Broker faults are recorded, not raised."""
-    from benefits.jobs.tasks import run_job
-
-    job = Job.objects.filter(pk=job_id).only("pk", "queue", "time_limit", "status").first()
+    job = Job.objects.filter(pk=job_id).only("pk", "kind", "queue", "time_limit", "status").first()
     if job is None or job.status in (Job.Status.DONE, Job.Status.FAILED, Job.Status.RUNNING):
+        return False
+    task = job_task(job.kind)
+    if task is None:  # no task carries this kind any longer: say so on the job rather than loop
+        with transaction.atomic():
+            locked = Job.objects.select_for_update().get(pk=job.pk)
+            if locked.status in (Job.Status.PENDING, Job.Status.QUEUED):
+                _fail(locked, f"No task named {job.kind!r} is installed.")
         return False
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     try:
-        run_job.apply_async(
+        task.apply_async(
             args=[job.pk],
             queue=job.queue,
             time_limit=job.time_limit,
@@ -164,19 +141,23 @@ def heartbeat(job_id: int, task_id: str):
         thread.join(timeout=5)
 
 
-def job_execute(job_id: int, *, task_id: str = "", worker: str = "", body=None) -> Job | None:
-    """Run one job (the Celery task's body); idempotent: a finished or held job is left alone.
+def job_execute(job_id: int, *, task=None, task_id: str = "", worker: str = "", body=None) -> Job | None:
+    """Run one job (``JobTask.__call__``); idempotent: a finished or held job is left alone.
 
-    ``body`` replaces the kind's function for a run in another process that reports as it goes (a
+    ``task`` is the job's task (found by the row's ``kind`` when not given); ``body`` replaces its function for a run in another process that reports as it goes (a
     management command): the job row, its heartbeat and the sweeper's watch are the same, so a killed
     command's work is put back and finished by a worker."""
     job = _claim(job_id, task_id, worker)
     if job is None:
         return None
-    spec = job_kind(job.kind)
+    task = task or job_task(job.kind)
+    if task is None and body is None:
+        with transaction.atomic():
+            _fail(Job.objects.select_for_update().get(pk=job.pk), f"No task named {job.kind!r} is installed.")
+        return job
     try:
         with heartbeat(job.pk, task_id):
-            (body or resolve(spec.run))(job)
+            (body or task.run)(job)
     except Exception as exc:
         _after_error(job, exc)
         return job
@@ -221,12 +202,12 @@ def _fail(job: Job, reason: str) -> None:
     job.error = reason[:2000]
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "error", "finished_at"])
-    spec = job_kind(job.kind)
-    if spec.on_failed:
-        resolve(spec.on_failed)(job, reason)
+    task = job_task(job.kind)
+    if task is not None and task.job_failed:
+        task.job_failed(job, reason)
     audit_record(
         event_type=AuditEventType.JOB_FAILED,
-        summary=f"{spec.label} could not be completed: {reason}"[:300],
+        summary=f"{job_label(job)} could not be completed: {reason}"[:300],
         job_id=job.pk,
         kind=job.kind,
         target_id=job.target_id,
@@ -243,7 +224,7 @@ def _duration(seconds: int) -> str:
 
 def job_retry(*, job: Job, actor, request=None) -> Job:
     """Try a failed (or stuck) job again from the start: the target waits again, the attempts restart."""
-    spec = job_kind(job.kind)
+    task = job_task(job.kind)
     with transaction.atomic():
         job = Job.objects.select_for_update().get(pk=job.pk)
         if job.status == Job.Status.DONE:
@@ -255,11 +236,11 @@ def job_retry(*, job: Job, actor, request=None) -> Job:
         job.enqueue_error = ""
         job.started_at = job.finished_at = job.heartbeat_at = None
         job.save()
-        if spec.on_retry:
-            resolve(spec.on_retry)(job)
+        if task is not None and task.job_retried:
+            task.job_retried(job)
         audit_record(
             event_type=AuditEventType.JOB_RETRIED,
-            summary=f"{spec.label} tried again",
+            summary=f"{job_label(job)} tried again",
             actor=actor,
             request=request,
             job_id=job.pk,
@@ -345,9 +326,9 @@ def jobs_sweep(*, resend_after: int | None = None, grace: int | None = None) -> 
         job_send(job.pk)
 
     # 4. Work a run passed by (held by another worker at the time) and no job is left to finish.
-    for spec in job_kinds().values():
-        if spec.sweep:
-            counts["requeued"] += resolve(spec.sweep)()
+    for task in job_tasks().values():
+        if task.job_sweep:
+            counts["requeued"] += task.job_sweep()
     if any(counts.values()):
         logger.info("Job sweep: %s", counts)
     cache.set(SWEPT_AT_KEY, now.isoformat(), timeout=None)  # Background work shows when it last ran

@@ -9,15 +9,13 @@ from django.views.decorators.http import require_POST
 from accounts.roles import staff_required
 from accounts.submissions import starts_work
 from benefits.jobs import selectors, services
-from benefits.jobs.registry import job_kinds
+from benefits.jobs.base import job_label
 
 
 @staff_required
 def staff_jobs(request):
-    kinds = job_kinds()
     jobs = [
-        {"job": job, "label": kinds[job.kind].label if job.kind in kinds else job.kind}
-        for job in selectors.jobs_needing_attention(user=request.user)
+        {"job": job, "label": job_label(job)} for job in selectors.jobs_needing_attention(user=request.user)
     ]
     return render(
         request,

@@ -17,6 +17,7 @@ from benefits import private_files
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
 from benefits.models import GeneratedDocument, Participant
+from benefits.tasks import render_document
 
 
 def document_request(
@@ -34,8 +35,6 @@ def document_request(
 
     The payload gets the identification of the plans it speaks about (``plans``, else the plan the
     payload names, else the participant's plans): every PDF prints it through ``pdf/base.html``."""
-    from benefits.jobs.kinds import DOCUMENT_RENDER
-    from benefits.jobs.services import enqueue_on_commit, job_create
     from benefits.plan_identity.selectors import document_plans, identity_blocks
 
     if "plan_identity" not in payload:
@@ -63,14 +62,12 @@ def document_request(
             document_id=document.pk,
             kind=kind,
         )
-        document.job = job_create(
-            DOCUMENT_RENDER,
+        document.job = render_document.enqueue_on_commit(
             target_id=document.pk,
-            unique_key=f"{DOCUMENT_RENDER}:{document.pk}",
+            unique_key=f"{render_document.name}:{document.pk}",
             created_by=requested_by,
         )
         document.save(update_fields=["job"])
-        enqueue_on_commit(document.job)
     return document
 
 
@@ -121,6 +118,13 @@ def document_render(document_id: int) -> GeneratedDocument:
 
         delivery_document_ready(document)  # an email waiting for this PDF is queued with the commit
     return document
+
+
+def document_mark_waiting(document_id: int) -> None:
+    """Staff try its job again: a document not rendered waits again (its page shows it coming)."""
+    GeneratedDocument.objects.filter(pk=document_id).exclude(status=GeneratedDocument.Status.DONE).update(
+        status=GeneratedDocument.Status.PENDING, error=""
+    )
 
 
 def document_mark_failed(document_id: int, error: str) -> None:

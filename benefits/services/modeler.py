@@ -19,6 +19,7 @@ from benefits.models import GeneratedDocument, ModelerRun, PlanMembership, Saved
 from benefits.presenters.labels import field_words
 from benefits.presenters.modeler import grid
 from benefits.services.documents import document_request
+from benefits.tasks import run_model
 
 CHUNK = 12  # commencement dates per engine call: progress is reported between chunks
 
@@ -35,9 +36,6 @@ def _require_participant(actor, participant) -> None:
 def modeler_run_create(
     *, membership: PlanMembership, actor, inputs: dict, as_of: date, request=None
 ) -> ModelerRun:
-    from benefits.jobs.kinds import MODELER_RUN
-    from benefits.jobs.services import enqueue_on_commit, job_create
-
     _require_participant(actor, membership.participant)
     with transaction.atomic():
         run = ModelerRun.objects.create(
@@ -56,11 +54,10 @@ def modeler_run_create(
             run_id=run.pk,
             inputs=inputs,
         )
-        run.job = job_create(
-            MODELER_RUN, target_id=run.pk, unique_key=f"{MODELER_RUN}:{run.pk}", created_by=actor
+        run.job = run_model.enqueue_on_commit(
+            target_id=run.pk, unique_key=f"{run_model.name}:{run.pk}", created_by=actor
         )
         run.save(update_fields=["job"])
-        enqueue_on_commit(run.job)
     return run
 
 
@@ -94,6 +91,13 @@ def modeler_run_execute(run_id: int) -> ModelerRun:
     run.finished_at = timezone.now()
     run.save(update_fields=["request", "result", "engine_version", "status", "finished_at"])
     return run
+
+
+def modeler_run_mark_waiting(run_id: int) -> None:
+    """Staff try its job again: a run not finished waits again, its progress from the start."""
+    ModelerRun.objects.filter(pk=run_id).exclude(status=ModelerRun.Status.DONE).update(
+        status=ModelerRun.Status.PENDING, error="", progress_done=0, finished_at=None
+    )
 
 
 def modeler_run_fail(run_id: int, error: str) -> None:

@@ -265,7 +265,7 @@ CELERY_WORKER_MAX_TASKS_PER_CHILD = 50  # WeasyPrint grows in long-lived process
 # against Celery's default 4 s, after which the parent kills the child and forks another that is killed
 # in turn (issue 29 measured two-minute stalls). The window is set well above the measured warm-up.
 CELERY_WORKER_PROC_ALIVE_TIMEOUT = env.float("CELERY_WORKER_PROC_ALIVE_TIMEOUT", default=60.0)
-CELERY_TASK_SOFT_TIME_LIMIT = 120  # defaults; each job kind sets its own (benefits/jobs/kinds.py)
+CELERY_TASK_SOFT_TIME_LIMIT = 120  # defaults; each job task sets its own (benefits/jobs/base.py)
 CELERY_TASK_TIME_LIMIT = 180
 # Unacknowledged messages come back after this long: it must exceed the longest job's time limit
 # (tests/test_production.py checks it), or a running job would be delivered twice.
@@ -282,7 +282,7 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The sweeper has a queue and a worker of its own (deploy/Procfile), so a dead or busy default worker
 # does not stop the one thing that recovers waiting work.
-CELERY_TASK_ROUTES = {"*.render_*": {"queue": "pdf"}, "jobs.sweep": {"queue": "sweep"}}
+CELERY_TASK_ROUTES = {"jobs.sweep": {"queue": "sweep"}}  # a job task names its own queue
 JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
 JOBS_RESEND_AFTER = env.int("JOBS_RESEND_AFTER", default=30)  # a pending job is sent again after this long
 # A running job writes its heartbeat this often; one whose heartbeat is older than the grace is put back

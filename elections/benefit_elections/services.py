@@ -31,7 +31,6 @@ from benefits.models import Plan, PlanMembership
 from benefits.services.documents import document_request
 from benefits.stored_files import atomic_with_files, write_file
 from elections.benefit_elections import explanation
-from elections.benefit_elections.jobs import notice_batch_fan_out, notice_batch_queue
 from elections.benefit_elections.models import (
     BatchRule,
     Election,
@@ -43,6 +42,7 @@ from elections.benefit_elections.models import (
     PaymentMethod,
     SpousalConsent,
 )
+from elections.benefit_elections.tasks import notice_batch_fan_out, notice_batch_queue
 
 logger = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerDown
 
 from benefits.jobs import services
-from benefits.jobs.kinds import DOCUMENT_RENDER
 from benefits.jobs.models import Job
 from benefits.models import AuditEvent, GeneratedDocument
 from benefits.services.documents import document_request
+from benefits.tasks import render_document
 from tests.conftest import token
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +47,7 @@ def broker(settings):
             raise BrokerDown("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
         sent.append((args[0], options))
 
-    with mock.patch("benefits.jobs.tasks.run_job.apply_async", side_effect=apply_async):
+    with mock.patch("benefits.jobs.base.JobTask.apply_async", side_effect=apply_async):
         yield state, sent
 
 
@@ -61,14 +61,14 @@ def test_a_document_has_its_own_job_which_runs_after_commit(participant_user):
     document = _document(participant_user.participant)
     document.refresh_from_db()
     job = document.job
-    assert job.kind == DOCUMENT_RENDER and job.target_id == document.pk and job.queue == "pdf"
+    assert job.kind == render_document.name and job.target_id == document.pk and job.queue == "pdf"
     assert job.status == Job.Status.DONE and job.attempts == 1
     assert document.status == GeneratedDocument.Status.DONE
 
 
 def test_the_same_unique_key_is_one_job(participant_user):
-    first = services.job_create(DOCUMENT_RENDER, target_id=1, unique_key="document.render:1")
-    again = services.job_create(DOCUMENT_RENDER, target_id=1, unique_key="document.render:1")
+    first = render_document.job_create(target_id=1, unique_key="document.render:1")
+    again = render_document.job_create(target_id=1, unique_key="document.render:1")
     assert first.pk == again.pk and Job.objects.count() == 1
 
 
@@ -198,7 +198,7 @@ def test_a_running_job_writes_its_heartbeat_and_stops_when_it_is_put_back(partic
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
     settings.JOBS_HEARTBEAT_SECONDS = 1
-    job = services.job_create(DOCUMENT_RENDER, target_id=0)
+    job = render_document.job_create(target_id=0)
     _running(job, minutes_ago=0, beat_seconds_ago=600)
     seen = []
     release = threading.Event()

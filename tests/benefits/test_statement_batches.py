@@ -12,9 +12,9 @@ from pypdf import PdfReader
 
 from benefits.batches import services
 from benefits.batches.models import StatementBatch, StatementBatchItem
-from benefits.jobs.kinds import STATEMENT_BATCH_CHUNK
+from benefits.batches.tasks import render_statement_chunk
 from benefits.jobs.models import Job
-from benefits.jobs.services import job_create, job_execute
+from benefits.jobs.services import job_execute
 from benefits.models import GeneratedDocument, Participant, Plan, PlanMembership
 from tests.conftest import token
 
@@ -58,13 +58,12 @@ def test_a_batch_issues_one_statement_per_participant_exactly_once(population, a
 
     pdf = PdfReader(io.BytesIO(document_bytes(first)))
     assert "Annual statement 2025" in pdf.pages[0].extract_text()
-    assert Job.objects.filter(kind=STATEMENT_BATCH_CHUNK, status="done").count() == -(-members // 4)
+    assert Job.objects.filter(kind=render_statement_chunk.name, status="done").count() == -(-members // 4)
 
     # Starting again, or running a chunk again (a redelivered message), issues nothing twice.
     again = services.batch_start(plan=population, year=2025, actor=admin_user)
     assert again.pk == batch.pk
-    replay = job_create(
-        STATEMENT_BATCH_CHUNK,
+    replay = render_statement_chunk.job_create(
         target_id=batch.pk,
         args={"batch": batch.pk, "items": list(items.values_list("pk", flat=True))},
     )
@@ -84,7 +83,7 @@ def test_a_crash_mid_batch_resumes_where_it_stopped(population, settings):
     with mock.patch("benefits.jobs.services.job_send") as send:
         batch = services.batch_start(plan=population, year=2025)
     assert send.called
-    chunks = list(Job.objects.filter(kind=STATEMENT_BATCH_CHUNK).order_by("pk"))
+    chunks = list(Job.objects.filter(kind=render_statement_chunk.name).order_by("pk"))
     job_execute(chunks[0].pk, task_id="first")  # one chunk done before the "crash"
     assert services.batch_counts(batch)["done"] == 4
     for job in chunks[1:]:

@@ -12,10 +12,10 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from benefits.jobs.kinds import DOCUMENT_RENDER
+from benefits.jobs.base import job_tasks
 from benefits.jobs.models import Job
-from benefits.jobs.registry import job_kinds
-from benefits.jobs.services import SWEPT_AT_KEY, job_create, jobs_sweep
+from benefits.jobs.services import SWEPT_AT_KEY, jobs_sweep
+from benefits.tasks import render_document
 from tests.conftest import login_with_totp
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ def _procfile() -> dict[str, str]:
 def test_every_queue_has_a_supervised_worker_and_the_sweeper_its_own(settings):
     procs = _procfile()
     queues = {m for cmd in procs.values() for m in re.findall(r"worker -Q (\S+)", cmd)}
-    needed = {kind.queue for kind in job_kinds().values()} | {"sweep"}
+    needed = {task.queue for task in job_tasks().values()} | {"sweep"}
     assert needed <= queues, needed - queues
     assert "beat" in procs["beat"] and "sweep" in procs
     assert settings.CELERY_TASK_ROUTES["jobs.sweep"] == {"queue": "sweep"}
@@ -58,7 +58,7 @@ def test_background_work_says_when_no_worker_takes_work_and_the_sweeper_is_quiet
     assert "The sweeper is not running" in page and "No run of it is recorded" in page
     assert "Waiting work is sent again automatically" not in page
 
-    job = job_create(DOCUMENT_RENDER, target_id=1)
+    job = render_document.job_create(target_id=1)
     Job.objects.filter(pk=job.pk).update(
         status=Job.Status.QUEUED, created_at=timezone.now() - timedelta(minutes=12)
     )
@@ -67,7 +67,7 @@ def test_background_work_says_when_no_worker_takes_work_and_the_sweeper_is_quiet
     assert "1 job has waited and no worker has started any work for 12 minutes" in page
 
     # A job started 2 minutes ago: a worker is taking work, however long others wait.
-    started = job_create(DOCUMENT_RENDER, target_id=2)
+    started = render_document.job_create(target_id=2)
     Job.objects.filter(pk=started.pk).update(
         status=Job.Status.RUNNING, started_at=timezone.now() - timedelta(minutes=2)
     )

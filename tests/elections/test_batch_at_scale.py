@@ -101,7 +101,7 @@ def test_a_choice_cut_short_is_completed_without_doubling_anyone(demo):
 @pytest.mark.django_db
 def test_a_batch_queues_more_runs_up_to_the_setting(demo, settings, django_capture_on_commit_callbacks):
     from benefits.jobs.models import Job
-    from elections.benefit_elections.jobs import NOTICE_BATCH_RUN, notice_batch_fan_out
+    from elections.benefit_elections.tasks import issue_notice_batch, notice_batch_fan_out
 
     settings.NOTICE_BATCH_RUNNERS = 3
     _population(30, seed=36)
@@ -109,13 +109,12 @@ def test_a_batch_queues_more_runs_up_to_the_setting(demo, settings, django_captu
     batch = NoticeBatch.objects.create(plan=plan, rule=BatchRule.ASD_WITHIN, within_days=366, as_of=AS_OF)
     total = services.batch_select(batch)
     assert total >= 3
-    from benefits.jobs.services import job_create
 
-    job_create(NOTICE_BATCH_RUN, target_id=batch.pk)  # the run that chose the people
+    issue_notice_batch.job_create(target_id=batch.pk)  # the run that chose the people
     with django_capture_on_commit_callbacks(execute=False) as sent:
         assert notice_batch_fan_out(batch) == 2  # that run and two more
     assert len(sent) == 2
-    assert Job.objects.filter(kind=NOTICE_BATCH_RUN, target_id=batch.pk).count() == 3
+    assert Job.objects.filter(kind=issue_notice_batch.name, target_id=batch.pk).count() == 3
     with django_capture_on_commit_callbacks(execute=False):
         assert notice_batch_fan_out(batch) == 0  # three are open already: no more
     settings.NOTICE_BATCH_RUNNERS = 1

@@ -19,10 +19,10 @@ import pytest
 from django.db import connection
 
 from benefits.jobs.models import Job
-from benefits.jobs.services import job_create, jobs_sweep
+from benefits.jobs.services import jobs_sweep
 from benefits.models import Plan
-from elections.benefit_elections.jobs import NOTICE_BATCH_RUN
 from elections.benefit_elections.models import BatchRule, Notice, NoticeBatch, NoticeBatchItem
+from elections.benefit_elections.tasks import issue_notice_batch
 from tests.elections.conftest import AS_OF
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -86,7 +86,9 @@ def _send(job_id: int) -> bool:
     from celery import Celery
 
     # set_as_current=False: this client must not become the default app the rest of the suite uses.
-    Celery(broker=_redis_url(), set_as_current=False).send_task("jobs.run", args=[job_id], queue="default")
+    Celery(broker=_redis_url(), set_as_current=False).send_task(
+        issue_notice_batch.name, args=[job_id], queue="default"
+    )
     Job.objects.filter(pk=job_id, status=Job.Status.PENDING).update(status=Job.Status.QUEUED)
     return True
 
@@ -114,7 +116,7 @@ def test_worker_killed_mid_batch_then_restarted_issues_each_notice_once(demo, tm
     def done() -> int:
         return batch.items.exclude(state=NoticeBatchItem.State.PENDING).count()
 
-    job = job_create(NOTICE_BATCH_RUN, target_id=batch.pk)
+    job = issue_notice_batch.job_create(target_id=batch.pk)
     worker = _start_worker(tmp_path)
     try:
         _send(job.pk)

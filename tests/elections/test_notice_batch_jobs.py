@@ -14,8 +14,8 @@ from benefits.jobs import services as jobs
 from benefits.jobs.models import Job
 from benefits.models import AuditEvent
 from elections.benefit_elections import services
-from elections.benefit_elections.jobs import NOTICE_BATCH_RUN
 from elections.benefit_elections.models import Notice, NoticeBatch, NoticeBatchItem
+from elections.benefit_elections.tasks import issue_notice_batch
 from elections.models import Claim, ClaimState
 from tests.elections.conftest import AS_OF
 
@@ -40,12 +40,12 @@ def broker(settings):
             raise BrokerDown("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
         sent.append((args[0], options))
 
-    with mock.patch("benefits.jobs.tasks.run_job.apply_async", side_effect=apply_async):
+    with mock.patch("benefits.jobs.base.JobTask.apply_async", side_effect=apply_async):
         yield state, sent
 
 
 def _jobs(batch) -> list[Job]:
-    return list(Job.objects.filter(kind=NOTICE_BATCH_RUN, target_id=batch.pk).order_by("pk"))
+    return list(Job.objects.filter(kind=issue_notice_batch.name, target_id=batch.pk).order_by("pk"))
 
 
 def test_a_batch_has_its_job_which_runs_on_commit_and_issues_the_notices(plan):
@@ -108,7 +108,7 @@ def test_two_runs_of_the_same_batch_issue_each_notice_once(plan):
 def test_a_batch_job_that_gives_up_fails_its_waiting_notices_with_the_reason(plan, broker):
     batch = NoticeBatch.objects.create(plan=plan, rule="awaiting_election", as_of=AS_OF)
     services.batch_select(batch)
-    job = jobs.job_create(NOTICE_BATCH_RUN, target_id=batch.pk)
+    job = issue_notice_batch.job_create(target_id=batch.pk)
     Job.objects.filter(pk=job.pk).update(attempts=job.max_attempts, status=Job.Status.QUEUED)
     # Its last attempt never finished (the worker died): the redelivered message fails it.
     assert jobs.job_execute(job.pk, task_id="t-9") is None

@@ -15,8 +15,8 @@ from benefits.jobs.models import Job
 from benefits.jobs.services import jobs_sweep
 from benefits.models import Plan
 from elections.benefit_elections import services
-from elections.benefit_elections.jobs import NOTICE_BATCH_RUN
 from elections.benefit_elections.models import Notice, NoticeBatch, NoticeBatchItem
+from elections.benefit_elections.tasks import issue_notice_batch
 from tests.elections.conftest import AS_OF
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def test_a_command_line_batch_has_the_job_row_the_sweeper_watches(awaiting):
         call_command("issue_notices", "carver-db", "--json", stdout=out)
     summary = json.loads(out.getvalue().splitlines()[-1])
     batch = NoticeBatch.objects.get()
-    job = Job.objects.get(kind=NOTICE_BATCH_RUN, target_id=batch.pk)
+    job = Job.objects.get(kind=issue_notice_batch.name, target_id=batch.pk)
     assert job.status == Job.Status.DONE and job.worker.startswith("issue_notices@")
     assert summary["issued"] == batch.items.filter(state=NoticeBatchItem.State.ISSUED).count() >= 1
 
@@ -51,7 +51,7 @@ def test_a_killed_command_line_batch_is_finished_by_the_sweeper(awaiting, monkey
     with pytest.raises(KeyboardInterrupt):
         call_command("issue_notices", "carver-db", stdout=io.StringIO())
     batch = NoticeBatch.objects.get()
-    job = Job.objects.get(kind=NOTICE_BATCH_RUN, target_id=batch.pk)
+    job = Job.objects.get(kind=issue_notice_batch.name, target_id=batch.pk)
     pending = batch.items.filter(state=NoticeBatchItem.State.PENDING).count()
     assert job.status == Job.Status.RUNNING and pending >= 1 and not Notice.objects.exists()
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from benefits.jobs.models import Job
-from benefits.mail import MAIL_SEND
+from benefits.tasks import send_mail
 from elections.claims import services
 from tests.conftest import login_with_totp, token
 from tests.elections.conftest import file_db_claim
@@ -72,7 +72,7 @@ def test_a_notice_email_arrives_at_the_relay_with_its_link(
     assert message["Subject"].endswith("Notice of denial of your claim")
     body = message.get_body(preferencelist=("plain",)).get_content()
     assert f"https://benefits.example.com/claims/{claim.pk}/" in body
-    job = Job.objects.filter(kind=MAIL_SEND, args__subject__endswith="denial of your claim").get()
+    job = Job.objects.filter(kind=send_mail.name, args__subject__endswith="denial of your claim").get()
     # Sent: the row keeps to whom and what, not the text.
     assert job.status == Job.Status.DONE and job.args == {
         "subject": message["Subject"],
@@ -90,7 +90,7 @@ def test_with_the_relay_down_the_decision_stands_and_the_email_waits_with_its_re
     with django_capture_on_commit_callbacks(execute=True):
         claim = _deny(claim, committee)  # no exception reaches the caller (a request, in the app)
     assert claim.notices.filter(kind="denial").exists()
-    job = Job.objects.filter(kind=MAIL_SEND, args__subject__endswith="denial of your claim").get()
+    job = Job.objects.filter(kind=send_mail.name, args__subject__endswith="denial of your claim").get()
     # In-process mode tries every attempt at once; with workers they are 5 s, 30 s and 2 min apart.
     assert job.status == Job.Status.FAILED and job.attempts == job.max_attempts == 4
     assert job.error.startswith("The mail server did not take the message (ConnectionRefusedError")

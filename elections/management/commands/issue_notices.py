@@ -42,8 +42,8 @@ class Command(BaseCommand):
         days = within_days if within_days is not None else election_rules(plan).period_days
         if not 1 <= days <= 366:
             raise CommandError("--within-days: a whole number of days from 1 to 366.")
-        from benefits.jobs.services import job_create, job_execute
-        from elections.benefit_elections.jobs import NOTICE_BATCH_RUN
+        from benefits.jobs.services import job_execute
+        from elections.benefit_elections.tasks import issue_notice_batch
 
         with transaction.atomic():
             batch = NoticeBatch.objects.create(
@@ -51,7 +51,7 @@ class Command(BaseCommand):
             )
             # The same job row as a batch started from the page: if this command is killed, its
             # heartbeat stops and the sweeper hands the rest of the batch to a worker.
-            job = job_create(NOTICE_BATCH_RUN, target_id=batch.pk)
+            job = issue_notice_batch.job_create(target_id=batch.pk)
 
         def report(item):
             who = item.membership.participant.participant_number
@@ -62,6 +62,7 @@ class Command(BaseCommand):
 
         job_execute(
             job.pk,
+            task=issue_notice_batch,
             task_id=f"issue_notices-{uuid.uuid4().hex}",
             worker=f"issue_notices@{socket.gethostname()}",
             body=lambda job: batch_run(job.target_id, item_hook=report),

@@ -220,10 +220,10 @@ def test_import_invalidates_and_recomputes_stored_results(member, django_capture
         )
     assert not CalculationResult.objects.filter(pk=old.pk).exists()
     assert CalculationResult.objects.filter(membership=member).exists()  # recomputed by the job
-    from benefits.imports.jobs import RESULTS_RECALCULATE
+    from benefits.imports.tasks import recalculate_results
     from benefits.jobs.models import Job
 
-    recalculation = Job.objects.get(kind=RESULTS_RECALCULATE)  # its own row, run on commit
+    recalculation = Job.objects.get(kind=recalculate_results.name)  # its own row, run on commit
     assert recalculation.status == Job.Status.DONE and recalculation.args == {"membership_ids": [member.pk]}
     result = membership_calculate(member, as_of=as_of)
     # 2024's 999 hours are not a Vesting Year ("at least 1,000 Hours of Service"): 2021, 2022, 2023, 2025.

@@ -5,20 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from benefits.imports.jobs import IMPORT_APPLY, IMPORT_CHECK, RESULTS_RECALCULATE
 from benefits.imports.models import ImportBatch
+from benefits.imports.tasks import apply_import, check_import, recalculate_results
 from benefits.jobs import services as jobs
 from benefits.jobs.models import Job
 
 pytestmark = pytest.mark.django_db
 
 
-def test_job_kinds_run_on_the_default_queue_with_the_long_limit():
-    from benefits.jobs.registry import job_kind
-
-    for kind in (IMPORT_CHECK, IMPORT_APPLY, RESULTS_RECALCULATE):
-        spec = job_kind(kind)
-        assert spec.queue == "default" and spec.time_limit == 1800
+def test_import_tasks_run_on_the_default_queue_with_the_long_limit():
+    for task in (check_import, apply_import, recalculate_results):
+        assert task.queue == "default" and task.time_limit == 1800
 
 
 def test_a_check_job_for_a_batch_past_checking_changes_nothing(admin_user):
@@ -26,7 +23,7 @@ def test_a_check_job_for_a_batch_past_checking_changes_nothing(admin_user):
         kind="participants", file_name="x.csv", sha256="0" * 64, size=1, stored_file="imports/none.csv",
         status=ImportBatch.Status.APPLIED, uploaded_by=admin_user,
     )  # fmt: skip
-    job = jobs.job_create(IMPORT_CHECK, target_id=batch.pk)
+    job = check_import.job_create(target_id=batch.pk)
     jobs.job_execute(job.pk)  # a redelivered message after the import was applied
     batch.refresh_from_db()
     assert batch.status == ImportBatch.Status.APPLIED
@@ -38,7 +35,7 @@ def test_a_failed_check_job_reports_on_the_import(admin_user):
         kind="participants", file_name="x.csv", sha256="0" * 64, size=1, stored_file="imports/missing.csv",
         status=ImportBatch.Status.CHECKING, uploaded_by=admin_user,
     )  # fmt: skip
-    job = jobs.job_create(IMPORT_CHECK, target_id=batch.pk)
+    job = check_import.job_create(target_id=batch.pk)
     Job.objects.filter(pk=job.pk).update(max_attempts=1)
     jobs.job_execute(job.pk)  # the stored file is missing: OSError, no attempts left
     batch.refresh_from_db()
