@@ -30,7 +30,7 @@ def _document_retried(job) -> None:
     base=JobTask,
     name="document.render",
     label="PDF document",
-    queue="pdf",
+    job_queue="pdf",
     time_limit=180,
     job_failed=_document_failed,
     job_retried=_document_retried,

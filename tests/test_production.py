@@ -111,6 +111,8 @@ def test_the_visibility_timeout_exceeds_every_time_limit():
     timeout = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
     limits = [task.time_limit for task in job_tasks().values()] + [settings.CELERY_TASK_TIME_LIMIT]
     assert timeout > max(limits)
+    for task in job_tasks().values():  # Celery refuses to send a task whose soft limit exceeds its hard one
+        assert task.soft_time_limit < task.time_limit, task.name
     assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
 
 

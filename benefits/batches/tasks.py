@@ -21,7 +21,7 @@ def _chunk_failed(job, reason: str) -> None:
     base=JobTask,
     name="statement_batch.chunk",
     label="Annual statements (part of a batch)",
-    queue="pdf",
+    job_queue="pdf",
     time_limit=900,
     max_attempts=5,
     job_failed=_chunk_failed,

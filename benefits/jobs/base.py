@@ -4,7 +4,7 @@ backoff and the failure recorded where people look.
 
 A job task takes the ``Job`` and calls its service with the ids on it::
 
-    @shared_task(base=JobTask, name="document.render", queue="pdf", time_limit=180, label="PDF document",
+    @shared_task(base=JobTask, name="document.render", job_queue="pdf", time_limit=180, label="PDF document",
                  job_failed=_document_failed)
     def render_document(job):
         from benefits.services.documents import document_render
@@ -40,7 +40,9 @@ class JobTask(Task):
     reject_on_worker_lost = True
     ignore_result = True
     label = ""  # what staff read on the Background work page, e.g. "PDF document"
-    queue = "default"
+    # The queue its messages go to (sent explicitly with each job: Celery's own ``queue`` task
+    # attribute is deprecated in favour of routes).
+    job_queue = "default"
     time_limit = 180  # seconds per attempt; the broker's visibility timeout stays above the longest
     max_attempts = 3
     job_failed = None
@@ -53,6 +55,8 @@ class JobTask(Task):
             hook = cls.__dict__.get(name)
             if callable(hook) and not isinstance(hook, staticmethod):
                 setattr(cls, name, staticmethod(hook))
+        if "soft_time_limit" not in cls.__dict__:  # not the settings' default, which may exceed its own
+            cls.soft_time_limit = max(1, cls.time_limit - 10)  # 10 s to record why it stopped
 
     def __call__(self, job_id: int, *args, **kwargs):
         """The worker's entry (and the eager one): claim the job, beat, run the body, record the end.
@@ -81,7 +85,7 @@ class JobTask(Task):
             "kind": self.name,
             "target_id": target_id,
             "args": args or {},
-            "queue": self.queue,
+            "queue": self.job_queue,
             "time_limit": self.time_limit,
             "max_attempts": self.max_attempts,
             "created_by": created_by if getattr(created_by, "is_authenticated", False) else None,

@@ -29,7 +29,7 @@ def _procfile() -> dict[str, str]:
 def test_every_queue_has_a_supervised_worker_and_the_sweeper_its_own(settings):
     procs = _procfile()
     queues = {m for cmd in procs.values() for m in re.findall(r"worker -Q (\S+)", cmd)}
-    needed = {task.queue for task in job_tasks().values()} | {"sweep"}
+    needed = {task.job_queue for task in job_tasks().values()} | {"sweep"}
     assert needed <= queues, needed - queues
     assert "beat" in procs["beat"] and "sweep" in procs
     assert settings.CELERY_TASK_ROUTES["jobs.sweep"] == {"queue": "sweep"}

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def test_import_tasks_run_on_the_default_queue_with_the_long_limit():
     for task in (check_import, apply_import, recalculate_results):
-        assert task.queue == "default" and task.time_limit == 1800
+        assert task.job_queue == "default" and task.time_limit == 1800
 
 
 def test_a_check_job_for_a_batch_past_checking_changes_nothing(admin_user):
