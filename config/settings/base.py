@@ -287,7 +287,7 @@ JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
 JOBS_RESEND_AFTER = env.int("JOBS_RESEND_AFTER", default=30)  # a pending job is sent again after this long
 # A running job writes its heartbeat this often; one whose heartbeat is older than the grace is put back
 # (its worker died or lost the database). A put-back job that was in fact alive duplicates no work:
-# every job kind is idempotent.
+# every job task is idempotent.
 JOBS_HEARTBEAT_SECONDS = env.int("JOBS_HEARTBEAT_SECONDS", default=10)
 JOBS_STALL_GRACE = env.int("JOBS_STALL_GRACE", default=45)
 STATEMENT_BATCH_CHUNK_SIZE = env.int("STATEMENT_BATCH_CHUNK_SIZE", default=25)
