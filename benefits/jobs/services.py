@@ -31,6 +31,8 @@ logger = logging.getLogger(__name__)
 SWEPT_AT_KEY = "jobs:swept_at"
 TRANSIENT = (DatabaseError, OSError, SoftTimeLimitExceeded, ConnectionError, TimeoutError)
 BACKOFF_SECONDS = (5, 30, 120)
+# A row left from a kind of work no task does any longer (renamed or removed in a new version).
+GONE = "This version no longer does this kind of work, so it was not run."
 
 
 def enqueue_on_commit(job: Job, *, using: str | None = None) -> None:
@@ -52,7 +54,7 @@ def job_send(job_id: int, *, countdown: int | None = None) -> bool:
         with transaction.atomic():
             locked = Job.objects.select_for_update().get(pk=job.pk)
             if locked.status in (Job.Status.PENDING, Job.Status.QUEUED):
-                _fail(locked, f"No task named {job.kind!r} is installed.")
+                _fail(locked, GONE)
         return False
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     try:
@@ -144,16 +146,17 @@ def heartbeat(job_id: int, task_id: str):
 def job_execute(job_id: int, *, task=None, task_id: str = "", worker: str = "", body=None) -> Job | None:
     """Run one job (``JobTask.__call__``); idempotent: a finished or held job is left alone.
 
-    ``task`` is the job's task (found by the row's ``kind`` when not given); ``body`` replaces its function for a run in another process that reports as it goes (a
-    management command): the job row, its heartbeat and the sweeper's watch are the same, so a killed
-    command's work is put back and finished by a worker."""
+    ``task`` is the job's task (found by the row's ``kind`` when not given); ``body`` replaces its
+    function for a run in another process that reports as it goes (a management command): the job row,
+    its heartbeat and the sweeper's watch are the same, so a killed command's work is put back and
+    finished by a worker."""
     job = _claim(job_id, task_id, worker)
     if job is None:
         return None
     task = task or job_task(job.kind)
     if task is None and body is None:
         with transaction.atomic():
-            _fail(Job.objects.select_for_update().get(pk=job.pk), f"No task named {job.kind!r} is installed.")
+            _fail(Job.objects.select_for_update().get(pk=job.pk), GONE)
         return job
     try:
         with heartbeat(job.pk, task_id):
