@@ -9,7 +9,8 @@ Real processes, production settings, nothing shared with other runs:
    ``plan_benefits_batch_kill``, dropped at the end unless ``--keep``) and its own redis-server (port
    ``BATCH_KILL_REDIS_PORT``, default 8117, no persistence);
 2. ``migrate``, ``collectstatic``, ``load_demo`` (the five plans), ``generate_population N``;
-3. a PDF worker (``-c CONCURRENCY``), a default-queue worker and celery beat (the job sweeper);
+3. a PDF worker (``-c CONCURRENCY``), a default-queue worker, the sweep worker and celery beat (the job
+   sweeper);
 4. the statement batch of every plan for one year (``statement_batch``);
 5. when half the statements are done, the whole PDF worker (main process and children) is SIGKILLed,
    mid-chunk, and a new one started two seconds later;
@@ -162,6 +163,12 @@ def main() -> int:
         stack.start(
             "worker-default", str(smoke.BIN / "celery"), "-A", "config", "worker", "-Q", "default", "-c", "1",
             "-n", "default@%h", "--without-gossip", "--without-mingle", "-l", "INFO",
+        )  # fmt: skip
+        # The sweeper runs on a queue and a worker of its own (config/settings/base.py, deploy/Procfile):
+        # without it nothing puts back the chunks the killed worker held until Redis's visibility timeout.
+        stack.start(
+            "worker-sweep", str(smoke.BIN / "celery"), "-A", "config", "worker", "-Q", "sweep", "-c", "1",
+            "-n", "sweep@%h", "--without-gossip", "--without-mingle", "-l", "INFO",
         )  # fmt: skip
         stack.start("beat", str(smoke.BIN / "celery"), "-A", "config", "beat", "-s", str(logs / "beat-db"))
 

@@ -65,7 +65,8 @@ class JobTask(Task):
         from benefits.jobs.services import job_execute
 
         request = self.request
-        return job_execute(job_id, task=self, task_id=request.id or "", worker=request.hostname or "")
+        job_execute(job_id, task=self, task_id=request.id or "", worker=request.hostname or "")
+        # Nothing returned: the worker's log would print the row as it was when the body started.
 
     def job_create(
         self,
