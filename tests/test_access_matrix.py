@@ -506,7 +506,7 @@ def _build(today) -> SimpleNamespace:
     """Demo data plus pat's modeler run, quote and its PDF, and claims in each state an action needs."""
     from benefits.services import modeler as portal_services
     from elections.claims import services as claims
-    from elections.claims.uploads import check_upload
+    from elections.uploads import check_upload
 
     call_command("load_demo", as_of=today, verbosity=0)
     pat = User.objects.get(email="pat@demo.test")
@@ -650,8 +650,8 @@ def _build_elections(d, pat, db, today) -> None:
     from benefits.demo.elections import DEMO_CLAIM_STATEMENT
     from elections.benefit_elections import services as be
     from elections.benefit_elections.models import NoticeBatch, SpousalConsent
-    from elections.claims.uploads import check_upload
     from elections.models import Claim
+    from elections.uploads import check_upload
 
     claim = Claim.objects.get(membership=db, statement=DEMO_CLAIM_STATEMENT)
     asd = date.fromisoformat(claim.details["commencement_date"])

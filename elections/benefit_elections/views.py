@@ -17,12 +17,12 @@ from accounts.submissions import starts_work
 from benefits import formatting
 from benefits.models import Plan, PlanMembership
 from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
+from elections import uploads
 from elections.account_elections import selectors as account_selectors
 from elections.benefit_elections import forms, presenters, selectors, services
 from elections.benefit_elections.claim_consents import what_words as claim_what
 from elections.benefit_elections.explanation import ExplanationUnavailable
 from elections.benefit_elections.models import NoticeBatch
-from elections.claims import uploads
 
 participant_only = role_required("participant")
 administrator_only = role_required("administrator")

@@ -16,8 +16,8 @@ from benefits.models import AuditEvent, GeneratedDocument, MarketRate, Participa
 from elections.benefit_elections import beneficiaries, services
 from elections.benefit_elections.models import BeneficiaryDesignation, SpousalConsent
 from elections.claims import services as claims
-from elections.claims.uploads import check_upload
 from elections.models import ClaimState
+from elections.uploads import check_upload
 from tests.elections.conftest import AS_OF, membership
 
 pytestmark = pytest.mark.django_db

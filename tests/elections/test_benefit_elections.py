@@ -27,8 +27,8 @@ from elections.benefit_elections.models import (
     NoticeBatchItem,
     SpousalConsent,
 )
-from elections.claims.uploads import check_upload
 from elections.models import Claim, ClaimState
+from elections.uploads import check_upload
 from tests.conftest import PASSWORD
 from tests.elections.conftest import AS_OF, membership
 

@@ -18,8 +18,8 @@ from benefits.audit import AuditEventType
 from benefits.models import AuditEvent
 from elections.benefit_elections import services
 from elections.benefit_elections.models import Election, ElectionDraft, SpousalConsent
-from elections.claims.uploads import check_upload
 from elections.models import Claim, ClaimState
+from elections.uploads import check_upload
 from tests.elections.conftest import AS_OF
 from tests.elections.test_benefit_elections import ready_draft
 from tests.parallel import run_together
