@@ -67,8 +67,8 @@ def stored_names() -> dict[str, str]:
     """Every file a row names (relative path → which row), across the apps."""
     from benefits.imports.models import ImportBatch
     from benefits.models import GeneratedDocument
-    from elections.benefit_elections.models import SpousalConsent
     from elections.claims.models import ClaimDocument
+    from elections.consents.models import SpousalConsent
 
     names: dict[str, str] = {}
     sources = (

@@ -2,7 +2,7 @@
 
 Each area keeps its own models module (docs/architecture.md): ``elections.claims.models`` holds
 claims for benefits and their appeals; ``elections.benefit_elections`` will hold benefit elections,
-spousal consent and notices. Importing from ``elections.models`` keeps working for both.
+notices and designations; ``elections.consents`` the spouse's consent. Importing from ``elections.models`` keeps working for both.
 """
 
 from elections.account_elections.models import (  # noqa: E402,F401  (Django loads models from here)
@@ -16,7 +16,6 @@ from elections.benefit_elections.models import (  # noqa: E402,F401  (Django loa
     Notice,
     NoticeBatch,
     NoticeBatchItem,
-    SpousalConsent,
 )
 from elections.claims.models import (  # noqa: F401  (Django loads models from here)
     COMMITTEE_OPEN,
@@ -33,3 +32,4 @@ from elections.claims.models import (  # noqa: F401  (Django loads models from h
     ClaimType,
     ClaimVote,
 )
+from elections.consents.models import SpousalConsent  # noqa: E402,F401  (Django loads models from here)

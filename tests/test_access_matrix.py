@@ -649,7 +649,8 @@ def _build_elections(d, pat, db, today) -> None:
     its consent uploaded, a second consent form still to upload, a draft ready to sign, a batch."""
     from benefits.demo.elections import DEMO_CLAIM_STATEMENT
     from elections.benefit_elections import services as be
-    from elections.benefit_elections.models import NoticeBatch, SpousalConsent
+    from elections.benefit_elections.models import NoticeBatch
+    from elections.consents.models import SpousalConsent
     from elections.models import Claim
     from elections.uploads import check_upload
 

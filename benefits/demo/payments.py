@@ -48,7 +48,7 @@ def _decide(claim, committee, second, on: date, provisions: str):
 def _consent(claim, pat, admin, on: date) -> None:
     """The spouse's notarized consent, uploaded by pat and verified by the administrator."""
     from elections.benefit_elections import services
-    from elections.benefit_elections.models import SpousalConsent
+    from elections.consents.models import SpousalConsent
     from elections.uploads import check_upload
 
     consent = SpousalConsent.objects.filter(claim=claim).first()

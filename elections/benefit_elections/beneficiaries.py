@@ -20,7 +20,7 @@ from benefits.engine import beneficiaries as rules_engine
 from benefits.engine.elections import ConsentPeriod, consent_problems
 from benefits.engine.plans import get_plan
 from benefits.models import PlanMembership
-from elections.benefit_elections.models import BeneficiaryDesignation, SpousalConsent
+from elections.benefit_elections.models import BeneficiaryDesignation
 from elections.benefit_elections.services import (
     ElectionInvalid,
     _d,
@@ -30,6 +30,7 @@ from elections.benefit_elections.services import (
     staff_viewed,
     today,
 )
+from elections.consents.models import SpousalConsent
 
 
 def plan_rules(membership: PlanMembership) -> rules_engine.BeneficiaryRules | None:

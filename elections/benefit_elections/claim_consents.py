@@ -22,8 +22,8 @@ from django.db import transaction
 
 from benefits import formatting
 from benefits.engine.elections import ConsentPeriod, consent_problems, election_rules
-from elections.benefit_elections.models import SpousalConsent
 from elections.benefit_elections.services import _d, consent_facts, consent_open, today
+from elections.consents.models import SpousalConsent
 
 LOAN_CONSENT_DAYS = 90  # Code §417(a)(4)
 LOAN_SOURCE = "Code §417(a)(4); Treas. Reg. §1.401(a)-20 Q&A-24"

@@ -9,7 +9,8 @@ from django import forms
 
 from accounts.submissions import OneTimeTokenMixin
 from benefits import formatting
-from elections.benefit_elections.models import BatchRule, PaymentMethod, SpousalConsent
+from elections.benefit_elections.models import BatchRule, PaymentMethod
+from elections.consents.models import SpousalConsent
 
 RELATIONSHIPS = (
     ("spouse", "Spouse"),

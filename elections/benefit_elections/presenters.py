@@ -8,7 +8,8 @@ from decimal import Decimal
 from benefits import formatting
 from elections.benefit_elections import services
 from elections.benefit_elections.claim_consents import CONSENT_TYPES
-from elections.benefit_elections.models import Election, NoticeBatchItem, PaymentMethod, SpousalConsent
+from elections.benefit_elections.models import Election, NoticeBatchItem, PaymentMethod
+from elections.consents.models import SpousalConsent
 
 
 def money(value) -> str:

@@ -13,8 +13,8 @@ from elections.benefit_elections.models import (
     ElectionDraft,
     Notice,
     NoticeBatch,
-    SpousalConsent,
 )
+from elections.consents.models import SpousalConsent
 
 # A consent names one election, designation or claim, and belongs to that thing's participant.
 _CONSENT_SUBJECTS = ("election", "designation", "claim")

@@ -41,8 +41,8 @@ from elections.benefit_elections.models import (
     NoticeBatchItem,
     NoticeKind,
     PaymentMethod,
-    SpousalConsent,
 )
+from elections.consents.models import SpousalConsent
 
 logger = logging.getLogger(__name__)
 

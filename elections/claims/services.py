@@ -18,7 +18,8 @@ from benefits.audit import AuditEventType, audit_record
 from benefits.engine.plans import get_plan
 from benefits.models import PlanMembership
 from benefits.stored_files import atomic_with_files
-from elections.claims import checks, deadlines, limits, notices, one_benefit, uploads
+from elections import uploads
+from elections.claims import checks, deadlines, limits, notices, one_benefit
 from elections.claims.decisions import (  # noqa: F401  (re-exported)
     claim_decide,
     claim_extend,

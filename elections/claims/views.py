@@ -21,7 +21,8 @@ from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_open
 from benefits.start_rates import start_dates_overview, start_pricing
-from elections.claims import checks, deadlines, forms, limits, selectors, services, tax_fields, uploads
+from elections import uploads
+from elections.claims import checks, deadlines, forms, limits, selectors, services, tax_fields
 from elections.claims.models import (
     COMMENCEMENT_CLOSED,
     COMMENCEMENT_TYPES,

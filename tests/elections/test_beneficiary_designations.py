@@ -14,8 +14,9 @@ from django.urls import reverse
 from accounts.models import SubmissionToken, User
 from benefits.models import AuditEvent, GeneratedDocument, MarketRate, Participant
 from elections.benefit_elections import beneficiaries, services
-from elections.benefit_elections.models import BeneficiaryDesignation, SpousalConsent
+from elections.benefit_elections.models import BeneficiaryDesignation
 from elections.claims import services as claims
+from elections.consents.models import SpousalConsent
 from elections.models import ClaimState
 from elections.uploads import check_upload
 from tests.elections.conftest import AS_OF, membership

@@ -25,8 +25,8 @@ from elections.benefit_elections.models import (
     Notice,
     NoticeBatch,
     NoticeBatchItem,
-    SpousalConsent,
 )
+from elections.consents.models import SpousalConsent
 from elections.models import Claim, ClaimState
 from elections.uploads import check_upload
 from tests.conftest import PASSWORD

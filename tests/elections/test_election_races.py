@@ -17,7 +17,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from benefits.audit import AuditEventType
 from benefits.models import AuditEvent
 from elections.benefit_elections import services
-from elections.benefit_elections.models import Election, ElectionDraft, SpousalConsent
+from elections.benefit_elections.models import Election, ElectionDraft
+from elections.consents.models import SpousalConsent
 from elections.models import Claim, ClaimState
 from elections.uploads import check_upload
 from tests.elections.conftest import AS_OF

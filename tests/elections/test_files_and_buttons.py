@@ -57,7 +57,7 @@ def test_a_file_written_in_a_block_that_rolls_back_is_removed(settings, tmp_path
 
 def test_a_consent_upload_that_rolls_back_leaves_no_file(demo, settings, monkeypatch):
     from elections.benefit_elections import services
-    from elections.benefit_elections.models import SpousalConsent
+    from elections.consents.models import SpousalConsent
     from elections.uploads import check_upload
     from tests.elections.test_election_races import _draft, _sign
 

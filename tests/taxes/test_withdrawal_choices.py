@@ -11,9 +11,10 @@ import pytest
 
 from accounts.models import User
 from elections.benefit_elections import services
-from elections.benefit_elections.models import Notice, SpousalConsent
+from elections.benefit_elections.models import Notice
 from elections.claims import services as claims
 from elections.claims.forms import ClaimForm
+from elections.consents.models import SpousalConsent
 from payments.models import Payment
 from taxes.services import instalment_withholding
 from tests.elections.conftest import AS_OF, membership
