@@ -9,6 +9,9 @@ class ElectionsConfig(AppConfig):
         from elections.benefit_elections import jobs
 
         jobs.register()
+        from elections.benefit_elections import consent_subjects
+
+        consent_subjects.register()
         from benefits.imports.signals import market_rates_loaded
         from elections.benefit_elections.provisional import on_market_rates_loaded
 

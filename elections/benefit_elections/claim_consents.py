@@ -19,15 +19,21 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.db import transaction
+from django.utils import timezone
 
 from benefits import formatting
 from benefits.engine.elections import ConsentPeriod, consent_problems, election_rules
-from elections.benefit_elections.services import _d, consent_facts, consent_open, today
+from elections.consents import services as consents
+from elections.consents.facts import consent_facts
 from elections.consents.models import SpousalConsent
 
 LOAN_CONSENT_DAYS = 90  # Code §417(a)(4)
 LOAN_SOURCE = "Code §417(a)(4); Treas. Reg. §1.401(a)-20 Q&A-24"
 CONSENT_TYPES = ("loan", "hardship", "withdrawal_59half")  # the claims a spouse consents to themselves
+
+
+def today() -> date:
+    return timezone.localdate()
 
 
 def _approved_on(claim) -> date:
@@ -99,7 +105,7 @@ def consent_form_payload(claim) -> dict:
 def consent_open_for_claim(claim, *, actor, request=None) -> SpousalConsent:
     """Issue the consent form naming this loan or withdrawal (called when the claim is approved)."""
     with transaction.atomic():
-        consent = consent_open(
+        consent = consents.consent_open(
             subject={"claim": claim},
             participant=claim.participant,
             spouse_name=claim.participant.spouse_name,
@@ -116,7 +122,7 @@ def claim_consent_validity(consent: SpousalConsent, *, on: date) -> dict[str, st
     claim = consent.claim
     p = claim.participant
     spouse_now = p.spouse_name if p.marital_status == p.MaritalStatus.MARRIED else ""
-    facts = consent_facts(consent, None, subject_id=claim.pk, consent_subject_id=consent.claim_id)
+    facts = consent_facts(consent, subject_id=claim.pk)
     return consent_problems(
         facts,
         spouse_now=spouse_now,
@@ -148,13 +154,13 @@ def claim_try_effective(claim, *, actor=None, on: date | None = None, request=No
             note = notices.loan_documents(claim, actor=actor, request=request, on=on)
             loan = note.payload["loan"]
             fallback = (
-                f"Loan approved on {_d(on)}: {_money(loan['principal'])} at {loan['rate_percent']}% a year, "
+                f"Loan approved on {formatting.date_words(on)}: {_money(loan['principal'])} at {loan['rate_percent']}% a year, "
                 f"{loan['number_of_payments']} payments of {_money(loan['level_payment'])}. The promissory "
                 "note and repayment schedule are with this claim."
             )
         else:
             fallback = (
-                f"Scheduled for {_d(payment_date(claim, on=on))}: {_money(claim.engine_check.get('amount'))}."
+                f"Scheduled for {formatting.date_words(payment_date(claim, on=on))}: {_money(claim.engine_check.get('amount'))}."
             )
         from_state = move(claim, "schedule_payment", on=on)
         claim.next_step = scheduled_words(claim, actor=actor, on=on, request=request, fallback=fallback)

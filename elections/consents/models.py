@@ -48,7 +48,11 @@ class SpousalConsent(models.Model):
         "elections.Election", null=True, blank=True, on_delete=models.PROTECT, related_name="consents"
     )
     designation = models.ForeignKey(
-        "elections.BeneficiaryDesignation", null=True, blank=True, on_delete=models.PROTECT, related_name="consents"
+        "elections.BeneficiaryDesignation",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="consents",
     )
     claim = models.ForeignKey(
         "elections.Claim", null=True, blank=True, on_delete=models.PROTECT, related_name="consents"
