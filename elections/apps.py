@@ -13,7 +13,7 @@ class ElectionsConfig(AppConfig):
 
         consent_subjects.register()
         from benefits.imports.signals import market_rates_loaded
-        from elections.benefit_elections.provisional import on_market_rates_loaded
+        from elections.benefit_elections.services import on_market_rates_loaded
 
         market_rates_loaded.connect(on_market_rates_loaded, dispatch_uid="elections.provisional_explanations")
         from benefits.imports.tables import table_loaded

@@ -174,7 +174,7 @@ def _report_cycles(edges: list[Edge]) -> int:
         members = set(component)
         allowed = ALLOWED.get(frozenset(component))
         print(f"circle of {len(component)} modules" + (f" (allowed: {allowed})" if allowed else ""))
-        for e in sorted(edges, key=lambda e: (e.source, e.line)):
+        for e in sorted(set(edges), key=lambda e: (e.source, e.line, e.target)):
             if e.source in members and e.target in members:
                 where = "in a function" if e.local else "module level"
                 print(f"  {e.source}:{e.line} -> {e.target}  ({where})")

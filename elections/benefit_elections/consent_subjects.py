@@ -8,8 +8,9 @@ from datetime import date
 
 from django.urls import reverse
 
-from elections.benefit_elections import beneficiaries, claim_consents, presenters, selectors, services
+from elections.benefit_elections import beneficiaries, presenters, selectors, services
 from elections.benefit_elections.models import BeneficiaryDesignation, Election
+from elections.claims import consents as claim_consents
 from elections.claims.models import ClaimState
 from elections.consents.subjects import subject_register
 

@@ -7,7 +7,6 @@ from decimal import Decimal
 
 from benefits import formatting
 from benefits.engine.elections import election_rules
-from elections.benefit_elections.claim_consents import CONSENT_TYPES
 from elections.benefit_elections.form_rules import (
     ACCOUNT_CHOICE_FORMS,
     asks_beneficiaries_step,
@@ -17,6 +16,7 @@ from elections.benefit_elections.form_rules import (
     needs_beneficiaries,
     today,
 )
+from elections.benefit_elections.provisional import final_words, interest_words, provisional_words
 from elections.consents.presenters import consent_words, open_consent
 
 
@@ -69,8 +69,6 @@ def present_content(content: dict) -> dict:
             + " (provisional: computed by the IRS's published method)"
         )
     if basis.get("interest"):  # months in words, and the stand-in month of a provisional explanation
-        from elections.benefit_elections.provisional import interest_words
-
         basis["interest"] = interest_words(basis["interest"], content)
     c["relative_value_basis"] = basis
     w = c.get("window") or {}
@@ -90,8 +88,6 @@ def present_content(content: dict) -> dict:
         (f["label"] for f in forms if f["form"] == c.get("comparison_form")), c.get("qjsa_label", "")
     )
     # Issue 25: an explanation on stand-in rates says so; the final one names the one it replaces.
-    from elections.benefit_elections.provisional import final_words, provisional_words
-
     c["provisional_view"] = provisional_words(content) if content.get("asd") else {}
     c["final_words"] = final_words(content)
     c["amount_words"] = money(c.get("amount"))
@@ -417,10 +413,11 @@ def beneficiaries_context(plans: list[dict], user) -> list[dict]:
     return out
 
 
-def consent_status(claim, *, election, claim_consents: list) -> str:
+def consent_status(claim, *, election, claim_consents: list, consent_to_claim: bool) -> str:
     """Whether the spouse's consent is on file for this claim, read from the stored records: the
     consent to a loan or withdrawal claim itself, else the consent to the claim's standing election.
-    Before an election is signed, it says when consent will be needed rather than guessing."""
+    Before an election is signed, it says when consent will be needed rather than guessing
+    (``consent_to_claim``: the spouse consents to this kind of claim itself, a loan or withdrawal)."""
     if claim_consents:
         return consent_words(claim_consents[0])
     participant = claim.participant
@@ -440,7 +437,7 @@ def consent_status(claim, *, election, claim_consents: list) -> str:
         or claim.claimant_relationship != "participant"
     ):
         return "Not needed for this kind of claim."
-    if claim.claim_type in CONSENT_TYPES:
+    if consent_to_claim:
         return (
             "Needed once the claim is approved: the consent form is issued then, and nothing is paid "
             "before the spouse's signed, witnessed consent is verified."

@@ -48,6 +48,7 @@ from elections.benefit_elections.models import (
     NoticeKind,
     PaymentMethod,
 )
+from elections.benefit_elections.provisional import provisional_words
 from elections.benefit_elections.selectors import batch_counts
 from elections.consents import services as consents
 from elections.consents.facts import consent_facts
@@ -74,8 +75,6 @@ class ElectionWaits(ElectionInvalid):
 def election_waits_words(notice: Notice) -> str:
     """Why an election cannot be signed on this explanation yet ('' when it can): a provisional
     explanation, or one a final explanation has replaced (docs/plan-notes/provisional-explanations.md)."""
-    from elections.benefit_elections.provisional import provisional_words
-
     if notice.kind != NoticeKind.QJSA_EXPLANATION:
         return ""
     if Notice.objects.filter(replaces=notice).exists():
@@ -302,6 +301,12 @@ def provisional_waiting(plan: Plan | None = None):
     if plan is not None:
         qs = qs.filter(plan=plan)
     return qs
+
+
+def on_market_rates_loaded(sender, *, months, actor=None, batch=None, **kwargs) -> None:
+    """The import wrote market rates (``benefits.imports.signals.market_rates_loaded``): queue the final
+    explanations now possible (in its transaction)."""
+    rates_loaded(actor=actor)
 
 
 def rates_loaded(*, actor=None, on: date | None = None, request=None) -> list[NoticeBatch]:
@@ -839,9 +844,6 @@ def explanation_read_at(draft: ElectionDraft):
     if read.get("notice_id") != draft.notice_id or not read.get("at"):
         return None
     return datetime.fromisoformat(read["at"])
-
-
-
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from benefits.models import Plan, PlanMembership
 from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
 from elections.account_elections import selectors as account_selectors
 from elections.authority import staff_viewed
-from elections.benefit_elections import forms, presenters, selectors, services
+from elections.benefit_elections import form_rules, forms, presenters, selectors, services
 from elections.benefit_elections.explanation import ExplanationUnavailable
 from elections.benefit_elections.models import NoticeBatch
 from elections.consents import forms as consent_forms
@@ -44,9 +44,7 @@ def _refused(request, exc: services.ElectionInvalid) -> None:
 @login_required
 def documents(request, participant_id: int):
     participant = participant_get_for_viewer(user=request.user, participant_id=participant_id)
-    staff_viewed(
-        viewer=request.user, participant=participant, what="documents page", request=request
-    )
+    staff_viewed(viewer=request.user, participant=participant, what="documents page", request=request)
     context = selectors.documents_for_participant(participant)
     context.update(
         participant=participant,
@@ -130,7 +128,7 @@ def election_start(request, membership_id: int):
 
 def _next_step(draft, step: str) -> str:
     i = STEPS.index(step) + 1
-    if STEPS[i] == "beneficiaries" and not services.asks_beneficiaries_step(draft):
+    if STEPS[i] == "beneficiaries" and not form_rules.asks_beneficiaries_step(draft):
         i += 1
     return STEPS[i]
 
@@ -205,7 +203,7 @@ def election_step(request, draft_id: int, step: str):
         "step": step,
         "form": form,
         "asks_annuitant": step == "beneficiaries" and isinstance(form, forms.AnnuitantForm),
-        "annuitant_source": services.election_rules(draft.membership.plan.key).annuitant_source,
+        "annuitant_source": form_rules.election_rules(draft.membership.plan.key).annuitant_source,
         "c": presenters.notice_context(draft.notice),
         "row": row,
         "needs": services.payment_needs(draft, row) if row else None,
@@ -326,7 +324,12 @@ def notice_batches(request):
     return render(
         request,
         "elections/benefit_elections/notice_batches.html",
-        {"form": form, "batches": [presenters.batch_summary(selectors.batch_progress(b)) for b in selectors.batches_recent()]},
+        {
+            "form": form,
+            "batches": [
+                presenters.batch_summary(selectors.batch_progress(b)) for b in selectors.batches_recent()
+            ],
+        },
     )
 
 

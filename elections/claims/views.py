@@ -23,6 +23,7 @@ from benefits.services.documents import document_open
 from benefits.start_rates import start_dates_overview, start_pricing
 from elections import uploads
 from elections.claims import checks, deadlines, forms, limits, selectors, services, tax_fields
+from elections.claims.consents import CONSENT_TYPES
 from elections.claims.models import (
     COMMENCEMENT_CLOSED,
     COMMENCEMENT_TYPES,
@@ -449,6 +450,7 @@ def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, s
         claim,
         election=election_selectors.election_for_claim(claim),
         claim_consents=consent_selectors.claim_consents(claim) if consents is None else consents,
+        consent_to_claim=claim.claim_type in CONSENT_TYPES,
     )
     facts.append(("Spousal consent", status))
     return facts
@@ -550,9 +552,7 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
     consents = consent_selectors.claim_consents(claim)
     context["spousal_consents"] = consents
     context["open_consent"] = (
-        open_consent(consents)
-        if is_claimant and claim.state == ClaimState.ELECTION_REQUIRED
-        else None
+        open_consent(consents) if is_claimant and claim.state == ClaimState.ELECTION_REQUIRED else None
     )
     context["consent_upload_form"] = consent_forms.ConsentUploadForm() if context["open_consent"] else None
     if is_committee:

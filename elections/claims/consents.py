@@ -23,6 +23,9 @@ from django.utils import timezone
 
 from benefits import formatting
 from benefits.engine.elections import ConsentPeriod, consent_problems, election_rules
+from elections.claims import notices
+from elections.claims.models import ClaimState
+from elections.claims.workflow import locked_claim, move, record_event
 from elections.consents import services as consents
 from elections.consents.facts import consent_facts
 from elections.consents.models import SpousalConsent
@@ -82,8 +85,6 @@ def what_words(claim) -> str:
 
 
 def consent_form_payload(claim) -> dict:
-    from elections.benefit_elections.presenters import words
-
     p = claim.participant
     approved = _approved_on(claim)
     period = consent_period(claim, on=approved)
@@ -95,7 +96,7 @@ def consent_form_payload(claim) -> dict:
         "spouse": p.spouse_name,
         "is_loan": claim.claim_type == "loan",
         "what": what_words(claim),
-        "approved_on": words(approved),
+        "approved_on": formatting.date_words(approved),
         "consent_source": election_rules(claim.membership.plan.key).consent_source,
         "period_days": (period.period_closes - period.period_opens).days,
         "period_source": period.period_source,
@@ -135,9 +136,6 @@ def claim_consent_validity(consent: SpousalConsent, *, on: date) -> dict[str, st
 def claim_try_effective(claim, *, actor=None, on: date | None = None, request=None) -> bool:
     """With a valid verified consent, schedule the loan's disbursement (note and schedule from today) or
     the withdrawal's payment; the claim reads "loan made" or "paid" once the paying agent confirmed it."""
-    from elections.claims import notices
-    from elections.claims.workflow import locked_claim, move, record_event
-    from elections.models import ClaimState
 
     on = on or today()
     if claim.state != ClaimState.ELECTION_REQUIRED:
@@ -159,9 +157,7 @@ def claim_try_effective(claim, *, actor=None, on: date | None = None, request=No
                 "note and repayment schedule are with this claim."
             )
         else:
-            fallback = (
-                f"Scheduled for {formatting.date_words(payment_date(claim, on=on))}: {_money(claim.engine_check.get('amount'))}."
-            )
+            fallback = f"Scheduled for {formatting.date_words(payment_date(claim, on=on))}: {_money(claim.engine_check.get('amount'))}."
         from_state = move(claim, "schedule_payment", on=on)
         claim.next_step = scheduled_words(claim, actor=actor, on=on, request=request, fallback=fallback)
         claim.save(update_fields=["next_step"])
