@@ -18,4 +18,8 @@ class BenefitsConfig(AppConfig):
         from benefits.jobs import kinds
 
         kinds.register()
+        from benefits.delivery.services import on_document_rendered
+        from benefits.services.documents import document_rendered
+
+        document_rendered.connect(on_document_rendered, dispatch_uid="benefits.delivery.document_ready")
         import_jobs.register()

@@ -96,6 +96,6 @@ def results_recalculate_job(job) -> None:
 
 
 def tables_recalculate_job(job) -> None:
-    from benefits.imports.tables import tables_recalculate
+    from benefits.imports.services import tables_recalculate
 
     tables_recalculate(job.args["kind"], list(job.args["years"]))
