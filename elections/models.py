@@ -1,8 +1,9 @@
 """The elections app's models, one module per area, imported here so Django sees them.
 
-Each area keeps its own models module (docs/architecture.md): ``elections.claims.models`` holds
-claims for benefits and their appeals; ``elections.benefit_elections`` will hold benefit elections,
-notices and designations; ``elections.consents`` the spouse's consent. Importing from ``elections.models`` keeps working for both.
+Each area keeps its own models module (docs/architecture.md): ``elections.claims.models`` (claims and
+their appeals), ``elections.benefit_elections.models`` (notices, elections, designations),
+``elections.consents.models`` (the spouse's consent), ``elections.account_elections.models``.
+Importing from ``elections.models`` keeps working for all of them.
 """
 
 from elections.account_elections.models import (  # noqa: E402,F401  (Django loads models from here)
