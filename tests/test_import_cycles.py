@@ -18,16 +18,18 @@ sys.modules.setdefault("import_graph", import_graph)  # its dataclass looks its 
 _spec.loader.exec_module(import_graph)
 
 
+EDGES = import_graph.all_edges()  # read once: every test below looks at the same source
+
+
 def _edge(source: str, target: str, local: bool = False):
     return import_graph.Edge(source, target, 1, local)
 
 
 def test_the_graph_sees_imports_inside_functions():
-    edges = import_graph.all_edges()
-    local = {(e.source, e.target) for e in edges if e.local}
+    local = {(e.source, e.target) for e in EDGES if e.local}
     # benefits/imports/jobs.py runs its service inside each job body (the documented task shape)
     assert ("benefits.imports.jobs", "benefits.imports.services") in local
-    assert {"taxes", "payments", "config", "accounts"} <= {e.source.split(".")[0] for e in edges}
+    assert {"taxes", "payments", "config", "accounts"} <= {e.source.split(".")[0] for e in EDGES}
 
 
 def test_a_circle_through_a_function_is_found():
@@ -45,18 +47,18 @@ def test_only_a_task_importing_its_service_inside_the_task_is_allowed():
 
 
 def test_no_import_circles_counting_imports_inside_functions():
-    assert import_graph.disallowed_cycles(import_graph.all_edges()) == []
+    assert import_graph.disallowed_cycles(EDGES) == []
 
 
 def test_benefit_election_presenters_import_no_services_or_models():
     edges = {
-        e.target for e in import_graph.all_edges() if e.source == "elections.benefit_elections.presenters"
+        e.target for e in EDGES if e.source == "elections.benefit_elections.presenters"
     }
     assert not {t for t in edges if import_graph.is_service_module(t) or t.endswith(".models")}, edges
 
 
 def test_consents_call_none_of_the_areas_that_ask_for_them():
-    reached = {e.target for e in import_graph.all_edges() if e.source.startswith("elections.consents")}
+    reached = {e.target for e in EDGES if e.source.startswith("elections.consents")}
     assert not {t for t in reached if t.startswith(("elections.benefit_elections", "elections.claims"))}, (
         reached
     )
