@@ -650,6 +650,7 @@ def _build_elections(d, pat, db, today) -> None:
     from benefits.demo.elections import DEMO_CLAIM_STATEMENT
     from elections.benefit_elections import services as be
     from elections.benefit_elections.models import NoticeBatch
+    from elections.consents import services as consents
     from elections.consents.models import SpousalConsent
     from elections.models import Claim
     from elections.uploads import check_upload
@@ -668,7 +669,7 @@ def _build_elections(d, pat, db, today) -> None:
         be.draft_save(draft=draft, user=pat, step="form", answers={"form": "life"})
         be.draft_save(draft=draft, user=pat, step="payment", answers=payment)
         election = be.election_sign(draft=draft, user=pat, password=DEMO_PASSWORD, on=today)
-    consent = be.consent_upload(
+    consent = consents.consent_upload(
         consent=election.consents.get(),
         user=pat,
         upload=check_upload(SimpleUploadedFile("consent.pdf", PDF)),
