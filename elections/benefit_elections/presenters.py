@@ -287,7 +287,7 @@ def review(draft) -> dict:
 def election_context(election, user, *, consents: list[tuple]) -> dict:
     """``consents``: each consent to the election with its problems (what stops it counting)."""
     window = election_window(election)
-    waiting_form = open_consent(consents)
+    waiting_form = open_consent([c for c, _ in consents])
     return {
         "election": election,
         "figures": figure_words(election.figures)
