@@ -65,10 +65,12 @@ def atomic_with_files() -> Iterator[None]:
 
 def stored_names() -> dict[str, str]:
     """Every file a row names (relative path → which row), across the apps."""
-    from benefits.imports.models import ImportBatch
-    from benefits.models import GeneratedDocument
-    from elections.benefit_elections.models import SpousalConsent
-    from elections.claims.models import ClaimDocument
+    from django.apps import apps  # the apps above benefits, by label: benefits imports none of them
+
+    ImportBatch = apps.get_model("benefits", "ImportBatch")
+    GeneratedDocument = apps.get_model("benefits", "GeneratedDocument")
+    ClaimDocument = apps.get_model("elections", "ClaimDocument")
+    SpousalConsent = apps.get_model("elections", "SpousalConsent")
 
     names: dict[str, str] = {}
     sources = (

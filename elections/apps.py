@@ -6,8 +6,11 @@ class ElectionsConfig(AppConfig):
     verbose_name = "Claims, elections and notices"
 
     def ready(self) -> None:
+        from elections.benefit_elections import consent_subjects
+
+        consent_subjects.register()
         from benefits.imports.signals import market_rates_loaded
-        from elections.benefit_elections.provisional import on_market_rates_loaded
+        from elections.benefit_elections.services import on_market_rates_loaded
 
         market_rates_loaded.connect(on_market_rates_loaded, dispatch_uid="elections.provisional_explanations")
         from benefits.imports.tables import table_loaded

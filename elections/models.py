@@ -1,8 +1,9 @@
 """The elections app's models, one module per area, imported here so Django sees them.
 
-Each area keeps its own models module (docs/architecture.md): ``elections.claims.models`` holds
-claims for benefits and their appeals; ``elections.benefit_elections`` will hold benefit elections,
-spousal consent and notices. Importing from ``elections.models`` keeps working for both.
+Each area keeps its own models module (docs/architecture.md): ``elections.claims.models`` (claims and
+their appeals), ``elections.benefit_elections.models`` (notices, elections, designations),
+``elections.consents.models`` (the spouse's consent), ``elections.account_elections.models``.
+Importing from ``elections.models`` keeps working for all of them.
 """
 
 from elections.account_elections.models import (  # noqa: E402,F401  (Django loads models from here)
@@ -16,7 +17,6 @@ from elections.benefit_elections.models import (  # noqa: E402,F401  (Django loa
     Notice,
     NoticeBatch,
     NoticeBatchItem,
-    SpousalConsent,
 )
 from elections.claims.models import (  # noqa: F401  (Django loads models from here)
     COMMITTEE_OPEN,
@@ -33,3 +33,4 @@ from elections.claims.models import (  # noqa: F401  (Django loads models from h
     ClaimType,
     ClaimVote,
 )
+from elections.consents.models import SpousalConsent  # noqa: E402,F401  (Django loads models from here)

@@ -256,7 +256,7 @@ def payee_death_record(
     on: date | None = None,
 ) -> DeathOutcome:
     """Record the death of ``payment``'s payee and apply the plan's rules (see the module docstring).
-    ``evidence_upload`` is a checked upload (``elections.claims.uploads.check_upload``)."""
+    ``evidence_upload`` is a checked upload (``elections.uploads.check_upload``)."""
     from benefits.stored_files import atomic_with_files, write_file
     from elections.claims.deadlines import plan_rules
 

@@ -161,7 +161,7 @@ def deaths(request):
 
 @administrator_only
 def death_record(request, payment_id: int):
-    from elections.claims.uploads import UploadRefused, check_upload
+    from elections.uploads import UploadRefused, check_upload
     from payments.deaths import DeathInvalid, payee_death_record
     from payments.forms import DeathForm
 

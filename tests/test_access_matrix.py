@@ -505,7 +505,7 @@ def _build(today) -> SimpleNamespace:
     """Demo data plus pat's modeler run, quote and its PDF, and claims in each state an action needs."""
     from benefits.services import modeler as portal_services
     from elections.claims import services as claims
-    from elections.claims.uploads import check_upload
+    from elections.uploads import check_upload
 
     call_command("load_demo", as_of=today, verbosity=0)
     pat = User.objects.get(email="pat@demo.test")
@@ -648,9 +648,11 @@ def _build_elections(d, pat, db, today) -> None:
     its consent uploaded, a second consent form still to upload, a draft ready to sign, a batch."""
     from benefits.demo.elections import DEMO_CLAIM_STATEMENT
     from elections.benefit_elections import services as be
-    from elections.benefit_elections.models import NoticeBatch, SpousalConsent
-    from elections.claims.uploads import check_upload
+    from elections.benefit_elections.models import NoticeBatch
+    from elections.consents import services as consents
+    from elections.consents.models import SpousalConsent
     from elections.models import Claim
+    from elections.uploads import check_upload
 
     claim = Claim.objects.get(membership=db, statement=DEMO_CLAIM_STATEMENT)
     asd = date.fromisoformat(claim.details["commencement_date"])
@@ -666,7 +668,7 @@ def _build_elections(d, pat, db, today) -> None:
         be.draft_save(draft=draft, user=pat, step="form", answers={"form": "life"})
         be.draft_save(draft=draft, user=pat, step="payment", answers=payment)
         election = be.election_sign(draft=draft, user=pat, password=DEMO_PASSWORD, on=today)
-    consent = be.consent_upload(
+    consent = consents.consent_upload(
         consent=election.consents.get(),
         user=pat,
         upload=check_upload(SimpleUploadedFile("consent.pdf", PDF)),

@@ -28,6 +28,7 @@ from benefits.delivery.models import DeliveryConsent, DeliveryTest, DocumentDeli
 from benefits.delivery.tasks import send_delivery_email
 from benefits.models import GeneratedDocument, Participant
 from benefits.presenters.plain import people_date
+from benefits.services.documents import document_request
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 6
@@ -84,8 +85,6 @@ def _new_code() -> str:
 
 def delivery_test_start(*, participant: Participant, actor, request=None) -> DeliveryTest:
     """A test PDF with a code in it (rendered by a worker like every document)."""
-    from benefits.services.documents import document_request
-
     _require_owner(participant, actor)
     code = _new_code()
     with transaction.atomic():
@@ -265,6 +264,11 @@ def delivery_arrange(*, document: GeneratedDocument, actor=None, request=None) -
             consent_id=consent.pk if consent else None,
         )
     return delivery
+
+
+def on_document_rendered(sender, *, document: GeneratedDocument, **kwargs) -> None:
+    """``benefits.services.documents.document_rendered``: see ``delivery_document_ready``."""
+    delivery_document_ready(document)
 
 
 def delivery_document_ready(document: GeneratedDocument) -> None:

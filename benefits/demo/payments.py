@@ -47,14 +47,14 @@ def _decide(claim, committee, second, on: date, provisions: str):
 
 def _consent(claim, pat, admin, on: date) -> None:
     """The spouse's notarized consent, uploaded by pat and verified by the administrator."""
-    from elections.benefit_elections import services
-    from elections.benefit_elections.models import SpousalConsent
-    from elections.claims.uploads import check_upload
+    from elections.consents import services as consents
+    from elections.consents.models import SpousalConsent
+    from elections.uploads import check_upload
 
     consent = SpousalConsent.objects.filter(claim=claim).first()
     if consent is None:
         return
-    consent = services.consent_upload(
+    consent = consents.consent_upload(
         consent=consent,
         user=pat,
         upload=check_upload(SimpleUploadedFile("consent.pdf", CONSENT_PDF, "application/pdf")),
@@ -68,7 +68,7 @@ def _consent(claim, pat, admin, on: date) -> None:
             "witnessing": "in_person",
         },
     )
-    services.consent_verify(consent=consent, actor=admin, on=on)
+    consents.consent_verify(consent=consent, actor=admin, on=on)
 
 
 def load_demo_payments(*, as_of: date) -> int:

@@ -91,3 +91,18 @@ def core_with_settings(
     else:
         core = core_fn(participant, as_of, settings["service_vesting"])
     return dataclasses.replace(core, settings=dict(settings))
+
+
+def history_dict(core: CoreResult) -> dict[str, Any]:
+    """The service breakdown as JSON (for ``options.detail`` and the web app)."""
+    return {
+        "rows": [
+            _plain(dataclasses.asdict(r))
+            for r in getattr(core.service, "years", ()) or getattr(core.service, "periods", ())
+        ],
+        "events": [_plain(dataclasses.asdict(e)) for e in core.service.events],
+    }
+
+
+def _plain(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: (v.isoformat() if isinstance(v, date) else v) for k, v in d.items()}

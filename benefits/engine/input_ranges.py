@@ -43,14 +43,25 @@ class ImpossibleInput(ParticipantError):
     """A value outside what can exist; the request that carries it is malformed (exit 2 on the CLI)."""
 
 
+class RequestError(ValueError):
+    """The request itself is malformed; ``pointer`` is the JSON pointer of the bad field."""
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+
+    def one_line(self) -> str:
+        line = f"malformed request at {self.pointer or '/'}: {self}".replace("\n", " ").replace("\r", " ")
+        return line if len(line) <= 400 else line[:397] + "..."
+
+
 def _fmt(d: date) -> str:
     return d.isoformat()
 
 
 def check_as_of(as_of: date, pointer: str = "/as_of") -> None:
     if not EARLIEST_DATE <= as_of <= LATEST_DATE:
-        from .request import RequestError  # the request's own field: the whole request is refused
-
+        # the request's own field: the whole request is refused
         raise RequestError(pointer, f"as_of must lie between {_fmt(EARLIEST_DATE)} and {_fmt(LATEST_DATE)}")
 
 

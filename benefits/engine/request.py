@@ -26,7 +26,8 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from . import ENGINE_VERSION, input_ranges
-from .core import CoreResult, ParticipantError
+from .core import ParticipantError
+from .input_ranges import RequestError as RequestError  # its home; callers import it from here
 from .parameters import recorded_reads
 from .plans import Plan, UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
@@ -41,18 +42,6 @@ DATE_FIELDS = (
     "death_date",
     "disability_date",
 )
-
-
-class RequestError(ValueError):
-    """The request itself is malformed; ``pointer`` is the JSON pointer of the bad field."""
-
-    def __init__(self, pointer: str, message: str) -> None:
-        super().__init__(message)
-        self.pointer = pointer
-
-    def one_line(self) -> str:
-        line = f"malformed request at {self.pointer or '/'}: {self}".replace("\n", " ").replace("\r", " ")
-        return line if len(line) <= 400 else line[:397] + "..."
 
 
 @dataclass(frozen=True)
@@ -381,18 +370,3 @@ def run(request: Request) -> dict[str, Any]:
 def calculate_request(obj: object) -> dict[str, Any]:
     """Parse and run a decoded request (raises RequestError when it is malformed)."""
     return run(parse_request(obj))
-
-
-def history_dict(core: CoreResult) -> dict[str, Any]:
-    """The service breakdown as JSON (for ``options.detail`` and the web app)."""
-    return {
-        "rows": [
-            _plain(dataclasses.asdict(r))
-            for r in getattr(core.service, "years", ()) or getattr(core.service, "periods", ())
-        ],
-        "events": [_plain(dataclasses.asdict(e)) for e in core.service.events],
-    }
-
-
-def _plain(d: dict[str, Any]) -> dict[str, Any]:
-    return {k: (v.isoformat() if isinstance(v, date) else v) for k, v in d.items()}

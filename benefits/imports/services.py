@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections import defaultdict
+from datetime import date
 from pathlib import Path
 
 from django.core.cache import cache
@@ -25,8 +26,10 @@ from benefits.imports.checking import Checked, Progress, check_file
 from benefits.imports.kinds import KINDS, get_kind
 from benefits.imports.kinds.base import Target
 from benefits.imports.models import ImportBatch, ImportChange
+from benefits.imports.tables import MORTALITY_417E, reprice_explanations
 from benefits.imports.tasks import apply_import, check_import, recalculate_results
-from benefits.models import CalculationResult
+from benefits.models import CalculationResult, ModelerRun
+from benefits.services.modeler import modeler_run_execute
 from benefits.stored_files import atomic_with_files, write_file
 
 logger = logging.getLogger(__name__)
@@ -596,3 +599,49 @@ def import_run(
             raise  # refused before any check (e.g. a collision with another writer): the command says why
         return ImportBatch.objects.get(pk=batch.pk), exc.checked
     return batch, batch.checked
+
+
+# ------------------------------------------------------------------------------------ tables
+
+
+def _uses_years(result: dict, years: set[int], kind: str) -> bool:
+    """Whether a stored result priced a date the loaded table applies to (a §417(e)(3) table also
+    stands in for every later year, so a later date counts too)."""
+    top = max(years)
+    for e in result.get("estimates") or []:
+        try:
+            y = date.fromisoformat(str(e.get("commencement_date", ""))[:10]).year
+        except ValueError:
+            continue
+        if y in years or (kind == MORTALITY_417E and y > top):
+            return True
+    return False
+
+
+def tables_recalculate(kind: str, years: list[int]) -> dict[str, int]:
+    """What a table load (or its rollback) makes stale, recalculated (docs/import/README.md):
+
+    1. every stored engine result (``CalculationResult``, a cache keyed by the request, which now
+       carries the table) is dropped and today's result of every membership is computed again;
+    2. every finished modeler run with a date in the table's year(s) (a §417(e)(3) table: or later,
+       where it stands in) is priced again in place, so its grid (cached by the run's finish time)
+       is rendered afresh; saved quotes keep the figures they were saved with;
+    3. every §417(a)(3) explanation issued for a start date in those years that no election has
+       been signed on is priced again: if a figure changed, a new version is issued (its PDF, its
+       delivery, an audit event), and the participant's unsigned draft moves to it.
+    """
+    ys = set(years)
+    CalculationResult.objects.all().delete()
+    out = dict(results_recalculate(None))
+    rerun = 0
+    for run in (
+        ModelerRun.objects.filter(status=ModelerRun.Status.DONE).order_by("pk").iterator(chunk_size=100)
+    ):
+        if not _uses_years(run.result or {}, ys, kind):
+            continue
+        ModelerRun.objects.filter(pk=run.pk).update(status=ModelerRun.Status.RUNNING)
+        modeler_run_execute(run.pk)
+        rerun += 1
+    out["modeler_runs"] = rerun
+    out["explanations"] = reprice_explanations(ys, kind)
+    return out

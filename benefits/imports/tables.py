@@ -1,5 +1,5 @@
 """Loaded regulatory tables (issue 24): their versions, what the engine uses for a year, and the
-background recalculation after a load.
+signal that a load made stored figures stale.
 
 - ``current_table``: the table the engine uses for a year today (the latest loaded version, else the
   shipped default, else for a §417(e)(3) year past the last one the table that stands in), which the
@@ -8,11 +8,14 @@ background recalculation after a load.
 - ``loaded_assumptions``: the latest loaded §417(e)(3) table of each year and every loaded Single
   Life Table, in the engine contract's ``assumptions.mortality_417e_tables`` and
   ``single_life_tables`` shapes (the adapter puts them in every request).
-- ``tables_recalculate``: the ``tables.recalculate`` job's body (what a load makes stale).
+- ``reprice_explanations``: asks the layers above (``table_loaded``) to price again what a load
+  made stale; ``benefits.imports.services.tables_recalculate`` is the whole recalculation.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import date
 from decimal import Decimal
 
@@ -93,10 +96,13 @@ def current_table(kind: str, year: int) -> tuple[str, dict[int, Decimal]]:
     return f"the table shipped with the calculator ({source})", dict(enumerate(shipped))
 
 
+def rows_sha256(rows: list[list[str]]) -> str:
+    """The fingerprint of a table's rows as loaded (the same rows give the same version)."""
+    return hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode()).hexdigest()
+
+
 def store_versions(kind_obj, batch: ImportBatch, actor, rows: list[list[str]]) -> list[ImportChange]:
     """One new version per year the file applies to (Single Life Table: one version for its span)."""
-    from benefits.imports.kinds.tables import rows_sha256
-
     params = kind_obj.params
     if params is None:
         raise ValueError("a table import needs its year and source")
@@ -190,59 +196,12 @@ def enqueue_recalculation(kind: str, years: list[int], actor) -> None:
     recalculate_after_tables.enqueue_on_commit(args={"kind": kind, "years": sorted(years)}, created_by=actor)
 
 
-def _uses_years(result: dict, years: set[int], kind: str) -> bool:
-    """Whether a stored result priced a date the loaded table applies to (a §417(e)(3) table also
-    stands in for every later year, so a later date counts too)."""
-    top = max(years)
-    for e in result.get("estimates") or []:
-        try:
-            y = date.fromisoformat(str(e.get("commencement_date", ""))[:10]).year
-        except ValueError:
-            continue
-        if y in years or (kind == MORTALITY_417E and y > top):
-            return True
-    return False
-
-
-def tables_recalculate(kind: str, years: list[int]) -> dict[str, int]:
-    """What a table load (or its rollback) makes stale, recalculated (docs/import/README.md):
-
-    1. every stored engine result (``CalculationResult``, a cache keyed by the request, which now
-       carries the table) is dropped and today's result of every membership is computed again;
-    2. every finished modeler run with a date in the table's year(s) (a §417(e)(3) table: or later,
-       where it stands in) is priced again in place, so its grid (cached by the run's finish time)
-       is rendered afresh; saved quotes keep the figures they were saved with;
-    3. every §417(a)(3) explanation issued for a start date in those years that no election has
-       been signed on is priced again: if a figure changed, a new version is issued (its PDF, its
-       delivery, an audit event), and the participant's unsigned draft moves to it.
-    """
-    from benefits.imports.services import results_recalculate
-    from benefits.models import CalculationResult, ModelerRun
-    from benefits.services.modeler import modeler_run_execute
-
-    ys = set(years)
-    CalculationResult.objects.all().delete()
-    out = dict(results_recalculate(None))
-    rerun = 0
-    for run in (
-        ModelerRun.objects.filter(status=ModelerRun.Status.DONE).order_by("pk").iterator(chunk_size=100)
-    ):
-        if not _uses_years(run.result or {}, ys, kind):
-            continue
-        ModelerRun.objects.filter(pk=run.pk).update(status=ModelerRun.Status.RUNNING)
-        modeler_run_execute(run.pk)
-        rerun += 1
-    out["modeler_runs"] = rerun
-    out["explanations"] = _reprice_explanations(ys, kind)
-    return out
-
-
 # Layers above benefits (the elections' explanations) answer a load through this signal: its
 # receivers get ``applies(asd) -> bool`` and return how many stored results they priced again.
 table_loaded = Signal()
 
 
-def _reprice_explanations(years: set[int], kind: str) -> int:
+def reprice_explanations(years: set[int], kind: str) -> int:
     top = max(years)
 
     def applies(asd: date) -> bool:

@@ -82,6 +82,6 @@ def recalculate_results(job) -> None:
     max_attempts=4,
 )
 def recalculate_after_tables(job) -> None:
-    from benefits.imports.tables import tables_recalculate
+    from benefits.imports.services import tables_recalculate
 
     tables_recalculate(job.args["kind"], list(job.args["years"]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -18,6 +19,9 @@ from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
 from benefits.models import GeneratedDocument, Participant
 from benefits.tasks import render_document
+
+# Sent inside the rendering transaction once a PDF is stored (kwargs: document).
+document_rendered = Signal()
 
 
 def document_request(
@@ -114,9 +118,9 @@ def document_render(document_id: int) -> GeneratedDocument:
             document_id=document.pk,
             sha256=document.sha256,
         )
-        from benefits.delivery.services import delivery_document_ready
-
-        delivery_document_ready(document)  # an email waiting for this PDF is queued with the commit
+        # Electronic delivery answers (an email waiting for this PDF is queued with the commit);
+        # documents know nothing of delivery, which uses them.
+        document_rendered.send(sender=GeneratedDocument, document=document)
     return document
 
 

@@ -24,7 +24,7 @@ from benefits.models import Participant, PlanMembership
 from benefits.presenters.plain import people_date
 from benefits.services.documents import document_request
 from elections.account_elections.models import DeferralElection, DiversificationElection
-from elections.benefit_elections.services import staff_viewed as audited_view
+from elections.authority import staff_viewed as audited_view
 
 SHARE_PLACES = Decimal("0.0001")
 RATE_PLACES = Decimal("0.01")

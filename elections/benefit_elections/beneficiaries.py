@@ -15,21 +15,17 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine import beneficiaries as rules_engine
 from benefits.engine.elections import ConsentPeriod, consent_problems
 from benefits.engine.plans import get_plan
 from benefits.models import PlanMembership
-from elections.benefit_elections.models import BeneficiaryDesignation, SpousalConsent
-from elections.benefit_elections.services import (
-    ElectionInvalid,
-    _d,
-    consent_facts,
-    consent_open,
-    require_owner,
-    staff_viewed,
-    today,
-)
+from elections.authority import ElectionInvalid, require_owner, staff_viewed
+from elections.benefit_elections.models import BeneficiaryDesignation
+from elections.consents import services as consents
+from elections.consents.facts import consent_facts
+from elections.consents.models import SpousalConsent
 
 
 def plan_rules(membership: PlanMembership) -> rules_engine.BeneficiaryRules | None:
@@ -66,7 +62,7 @@ def check_designation(
         if on < opens:
             problems["primary"] = (
                 "Primary beneficiaries: naming anyone but your spouse gives up the survivor benefit your "
-                f"spouse would receive if you died before retirement, and that can be done only from {_d(opens)} "
+                f"spouse would receive if you died before retirement, and that can be done only from {formatting.date_words(opens)} "
                 "(the first day of the plan year in which you reach 35, or when you leave employment if "
                 "sooner; Code §417(a)(6)(B)). Until then your spouse must be your only primary beneficiary."
             )
@@ -79,7 +75,7 @@ def designation_sign(
     """Sign a new designation (password re-entered). Refused whole when any rule is broken. It takes
     effect now when no consent is needed; otherwise when the spouse's consent is verified."""
     require_owner(membership.participant, user)
-    on = on or today()
+    on = on or timezone.localdate()
     if not (password and user.check_password(password)):
         raise ElectionInvalid({"password": "Password: re-enter your password to sign (it did not match)."})
     problems, reasons = check_designation(membership, rows, on=on)
@@ -126,7 +122,7 @@ def designation_sign(
             needs_consent=bool(reasons),
         )
         if reasons:
-            consent_open(
+            consents.consent_open(
                 subject={"designation": designation},
                 participant=p,
                 spouse_name=p.spouse_name,
@@ -172,7 +168,7 @@ def designation_try_effective(
 ) -> bool:
     """Put the designation in effect when it needs no consent or a valid one is verified; the one in
     effect before is superseded (kept, never edited)."""
-    on = on or today()
+    on = on or timezone.localdate()
     if designation.state != BeneficiaryDesignation.State.AWAITING_CONSENT:
         return designation.state == BeneficiaryDesignation.State.EFFECTIVE
     if designation.needs_consent and not any(
@@ -205,7 +201,7 @@ def designation_consent_validity(consent: SpousalConsent, *, on: date) -> dict[s
     designation = consent.designation
     p = designation.participant
     spouse_now = p.spouse_name if _married(p) else ""
-    facts = consent_facts(consent, None, subject_id=designation.pk, consent_subject_id=consent.designation_id)
+    facts = consent_facts(consent, subject_id=designation.pk)
     period = ConsentPeriod(
         designation.signed_on,
         on,

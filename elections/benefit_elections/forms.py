@@ -1,5 +1,6 @@
-"""Forms for the election steps, the consent upload and the administrator's actions. Each error
-names the field and the rule; the service re-checks everything when the election is signed."""
+"""Forms for the election steps, beneficiaries and notice batches (a consent's are in
+``elections/consents/forms.py``). Each error names the field and the rule; the service re-checks
+everything when the election is signed."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django import forms
 
 from accounts.submissions import OneTimeTokenMixin
 from benefits import formatting
-from elections.benefit_elections.models import BatchRule, PaymentMethod, SpousalConsent
+from elections.benefit_elections.models import BatchRule, PaymentMethod
 
 RELATIONSHIPS = (
     ("spouse", "Spouse"),
@@ -355,45 +356,6 @@ class SignForm(OneTimeTokenMixin, forms.Form):
     confirm = forms.BooleanField(label="I have read the explanation and I make this election.", required=True)
 
 
-class ConsentUploadForm(forms.Form):
-    document = forms.FileField(label="The signed, witnessed consent form (PDF, JPEG or PNG)")
-    signed_on = forms.DateField(
-        label="Date your spouse signed", widget=forms.DateInput(attrs={"type": "date"})
-    )
-    witness = forms.ChoiceField(
-        label="Who witnessed the signature?", choices=SpousalConsent.Witness.choices, widget=forms.RadioSelect
-    )
-    witness_name = forms.CharField(label="Witness's full name", max_length=200)
-    notary_commission_number = forms.CharField(
-        label="Notary's commission number", max_length=60, required=False
-    )
-    notary_commission_state = forms.CharField(
-        label="State of commission (2 letters)", max_length=2, required=False
-    )
-    notary_commission_expires = forms.DateField(
-        label="Commission expires", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    witnessing = forms.ChoiceField(
-        label="How was it witnessed?",
-        choices=SpousalConsent.Witnessing.choices,
-        widget=forms.RadioSelect,
-        initial="in_person",
-    )
-    remote_live_audio_video = forms.BooleanField(
-        label="The witness saw and heard your spouse sign, live, by audio-video", required=False
-    )
-    remote_identity_shown = forms.BooleanField(
-        label="Your spouse showed photo identification live to the witness", required=False
-    )
-    remote_same_day_transmission = forms.BooleanField(
-        label="The signed form was sent to the witness the same day", required=False
-    )
-
-    def details(self) -> dict:
-        d = self.cleaned_data
-        return {k: (v.strip() if isinstance(v, str) else v) for k, v in d.items() if k != "document"}
-
-
 class BatchForm(forms.Form):
     plan = forms.ChoiceField(label="Plan")
     rule = forms.ChoiceField(
@@ -414,24 +376,6 @@ class BatchForm(forms.Form):
     def __init__(self, *args, plans, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["plan"].choices = [(p.key, p.name) for p in plans]
-
-
-class RejectForm(forms.Form):
-    reason = forms.CharField(
-        label="What is wrong with the form", widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
-    )
-
-
-class ExceptionForm(forms.Form):
-    exception = forms.ChoiceField(
-        label="Circumstance", choices=SpousalConsent.ExceptionReason.choices, widget=forms.RadioSelect
-    )
-    certification = forms.CharField(
-        label="Your certification of the facts",
-        widget=forms.Textarea(attrs={"rows": 4}),
-        max_length=4000,
-        help_text="For example: the court order's court, number and date, or the search made for the spouse.",
-    )
 
 
 class DesignationForm(OneTimeTokenMixin, forms.Form):

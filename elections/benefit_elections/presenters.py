@@ -6,9 +6,18 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 from benefits import formatting
-from elections.benefit_elections import services
-from elections.benefit_elections.claim_consents import CONSENT_TYPES
-from elections.benefit_elections.models import Election, NoticeBatchItem, PaymentMethod, SpousalConsent
+from benefits.engine.elections import election_rules
+from elections.benefit_elections.form_rules import (
+    ACCOUNT_CHOICE_FORMS,
+    asks_beneficiaries_step,
+    consent_reasons,
+    election_window,
+    form_row,
+    needs_beneficiaries,
+    today,
+)
+from elections.benefit_elections.provisional import final_words, interest_words, provisional_words
+from elections.consents.presenters import consent_words, open_consent
 
 
 def money(value) -> str:
@@ -60,8 +69,6 @@ def present_content(content: dict) -> dict:
             + " (provisional: computed by the IRS's published method)"
         )
     if basis.get("interest"):  # months in words, and the stand-in month of a provisional explanation
-        from elections.benefit_elections.provisional import interest_words
-
         basis["interest"] = interest_words(basis["interest"], content)
     c["relative_value_basis"] = basis
     w = c.get("window") or {}
@@ -81,8 +88,6 @@ def present_content(content: dict) -> dict:
         (f["label"] for f in forms if f["form"] == c.get("comparison_form")), c.get("qjsa_label", "")
     )
     # Issue 25: an explanation on stand-in rates says so; the final one names the one it replaces.
-    from elections.benefit_elections.provisional import final_words, provisional_words
-
     c["provisional_view"] = provisional_words(content) if content.get("asd") else {}
     c["final_words"] = final_words(content)
     c["amount_words"] = money(c.get("amount"))
@@ -166,7 +171,7 @@ def step_list(draft, current: str) -> list[dict]:
         "payment": "Payment and taxes",
         "review": "Review and sign",
     }
-    asks = services.asks_beneficiaries_step(draft)
+    asks = asks_beneficiaries_step(draft)
     order = [
         s
         for s in ("explanation", "form", "beneficiaries", "payment", "review")
@@ -180,10 +185,10 @@ def step_list(draft, current: str) -> list[dict]:
 
 
 def _payment_words(method: str, payment: dict) -> str:
-    if method == PaymentMethod.DIRECT_DEPOSIT:
+    if method == "direct_deposit":
         acct = payment.get("account_number", "")
         return f"Direct deposit to {payment.get('account_type', '')} account ending {acct[-4:]} (routing {payment.get('routing_number', '')})"
-    if method == PaymentMethod.DIRECT_ROLLOVER:
+    if method == "direct_rollover":
         acct = payment.get("account", "")
         return f"Direct rollover to {payment.get('institution', '')}, account ending {acct[-4:]}"
     return ""
@@ -231,7 +236,7 @@ def _withholding_words(w: dict) -> str:
 def _draft_installment_words(draft, row: dict) -> str:
     from benefits.engine.account_options import check_choice, choice_figures
 
-    if row.get("form") not in services.ACCOUNT_CHOICE_FORMS:
+    if row.get("form") not in ACCOUNT_CHOICE_FORMS:
         return ""
     choice = draft.answers.get("installments") or {}
     options = draft.notice.content.get("account_options") or {}
@@ -242,11 +247,11 @@ def _draft_installment_words(draft, row: dict) -> str:
 
 def review(draft) -> dict:
     a = draft.answers
-    row = services.form_row(draft, a.get("form", "")) or {}
+    row = form_row(draft, a.get("form", "")) or {}
     p = draft.participant
     married = p.marital_status == p.MaritalStatus.MARRIED
-    rules = services.election_rules(draft.membership.plan.key)
-    reasons = services.consent_reasons(
+    rules = election_rules(draft.membership.plan.key)
+    reasons = consent_reasons(
         a,
         married=married,
         rules=rules,
@@ -254,7 +259,7 @@ def review(draft) -> dict:
         spouse_name=p.spouse_name,
     )
     figures = {"monthly": row.get("monthly"), "survivor_monthly": row.get("survivor_monthly")}
-    annuitant = p.spouse_name if services.needs_beneficiaries(row.get("form", "")) == "annuitant" else ""
+    annuitant = p.spouse_name if needs_beneficiaries(row.get("form", "")) == "annuitant" else ""
     named = a.get("annuitant") or {}
     if annuitant and named.get("who") == "other":
         from elections.benefit_elections import annuitants
@@ -279,19 +284,10 @@ def review(draft) -> dict:
     }
 
 
-def election_context(election: Election, user) -> dict:
-    window = services._window(election)
-    consents = list(election.consents.select_related("form_document").all())
-    open_consent = next(
-        (
-            c
-            for c in consents
-            if c.state in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED)
-        ),
-        None,
-    )
-    from elections.benefit_elections.forms import ConsentUploadForm, ExceptionForm
-
+def election_context(election, user, *, consents: list[tuple]) -> dict:
+    """``consents``: each consent to the election with its problems (what stops it counting)."""
+    window = election_window(election)
+    waiting_form = open_consent([c for c, _ in consents])
     return {
         "election": election,
         "figures": figure_words(election.figures)
@@ -302,61 +298,39 @@ def election_context(election: Election, user) -> dict:
         "asd": words(election.asd),
         "revocable_until": words(window.revocable_until),
         "can_revoke": user.is_participant_role
-        and election.state not in (Election.State.REVOKED, Election.State.SUPERSEDED)
-        and window.can_revoke(services.today()),
-        "consents": [
-            {
-                "c": c,
-                "problems": {
-                    k: v for k, v in services.consent_validity(c, election).items() if k != "verified"
-                },
-            }
-            for c in consents
-        ],
-        "open_consent": open_consent if user.is_participant_role else None,
-        "upload_form": ConsentUploadForm() if user.is_participant_role else None,
-        "exception_form": ExceptionForm()
-        if user.is_administrator and election.state == Election.State.AWAITING_CONSENT
-        else None,
+        and election.state not in (election.State.REVOKED, election.State.SUPERSEDED)
+        and window.can_revoke(today()),
+        "consents": [{"c": c, "problems": problems} for c, problems in consents],
+        "open_consent": waiting_form if user.is_participant_role else None,
+        "takes_exception": user.is_administrator and election.state == election.State.AWAITING_CONSENT,
         "is_owner": user.is_participant_role,
     }
 
 
-def batch_summary(batch, items: bool = False) -> dict:
-    counts = services.batch_counts(batch)
+def batch_summary(progress: dict) -> dict:
+    """A batch's progress for the page (``progress``: ``selectors.batch_progress``)."""
+    batch, counts = progress["batch"], progress["counts"]
     total = sum(counts.values())
-    done = total - counts[NoticeBatchItem.State.PENDING]
-    out = {
-        "batch": batch,
-        "counts": counts,
+    done = total - counts["pending"]
+    return progress | {
         "total": total,
         "done": done,
         "percent": int(done * 100 / total) if total else (100 if batch.state == batch.State.DONE else 0),
         "running": batch.state != batch.State.DONE,
     }
-    if items:
-        out["failed"] = list(
-            batch.items.filter(state=NoticeBatchItem.State.FAILED).select_related("membership__participant")
-        )
-        out["issued"] = list(
-            batch.items.exclude(
-                state__in=[NoticeBatchItem.State.FAILED, NoticeBatchItem.State.PENDING]
-            ).select_related("membership__participant", "notice")
-        )
-    return out
 
 
 def electable_dates(membership, result: dict) -> list[tuple[str, str]]:
     """The modeler's dates a participant can elect for now: inside the plan's election period and more
     than 7 days away (Treas. Reg. §1.417(e)-1(b)(3)(ii)(D)); none for a plan outside §417."""
-    rules = services.election_rules(membership.plan.key)
+    rules = election_rules(membership.plan.key)
     if not rules.qjsa_applies:
         return []
-    today = services.today()
+    on = today()
     out = []
     for e in result.get("estimates") or []:
         d = date.fromisoformat(e["commencement_date"])
-        if e.get("forms") and today + timedelta(days=7) < d <= today + timedelta(days=rules.period_days):
+        if e.get("forms") and on + timedelta(days=7) < d <= on + timedelta(days=rules.period_days):
             out.append((d.isoformat(), words(d)))
     return out
 
@@ -410,19 +384,12 @@ def beneficiary_rows(rows: list[dict]) -> list[dict]:
 
 def designation_rows(designation) -> dict:
     consents = list(designation.consents.all())
-    open_consent = next(
-        (
-            c
-            for c in consents
-            if c.state in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED)
-        ),
-        None,
-    )
+    waiting_form = open_consent(consents)
     return {
         "d": designation,
         "rows": beneficiary_rows(designation.beneficiaries),
         "consents": consents,
-        "open_consent": open_consent,
+        "open_consent": waiting_form,
     }
 
 
@@ -446,32 +413,13 @@ def beneficiaries_context(plans: list[dict], user) -> list[dict]:
     return out
 
 
-def _consent_words(consent: SpousalConsent) -> str:
-    """One consent record in the committee's words: where it stands and since when."""
-    if consent.kind == SpousalConsent.Kind.EXCEPTION:
-        reason = consent.get_exception_display() or "an exception"
-        if consent.state == SpousalConsent.State.VERIFIED:
-            return f"Not required: {reason.lower()}, certified by the administrator on {words(consent.verified_at.date())}."
-        return f"Not required if certified: {reason.lower()} (the certification is not complete)."
-    state = consent.state
-    if state == SpousalConsent.State.VERIFIED:
-        when = f" on {words(consent.verified_at.date())}" if consent.verified_at else ""
-        return f"Given: the spouse's signed, witnessed consent was verified by the administrator{when}."
-    if state == SpousalConsent.State.AWAITING_VERIFICATION:
-        when = f" on {words(consent.uploaded_at.date())}" if consent.uploaded_at else ""
-        return f"Signed form received{when}; the administrator has not verified it yet."
-    if state == SpousalConsent.State.REJECTED:
-        why = f" ({consent.rejected_reason.strip()})" if consent.rejected_reason.strip() else ""
-        return f"Not accepted{why}; the participant has been asked for a new signed form."
-    return "Needed and not yet received: the spouse has not returned the signed, witnessed form."
-
-
-def consent_status(claim, *, election: Election | None, claim_consents: list[SpousalConsent]) -> str:
+def consent_status(claim, *, election, claim_consents: list, consent_to_claim: bool) -> str:
     """Whether the spouse's consent is on file for this claim, read from the stored records: the
     consent to a loan or withdrawal claim itself, else the consent to the claim's standing election.
-    Before an election is signed, it says when consent will be needed rather than guessing."""
+    Before an election is signed, it says when consent will be needed rather than guessing
+    (``consent_to_claim``: the spouse consents to this kind of claim itself, a loan or withdrawal)."""
     if claim_consents:
-        return _consent_words(claim_consents[0])
+        return consent_words(claim_consents[0])
     participant = claim.participant
     if election is not None:
         signed = f"the election signed on {words(election.signed_on)} ({election.form_label})"
@@ -481,7 +429,7 @@ def consent_status(claim, *, election: Election | None, claim_consents: list[Spo
         consents = sorted(election.consents.all(), key=lambda c: (c.created_at, c.pk), reverse=True)
         if not consents:
             return f"Needed for {signed}, and not yet requested."
-        return _consent_words(consents[0])
+        return consent_words(consents[0])
     if participant.marital_status != "married":
         return "Not needed: the participant is not married."
     if (
@@ -489,7 +437,7 @@ def consent_status(claim, *, election: Election | None, claim_consents: list[Spo
         or claim.claimant_relationship != "participant"
     ):
         return "Not needed for this kind of claim."
-    if claim.claim_type in CONSENT_TYPES:
+    if consent_to_claim:
         return (
             "Needed once the claim is approved: the consent form is issued then, and nothing is paid "
             "before the spouse's signed, witnessed consent is verified."

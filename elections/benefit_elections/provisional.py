@@ -84,10 +84,3 @@ def final_words(content: dict) -> str:
         + (f"given to you on {day_words(given)}, " if given else "")
         + "whose amounts were estimates. You can now make your election."
     )
-
-
-def on_market_rates_loaded(sender, *, months, actor=None, batch=None, **kwargs) -> None:
-    """The import wrote market rates: queue the final explanations now possible (in its transaction)."""
-    from elections.benefit_elections.services import rates_loaded
-
-    rates_loaded(actor=actor)

@@ -1,9 +1,8 @@
-"""Scoped reads: a participant sees only their own notices, elections and consents (404 otherwise);
+"""Scoped reads: a participant sees only their own notices, elections and designations (404 otherwise);
 plan staff see any (each view audited by the view through ``services.staff_viewed``)."""
 
 from __future__ import annotations
 
-from django.db.models import Q
 from django.http import Http404
 
 from benefits.models import GeneratedDocument, Participant
@@ -13,14 +12,9 @@ from elections.benefit_elections.models import (
     ElectionDraft,
     Notice,
     NoticeBatch,
-    SpousalConsent,
+    NoticeBatchItem,
 )
-
-# A consent names one election, designation or claim, and belongs to that thing's participant.
-_CONSENT_SUBJECTS = ("election", "designation", "claim")
-_CONSENT_SUBJECT_ROWS = tuple(
-    f"{s}__{related}" for s in _CONSENT_SUBJECTS for related in ("participant", "membership__plan")
-)
+from elections.consents.selectors import consents_uploaded_for
 
 
 def _scope(qs, user, field: str = "participant__user"):
@@ -49,29 +43,14 @@ def election_get_for_viewer(*, user, election_id: int) -> Election:
     return _get(_scope(qs, user), election_id)
 
 
-def _consents_of(owner: str, value) -> Q:
-    """Consents whose election, designation or claim has ``{owner: value}`` (``participant`` or
-    ``participant__user``)."""
-    q = Q()
-    for subject in _CONSENT_SUBJECTS:
-        q |= Q(**{f"{subject}__{owner}": value})
-    return q
-
-
-def consent_get_for_viewer(*, user, consent_id: int) -> SpousalConsent:
-    qs = SpousalConsent.objects.select_related(*_CONSENT_SUBJECT_ROWS, "form_document")
-    if not user.is_authenticated:
-        raise Http404
-    if user.is_participant_role:
-        qs = qs.filter(_consents_of("participant__user", user))
-    elif not user.is_plan_staff:
-        raise Http404
-    return _get(qs, consent_id)
-
-
 def designation_get_for_viewer(*, user, designation_id: int) -> BeneficiaryDesignation:
     qs = BeneficiaryDesignation.objects.select_related("participant", "membership__plan")
     return _get(_scope(qs, user), designation_id)
+
+
+def election_consents(election: Election) -> list:
+    """The consents to one election, with their forms (the caller has scoped the election)."""
+    return list(election.consents.select_related("form_document").all())
 
 
 def designations_for_membership(membership) -> list[BeneficiaryDesignation]:
@@ -82,10 +61,6 @@ def designations_for_membership(membership) -> list[BeneficiaryDesignation]:
         .prefetch_related("consents__form_document")
         .order_by("-version")
     )
-
-
-def claim_consents(claim) -> list[SpousalConsent]:
-    return list(SpousalConsent.objects.filter(claim=claim).select_related("form_document"))
 
 
 def election_for_claim(claim) -> Election | None:
@@ -110,12 +85,7 @@ def documents_for_participant(participant: Participant) -> dict:
     """Everything the participant has been given, newest first: generated documents (statements,
     quotes, claim letters, notices, consent forms) and the consent forms they uploaded."""
     documents = list(GeneratedDocument.objects.filter(participant=participant).order_by("-created_at", "-pk"))
-    consents = list(
-        SpousalConsent.objects.filter(_consents_of("participant", participant))
-        .exclude(upload_file="")
-        .select_related("election", "designation", "claim")
-        .order_by("-uploaded_at")
-    )
+    consents = consents_uploaded_for(participant)
     designations = list(
         BeneficiaryDesignation.objects.filter(participant=participant)
         .select_related("membership__plan")
@@ -138,14 +108,6 @@ def notices_for_participant(participant: Participant):
 
 def batches_recent(limit: int = 20):
     return NoticeBatch.objects.select_related("plan", "created_by")[:limit]
-
-
-def consents_awaiting_verification():
-    return (
-        SpousalConsent.objects.filter(state=SpousalConsent.State.AWAITING_VERIFICATION)
-        .select_related(*_CONSENT_SUBJECT_ROWS)
-        .order_by("uploaded_at")
-    )
 
 
 def designations_awaiting_consent():
@@ -180,3 +142,26 @@ def final_explanation_for(notice):
     from elections.benefit_elections.models import Notice
 
     return Notice.objects.filter(replaces=notice, participant_id=notice.participant_id).first()
+
+
+def batch_counts(batch: NoticeBatch) -> dict[str, int]:
+    counts = {s: 0 for s in NoticeBatchItem.State.values}
+    for state in batch.items.values_list("state", flat=True):
+        counts[state] += 1
+    return counts
+
+
+def batch_progress(batch: NoticeBatch, *, items: bool = False) -> dict:
+    """A batch, how many of its items stand in each state and, with ``items``, the failed ones and
+    those issued (or already issued)."""
+    out = {"batch": batch, "counts": batch_counts(batch)}
+    if items:
+        out["failed"] = list(
+            batch.items.filter(state=NoticeBatchItem.State.FAILED).select_related("membership__participant")
+        )
+        out["issued"] = list(
+            batch.items.exclude(
+                state__in=[NoticeBatchItem.State.FAILED, NoticeBatchItem.State.PENDING]
+            ).select_related("membership__participant", "notice")
+        )
+    return out

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import logging
 import time
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
 
-from allauth.mfa.utils import is_mfa_enabled
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -24,13 +22,21 @@ from django.utils import timezone
 from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from benefits.delivery.services import delivery_arrange
-from benefits.engine.elections import ConsentFacts, Window, WindowError, consent_problems, election_rules
+from benefits.engine.elections import Window, WindowError, consent_problems, election_rules
 from benefits.engine_adapter import memberships_retirement_dates
 from benefits.locking import lock_row
 from benefits.models import Plan, PlanMembership
 from benefits.services.documents import document_request
-from benefits.stored_files import atomic_with_files, write_file
+from elections.authority import ElectionInvalid, require_administrator, require_owner
 from elections.benefit_elections import explanation
+from elections.benefit_elections.form_rules import (
+    ACCOUNT_CHOICE_FORMS,
+    consent_reasons,
+    election_window,
+    form_row,
+    needs_beneficiaries,
+    today,
+)
 from elections.benefit_elections.models import (
     BatchRule,
     Election,
@@ -40,9 +46,13 @@ from elections.benefit_elections.models import (
     NoticeBatchItem,
     NoticeKind,
     PaymentMethod,
-    SpousalConsent,
 )
 from elections.benefit_elections.tasks import notice_batch_fan_out, notice_batch_queue
+from elections.benefit_elections.provisional import provisional_words
+from elections.benefit_elections.selectors import batch_counts
+from elections.consents import services as consents
+from elections.consents.facts import consent_facts
+from elections.consents.models import SpousalConsent
 
 logger = logging.getLogger(__name__)
 
@@ -51,14 +61,6 @@ NOTICE_TEMPLATES = {
     NoticeKind.QPSA_EXPLANATION: "pdf/notices/qpsa_explanation.html",
     NoticeKind.ROLLOVER_402F: "pdf/notices/rollover_402f.html",
 }
-
-
-class ElectionInvalid(Exception):
-    """Refused whole: ``errors`` maps each field to the rule it broke, in words for the participant."""
-
-    def __init__(self, errors: dict[str, str]) -> None:
-        super().__init__("; ".join(errors.values()))
-        self.errors = errors
 
 
 class ElectionWaits(ElectionInvalid):
@@ -73,8 +75,6 @@ class ElectionWaits(ElectionInvalid):
 def election_waits_words(notice: Notice) -> str:
     """Why an election cannot be signed on this explanation yet ('' when it can): a provisional
     explanation, or one a final explanation has replaced (docs/plan-notes/provisional-explanations.md)."""
-    from elections.benefit_elections.provisional import provisional_words
-
     if notice.kind != NoticeKind.QJSA_EXPLANATION:
         return ""
     if Notice.objects.filter(replaces=notice).exists():
@@ -89,54 +89,8 @@ def election_waits_words(notice: Notice) -> str:
     return ""
 
 
-def today() -> date:
-    return timezone.localdate()
-
-
 def _d(d: date) -> str:
     return f"{formatting.date_words(d)}"
-
-
-# ------------------------------------------------------------------------------------ authority
-
-
-def require_administrator(actor) -> None:
-    if actor is None:  # the command line and Celery workers act for the plan administrator
-        return
-    if not getattr(actor, "is_authenticated", False) or not actor.is_administrator:
-        raise PermissionDenied("Only a plan administrator may do this.")
-    if not is_mfa_enabled(actor):
-        raise PermissionDenied("Administrators act only after logging in with two-factor authentication.")
-
-
-def require_owner(participant, actor) -> None:
-    if not getattr(actor, "is_authenticated", False) or participant.user_id != actor.pk:
-        raise PermissionDenied("Only the participant may do this.")
-
-
-def staff_viewed(
-    *,
-    viewer,
-    participant,
-    what: str,
-    request=None,
-    event_type: str = AuditEventType.ELECTION_VIEWED_BY_STAFF,
-    **extra,
-) -> None:
-    """Every staff view of an election, a consent, a designation or an account election is an audit
-    event (``event_type`` names which)."""
-    if not getattr(viewer, "is_plan_staff", False):
-        return
-    with transaction.atomic():
-        audit_record(
-            event_type=event_type,
-            summary=f"{viewer.email} viewed {what} of {participant.participant_number}",
-            actor=viewer,
-            participant=participant,
-            request=request,
-            what=what,
-            **extra,
-        )
 
 
 # ------------------------------------------------------------------------------------ notices
@@ -347,6 +301,12 @@ def provisional_waiting(plan: Plan | None = None):
     if plan is not None:
         qs = qs.filter(plan=plan)
     return qs
+
+
+def on_market_rates_loaded(sender, *, months, actor=None, batch=None, **kwargs) -> None:
+    """The import wrote market rates (``benefits.imports.signals.market_rates_loaded``): queue the final
+    explanations now possible (in its transaction)."""
+    rates_loaded(actor=actor)
 
 
 def rates_loaded(*, actor=None, on: date | None = None, request=None) -> list[NoticeBatch]:
@@ -713,13 +673,6 @@ def batch_finish(batch_id: int) -> NoticeBatch:
     return batch
 
 
-def batch_counts(batch: NoticeBatch) -> dict[str, int]:
-    counts = {s: 0 for s in NoticeBatchItem.State.values}
-    for state in batch.items.values_list("state", flat=True):
-        counts[state] += 1
-    return counts
-
-
 def batch_retry_failed(*, batch: NoticeBatch, actor, request=None) -> int:
     """Put the failed items back to pending and run the batch again."""
     require_administrator(actor)
@@ -842,33 +795,10 @@ def _claim_to_elect_for(membership: PlanMembership, claim, user):
     in_force = one_benefit.election_in_force(membership)
     if in_force is not None and (
         (in_force.claim_id is not None and claim is not None and in_force.claim_id != claim.pk)
-        or not _window(in_force).can_revoke(today())
+        or not election_window(in_force).can_revoke(today())
     ):
         raise ElectionInvalid({"election": one_benefit.election_words(in_force)})
     return claim
-
-
-def form_row(draft: ElectionDraft, form: str) -> dict | None:
-    return next((r for r in draft.notice.content.get("forms", []) if r["form"] == form), None)
-
-
-def needs_beneficiaries(form: str) -> str:
-    """'annuitant' for a survivor form, 'beneficiaries' for a period-certain form, '' otherwise."""
-    if form.startswith("js"):
-        return "annuitant"
-    if form.startswith("cc"):
-        return "beneficiaries"
-    return ""
-
-
-def asks_beneficiaries_step(draft: ElectionDraft) -> bool:
-    """Whether the election has a beneficiaries step: a period-certain form's beneficiaries, or the
-    survivor of a joint and survivor form where the plan lets it be someone other than the spouse."""
-    form = draft.answers.get("form", "")
-    need = needs_beneficiaries(form)
-    if need == "beneficiaries":
-        return True
-    return need == "annuitant" and form in election_rules(draft.membership.plan.key).annuitant_forms
 
 
 def draft_save(*, draft: ElectionDraft, user, step: str, answers: dict, request=None) -> ElectionDraft:
@@ -916,9 +846,6 @@ def explanation_read_at(draft: ElectionDraft):
     return datetime.fromisoformat(read["at"])
 
 
-ACCOUNT_CHOICE_FORMS = ("installments", "partial_lump_sum")
-
-
 @dataclass(frozen=True)
 class PaymentNeeds:
     """What the payment step asks for a form: whether it may (or must) be rolled over, and which
@@ -959,53 +886,6 @@ def payment_needs(draft: ElectionDraft, row: dict) -> PaymentNeeds:
             rollover_allowed=True, w4r=True, w4p=not eligible, bank_always=not eligible, single_sum=True
         )
     return PaymentNeeds()
-
-
-def consent_reasons(
-    draft_or_answers: dict,
-    *,
-    married: bool,
-    rules,
-    qjsa: str,
-    spouse_name: str,
-    participant_name: str = "",
-) -> list[str]:
-    """Why the spouse must consent (§417(a)(2); the plan's consent section), in plain words: to the
-    participant ("You chose …"), or, given ``participant_name``, to the spouse on the consent form
-    ("Pat Doe chose …")."""
-    if not married or not rules.qjsa_applies:
-        return []
-    form = draft_or_answers.get("form", "")
-    to_spouse = bool(participant_name)
-    who = participant_name or "You"
-    with_spouse = "with you" if to_spouse else "with your spouse"
-    instead_of_spouse = "rather than you" if to_spouse else "rather than your spouse"
-    reasons = []
-    if form == "lump_sum":
-        if rules.single_sum_needs_consent:
-            reasons.append(
-                f"{who} chose a single sum instead of the joint and survivor annuity {with_spouse}."
-            )
-    elif form not in rules.consent_free_forms and form != qjsa:
-        reasons.append(
-            f"{who} chose a form other than the joint and survivor annuity {with_spouse}"
-            + (" (you would give up its survivor payments)." if to_spouse else " (you waive it).")
-        )
-    annuitant = draft_or_answers.get("annuitant") or {}
-    if annuitant.get("who") == "other" and form.startswith("js"):
-        reasons.append(
-            f"{who} named {annuitant.get('name')} {instead_of_spouse} as the survivor: "
-            + (
-                "you would give up the survivor payments of the joint and survivor annuity."
-                if to_spouse
-                else "you give up the joint and survivor annuity with your spouse."
-            )
-        )
-    for b in draft_or_answers.get("beneficiaries") or []:
-        if b.get("kind") == "primary" and b.get("relationship") != "spouse":
-            reasons.append(f"{who} named {b.get('name')} {instead_of_spouse} as beneficiary.")
-            break
-    return reasons
 
 
 def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
@@ -1247,7 +1127,7 @@ def _refuse_beside(previous: list[Election], draft: ElectionDraft, *, on: date) 
 
     for old in previous:
         other_claim = old.claim_id is not None and old.claim_id != draft.claim_id
-        if other_claim or not _window(old).can_revoke(on):
+        if other_claim or not election_window(old).can_revoke(on):
             raise ElectionInvalid({"election": election_words(old)})
 
 
@@ -1284,7 +1164,7 @@ def _lock_for_signing(draft: ElectionDraft) -> None:
 
 def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:
     """A consent record for the spouse of record, with the consent form naming this election."""
-    return consent_open(
+    return consents.consent_open(
         subject={"election": election},
         participant=election.participant,
         spouse_name=election.spouse_name,
@@ -1294,36 +1174,6 @@ def _consent_open(election: Election, *, actor, request=None) -> SpousalConsent:
         actor=actor,
         request=request,
     )
-
-
-def consent_open(
-    *,
-    subject: dict,
-    participant,
-    spouse_name: str,
-    title: str,
-    template_name: str,
-    payload: dict,
-    actor,
-    request=None,
-) -> SpousalConsent:
-    """A consent record for the spouse of record to one thing (``subject``: ``{"election": e}``,
-    ``{"designation": d}`` or ``{"claim": c}``), with the consent form (a PDF) that names it."""
-    consent = SpousalConsent.objects.create(**subject, spouse_name=spouse_name)
-    (thing,) = subject.values()
-    membership = getattr(thing, "membership", None)  # a designation for all plans has none
-    consent.form_document = document_request(
-        kind="spousal_consent_form",
-        participant=participant,
-        title=title,
-        template_name=template_name,
-        payload=payload,
-        plans=membership.plan if membership is not None else None,
-        requested_by=actor,
-        request=request,
-    )
-    consent.save(update_fields=["form_document"])
-    return consent
 
 
 def consent_form_payload(election: Election) -> dict:
@@ -1375,65 +1225,17 @@ def _reasons_to_spouse(election: Election, rules) -> list[str]:
     )
 
 
-def _window(election: Election) -> Window:
-    rules = election_rules(election.membership.plan.key)
-    return Window(election.notice.issued_on, election.asd, rules.period_days, rules.period_source)
-
-
-def consent_facts(
-    consent: SpousalConsent,
-    election: Election | None,
-    *,
-    subject_id: int | None = None,
-    consent_subject_id: int | None = None,
-) -> ConsentFacts:
-    """The facts the engine's consent rules read; ``subject_id`` / ``consent_subject_id`` name a
-    designation or claim (the thing made effective, and the one the consent names) instead."""
-    return ConsentFacts(
-        kind=consent.kind,
-        consent_spouse=consent.spouse_name,
-        election_id=subject_id if subject_id is not None else election.pk,
-        consent_election_id=consent_subject_id if consent_subject_id is not None else consent.election_id,
-        signed_on=consent.signed_on,
-        witness=consent.witness,
-        witness_name=consent.witness_name,
-        notary_commission_number=consent.notary_commission_number,
-        notary_commission_expires=consent.notary_commission_expires,
-        witnessing=consent.witnessing,
-        remote_live_audio_video=consent.remote_live_audio_video,
-        remote_identity_shown=consent.remote_identity_shown,
-        remote_same_day_transmission=consent.remote_same_day_transmission,
-        has_upload=bool(consent.upload_file),
-        verified=consent.state == SpousalConsent.State.VERIFIED,
-        exception=consent.exception,
-        certification=consent.certification,
-        certified_by_staff=consent.verified_by_id is not None
-        or consent.kind == SpousalConsent.Kind.EXCEPTION
-        and bool(consent.certification),
-    )
-
-
-def consent_validity(
-    consent: SpousalConsent, election: Election | None = None, *, on: date | None = None
-) -> dict[str, str]:
-    """Why this consent does not (yet) make what it names effective; empty when it does. ``on`` is the
-    day it would take effect (a loan is made, a withdrawal paid, a designation verified)."""
-    if consent.designation_id:
-        from elections.benefit_elections.beneficiaries import designation_consent_validity
-
-        return designation_consent_validity(consent, on=on or today())
-    if consent.claim_id:
-        from elections.benefit_elections.claim_consents import claim_consent_validity
-
-        return claim_consent_validity(consent, on=on or today())
+def election_consent_problems(consent: SpousalConsent, election: Election | None = None) -> dict[str, str]:
+    """Why this consent does not (yet) make its election effective; empty when it does (the election's
+    ``ConsentSubject``; ``election``: the row when the caller already holds it)."""
     election = election or consent.election
     p = election.participant
     spouse_now = p.spouse_name if p.marital_status == p.MaritalStatus.MARRIED else ""
     return consent_problems(
-        consent_facts(consent, election),
+        consent_facts(consent, subject_id=election.pk),
         spouse_now=spouse_now,
         election_signed_on=election.signed_on,
-        window=_window(election),
+        window=election_window(election),
     )
 
 
@@ -1447,7 +1249,7 @@ def election_try_effective(election: Election, *, actor=None, on: date | None = 
         if election.state not in (Election.State.AWAITING_CONSENT, Election.State.WAITING_PERIOD):
             return election.state == Election.State.EFFECTIVE
         if election.needs_consent and not any(
-            not consent_validity(c, election) for c in election.consents.all()
+            not election_consent_problems(c, election) for c in election.consents.all()
         ):
             return False
         election.state, election.effective_at = Election.State.EFFECTIVE, timezone.now()
@@ -1471,7 +1273,7 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
 
     require_owner(election.participant, user)
     on = on or today()
-    window = _window(election)
+    window = election_window(election)
     if not window.can_revoke(on):
         raise ElectionInvalid(
             {
@@ -1497,232 +1299,3 @@ def election_revoke(*, election: Election, user, on: date | None = None, request
         if was_effective and election.claim_id:
             claim_election_revoked(election, actor=user, on=on, request=request)
     return election
-
-
-# ------------------------------------------------------------------------------------ consent
-
-
-def _store_upload(folder: str, upload) -> str:
-    # Removed again if the upload's transaction does not commit (benefits/stored_files.py).
-    return write_file(f"consents/{folder}/{uuid.uuid4().hex}.{upload.extension}", upload.content)
-
-
-CONSENT_FIELDS = (
-    "signed_on",
-    "witness",
-    "witness_name",
-    "notary_commission_number",
-    "notary_commission_state",
-    "notary_commission_expires",
-    "witnessing",
-    "remote_live_audio_video",
-    "remote_identity_shown",
-    "remote_same_day_transmission",
-)
-
-
-def consent_upload(*, consent: SpousalConsent, user, upload, details: dict, request=None) -> SpousalConsent:
-    """The participant uploads the signed, witnessed form with what it says; refused whole if the form
-    as described could not be valid."""
-    subject = consent.subject
-    require_owner(subject.participant, user)
-    if not awaiting_consent(subject):
-        raise ElectionInvalid(
-            {
-                "election": f"This {consent.subject_words.rsplit(' ', 1)[0]} is no longer waiting for a consent."
-            }
-        )
-    if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
-        raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
-    with atomic_with_files():
-        consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
-        _recheck_awaiting_form(consent)
-        for f in CONSENT_FIELDS:
-            if f in details:
-                setattr(consent, f, details[f])
-        consent.upload_file = "pending"  # counted as present for the check below
-        problems = {k: v for k, v in consent_validity(consent, consent.election).items() if k != "verified"}
-        if problems:
-            raise ElectionInvalid(problems)
-        folder = str(consent.election_id) if consent.election_id else consent.subject_words.replace(" ", "-")
-        consent.upload_file = _store_upload(folder, upload)
-        consent.upload_name, consent.upload_content_type, consent.upload_sha256 = (
-            upload.original_name,
-            upload.content_type,
-            upload.sha256,
-        )
-        consent.uploaded_by, consent.uploaded_at = user, timezone.now()
-        consent.state, consent.rejected_reason = SpousalConsent.State.AWAITING_VERIFICATION, ""
-        consent.save()
-        audit_record(
-            event_type=AuditEventType.CONSENT_UPLOADED,
-            summary=f"Spousal consent for {consent.subject_words} uploaded",
-            actor=user,
-            participant=subject.participant,
-            request=request,
-            consent_id=consent.pk,
-            sha256=consent.upload_sha256,
-        )
-    return consent
-
-
-def _recheck_awaiting_form(consent: SpousalConsent) -> None:
-    """Under the consent's lock: a second upload sent at the same time, or one after the election was
-    revoked or replaced, is refused and writes nothing (no row change, no file, no audit event)."""
-    subject = lock_row(consent.subject)
-    if consent.state not in (SpousalConsent.State.AWAITING_FORM, SpousalConsent.State.REJECTED):
-        raise ElectionInvalid({"upload": "This consent has already been sent for verification."})
-    if not awaiting_consent(subject):
-        raise ElectionInvalid(
-            {
-                "election": f"This {consent.subject_words.rsplit(' ', 1)[0]} is no longer waiting for a consent."
-            }
-        )
-
-
-def consent_verify(*, consent: SpousalConsent, actor, request=None, on: date | None = None) -> SpousalConsent:
-    """The administrator checks the uploaded form against the record and verifies it."""
-    require_administrator(actor)
-    if actor is None:
-        raise PermissionDenied("A consent is verified by a person.")
-    with transaction.atomic():
-        consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
-        if consent.state != SpousalConsent.State.AWAITING_VERIFICATION:
-            raise ElectionInvalid(
-                {"state": f"This consent is “{consent.get_state_display()}”, not waiting for verification."}
-            )
-        if not awaiting_consent(lock_row(consent.subject)):  # revoked or replaced meanwhile
-            raise ElectionInvalid(
-                {
-                    "state": f"The {consent.subject_words} is no longer waiting for a consent: nothing was verified."
-                }
-            )
-        problems = {k: v for k, v in consent_validity(consent, on=on).items() if k != "verified"}
-        if problems:
-            raise ElectionInvalid(problems)
-        consent.state, consent.verified_by, consent.verified_at = (
-            SpousalConsent.State.VERIFIED,
-            actor,
-            timezone.now(),
-        )
-        consent.save(update_fields=["state", "verified_by", "verified_at"])
-        audit_record(
-            event_type=AuditEventType.CONSENT_VERIFIED,
-            summary=f"Spousal consent {consent.pk} for {consent.subject_words} verified",
-            actor=actor,
-            participant=consent.participant,
-            request=request,
-            consent_id=consent.pk,
-            election_id=consent.election_id,
-            designation_id=consent.designation_id,
-            claim_id=consent.claim_id,
-        )
-        subject_try_effective(consent, actor=actor, on=on, request=request)
-    return consent
-
-
-def awaiting_consent(subject) -> bool:
-    """Whether the election, designation or claim still waits for a spouse's consent."""
-    from elections.models import BeneficiaryDesignation, Claim, ClaimState
-
-    if isinstance(subject, Election):
-        return subject.state == Election.State.AWAITING_CONSENT
-    if isinstance(subject, BeneficiaryDesignation):
-        return subject.state == BeneficiaryDesignation.State.AWAITING_CONSENT
-    if isinstance(subject, Claim):
-        return subject.state == ClaimState.ELECTION_REQUIRED
-    return False
-
-
-def subject_try_effective(consent: SpousalConsent, *, actor, on: date | None = None, request=None) -> bool:
-    """A verified consent (or certified exception) lets what it names take effect."""
-    if consent.designation_id:
-        from elections.benefit_elections.beneficiaries import designation_try_effective
-
-        return designation_try_effective(consent.designation, actor=actor, on=on, request=request)
-    if consent.claim_id:
-        from elections.benefit_elections.claim_consents import claim_try_effective
-
-        return claim_try_effective(consent.claim, actor=actor, on=on, request=request)
-    return election_try_effective(consent.election, actor=actor, on=on, request=request)
-
-
-def consent_reject(*, consent: SpousalConsent, actor, reason: str, request=None) -> SpousalConsent:
-    require_administrator(actor)
-    if not reason.strip():
-        raise ElectionInvalid({"reason": "Reason: tell the participant what is wrong with the form."})
-    with transaction.atomic():
-        consent = SpousalConsent.objects.select_for_update().get(pk=consent.pk)
-        if consent.state != SpousalConsent.State.AWAITING_VERIFICATION:
-            raise ElectionInvalid({"state": "Only a consent waiting for verification can be sent back."})
-        consent.state, consent.rejected_reason = SpousalConsent.State.REJECTED, reason.strip()
-        consent.save(update_fields=["state", "rejected_reason"])
-        audit_record(
-            event_type=AuditEventType.CONSENT_REJECTED,
-            summary=f"Spousal consent {consent.pk} not accepted",
-            actor=actor,
-            participant=consent.participant,
-            request=request,
-            consent_id=consent.pk,
-            reason=reason.strip(),
-        )
-    return consent
-
-
-def consent_exception_certify(
-    *,
-    election: Election | None = None,
-    designation=None,
-    claim=None,
-    actor,
-    exception: str,
-    certification: str,
-    request=None,
-    on: date | None = None,
-) -> SpousalConsent:
-    """A plan representative certifies that consent cannot be obtained (§417(a)(2)(B); Q&A-27), for an
-    election, a beneficiary designation or a loan/withdrawal claim."""
-    require_administrator(actor)
-    if actor is None:
-        raise PermissionDenied("An exception is certified by a person.")
-    subject = {"election": election, "designation": designation, "claim": claim}
-    subject = {k: v for k, v in subject.items() if v is not None}
-    if len(subject) != 1:
-        raise ValueError("An exception is certified for exactly one election, designation or claim.")
-    [thing] = subject.values()
-    if not awaiting_consent(thing):
-        raise ElectionInvalid({"state": "This is not waiting for a spouse's consent."})
-    errors = {}
-    if exception not in SpousalConsent.ExceptionReason.values:
-        errors["exception"] = "Circumstance: choose one of the exceptions the law allows."
-    if len(certification.strip()) < 20:
-        errors["certification"] = (
-            "Certification: state the facts you relied on (the court order, the search made)."
-        )
-    if errors:
-        raise ElectionInvalid(errors)
-    with transaction.atomic():
-        consent = SpousalConsent.objects.create(
-            **subject,
-            kind=SpousalConsent.Kind.EXCEPTION,
-            spouse_name=getattr(thing, "spouse_name", "") or thing.participant.spouse_name,
-            exception=exception,
-            certification=certification.strip(),
-            state=SpousalConsent.State.VERIFIED,
-            verified_by=actor,
-            verified_at=timezone.now(),
-        )
-        audit_record(
-            event_type=AuditEventType.CONSENT_EXCEPTION_CERTIFIED,
-            summary=f"Consent exception certified for {consent.subject_words}: {consent.get_exception_display()}",
-            actor=actor,
-            participant=thing.participant,
-            request=request,
-            consent_id=consent.pk,
-            election_id=consent.election_id,
-            designation_id=consent.designation_id,
-            claim_id=consent.claim_id,
-            exception=exception,
-        )
-        subject_try_effective(consent, actor=actor, on=on, request=request)
-    return consent

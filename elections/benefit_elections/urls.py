@@ -1,4 +1,4 @@
-"""Benefit elections, consent and notices; included into the ``elections`` namespace."""
+"""Benefit elections, beneficiaries and notices; included into the ``elections`` namespace."""
 
 from django.urls import path
 
@@ -13,8 +13,6 @@ urlpatterns = [
     path("elections/<int:election_id>/", views.election_detail, name="election_detail"),
     path("elections/<int:election_id>/revoke/", views.election_revoke, name="election_revoke"),
     path("elections/<int:election_id>/exception/", views.consent_exception, name="consent_exception"),
-    path("consents/<int:consent_id>/upload/", views.consent_upload, name="consent_upload"),
-    path("consents/<int:consent_id>/file/", views.consent_file, name="consent_file"),
     path("people/<int:participant_id>/beneficiaries/", views.beneficiaries, name="beneficiaries"),
     path(
         "beneficiaries/<int:membership_id>/change/", views.beneficiaries_change, name="beneficiaries_change"
@@ -32,8 +30,4 @@ urlpatterns = [
     path("admin/notices/<int:batch_id>/", views.notice_batch, name="notice_batch"),
     path("admin/notices/<int:batch_id>/retry/", views.notice_batch_retry, name="notice_batch_retry"),
     path("admin/notices/<int:batch_id>/resume/", views.notice_batch_resume, name="notice_batch_resume"),
-    path("admin/consents/", views.consent_queue, name="consent_queue"),
-    path("admin/consents/<int:consent_id>/", views.consent_review, name="consent_review"),
-    path("admin/consents/<int:consent_id>/verify/", views.consent_verify, name="consent_verify"),
-    path("admin/consents/<int:consent_id>/reject/", views.consent_reject, name="consent_reject"),
 ]

@@ -1,5 +1,6 @@
-"""Pages for notices, elections and spousal consent: thin views over selectors (scoped reads) and
-services (writes). Staff views of an election, a consent or a participant's documents are audited."""
+"""Pages for notices, elections and beneficiaries: thin views over selectors (scoped reads) and
+services (writes); a consent's own pages are in ``elections/consents/views.py``. Staff views of an
+election, a designation or a participant's documents are audited."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import date
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, Http404
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -18,26 +19,18 @@ from benefits import formatting
 from benefits.models import Plan, PlanMembership
 from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
 from elections.account_elections import selectors as account_selectors
-from elections.benefit_elections import forms, presenters, selectors, services
-from elections.benefit_elections.claim_consents import what_words as claim_what
+from elections.authority import staff_viewed
+from elections.benefit_elections import form_rules, forms, presenters, selectors, services
 from elections.benefit_elections.explanation import ExplanationUnavailable
 from elections.benefit_elections.models import NoticeBatch
-from elections.claims import uploads
+from elections.consents import forms as consent_forms
+from elections.consents import services as consent_services
 
 participant_only = role_required("participant")
 administrator_only = role_required("administrator")
 
 # The election begins with the explanation itself: the participant confirms having read it first.
 STEPS = ("explanation", "form", "beneficiaries", "payment", "review")
-
-
-def _subject_url(consent) -> str:
-    """Where the participant sees what the consent names."""
-    if consent.designation_id:
-        return reverse("elections:beneficiaries", args=[consent.designation.participant_id])
-    if consent.claim_id:
-        return reverse("elections:claim_detail", args=[consent.claim_id])
-    return reverse("elections:election_detail", args=[consent.election_id])
 
 
 def _refused(request, exc: services.ElectionInvalid) -> None:
@@ -51,9 +44,7 @@ def _refused(request, exc: services.ElectionInvalid) -> None:
 @login_required
 def documents(request, participant_id: int):
     participant = participant_get_for_viewer(user=request.user, participant_id=participant_id)
-    services.staff_viewed(
-        viewer=request.user, participant=participant, what="documents page", request=request
-    )
+    staff_viewed(viewer=request.user, participant=participant, what="documents page", request=request)
     context = selectors.documents_for_participant(participant)
     context.update(
         participant=participant,
@@ -68,7 +59,7 @@ def documents(request, participant_id: int):
 @login_required
 def notice_detail(request, notice_id: int):
     notice = selectors.notice_get_for_viewer(user=request.user, notice_id=notice_id)
-    services.staff_viewed(
+    staff_viewed(
         viewer=request.user,
         participant=notice.participant,
         what=f"notice {notice.pk}",
@@ -137,7 +128,7 @@ def election_start(request, membership_id: int):
 
 def _next_step(draft, step: str) -> str:
     i = STEPS.index(step) + 1
-    if STEPS[i] == "beneficiaries" and not services.asks_beneficiaries_step(draft):
+    if STEPS[i] == "beneficiaries" and not form_rules.asks_beneficiaries_step(draft):
         i += 1
     return STEPS[i]
 
@@ -212,7 +203,7 @@ def election_step(request, draft_id: int, step: str):
         "step": step,
         "form": form,
         "asks_annuitant": step == "beneficiaries" and isinstance(form, forms.AnnuitantForm),
-        "annuitant_source": services.election_rules(draft.membership.plan.key).annuitant_source,
+        "annuitant_source": form_rules.election_rules(draft.membership.plan.key).annuitant_source,
         "c": presenters.notice_context(draft.notice),
         "row": row,
         "needs": services.payment_needs(draft, row) if row else None,
@@ -277,18 +268,21 @@ def election_sign(request, draft_id: int):
 @login_required
 def election_detail(request, election_id: int):
     election = selectors.election_get_for_viewer(user=request.user, election_id=election_id)
-    services.staff_viewed(
+    staff_viewed(
         viewer=request.user,
         participant=election.participant,
         what=f"election {election.pk}",
         request=request,
         election_id=election.pk,
     )
-    return render(
-        request,
-        "elections/benefit_elections/election_detail.html",
-        presenters.election_context(election, request.user),
-    )
+    consents = [
+        (c, {k: v for k, v in consent_services.consent_validity(c).items() if k != "verified"})
+        for c in selectors.election_consents(election)
+    ]
+    context = presenters.election_context(election, request.user, consents=consents)
+    context["upload_form"] = consent_forms.ConsentUploadForm() if request.user.is_participant_role else None
+    context["exception_form"] = consent_forms.ExceptionForm() if context.pop("takes_exception") else None
+    return render(request, "elections/benefit_elections/election_detail.html", context)
 
 
 @participant_only
@@ -303,54 +297,6 @@ def election_revoke(request, election_id: int):
     except services.ElectionInvalid as exc:
         _refused(request, exc)
     return redirect("elections:election_detail", election.pk)
-
-
-@participant_only
-@require_POST
-def consent_upload(request, consent_id: int):
-    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
-    form = forms.ConsentUploadForm(request.POST, request.FILES)
-    if not form.is_valid():
-        for field, errs in form.errors.items():
-            label = form.fields[field].label if field in form.fields else ""
-            messages.error(request, f"{label}: {' '.join(errs)}" if label else " ".join(errs))
-        return redirect(_subject_url(consent))
-    try:
-        upload = uploads.check_upload(form.cleaned_data["document"])
-        services.consent_upload(
-            consent=consent, user=request.user, upload=upload, details=form.details(), request=request
-        )
-        messages.success(request, "The consent form is uploaded. The plan administrator will verify it.")
-    except uploads.UploadRefused as exc:
-        messages.error(request, str(exc))
-    except services.ElectionInvalid as exc:
-        _refused(request, exc)
-    return redirect(_subject_url(consent))
-
-
-@login_required
-def consent_file(request, consent_id: int):
-    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
-    if not consent.upload_file:
-        raise Http404
-    services.staff_viewed(
-        viewer=request.user,
-        participant=consent.participant,
-        what=f"consent {consent.pk} (signed form)",
-        request=request,
-        consent_id=consent.pk,
-    )
-    try:
-        handle = uploads.open_stored(consent.upload_file)
-    except (uploads.UploadRefused, FileNotFoundError) as exc:
-        raise Http404 from exc
-    response = FileResponse(
-        handle,
-        content_type=consent.upload_content_type,
-        filename=consent.upload_name or f"consent-{consent.pk}",
-    )
-    response["Cache-Control"] = "private, no-store"
-    return response
 
 
 # ------------------------------------------------------------------------------------ administrators
@@ -378,7 +324,12 @@ def notice_batches(request):
     return render(
         request,
         "elections/benefit_elections/notice_batches.html",
-        {"form": form, "batches": [presenters.batch_summary(b) for b in selectors.batches_recent()]},
+        {
+            "form": form,
+            "batches": [
+                presenters.batch_summary(selectors.batch_progress(b)) for b in selectors.batches_recent()
+            ],
+        },
     )
 
 
@@ -427,7 +378,7 @@ def notice_issue_one(request):
 @administrator_only
 def notice_batch(request, batch_id: int):
     batch = get_object_or_404(NoticeBatch.objects.select_related("plan"), pk=batch_id)
-    context = {"b": presenters.batch_summary(batch, items=True)}
+    context = {"b": presenters.batch_summary(selectors.batch_progress(batch, items=True))}
     template = (
         "elections/benefit_elections/_batch_progress.html"
         if request.headers.get("HX-Request")
@@ -457,76 +408,6 @@ def notice_batch_resume(request, batch_id: int):
 
 
 @administrator_only
-def consent_queue(request):
-    return render(
-        request,
-        "elections/benefit_elections/consent_queue.html",
-        {
-            "consents": selectors.consents_awaiting_verification(),
-            "elections": selectors.elections_awaiting_consent(),
-            "designations": selectors.designations_awaiting_consent(),
-        },
-    )
-
-
-@administrator_only
-def consent_review(request, consent_id: int):
-    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
-    services.staff_viewed(
-        viewer=request.user,
-        participant=consent.participant,
-        what=f"consent {consent.pk}",
-        request=request,
-        consent_id=consent.pk,
-    )
-    return render(
-        request,
-        "elections/benefit_elections/consent_review.html",
-        {
-            "consent": consent,
-            "election": consent.election,
-            "designation": consent.designation,
-            "designation_rows": presenters.beneficiary_rows(consent.designation.beneficiaries)
-            if consent.designation_id
-            else [],
-            "claim": consent.claim,
-            "claim_what": claim_what(consent.claim) if consent.claim_id else "",
-            "problems": {k: v for k, v in services.consent_validity(consent).items() if k != "verified"},
-            "reject_form": forms.RejectForm(),
-        },
-    )
-
-
-@administrator_only
-@require_POST
-def consent_verify(request, consent_id: int):
-    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
-    try:
-        services.consent_verify(consent=consent, actor=request.user, request=request)
-        subject = consent.subject
-        subject.refresh_from_db()
-        messages.success(request, f"Consent verified. It is now “{subject.get_state_display()}”.")
-    except services.ElectionInvalid as exc:
-        _refused(request, exc)
-    return redirect("elections:consent_review", consent.pk)
-
-
-@administrator_only
-@require_POST
-def consent_reject(request, consent_id: int):
-    consent = selectors.consent_get_for_viewer(user=request.user, consent_id=consent_id)
-    form = forms.RejectForm(request.POST)
-    try:
-        services.consent_reject(
-            consent=consent, actor=request.user, reason=form.data.get("reason", ""), request=request
-        )
-        messages.info(request, "The participant has been told what to correct.")
-    except services.ElectionInvalid as exc:
-        _refused(request, exc)
-    return redirect("elections:consent_review", consent.pk)
-
-
-@administrator_only
 @require_POST
 def consent_exception(request, election_id: int):
     election = selectors.election_get_for_viewer(user=request.user, election_id=election_id)
@@ -537,9 +418,9 @@ def consent_exception(request, election_id: int):
 def _certify_exception(request, **subject) -> None:
     """The administrator's certification that the spouse's consent is not required (an election's
     or a designation's), from the posted form; a refusal is shown as messages."""
-    form = forms.ExceptionForm(request.POST)
+    form = consent_forms.ExceptionForm(request.POST)
     try:
-        services.consent_exception_certify(
+        consent_services.consent_exception_certify(
             **subject,
             actor=request.user,
             exception=form.data.get("exception", ""),
@@ -588,8 +469,8 @@ def beneficiaries(request, participant_id: int):
             "plans": plans,
             "is_owner": is_owner,
             "married": participant.marital_status == participant.MaritalStatus.MARRIED,
-            "upload_form": forms.ConsentUploadForm() if is_owner else None,
-            "exception_form": forms.ExceptionForm() if request.user.is_administrator else None,
+            "upload_form": consent_forms.ConsentUploadForm() if is_owner else None,
+            "exception_form": consent_forms.ExceptionForm() if request.user.is_administrator else None,
         },
     )
 

@@ -398,7 +398,7 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
     if claim.claim_type == ClaimType.LOAN:
         notices.loan_documents(claim, actor=actor, request=request, on=on)
     if claim.claim_type in rules.election_required_types and claim.claimant_relationship == "participant":
-        from elections.benefit_elections.claim_consents import CONSENT_TYPES, consent_open_for_claim
+        from elections.claims.consents import CONSENT_TYPES, consent_open_for_claim
 
         consent_only = claim.claim_type in CONSENT_TYPES  # the spouse consents to the claim itself
         if consent_only:
@@ -443,7 +443,7 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
         claim.next_step = "Sign the promissory note; the loan is paid out after the Committee receives it."
     else:
         claim.next_step = "Approved: the plan administrator will arrange payment."
-    from elections.benefit_elections.claim_consents import CONSENT_TYPES
+    from elections.claims.consents import CONSENT_TYPES
 
     if claim.claim_type in CONSENT_TYPES and claim.claimant_relationship == "participant":
         # No spouse's consent is needed: the payment (or the loan's disbursement) is scheduled now.

@@ -10,7 +10,8 @@ from django import forms
 from accounts.submissions import OneTimeTokenMixin
 from benefits import formatting
 from benefits.engine.plans.base import HardshipRules
-from elections.claims import tax_fields, uploads
+from elections import uploads
+from elections.claims import tax_fields
 from elections.claims.models import ClaimDetermination, ClaimType
 
 FORM_LABELS = {

@@ -228,10 +228,13 @@ def claim_file(claim: Claim, *, actor, request, on: date):
     )
 
 
+def expected_loan_first_due(membership, decided_on: date) -> date:
+    """The plan's first loan repayment date (the 401(k)'s §8.5(a): within three weeks)."""
+    return get_plan(membership.plan.key).loans.first_due(decided_on)
+
+
 def loan_schedule(claim: Claim, *, decided_on: date) -> dict:
     """The engine's amortization schedule for the approved loan (§8.3 rate, A19 level payments)."""
-    from elections.claims.services import expected_loan_first_due
-
     loans = get_plan(claim.membership.plan.key).loans
     check = claim.engine_check
     employed = claim.participant.termination_date is None

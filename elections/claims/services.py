@@ -15,10 +15,10 @@ from django_fsm import can_proceed
 
 from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
-from benefits.engine.plans import get_plan
 from benefits.models import PlanMembership
 from benefits.stored_files import atomic_with_files
-from elections.claims import checks, deadlines, limits, notices, one_benefit, uploads
+from elections import uploads
+from elections.claims import checks, deadlines, limits, notices, one_benefit
 from elections.claims.decisions import (  # noqa: F401  (re-exported)
     claim_decide,
     claim_extend,
@@ -343,11 +343,6 @@ def claim_notice_viewed(*, notice, viewer, request=None) -> None:
             claim_id=claim.pk,
             notice_id=notice.pk,
         )
-
-
-def expected_loan_first_due(membership, decided_on: date) -> date:
-    """The plan's first loan repayment date (the 401(k)'s §8.5(a): within three weeks)."""
-    return get_plan(membership.plan.key).loans.first_due(decided_on)
 
 
 def claims_refresh_due_dates(*, on: date | None = None) -> int:

@@ -3,6 +3,7 @@ from django.urls import path
 from elections.account_elections.urls import urlpatterns as account_election_patterns
 from elections.benefit_elections.urls import urlpatterns as benefit_election_patterns
 from elections.claims import views, views_committee
+from elections.consents.urls import urlpatterns as consent_patterns
 
 app_name = "elections"
 
@@ -33,4 +34,5 @@ urlpatterns = [
 
 # Benefit elections, consent and notices share the "elections" namespace (their own area's urls.py).
 urlpatterns += benefit_election_patterns
+urlpatterns += consent_patterns
 urlpatterns += account_election_patterns

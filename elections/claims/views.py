@@ -21,7 +21,9 @@ from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_open
 from benefits.start_rates import start_dates_overview, start_pricing
-from elections.claims import checks, deadlines, forms, limits, selectors, services, tax_fields, uploads
+from elections import uploads
+from elections.claims import checks, deadlines, forms, limits, selectors, services, tax_fields
+from elections.claims.consents import CONSENT_TYPES
 from elections.claims.models import (
     COMMENCEMENT_CLOSED,
     COMMENCEMENT_TYPES,
@@ -29,6 +31,9 @@ from elections.claims.models import (
     ClaimState,
     ClaimType,
 )
+from elections.consents import forms as consent_forms
+from elections.consents import selectors as consent_selectors
+from elections.consents.presenters import open_consent
 
 participant_only = role_required("participant")
 # Claims that start payments on a date whose amounts may rest on published interest rates (issue 25).
@@ -444,7 +449,8 @@ def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, s
     status = election_presenters.consent_status(
         claim,
         election=election_selectors.election_for_claim(claim),
-        claim_consents=election_selectors.claim_consents(claim) if consents is None else consents,
+        claim_consents=consent_selectors.claim_consents(claim) if consents is None else consents,
+        consent_to_claim=claim.claim_type in CONSENT_TYPES,
     )
     facts.append(("Spousal consent", status))
     return facts
@@ -543,17 +549,12 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
     pricing = claim_start_pricing(claim) if is_claimant and claim.state not in _PRICED_OR_CLOSED else None
     context["start_pricing"] = pricing if pricing is not None and not pricing.priceable else None
     # The spouse's consent to a loan or withdrawal: its form, its state, and the upload.
-    from elections.benefit_elections import forms as election_forms
-    from elections.benefit_elections import selectors as election_selectors
-
-    consents = election_selectors.claim_consents(claim)
+    consents = consent_selectors.claim_consents(claim)
     context["spousal_consents"] = consents
     context["open_consent"] = (
-        next((c for c in consents if c.state in ("awaiting_form", "rejected")), None)
-        if is_claimant and claim.state == ClaimState.ELECTION_REQUIRED
-        else None
+        open_consent(consents) if is_claimant and claim.state == ClaimState.ELECTION_REQUIRED else None
     )
-    context["consent_upload_form"] = election_forms.ConsentUploadForm() if context["open_consent"] else None
+    context["consent_upload_form"] = consent_forms.ConsentUploadForm() if context["open_consent"] else None
     if is_committee:
         from elections.claims.committee_work import committee_members
 

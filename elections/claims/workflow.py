@@ -12,7 +12,7 @@ from django_fsm import can_proceed
 
 from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
-from elections.claims import uploads
+from elections import uploads
 from elections.claims.models import Claim, ClaimDetermination, ClaimDocument, ClaimEvent
 
 Outcome = ClaimDetermination.Outcome

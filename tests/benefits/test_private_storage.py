@@ -96,7 +96,7 @@ def test_objects_in_the_store_are_private_encrypted_and_have_no_url(backend, par
 def test_uploads_and_import_files_round_trip(backend, participant_user):
     from benefits.imports.models import ImportBatch
     from benefits.imports.services import _store, batch_content
-    from elections.claims import uploads
+    from elections import uploads
 
     pdf = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
     checked = uploads.CheckedUpload("a.pdf", pdf, "application/pdf", "pdf", hashlib.sha256(pdf).hexdigest())

@@ -14,10 +14,12 @@ from django.urls import reverse
 from accounts.models import SubmissionToken, User
 from benefits.models import AuditEvent, GeneratedDocument, MarketRate, Participant
 from elections.benefit_elections import beneficiaries, services
-from elections.benefit_elections.models import BeneficiaryDesignation, SpousalConsent
+from elections.benefit_elections.models import BeneficiaryDesignation
 from elections.claims import services as claims
-from elections.claims.uploads import check_upload
+from elections.consents import services as consents
+from elections.consents.models import SpousalConsent
 from elections.models import ClaimState
+from elections.uploads import check_upload
 from tests.elections.conftest import AS_OF, membership
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +68,7 @@ def upload(consent, user, signed_on, **overrides):
         "witnessing": "in_person",
         **overrides,
     }
-    return services.consent_upload(
+    return consents.consent_upload(
         consent=consent,
         user=user,
         upload=check_upload(SimpleUploadedFile("consent.pdf", PDF)),
@@ -106,7 +108,7 @@ def test_a_non_spouse_takes_effect_only_when_the_spouses_consent_is_verified(pat
     consent = upload(consent, pat, AS_OF + timedelta(days=1))
     new.refresh_from_db()
     assert new.state == BeneficiaryDesignation.State.AWAITING_CONSENT  # uploaded is not verified
-    services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=2))
+    consents.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=2))
     new.refresh_from_db()
     before.refresh_from_db()
     assert (new.state, before.state) == ("effective", "superseded")
@@ -129,7 +131,7 @@ def test_a_consent_signed_before_the_designation_or_by_someone_else_is_refused(p
 
 def test_an_exception_certified_by_the_administrator_puts_it_in_effect(pat, admin):
     new = sign(pat, [child()])
-    services.consent_exception_certify(
+    consents.consent_exception_certify(
         designation=new,
         actor=admin,
         exception="cannot_locate",
@@ -301,7 +303,7 @@ def test_a_married_borrowers_loan_is_made_when_the_spouses_consent_is_verified(p
     assert committee_reads().startswith("Signed form received on")
     verified_on = AS_OF + timedelta(days=5)
     with TestCase.captureOnCommitCallbacks(execute=True):
-        services.consent_verify(consent=consent, actor=admin, on=verified_on)
+        consents.consent_verify(consent=consent, actor=admin, on=verified_on)
     assert committee_reads().startswith("Given:")
     claim.refresh_from_db()
     # The loan is "made" once the paying agent confirms its disbursement (payments); until then it is
@@ -320,9 +322,9 @@ def test_a_loan_consent_signed_more_than_90_days_before_the_loan_is_refused(pat,
     claim = approve(file_loan(pat), committee)
     consent = upload(SpousalConsent.objects.get(claim=claim), pat, AS_OF)
     with pytest.raises(services.ElectionInvalid) as exc:
-        services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=91))
+        consents.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=91))
     assert "90 days ending on the day the loan is made" in exc.value.errors["signed_on"]
-    services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=90))
+    consents.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=90))
     claim.refresh_from_db()
     assert claim.state == ClaimState.PAYMENT_SCHEDULED
 
@@ -350,7 +352,7 @@ def test_a_withdrawal_is_paid_once_the_consent_is_verified(pat, committee, admin
     claim = approve(claim, committee)
     assert claim.state == ClaimState.ELECTION_REQUIRED
     consent = upload(SpousalConsent.objects.get(claim=claim), pat, AS_OF + timedelta(days=1))
-    services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=2))
+    consents.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=2))
     claim.refresh_from_db()
     assert claim.state == ClaimState.PAYMENT_SCHEDULED
     assert claim.next_step == "Scheduled for January 1, 2027: Age 59½ withdrawal (401(k)), $5,000.00."

@@ -25,10 +25,11 @@ from elections.benefit_elections.models import (
     Notice,
     NoticeBatch,
     NoticeBatchItem,
-    SpousalConsent,
 )
-from elections.claims.uploads import check_upload
+from elections.consents import services as consents
+from elections.consents.models import SpousalConsent
 from elections.models import Claim, ClaimState
+from elections.uploads import check_upload
 from tests.conftest import PASSWORD
 from tests.elections.conftest import AS_OF, membership
 
@@ -240,7 +241,7 @@ def upload_consent(election, user, **overrides):
         "witnessing": "in_person",
     }
     details.update(overrides)
-    return services.consent_upload(
+    return consents.consent_upload(
         consent=consent,
         user=user,
         upload=check_upload(SimpleUploadedFile("consent.pdf", PDF)),
@@ -258,7 +259,7 @@ def test_waiving_the_qjsa_takes_effect_only_with_a_verified_consent(claim, pat, 
     consent = upload_consent(election, pat)
     election.refresh_from_db()
     assert election.state == Election.State.AWAITING_CONSENT  # uploaded is not verified
-    services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=3))
+    consents.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=3))
     election.refresh_from_db()
     claim.refresh_from_db()
     assert election.state == Election.State.EFFECTIVE
@@ -374,7 +375,7 @@ def test_a_consent_does_not_bind_a_later_spouse(claim, pat, admin):
     participant.spouse_name = "Casey Other"
     participant.save()
     with pytest.raises(services.ElectionInvalid) as exc:
-        services.consent_verify(consent=consent, actor=admin)
+        consents.consent_verify(consent=consent, actor=admin)
     assert "spouse" in exc.value.errors
     election.refresh_from_db()
     assert election.state == Election.State.AWAITING_CONSENT
@@ -383,15 +384,15 @@ def test_a_consent_does_not_bind_a_later_spouse(claim, pat, admin):
 def test_an_exception_needs_the_administrators_certification(claim, pat, admin):
     election = elect(claim, pat, form="life")
     with pytest.raises(services.ElectionInvalid) as exc:
-        services.consent_exception_certify(
+        consents.consent_exception_certify(
             election=election, actor=admin, exception="cannot_locate", certification=""
         )
     assert "certification" in exc.value.errors
     with pytest.raises(PermissionDenied):
-        services.consent_exception_certify(
+        consents.consent_exception_certify(
             election=election, actor=pat, exception="cannot_locate", certification="x" * 40
         )
-    services.consent_exception_certify(
+    consents.consent_exception_certify(
         election=election,
         actor=admin,
         exception="legal_separation",
@@ -521,7 +522,7 @@ def test_the_committee_reads_the_consent_on_file_not_a_guess(claim, pat, admin):
     assert status().startswith("Needed and not yet received")
     consent = upload_consent(election, pat)
     assert status().startswith("Signed form received on")
-    services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=3))
+    consents.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=3))
     assert status().startswith("Given: the spouse's signed, witnessed consent was verified")
 
 

@@ -17,9 +17,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from benefits.audit import AuditEventType
 from benefits.models import AuditEvent
 from elections.benefit_elections import services
-from elections.benefit_elections.models import Election, ElectionDraft, SpousalConsent
-from elections.claims.uploads import check_upload
+from elections.benefit_elections.models import Election, ElectionDraft
+from elections.consents import services as consents
+from elections.consents.models import SpousalConsent
 from elections.models import Claim, ClaimState
+from elections.uploads import check_upload
 from tests.elections.conftest import AS_OF
 from tests.elections.test_benefit_elections import ready_draft
 from tests.parallel import run_together
@@ -56,7 +58,7 @@ def _sign(draft, user) -> Election:
 
 
 def _upload(consent, user):
-    return services.consent_upload(
+    return consents.consent_upload(
         consent=consent,
         user=user,
         upload=check_upload(SimpleUploadedFile("consent.pdf", PDF)),
@@ -99,7 +101,7 @@ def test_verification_against_revocation_ends_consistent_in_every_timing(
     consent = _upload(election.consents.get(), pat)
 
     def verify():
-        return services.consent_verify(
+        return consents.consent_verify(
             consent=SpousalConsent.objects.get(pk=consent.pk), actor=admin, on=VERIFIED_ON
         )
 

@@ -56,9 +56,9 @@ def test_a_file_written_in_a_block_that_rolls_back_is_removed(settings, tmp_path
 
 
 def test_a_consent_upload_that_rolls_back_leaves_no_file(demo, settings, monkeypatch):
-    from elections.benefit_elections import services
-    from elections.benefit_elections.models import SpousalConsent
-    from elections.claims.uploads import check_upload
+    from elections.consents import services as consents
+    from elections.consents.models import SpousalConsent
+    from elections.uploads import check_upload
     from tests.elections.test_election_races import _draft, _sign
 
     pat = User.objects.get(email="pat@demo.test")
@@ -67,16 +67,16 @@ def test_a_consent_upload_that_rolls_back_leaves_no_file(demo, settings, monkeyp
     claim = Claim.objects.get(membership__participant__user=pat, state=ClaimState.ELECTION_REQUIRED)
     election = _sign(_draft(claim, pat, form="life"), pat)
     consent = election.consents.get()
-    real = services.audit_record
+    real = consents.audit_record
 
     def failing(**kwargs):
         if kwargs["event_type"] == AuditEventType.CONSENT_UPLOADED:
             raise RuntimeError("the audit log is unavailable")
         return real(**kwargs)
 
-    monkeypatch.setattr(services, "audit_record", failing)
+    monkeypatch.setattr(consents, "audit_record", failing)
     with pytest.raises(RuntimeError):
-        services.consent_upload(
+        consents.consent_upload(
             consent=consent,
             user=pat,
             upload=check_upload(SimpleUploadedFile("consent.pdf", PDF)),

@@ -196,7 +196,7 @@ def test_uploads_are_checked_by_content_not_by_name(pat_client, pat):
 
 
 def test_uploads_are_size_limited(pat_client, pat, settings):
-    from elections.claims import uploads
+    from elections import uploads
 
     m = membership(pat, "carver-db")
     big = PDF + b"0" * (uploads.MAX_UPLOAD_BYTES + 1)

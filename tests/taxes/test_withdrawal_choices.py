@@ -10,10 +10,11 @@ from decimal import Decimal
 import pytest
 
 from accounts.models import User
-from elections.benefit_elections import services
-from elections.benefit_elections.models import Notice, SpousalConsent
+from elections.benefit_elections.models import Notice
 from elections.claims import services as claims
 from elections.claims.forms import ClaimForm
+from elections.consents import services as consents
+from elections.consents.models import SpousalConsent
 from payments.models import Payment
 from taxes.services import instalment_withholding
 from tests.elections.conftest import AS_OF, membership
@@ -73,7 +74,7 @@ def test_a_split_withdrawal_is_scheduled_with_its_choices_and_notice(people):
     )
     claim = approve(claim, committee)
     consent = upload(SpousalConsent.objects.get(claim=claim), pat, AS_OF + timedelta(days=1))
-    services.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=2))
+    consents.consent_verify(consent=consent, actor=admin, on=AS_OF + timedelta(days=2))
     payment = Payment.objects.get(claim=claim)
     assert payment.method == "split" and payment.destination["rollover_amount"] == "3000"
     assert payment.withholding_election == {"form": "W-4R", "w4r_rate": "25"}

@@ -38,23 +38,25 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..account_options import AccountDistributionRules
-from ..beneficiaries import BeneficiaryRules
 from ..claims import PlanClaimRules
-from ..core import CoreResult, core_with_settings
+from ..core import CoreResult, core_with_settings, history_dict
 from ..deferral_limits import DeferralLimit
-from ..elections import ElectionRules
-from ..market_needs import PlanNeeds
 from ..trace import Trace
 from ..types import Participant
+
+if TYPE_CHECKING:  # the plan's rule types only: those modules look plans up through the registry
+    from ..beneficiaries import BeneficiaryRules
+    from ..elections import ElectionRules
+    from ..market_needs import PlanNeeds
 
 JSON = dict[str, Any]
 CoreFn = Callable[..., CoreResult]
 OutputsFn = Callable[[Participant, date, Mapping[str, Any], CoreResult], JSON]
 # The market rates a plan reads for a calculation date, each citing its section (``market_needs``).
-MarketNeedsFn = Callable[[date, Mapping[str, object]], PlanNeeds]
+MarketNeedsFn = Callable[[date, Mapping[str, object]], "PlanNeeds"]
 
 
 # ------------------------------------------------------------------------------ capabilities
@@ -465,8 +467,6 @@ class PackagePlan:
                 raise
             result["missing"] = [entry]
         if detail:
-            from ..request import history_dict
-
             result["service_history"] = history_dict(core)
             result["trace"] = core.trace.as_list()
             if core.notes:

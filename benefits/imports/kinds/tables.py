@@ -16,8 +16,6 @@ the preview compares each age with the table the engine uses for that year today
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from types import SimpleNamespace
@@ -83,10 +81,6 @@ def parse_params(kind: str, years: str, source: str) -> dict:
         raise ParamsInvalid("Source: at most 300 characters.")
     last_year: int | None = last if (kind == "mortality_417e" or len(parts) == 2) else None
     return {"year": first, "last_year": last_year, "source": src}
-
-
-def rows_sha256(rows: list[list[str]]) -> str:
-    return hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode()).hexdigest()
 
 
 @dataclass

@@ -341,7 +341,7 @@ def test_only_administrators_load_tables(db):
 def test_the_job_prices_again_results_runs_and_unsigned_explanations(
     quaker_member, admin_user, settings, tmp_path, django_capture_on_commit_callbacks
 ):
-    from benefits.imports.tables import tables_recalculate
+    from benefits.imports.services import tables_recalculate
     from benefits.models import AuditEvent, CalculationResult, ModelerRun
     from elections.benefit_elections import services as notices
     from elections.benefit_elections.models import Notice

@@ -19,15 +19,24 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from django.db import transaction
+from django.utils import timezone
 
 from benefits import formatting
 from benefits.engine.elections import ConsentPeriod, consent_problems, election_rules
-from elections.benefit_elections.models import SpousalConsent
-from elections.benefit_elections.services import _d, consent_facts, consent_open, today
+from elections.claims import notices
+from elections.claims.models import ClaimState
+from elections.claims.workflow import locked_claim, move, record_event
+from elections.consents import services as consents
+from elections.consents.facts import consent_facts
+from elections.consents.models import SpousalConsent
 
 LOAN_CONSENT_DAYS = 90  # Code §417(a)(4)
 LOAN_SOURCE = "Code §417(a)(4); Treas. Reg. §1.401(a)-20 Q&A-24"
 CONSENT_TYPES = ("loan", "hardship", "withdrawal_59half")  # the claims a spouse consents to themselves
+
+
+def today() -> date:
+    return timezone.localdate()
 
 
 def _approved_on(claim) -> date:
@@ -76,8 +85,6 @@ def what_words(claim) -> str:
 
 
 def consent_form_payload(claim) -> dict:
-    from elections.benefit_elections.presenters import words
-
     p = claim.participant
     approved = _approved_on(claim)
     period = consent_period(claim, on=approved)
@@ -89,7 +96,7 @@ def consent_form_payload(claim) -> dict:
         "spouse": p.spouse_name,
         "is_loan": claim.claim_type == "loan",
         "what": what_words(claim),
-        "approved_on": words(approved),
+        "approved_on": formatting.date_words(approved),
         "consent_source": election_rules(claim.membership.plan.key).consent_source,
         "period_days": (period.period_closes - period.period_opens).days,
         "period_source": period.period_source,
@@ -99,7 +106,7 @@ def consent_form_payload(claim) -> dict:
 def consent_open_for_claim(claim, *, actor, request=None) -> SpousalConsent:
     """Issue the consent form naming this loan or withdrawal (called when the claim is approved)."""
     with transaction.atomic():
-        consent = consent_open(
+        consent = consents.consent_open(
             subject={"claim": claim},
             participant=claim.participant,
             spouse_name=claim.participant.spouse_name,
@@ -116,7 +123,7 @@ def claim_consent_validity(consent: SpousalConsent, *, on: date) -> dict[str, st
     claim = consent.claim
     p = claim.participant
     spouse_now = p.spouse_name if p.marital_status == p.MaritalStatus.MARRIED else ""
-    facts = consent_facts(consent, None, subject_id=claim.pk, consent_subject_id=consent.claim_id)
+    facts = consent_facts(consent, subject_id=claim.pk)
     return consent_problems(
         facts,
         spouse_now=spouse_now,
@@ -129,9 +136,6 @@ def claim_consent_validity(consent: SpousalConsent, *, on: date) -> dict[str, st
 def claim_try_effective(claim, *, actor=None, on: date | None = None, request=None) -> bool:
     """With a valid verified consent, schedule the loan's disbursement (note and schedule from today) or
     the withdrawal's payment; the claim reads "loan made" or "paid" once the paying agent confirmed it."""
-    from elections.claims import notices
-    from elections.claims.workflow import locked_claim, move, record_event
-    from elections.models import ClaimState
 
     on = on or today()
     if claim.state != ClaimState.ELECTION_REQUIRED:
@@ -148,14 +152,12 @@ def claim_try_effective(claim, *, actor=None, on: date | None = None, request=No
             note = notices.loan_documents(claim, actor=actor, request=request, on=on)
             loan = note.payload["loan"]
             fallback = (
-                f"Loan approved on {_d(on)}: {_money(loan['principal'])} at {loan['rate_percent']}% a year, "
+                f"Loan approved on {formatting.date_words(on)}: {_money(loan['principal'])} at {loan['rate_percent']}% a year, "
                 f"{loan['number_of_payments']} payments of {_money(loan['level_payment'])}. The promissory "
                 "note and repayment schedule are with this claim."
             )
         else:
-            fallback = (
-                f"Scheduled for {_d(payment_date(claim, on=on))}: {_money(claim.engine_check.get('amount'))}."
-            )
+            fallback = f"Scheduled for {formatting.date_words(payment_date(claim, on=on))}: {_money(claim.engine_check.get('amount'))}."
         from_state = move(claim, "schedule_payment", on=on)
         claim.next_step = scheduled_words(claim, actor=actor, on=on, request=request, fallback=fallback)
         claim.save(update_fields=["next_step"])

@@ -1,5 +1,6 @@
-"""Claim uploads: PDF, JPEG or PNG, recognised by their first bytes (never by name), size-limited,
-kept in the private storage (benefits/private_files.py, never the web root) under a random name."""
+"""Uploads (claim documents, signed consent forms, evidence of a death): PDF, JPEG or PNG,
+recognised by their first bytes (never by name), size-limited, kept in the private storage
+(benefits/private_files.py, never the web root) under a random name."""
 
 from __future__ import annotations
 
