@@ -40,10 +40,6 @@ class ClaimInvalid(Exception):
         self.errors = errors
 
 
-def money(value: object) -> str:
-    return formatting.money(value)
-
-
 def claim_types_for(membership: PlanMembership, *, beneficiary: bool) -> list[ClaimType]:
     types = TYPES_BY_PLAN_KIND.get(membership.plan.kind, ())
     if beneficiary:
@@ -216,7 +212,7 @@ def check_withdrawal(membership, details, filed_on) -> dict:
     maximum = Decimal(w.get("maximum", "0"))
     if amount > maximum:
         errors["amount"] = (
-            f"Amount: the most you can withdraw is {money(maximum)} (§7.3: your vested interest in the Net "
+            f"Amount: the most you can withdraw is {formatting.money(maximum)} (§7.3: your vested interest in the Net "
             "Value of your Accounts)."
         )
     if errors:
@@ -255,7 +251,7 @@ def check_hardship(membership, details, filed_on) -> dict:
     amount: Decimal = details["amount"]
     if amount > maximum:
         errors["amount"] = (
-            f"Amount: the most available for hardship is {money(maximum)} (§7.4(d)–(e): Before-Tax "
+            f"Amount: the most available for hardship is {formatting.money(maximum)} (§7.4(d)–(e): Before-Tax "
             "Contributions without earnings, Rollover, vested Matching and Discretionary)."
         )
     if not details.get("representation"):
@@ -286,11 +282,13 @@ def check_loan(membership, details, filed_on) -> dict:
         errors["amount"] = "Loan: you cannot borrow now (" + "; ".join(loan.get("reasons") or []) + ")."
     elif amount > maximum:
         errors["amount"] = (
-            f"Loan amount: the most you can borrow is {money(maximum)} (§8.2: 50% of the vested balance, at most "
+            f"Loan amount: the most you can borrow is {formatting.money(maximum)} (§8.2: 50% of the vested balance, at most "
             "$50,000 less the highest outstanding loan balance in the last 12 months)."
         )
     elif amount < loans.minimum:
-        errors["amount"] = f"Loan amount: the least you can borrow is {money(loans.minimum)} (§8.2)."
+        errors["amount"] = (
+            f"Loan amount: the least you can borrow is {formatting.money(loans.minimum)} (§8.2)."
+        )
     residence = bool(details.get("principal_residence"))
     try:
         loans.check_term(details["term_months"], principal_residence=residence)

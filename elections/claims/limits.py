@@ -43,14 +43,6 @@ APPROVED_NOT_PAID = (ClaimState.APPROVED, ClaimState.APPROVED_ON_REVIEW, ClaimSt
 PENDING_AT_FILING = (*COMMITTEE_OPEN, *APPROVED_NOT_PAID)
 
 
-def _d(d: date) -> str:
-    return formatting.date_words(d)
-
-
-def money(value: Decimal) -> str:
-    return formatting.money(value)
-
-
 def amount_of(claim: Claim) -> Decimal:
     return Decimal(str(claim.details.get("amount") or claim.engine_check.get("amount") or "0"))
 
@@ -59,8 +51,8 @@ def claim_label(claim: Claim) -> str:
     amount = amount_of(claim)
     what = claim.get_claim_type_display().lower()
     if amount:
-        what += f" of {money(amount)}"
-    return f"claim {claim.pk} ({what}, filed on {_d(claim.received_on)})"
+        what += f" of {formatting.money(amount)}"
+    return f"claim {claim.pk} ({what}, filed on {formatting.date_words(claim.received_on)})"
 
 
 @dataclass(frozen=True)
@@ -167,32 +159,32 @@ def limit_errors(
     if maximums is None or amount is None:
         return {}
     outflow = sum((amount_of(c) for c in others), ZERO)
-    pending = f" after {money(outflow)} in claims not yet paid" if outflow else ""
+    pending = f" after {formatting.money(outflow)} in claims not yet paid" if outflow else ""
     if claim_type == ClaimType.LOAN:
         most = loan_available(maximums, outflow)
         if amount > most:
             return {
-                "amount": f"Loan amount: the most you can borrow now is {money(most)}{pending} (§8.2: 50% of "
-                f"your loan base of {money(maximums.loan_base)}, at most {money(maximums.loan_dollar_cap)} less "
+                "amount": f"Loan amount: the most you can borrow now is {formatting.money(most)}{pending} (§8.2: 50% of "
+                f"your loan base of {formatting.money(maximums.loan_base)}, at most {formatting.money(maximums.loan_dollar_cap)} less "
                 "the highest outstanding loan balance in the last 12 months)."
             }
         if amount < maximums.loan_minimum:
             return {
-                "amount": f"Loan amount: the least you can borrow is {money(maximums.loan_minimum)} (§8.2)."
+                "amount": f"Loan amount: the least you can borrow is {formatting.money(maximums.loan_minimum)} (§8.2)."
             }
         return {}
     if claim_type == ClaimType.WITHDRAWAL_59HALF:
         most = max(ZERO, maximums.withdrawal - outflow)
         if amount > most:
             return {
-                "amount": f"Amount: the most you can withdraw now is {money(most)}{pending} (§7.3: your vested "
+                "amount": f"Amount: the most you can withdraw now is {formatting.money(most)}{pending} (§7.3: your vested "
                 "interest in the Net Value of your Accounts)."
             }
     if claim_type == ClaimType.HARDSHIP:
         most = max(ZERO, maximums.hardship - outflow)
         if amount > most:
             return {
-                "amount": f"Amount: the most available for hardship now is {money(most)}{pending} (§7.4(d)–(e))."
+                "amount": f"Amount: the most available for hardship now is {formatting.money(most)}{pending} (§7.4(d)–(e))."
             }
     return {}
 

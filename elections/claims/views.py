@@ -319,7 +319,7 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
         out.append(("Your claims not yet paid", "; ".join(limits.claim_label(c) for c in pending)))
 
     def most(key: str, engine_value) -> str:
-        return checks.money(limits.available(now, key, pending) if now is not None else engine_value)
+        return formatting.money(limits.available(now, key, pending) if now is not None else engine_value)
 
     if claim_type == ClaimType.LOAN and result.get("loan"):
         out.append(
@@ -379,7 +379,7 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
         ClaimType.TERMINATION_DISTRIBUTION,
         ClaimType.DEATH_BENEFIT,
     ):
-        out.append(("Vested balance today", checks.money(account["vested_balance"])))
+        out.append(("Vested balance today", formatting.money(account["vested_balance"])))
     return out
 
 
