@@ -142,14 +142,14 @@ from accounts.submissions import starts_work  # noqa: E402
 from benefits.engine_adapter import CalculationError, membership_calculate, result_is_current  # noqa: E402
 from benefits.forms import ModelerForm  # noqa: E402
 from benefits.models import ModelerRun  # noqa: E402
-from benefits.presenters.account_statements import PeriodError  # noqa: E402
 from benefits.presenters.chart import line_chart  # noqa: E402
 from benefits.presenters.labels import field_words, form_label  # noqa: E402
 from benefits.presenters.missing import missing_sentences  # noqa: E402
 from benefits.presenters.modeler import estimate_href, grid  # noqa: E402
-from benefits.presenters.statements import account_periods, statement_payload  # noqa: E402
+from benefits.presenters.statements import statement_payload  # noqa: E402
 from benefits.presenters.traces import presented, trace_steps  # noqa: E402
 from benefits.presenters.vesting import vesting_page  # noqa: E402
+from benefits.statement_inputs import PeriodError, account_periods, statement_figures  # noqa: E402
 
 
 def _plan_context(request, membership, page: str) -> dict:
@@ -200,9 +200,10 @@ def plan_statement(request, participant_id: int, plan_key: str):
     year = _statement_year(request.GET.get("year"), context["as_of"])
     is_account = membership.plan.is_account_plan
     try:
-        context["s"] = statement_payload(
+        figures = statement_figures(
             membership, today=context["as_of"], year=year, period_data=request.GET if is_account else None
         )
+        context["s"] = statement_payload(figures)
     except CalculationError as exc:
         _calculation_error(context, exc)
     except PeriodError as exc:
@@ -239,7 +240,9 @@ def plan_statement_pdf(request, participant_id: int, plan_key: str):
     is_account = membership.plan.is_account_plan
     try:
         payload = statement_payload(
-            membership, today=today, year=year, period_data=request.POST if is_account else None
+            statement_figures(
+                membership, today=today, year=year, period_data=request.POST if is_account else None
+            )
         )
     except CalculationError as exc:
         messages.error(
