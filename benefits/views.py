@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from benefits import selectors, services
+from benefits.engine_adapter import memberships_calculate, plan_offers
 from benefits.presenters.dashboard import plan_summaries
 from benefits.presenters.dashboard import totals as plan_totals
 from benefits.start_rates import start_dates_overview
@@ -40,7 +41,11 @@ def _render_dashboard(request, participant):
     context = _viewing_context(request, participant, "dashboard")
     memberships = selectors.memberships_for_participant(participant)
     context["memberships"] = memberships
-    context["summaries"] = plan_summaries(memberships, as_of=services.today())
+    today = services.today()
+    memberships = list(memberships)
+    results = memberships_calculate(memberships, as_of=today)
+    offers = [plan_offers(m.plan.key) for m in memberships]
+    context["summaries"] = plan_summaries(memberships, results, offers, as_of=today)
     context["totals"] = plan_totals(context["summaries"])
     context["as_of"] = services.today()
     context["waiting"] = _waiting_items(request.user, participant)
@@ -139,7 +144,12 @@ from django.http import HttpResponse  # noqa: E402
 from django.views.decorators.http import require_POST  # noqa: E402
 
 from accounts.submissions import starts_work  # noqa: E402
-from benefits.engine_adapter import CalculationError, membership_calculate, result_is_current  # noqa: E402
+from benefits.engine_adapter import (  # noqa: E402
+    CalculationError,
+    membership_calculate,
+    result_is_current,
+    vesting_figures,
+)
 from benefits.forms import ModelerForm  # noqa: E402
 from benefits.models import ModelerRun  # noqa: E402
 from benefits.presenters.chart import line_chart  # noqa: E402
@@ -170,7 +180,7 @@ def plan_vesting(request, participant_id: int, plan_key: str):
     )
     context = _plan_context(request, membership, "vesting")
     try:
-        context["v"] = vesting_page(membership, as_of=context["as_of"])
+        context["v"] = vesting_page(*vesting_figures(membership, as_of=context["as_of"]))
     except CalculationError as exc:
         _calculation_error(context, exc)
     return render(request, "benefits/vesting.html", context)

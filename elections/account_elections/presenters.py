@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from benefits.presenters.plain import people_date
-from elections.account_elections.services import Deferrals, Diversification
+
+if TYPE_CHECKING:
+    from elections.account_elections.services import Deferrals, Diversification
 
 
 def _d(raw: str | None) -> date | None:
