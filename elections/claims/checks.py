@@ -62,7 +62,8 @@ def claim_types_offered(membership: PlanMembership, *, beneficiary: bool) -> lis
 
 
 def prime_rate_for(month_of: date) -> MarketRate | None:
-    """§8.3: the prime rate published in the first Wall Street Journal of the month of the request."""
+    """The prime rate recorded for the month of the request (a loan plan's rate follows it: its
+    ``LoanProgram.terms.rate_words``)."""
     return MarketRate.objects.filter(series=PRIME_SERIES, period=month_of.replace(day=1)).first()
 
 
@@ -282,12 +283,13 @@ def check_loan(membership, details, filed_on) -> dict:
         errors["amount"] = "Loan: you cannot borrow now (" + "; ".join(loan.get("reasons") or []) + ")."
     elif amount > maximum:
         errors["amount"] = (
-            f"Loan amount: the most you can borrow is {formatting.money(maximum)} (§8.2: 50% of the vested balance, at most "
-            "$50,000 less the highest outstanding loan balance in the last 12 months)."
+            f"Loan amount: the most you can borrow is {formatting.money(maximum)} "
+            f"({loans.terms.maximum_section}: {loans.terms.maximum_words})."
         )
     elif amount < loans.minimum:
         errors["amount"] = (
-            f"Loan amount: the least you can borrow is {formatting.money(loans.minimum)} (§8.2)."
+            f"Loan amount: the least you can borrow is {formatting.money(loans.minimum)} "
+            f"({loans.terms.minimum_section})."
         )
     residence = bool(details.get("principal_residence"))
     try:
@@ -297,7 +299,8 @@ def check_loan(membership, details, filed_on) -> dict:
     prime = prime_rate_for(filed_on)
     if prime is None:
         errors["__all__"] = (
-            f"The loan rate cannot be set: no prime rate is recorded for {formatting.month_words(filed_on)} (§8.3). "
+            f"The loan rate cannot be set: no prime rate is recorded for {formatting.month_words(filed_on)} "
+            f"({loans.terms.rate_section}). "
             "The plan administrator must record it first; please try again later."
         )
     if errors:

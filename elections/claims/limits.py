@@ -2,18 +2,13 @@
 
 A 401(k) or ESOP distribution, withdrawal or loan can never exceed what the plan allows once the
 claims already pending are counted: the engine gives the plan's maximum from the books (the vested
-balance, the §8.2 loan base and the outstanding loan), and this module takes off what other claims
+balance, the loan base and the outstanding loan), and this module takes off what other claims
 have asked for and not yet been paid. It runs at filing (against every claim still pending) and again
 at approval (against the claims already approved), each time with the membership's row locked
 (``select_for_update``), so two parallel filings or approvals cannot both pass.
 
-Carver 401(k) Plan text relied on:
-* §8.2: a loan up to the lesser of (a) 50% of the Net Value of the Before-Tax, vested Matching,
-  vested Discretionary, Rollover and Nonelective accounts, and (b) $50,000 reduced by the highest
-  outstanding loan balance during the preceding twelve months; the minimum loan is $1,000.
-* §8.4(f): only one loan may be outstanding at a time.
-* §7.3: an age 59½ withdrawal of up to the vested interest in the Net Value of the Accounts.
-* §7.4(d)–(e): a hardship distribution up to the amounts available for hardship.
+The loan rules and their sections are the plan's own (``LoanProgram.terms``, from its package): the
+largest loan, the minimum, one loan at a time. The withdrawal and hardship maximums are the engine's.
 """
 
 from __future__ import annotations
@@ -23,6 +18,8 @@ from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
 from benefits import formatting
+from benefits.engine.plans import get_plan
+from benefits.engine.plans.base import LoanTerms
 from benefits.engine_adapter import membership_calculate
 from benefits.models import PlanMembership
 from elections.claims.models import COMMITTEE_OPEN, Claim, ClaimState, ClaimType
@@ -151,10 +148,11 @@ def limit_errors(
         }
     if claim_type == ClaimType.LOAN:
         loan = next((c for c in others if c.claim_type == ClaimType.LOAN), None)
-        if loan is not None:
+        terms = loan_terms(membership)
+        if loan is not None and terms is not None and terms.one_at_a_time_section:
             return {
                 "amount": f"Loan: you already have {claim_label(loan)}; the plan allows only one loan at a "
-                "time (§8.4(f))."
+                f"time ({terms.one_at_a_time_section})."
             }
     if maximums is None or amount is None:
         return {}
@@ -162,15 +160,17 @@ def limit_errors(
     pending = f" after {formatting.money(outflow)} in claims not yet paid" if outflow else ""
     if claim_type == ClaimType.LOAN:
         most = loan_available(maximums, outflow)
+        terms = loan_terms(membership)
         if amount > most:
+            rule = f"{terms.maximum_section}: {terms.maximum_words}; " if terms else ""
             return {
-                "amount": f"Loan amount: the most you can borrow now is {formatting.money(most)}{pending} (§8.2: 50% of "
-                f"your loan base of {formatting.money(maximums.loan_base)}, at most {formatting.money(maximums.loan_dollar_cap)} less "
-                "the highest outstanding loan balance in the last 12 months)."
+                "amount": f"Loan amount: the most you can borrow now is {formatting.money(most)}{pending} "
+                f"({rule}your loan base is {formatting.money(maximums.loan_base)})."
             }
         if amount < maximums.loan_minimum:
+            rule = f" ({terms.minimum_section})" if terms else ""
             return {
-                "amount": f"Loan amount: the least you can borrow is {formatting.money(maximums.loan_minimum)} (§8.2)."
+                "amount": f"Loan amount: the least you can borrow is {formatting.money(maximums.loan_minimum)}{rule}."
             }
         return {}
     if claim_type == ClaimType.WITHDRAWAL_59HALF:
@@ -187,6 +187,12 @@ def limit_errors(
                 "amount": f"Amount: the most available for hardship now is {formatting.money(most)}{pending} (§7.4(d)–(e))."
             }
     return {}
+
+
+def loan_terms(membership: PlanMembership) -> LoanTerms | None:
+    """The plan's loan terms in its own words (None when it makes no loans)."""
+    loans = get_plan(membership.plan.key).loans
+    return loans.terms if loans is not None else None
 
 
 def lock_membership(membership: PlanMembership) -> PlanMembership:
