@@ -67,6 +67,16 @@ def prime_rate_for(month_of: date) -> MarketRate | None:
     return MarketRate.objects.filter(series=PRIME_SERIES, period=month_of.replace(day=1)).first()
 
 
+def hardship_rules(membership: PlanMembership):
+    """The plan's hardship reasons and sections (None when it has no hardship distributions)."""
+    return get_plan(membership.plan.key).hardship
+
+
+def loan_rate(membership: PlanMembership, prime: MarketRate) -> Decimal:
+    """The plan's loan rate (a percent) for a request in the month of ``prime``."""
+    return get_plan(membership.plan.key).loans.rate(prime.percent)[0]
+
+
 def check_claim(
     *, membership: PlanMembership, claim_type: str, details: dict, filed_on: date, beneficiary: bool = False
 ) -> dict:

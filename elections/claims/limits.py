@@ -74,8 +74,6 @@ def plan_maximums(membership: PlanMembership, *, on: date) -> PlanMaximums | Non
     loan = result.get("loan")
     if not loan or "base" not in loan:
         return None
-    from benefits.engine.plans import get_plan
-
     program = get_plan(membership.plan.key).loans
     return PlanMaximums(
         withdrawal=Decimal((result.get("withdrawal") or {}).get("maximum", "0")),
