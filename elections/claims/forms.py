@@ -108,6 +108,7 @@ class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
         claim_type: str,
         forms_offered: list[str] | None = None,
         hardship: HardshipRules | None = None,
+        representation_section: str = "",
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
@@ -166,8 +167,8 @@ class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
         if claim_type == ClaimType.HARDSHIP:
             f["representation"] = forms.BooleanField(
                 label="I represent that the need cannot be met by insurance, by reasonably selling my assets, by "
-                "stopping my Before-Tax Contributions, or by other plan distributions, loans or commercial borrowing "
-                "(§7.4(c)(ii)).",
+                "stopping my Before-Tax Contributions, or by other plan distributions, loans or commercial borrowing"
+                + (f" ({representation_section})." if representation_section else "."),
                 required=False,
             )
         f["statement"] = forms.CharField(

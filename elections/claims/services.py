@@ -87,7 +87,8 @@ def claim_file(
     beneficiary = allowed[membership.pk]
     errors: dict[str, str] = {}
     if claim_type == ClaimType.HARDSHIP and not files:
-        errors["documents"] = "Documents: a hardship claim needs evidence of the need (§7.4(c))."
+        section = deadlines.plan_rules(membership.plan.key).section("hardship_evidence")
+        errors["documents"] = f"Documents: a hardship claim needs evidence of the need ({section})."
     try:
         engine_check = checks.check_claim(
             membership=membership,
@@ -346,7 +347,7 @@ def claim_notice_viewed(*, notice, viewer, request=None) -> None:
 
 
 def expected_loan_first_due(membership, decided_on: date) -> date:
-    """The plan's first loan repayment date (the 401(k)'s §8.5(a): within three weeks)."""
+    """The plan's first loan repayment date (``LoanProgram.first_due``)."""
     return get_plan(membership.plan.key).loans.first_due(decided_on)
 
 

@@ -109,6 +109,9 @@ def claim_new(request, membership_id: int, claim_type: str):
         claim_type=claim_type,
         forms_offered=offered,
         hardship=checks.hardship_rules(membership),
+        representation_section=deadlines.plan_rules(membership.plan.key).section(
+            "hardship_representation", ""
+        ),
     )
     purpose = f"claim:{membership.pk}:{claim_type}"
     repeated = submissions.repeat_redirect(request, purpose)
