@@ -497,7 +497,7 @@ def modeler_run(request, participant_id: int, run_id: int):
 
 def _can_file_start(membership) -> bool:
     """Whether the modeler can file a claim to start this benefit: a DB or cash balance commencement,
-    or a 401(k) distribution once employment has ended (§7.5)."""
+    or an account distribution once employment has ended."""
     from elections.claims.checks import claim_types_for
     from elections.claims.models import ClaimType
 

@@ -231,7 +231,7 @@ class DecisionForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
         max_length=2000,
-        help_text="Required for a denial: cite the sections, e.g. “§13.7(A); §7.1”.",
+        help_text="Required for a denial: cite the plan's sections the decision rests on.",
     )
     perfecting_material = forms.CharField(
         label="Material that would perfect the claim, and why",

@@ -22,6 +22,7 @@ from benefits.engine.plans import get_plan
 from benefits.engine.plans.base import LoanTerms
 from benefits.engine_adapter import membership_calculate
 from benefits.models import PlanMembership
+from elections.claims.deadlines import plan_rules
 from elections.claims.models import COMMITTEE_OPEN, Claim, ClaimState, ClaimType
 
 CENT = Decimal("0.01")
@@ -97,7 +98,7 @@ def other_claims(membership: PlanMembership, *, states, exclude_pk: int | None =
 
 
 def loan_available(m: PlanMaximums, outflow: Decimal) -> Decimal:
-    """§8.2 after the claims not yet paid: 50% of the loan base less what they take out of the accounts,
+    """The loan maximum after the claims not yet paid: 50% of the loan base less what they take out of the accounts,
     and $50,000 less the highest outstanding balance of the last 12 months (or the balance now)."""
     half = ((max(ZERO, m.loan_base - outflow)) / 2).quantize(CENT, rounding=ROUND_DOWN)
     cap = max(ZERO, m.loan_dollar_cap - max(m.loan_highest, m.loan_outstanding))
@@ -175,16 +176,22 @@ def limit_errors(
         most = max(ZERO, maximums.withdrawal - outflow)
         if amount > most:
             return {
-                "amount": f"Amount: the most you can withdraw now is {formatting.money(most)}{pending} (§7.3: your vested "
-                "interest in the Net Value of your Accounts)."
+                "amount": f"Amount: the most you can withdraw now is {formatting.money(most)}{pending} "
+                f"({_section(membership, 'withdrawal_maximum')})."
             }
     if claim_type == ClaimType.HARDSHIP:
         most = max(ZERO, maximums.hardship - outflow)
         if amount > most:
             return {
-                "amount": f"Amount: the most available for hardship now is {formatting.money(most)}{pending} (§7.4(d)–(e))."
+                "amount": f"Amount: the most available for hardship now is {formatting.money(most)}{pending} "
+                f"({_section(membership, 'hardship_maximum')})."
             }
     return {}
+
+
+def _section(membership: PlanMembership, rule: str) -> str:
+    """The plan's citation for one of its claim rules (``PlanClaimRules.sections``)."""
+    return plan_rules(membership.plan.key).section(rule)
 
 
 def loan_terms(membership: PlanMembership) -> LoanTerms | None:
