@@ -80,11 +80,12 @@ def run(rounds: int) -> None:
     from benefits.services import today
     from benefits.services.documents import render_pdf_bytes
     from benefits.services.modeler import STATEMENT_TEMPLATES
+    from benefits.statement_inputs import statement_figures
 
     pat = User.objects.get(email="pat@demo.test").participant
     jobs = []
     for m in selectors.memberships_for_participant(pat):
-        payload = statement_payload(m, today=today(), year=today().year)
+        payload = statement_payload(statement_figures(m, today=today(), year=today().year))
         document = GeneratedDocument(
             participant=pat, kind="statement", title=f"{m.plan.name} statement", payload=payload
         )

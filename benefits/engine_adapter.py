@@ -381,6 +381,30 @@ def engine_inputs(membership, *, as_of: date) -> EngineInputs:
     return EngineInputs(module, item, core, dict(parsed.assumptions), dict(parsed.settings))
 
 
+def vesting_figures(membership, *, as_of: date) -> tuple[dict, typing.Any]:
+    """The vesting page's figures: the detailed contract result (service year by year) and the core
+    service/vesting result with its schedules (raises CalculationError)."""
+    result = membership_calculate(membership, as_of=as_of, detail=True)
+    return result, engine_inputs(membership, as_of=as_of).core
+
+
+@dataclass(frozen=True)
+class PlanOffers:
+    """What a plan offers that a page shows or hides, through the plan protocol: the key of its
+    diversification block in the contract result (None without one) and whether it takes deferrals."""
+
+    diversification_key: str | None
+    deferrals: bool
+
+
+def plan_offers(plan_key: str) -> PlanOffers:
+    plan = get_plan(plan_key)
+    diversification = plan.diversification
+    return PlanOffers(
+        diversification.result_key if diversification is not None else None, plan.deferrals is not None
+    )
+
+
 def memberships_retirement_dates(memberships: list[PlanMembership], *, as_of: date) -> dict[int, date | None]:
     """Each membership's normal retirement date on the engine's light path: one parsed request for the
     whole list (rows read in five queries, no market data, no trace, nothing stored), the plan's core

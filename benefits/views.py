@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from benefits import selectors, services
+from benefits.engine_adapter import memberships_calculate, plan_offers
 from benefits.presenters.dashboard import plan_summaries
 from benefits.presenters.dashboard import totals as plan_totals
 from benefits.start_rates import start_dates_overview
@@ -40,7 +41,11 @@ def _render_dashboard(request, participant):
     context = _viewing_context(request, participant, "dashboard")
     memberships = selectors.memberships_for_participant(participant)
     context["memberships"] = memberships
-    context["summaries"] = plan_summaries(memberships, as_of=services.today())
+    today = services.today()
+    memberships = list(memberships)
+    results = memberships_calculate(memberships, as_of=today)
+    offers = [plan_offers(m.plan.key) for m in memberships]
+    context["summaries"] = plan_summaries(memberships, results, offers, as_of=today)
     context["totals"] = plan_totals(context["summaries"])
     context["as_of"] = services.today()
     context["waiting"] = _waiting_items(request.user, participant)
@@ -139,17 +144,22 @@ from django.http import HttpResponse  # noqa: E402
 from django.views.decorators.http import require_POST  # noqa: E402
 
 from accounts.submissions import starts_work  # noqa: E402
-from benefits.engine_adapter import CalculationError, membership_calculate, result_is_current  # noqa: E402
+from benefits.engine_adapter import (  # noqa: E402
+    CalculationError,
+    membership_calculate,
+    result_is_current,
+    vesting_figures,
+)
 from benefits.forms import ModelerForm  # noqa: E402
 from benefits.models import ModelerRun  # noqa: E402
-from benefits.presenters.account_statements import PeriodError  # noqa: E402
 from benefits.presenters.chart import line_chart  # noqa: E402
 from benefits.presenters.labels import field_words, form_label  # noqa: E402
 from benefits.presenters.missing import missing_sentences  # noqa: E402
 from benefits.presenters.modeler import estimate_href, grid  # noqa: E402
-from benefits.presenters.statements import account_periods, statement_payload  # noqa: E402
+from benefits.presenters.statements import statement_payload  # noqa: E402
 from benefits.presenters.traces import presented, trace_steps  # noqa: E402
 from benefits.presenters.vesting import vesting_page  # noqa: E402
+from benefits.statement_inputs import PeriodError, account_periods, statement_figures  # noqa: E402
 
 
 def _plan_context(request, membership, page: str) -> dict:
@@ -170,7 +180,7 @@ def plan_vesting(request, participant_id: int, plan_key: str):
     )
     context = _plan_context(request, membership, "vesting")
     try:
-        context["v"] = vesting_page(membership, as_of=context["as_of"])
+        context["v"] = vesting_page(*vesting_figures(membership, as_of=context["as_of"]))
     except CalculationError as exc:
         _calculation_error(context, exc)
     return render(request, "benefits/vesting.html", context)
@@ -200,9 +210,10 @@ def plan_statement(request, participant_id: int, plan_key: str):
     year = _statement_year(request.GET.get("year"), context["as_of"])
     is_account = membership.plan.is_account_plan
     try:
-        context["s"] = statement_payload(
+        figures = statement_figures(
             membership, today=context["as_of"], year=year, period_data=request.GET if is_account else None
         )
+        context["s"] = statement_payload(figures)
     except CalculationError as exc:
         _calculation_error(context, exc)
     except PeriodError as exc:
@@ -239,7 +250,9 @@ def plan_statement_pdf(request, participant_id: int, plan_key: str):
     is_account = membership.plan.is_account_plan
     try:
         payload = statement_payload(
-            membership, today=today, year=year, period_data=request.POST if is_account else None
+            statement_figures(
+                membership, today=today, year=year, period_data=request.POST if is_account else None
+            )
         )
     except CalculationError as exc:
         messages.error(
@@ -484,7 +497,7 @@ def modeler_run(request, participant_id: int, run_id: int):
 
 def _can_file_start(membership) -> bool:
     """Whether the modeler can file a claim to start this benefit: a DB or cash balance commencement,
-    or a 401(k) distribution once employment has ended (§7.5)."""
+    or an account distribution once employment has ended."""
     from elections.claims.checks import claim_types_for
     from elections.claims.models import ClaimType
 

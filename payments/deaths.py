@@ -67,10 +67,6 @@ class DeathOutcome:
     note: str = ""
 
 
-def _day(d: date) -> str:
-    return formatting.date_words(d)
-
-
 def _first_of_next_month(d: date) -> date:
     return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
 
@@ -123,7 +119,7 @@ def _validate(payment: Payment, died_on: date | None, reference: str, has_file: 
     if existing is not None:
         errors["died_on"] = (
             f"Date of death: the death of {existing.payee_name} was already recorded "
-            f"({_day(existing.died_on)}); it is recorded once."
+            f"({formatting.date_words(existing.died_on)}); it is recorded once."
         )
         raise DeathInvalid(errors)
     if payment.kind != PaymentKind.ANNUITY:
@@ -137,7 +133,7 @@ def _validate(payment: Payment, died_on: date | None, reference: str, has_file: 
     if died_on is None:
         errors["died_on"] = "Date of death: enter the date of death."
     elif died_on > on:
-        errors["died_on"] = f"Date of death: {_day(died_on)} is in the future."
+        errors["died_on"] = f"Date of death: {formatting.date_words(died_on)} is in the future."
     else:
         birth = payment.participant.birth_date
         if _payee_is_participant(payment) and birth and died_on <= birth:
@@ -146,19 +142,19 @@ def _validate(payment: Payment, died_on: date | None, reference: str, has_file: 
             before = PayeeDeath.objects.filter(payment_id=payment.continues_from_id).first()
             if before is not None and died_on < before.died_on:
                 errors["died_on"] = (
-                    f"Date of death: {_day(died_on)} is before the death of {before.payee_name} "
-                    f"({_day(before.died_on)}), from which this payment continues."
+                    f"Date of death: {formatting.date_words(died_on)} is before the death of {before.payee_name} "
+                    f"({formatting.date_words(before.died_on)}), from which this payment continues."
                 )
         elif died_on < payment.first_pay_date:
             errors["died_on"] = (
-                f"Date of death: {_day(died_on)} is before the first payment ({_day(payment.first_pay_date)}); "
+                f"Date of death: {formatting.date_words(died_on)} is before the first payment ({formatting.date_words(payment.first_pay_date)}); "
                 "a death before payments start is a death benefit claim, not a stop of payments."
             )
         if _payee_is_participant(payment) and "died_on" not in errors:
             known = payment.participant.death_date
             if known is not None and known != died_on:
                 errors["died_on"] = (
-                    f"Date of death: the participant's record already gives {_day(known)}; "
+                    f"Date of death: the participant's record already gives {formatting.date_words(known)}; "
                     "correct the record first if that date is wrong."
                 )
     if not reference.strip() and not has_file:
@@ -207,7 +203,7 @@ def _continuations(payment: Payment, died_on: date, actor) -> tuple[list[Payment
                 gross=gross,
                 number_of_payments=None,
             )
-        ], f"the survivor annuity of {gross} a month continues to {name} from {_day(start)}"
+        ], f"the survivor annuity of {gross} a month continues to {name} from {formatting.date_words(start)}"
     if payment.certain_until is not None:
         step = sched.MONTHS.get(payment.frequency, 1)
         remaining = max(0, -(-_months(start, payment.certain_until) // step))  # pay dates before the end
@@ -241,7 +237,10 @@ def _continuations(payment: Payment, died_on: date, actor) -> tuple[list[Payment
                 )
             )
         names = ", ".join(b["name"] for b in named)
-        return out, f"the remaining {remaining} certain payments continue to {names} from {_day(start)}"
+        return (
+            out,
+            f"the remaining {remaining} certain payments continue to {names} from {formatting.date_words(start)}",
+        )
     return [], "a single life annuity: nothing continues"
 
 
@@ -284,7 +283,7 @@ def payee_death_record(
             digest = evidence_upload.sha256
         month = "the month before the death" if rule == "month_before" else "the month of death"
         rule_words = (
-            f"the last payment due is {'the one on ' + _day(last) if last else 'none'} "
+            f"the last payment due is {'the one on ' + formatting.date_words(last) if last else 'none'} "
             f"(payments end with {month}; {source})"
         )
         try:
@@ -339,7 +338,7 @@ def payee_death_record(
             )
         continuing, words = _continuations(payment, died_on, actor)
         old_state = payment.state
-        reason = f"{payment.payee_name} died on {_day(died_on)}; {rule_words}; {words}."
+        reason = f"{payment.payee_name} died on {formatting.date_words(died_on)}; {rule_words}; {words}."
         payment.state, payment.state_reason, payment.state_changed_on = (
             Payment.State.STOPPED,
             reason[:300],

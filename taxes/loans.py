@@ -42,10 +42,6 @@ class LoanRefused(Exception):
     """The default cannot be declared; the message says why in plain words."""
 
 
-def _words(d: date) -> str:
-    return formatting.date_words(d)
-
-
 def _movements(loan):
     membership = loan.payment.membership
     since = loan.made_on or loan.payment.first_pay_date
@@ -120,7 +116,9 @@ def loan_default_declare(
         raise LoanRefused("The loan was never made (its disbursement is not confirmed paid).")
     dues = [date.fromisoformat(str(r["due"])) for r in loan.schedule]
     if missed_due not in dues:
-        raise LoanRefused(f"{_words(missed_due)} is not one of the loan's scheduled repayment dates.")
+        raise LoanRefused(
+            f"{formatting.date_words(missed_due)} is not one of the loan's scheduled repayment dates."
+        )
     repaid = principal_repaid(loan, on)
     owed_through = sum(
         (
@@ -132,13 +130,13 @@ def loan_default_declare(
     )
     if repaid >= owed_through:
         raise LoanRefused(
-            f"The repayment due {_words(missed_due)} has been made (the repayments posted cover it)."
+            f"The repayment due {formatting.date_words(missed_due)} has been made (the repayments posted cover it)."
         )
     first = program.default(missed_due, employed=True)
     default_date = first.default_date
     if on < default_date:
         raise LoanRefused(
-            f"The cure period runs to {_words(default_date)}: the loan can be declared in default from then."
+            f"The cure period runs to {formatting.date_words(default_date)}: the loan can be declared in default from then."
         )
     separation = participant.termination_date
     employed = separation is None or separation > default_date
@@ -158,7 +156,7 @@ def loan_default_declare(
             "already deemed distributed is not handled here: report it by hand."
         )
     sections = "; ".join(dict.fromkeys(st.section for st in plan_rule.trace.steps if st.section))
-    reason = f"{how.reason} In default on {_words(default_date)} (the plan's {sections})."
+    reason = f"{how.reason} In default on {formatting.date_words(default_date)} (the plan's {sections})."
     try:
         with transaction.atomic():
             row = LoanDistribution.objects.create(
@@ -182,7 +180,7 @@ def loan_default_declare(
                     else AuditEventType.LOAN_DEEMED_DISTRIBUTED
                 ),
                 summary=f"Loan {loan.pk} of {participant.full_name} ({participant.participant_number}): "
-                f"{row.get_kind_display().lower()} of {formatting.money(row.amount)} on {_words(default_date)}",
+                f"{row.get_kind_display().lower()} of {formatting.money(row.amount)} on {formatting.date_words(default_date)}",
                 actor=actor,
                 participant=participant,
                 request=request,

@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("accounts", "benefits", "elections", "payments", "config")
 
 
-def _modules() -> dict[str, Path]:
+def _modules(packages=PACKAGES) -> dict[str, Path]:
     out = {}
-    for package in PACKAGES:
+    for package in packages:
         for path in (ROOT / package).rglob("*.py"):
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
             if parts[-1] == "__init__":
@@ -31,6 +31,8 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
+# The layer rules (presenters, views) cover every app, taxes included.
+LAYERED = _modules((*PACKAGES, "taxes"))
 
 
 def _is_type_checking(node: ast.If) -> bool:
@@ -145,15 +147,137 @@ def test_no_module_level_import_cycles():
     assert _cycles(import_graph()) == []
 
 
-def test_presenters_and_selectors_stay_in_their_layer():
-    """Presenters shape data (no ORM model imports, no services); selectors never write or call services."""
+def _every_import(tree: ast.Module, module: str, is_package: bool) -> list[tuple[str, str, int]]:
+    """(module imported, name taken from it or "", line) for every import, those inside functions too
+    (those under ``if TYPE_CHECKING`` name types for annotations and are never run)."""
+    found = []
+    skipped = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and _is_type_checking(node)
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found += [(alias.name, "", node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".") if is_package else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            found += [(target, alias.name, node.lineno) for alias in node.names]
+    return found
+
+
+def _is_value(name: str) -> bool:
+    """A class or a constant (``CalculationError``, ``RELATIONSHIPS``): something that computes nothing
+    when imported, unlike a function (``get_plan``, ``membership_calculate``)."""
+    return name[:1].isupper()
+
+
+ENGINE = "benefits.engine"
+# The adapters: where ORM rows become engine inputs and engine results are read.
+ADAPTERS = ("benefits.engine_adapter", "benefits.statement_inputs")
+# Queries and writes through a model's manager or a queryset.
+ORM_CALLS = {
+    "objects", "filter", "exclude", "select_related", "prefetch_related", "order_by", "annotate",
+    "aggregate", "select_for_update", "bulk_create", "save", "get_or_create", "update_or_create",
+}  # fmt: skip
+
+
+def _is_presenter(module: str) -> bool:
+    return "presenters" in module.split(".")
+
+
+def _is_view(module: str) -> bool:
+    last = module.rsplit(".", 1)[-1]
+    return last == "views" or last.startswith("views_")
+
+
+def _in_engine(target: str) -> bool:
+    return target == ENGINE or target.startswith(ENGINE + ".")
+
+
+def _presenter_breaches(module: str) -> list[str]:
+    """What takes ``module`` out of the presenter layer: a service, an engine call, an ORM query."""
+    path = LAYERED[module]
+    tree = ast.parse(path.read_text(), filename=str(path))
+    breaches = []
+    for target, name, line in _every_import(tree, module, path.name == "__init__.py"):
+        full = f"{target}.{name}" if name else target
+        if any(part == "services" for part in full.split(".")):
+            breaches.append(f"{module}:{line} imports the service {full}")
+        elif _in_engine(target) and target != f"{ENGINE}.money" and not (name and _is_value(name)):
+            # The engine's money rounding is allowed (the payload's plain amounts); nothing that computes.
+            breaches.append(f"{module}:{line} calls the engine ({full})")
+        elif target in ADAPTERS and not (name and _is_value(name)):
+            breaches.append(f"{module}:{line} calls the adapter ({full}); the view or a selector does")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr in ORM_CALLS:
+            breaches.append(f"{module}:{node.lineno} queries or writes through the ORM (.{node.attr})")
+    return breaches
+
+
+PRESENTERS = sorted(m for m in LAYERED if _is_presenter(m))
+# Reworked with the consents area (issue 23, item 1: its presenter reads services and queries today).
+_CONSENTS_BRANCH = pytest.mark.xfail(strict=True, reason="issue 23 item 1: the consents rework")
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        pytest.param(m, marks=_CONSENTS_BRANCH) if m == "elections.benefit_elections.presenters" else m
+        for m in PRESENTERS
+    ],
+)
+def test_presenters_only_shape_data(module):
+    """Presenters shape data: no services, no engine calls (directly or through an adapter), no ORM
+    queries or writes, at module level or inside a function (docs/architecture.md, the layers)."""
+    assert not _presenter_breaches(module)
+
+
+def test_every_area_with_views_has_presenters_that_the_rule_covers():
+    areas = {m.rsplit(".", 1)[0] for m in LAYERED if _is_view(m)}
+    assert {"benefits", "elections.claims", "payments"} <= areas
+    assert (
+        "elections.claims.presenters" in PRESENTERS and "benefits.presenters.account_statements" in PRESENTERS
+    )
+
+
+def test_the_presenter_rule_sees_a_breach():
+    # A check of the checker on the shapes it refuses.
+    tree = ast.parse(
+        "from benefits.engine.plans import get_plan\n"
+        "def f(m):\n    from elections.claims import services\n    return m.claims.filter(x=1)\n"
+    )
+    imports = _every_import(tree, "x.presenters", False)
+    assert ("benefits.engine.plans", "get_plan", 1) in imports and (
+        "elections.claims",
+        "services",
+        3,
+    ) in imports
+    assert _is_value("CalculationError") and _is_value("RELATIONSHIPS") and not _is_value("get_plan")
+
+
+@pytest.mark.parametrize("module", sorted(m for m in LAYERED if _is_view(m)))
+def test_views_do_not_call_the_engine(module):
+    """A view reaches the engine through the adapter, a selector or a service, never directly."""
+    path = LAYERED[module]
+    calls = [
+        f"{target}.{name}:{line}"
+        for target, name, line in _every_import(ast.parse(path.read_text()), module, False)
+        if _in_engine(target) and not (name and _is_value(name))
+    ]
+    assert not calls
+
+
+def test_selectors_do_not_import_services():
     graph = import_graph()
     for module, edges in graph.items():
-        if module.startswith("benefits.presenters"):
-            assert not {e for e in edges if e.startswith("benefits.services")}, module
-            assert "benefits.models" not in edges or module == "benefits.presenters.account_statements", (
-                module
-            )
         if module.endswith(".selectors"):
             assert not {e for e in edges if ".services" in e}, module
 

@@ -154,6 +154,7 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
     from benefits.plan_identity.selectors import identity_blocks
     from benefits.presenters.statements import statement_payload
     from benefits.services.documents import render_pdf_bytes
+    from benefits.statement_inputs import statement_figures
 
     try:
         with atomic_with_files():  # the statement's file goes if its item is not recorded as done
@@ -165,7 +166,9 @@ def batch_item_render(batch: StatementBatch, item_id: int) -> str:
             if item.status != StatementBatchItem.Status.PENDING:
                 return item.status
             membership = item.membership
-            payload = statement_payload(membership, today=batch.as_of, year=batch.year, whole_year=True)
+            payload = statement_payload(
+                statement_figures(membership, today=batch.as_of, year=batch.year, whole_year=True)
+            )
             payload["batch"] = {"id": batch.pk, "year": batch.year}
             payload["plan_identity"] = identity_blocks([membership.plan])  # printed by pdf/base.html
             document = GeneratedDocument.objects.create(

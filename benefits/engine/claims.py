@@ -94,6 +94,15 @@ class PlanClaimRules:
     # the death. ``death_rule_source`` cites the plan's words (or says where the plan is silent).
     death_last_payment: str = "month_of_death"
     death_rule_source: str = ""
+    # The plan's own citations for the rules a claim is checked against, keyed by rule (the web app
+    # prints them and names no section of its own): "after_separation", "payment_notice",
+    # "withdrawal", "withdrawal_maximum", "hardship_first", "hardship_maximum",
+    # "hardship_representation", "hardship_evidence", "claim_consent". Each is the section, and may
+    # carry the plan's words after a colon.
+    sections: tuple[tuple[str, str], ...] = ()
+
+    def section(self, rule: str, default: str = "the plan's rules") -> str:
+        return dict(self.sections).get(rule, default)
 
     def clock_for(self, *, disability: bool) -> ClockRules:
         return stricter(DOL_DISABILITY if disability else DOL_STANDARD, self.clock)

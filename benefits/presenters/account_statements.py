@@ -1,61 +1,22 @@
-"""Account-plan statements for any period, built from the dated transactions (issue 6, item 3).
+"""An account-plan statement of a period, in rows and words (issue 6, item 3).
 
-The opening balance of each source is the stored ``AccountBalance`` on the day before the period, or,
-where none is stored that day, the nearest stored balance carried to it with the transactions in
-between (with no stored balance at all, the transactions from the beginning). The engine's statement
-function then gives the period: the plan's ``source_accounts`` statement for the 401(k), its
-``share_accounts`` statement for both ESOPs (share and cash accounts). Stored balances inside
-the period are checked against opening + activity; a difference is reported, never smoothed over.
+The figures come from ``benefits.statement_inputs`` (the records rolled forward, the engine's statement
+functions, the stored balances checked against them); this module only shapes them: the columns a
+401(k) statement shows by source, an ESOP's shares and cash, and every difference in plain words.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from dataclasses import dataclass
-from datetime import date, timedelta
 from decimal import Decimal
 
-from benefits import formatting, selectors
+from benefits import formatting
 from benefits.engine.money import ZERO, money_str, to_money
-from benefits.engine.plans import get_plan
-from benefits.engine_adapter import CalculationError, engine_inputs
-from benefits.models import AccountBalance, AccountTransaction
+from benefits.models import AccountTransaction
+from benefits.statement_inputs import Difference, PeriodFigures, ShareStatement, SourceStatement
 
 from .labels import source_label
 from .traces import presented
 
-Kind = AccountTransaction.Kind
-STOCK, FUND = "stock_fund", "investment_fund"
-
-# Our kinds → the 401(k) engine's kinds. Outflows are stored negative; the engine wants them positive.
-K401_KINDS = {
-    Kind.DEFERRAL: "contribution",
-    Kind.MATCH: "contribution",
-    Kind.EMPLOYER: "contribution",
-    Kind.ROLLOVER: "contribution",
-    Kind.EARNINGS: "earnings",
-    Kind.DIVIDEND: "earnings",
-    Kind.FORFEITURE: "forfeiture",
-    Kind.DISTRIBUTION: "distribution",
-    Kind.WITHDRAWAL: "withdrawal",
-    Kind.LOAN_ISSUED: "loan_issued",
-    Kind.LOAN_REPAYMENT: "loan_repaid",
-    Kind.LOAN_OFFSET: "loan_repaid",  # the Loan Account applied back, then distributed (issue 27)
-    Kind.FEE: "fee",
-}
-# Our kinds → the ESOP ledger's kinds (the ESOP ledger keeps the signs as stored).
-ESOP_KINDS = {
-    Kind.EMPLOYER: "allocation",
-    Kind.DEFERRAL: "contribution",
-    Kind.MATCH: "contribution",
-    Kind.ROLLOVER: "contribution",
-    Kind.DIVIDEND: "dividend",
-    Kind.EARNINGS: "earnings",
-    Kind.FORFEITURE: "forfeiture",
-    Kind.DISTRIBUTION: "distribution",
-    Kind.WITHDRAWAL: "distribution",
-    Kind.TRANSFER: "diversification",
-}
 ESOP_KIND_LABELS = {
     "allocation": "Shares allocated",
     "contribution": "Contributions",
@@ -66,285 +27,73 @@ ESOP_KIND_LABELS = {
     "distribution": "Distributions",
     "diversification": "Diversification transfers",
 }
-CONTRIBUTION_KINDS = (Kind.DEFERRAL, Kind.MATCH, Kind.EMPLOYER, Kind.ROLLOVER)
+COLUMNS = [
+    ("opening", "Opening balance"),
+    ("contributions", "Contributions"),
+    ("earnings", "Investment gain or loss"),
+    ("forfeitures", "Forfeitures"),
+    ("distributions", "Distributions and withdrawals"),
+    ("fees", "Fees"),
+    ("loan_activity", "Loans (repaid less lent)"),
+    ("closing", "Closing balance"),
+]
+# Outflows are shown with their sign so every row reads opening + activity = closing.
+SIGNS = {"forfeitures": -1, "distributions": -1, "fees": -1}
 
 
-class PeriodError(ValueError):
-    """A period the statement cannot be given for; ``field`` names the form field at fault."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-@dataclass(frozen=True)
-class Period:
-    start: date
-    end: date
-    year: int | None = None  # a plan year (calendar year for these plans), or None for custom dates
-
-    @property
-    def label(self) -> str:
-        if self.year is not None:
-            return f"Plan year {self.year}: {self.start.isoformat()} to {self.end.isoformat()}"
-        return f"{self.start.isoformat()} to {self.end.isoformat()}"
-
-
-def has_history(membership) -> bool:
-    return selectors.membership_has_transactions(membership)
-
-
-def records_begin(membership) -> date | None:
-    """The first day the records can describe: the day after the earliest stored balance, or the first
-    transaction when that is earlier."""
-    first_tx = selectors.membership_first_transaction_date(membership)
-    first_bal = selectors.membership_first_balance_date(membership)
-    days = [d for d in (first_tx, first_bal + timedelta(days=1) if first_bal else None) if d]
-    return min(days) if days else None
-
-
-def plan_years(membership, valuation: date) -> list[int]:
-    """Plan years with records, newest first (the plans' years are calendar years)."""
-    begin = records_begin(membership)
-    if begin is None or not has_history(membership):
-        return []
-    return list(range(valuation.year, begin.year - 1, -1))
-
-
-def _parse_date(raw: str, field: str, words: str) -> date:
-    try:
-        return date.fromisoformat(raw)
-    except ValueError:
-        raise PeriodError(
-            field,
-            f"{words} must be a real date written as YYYY-MM-DD, for example 2025-01-31 (not {raw[:20]!r}).",
-        ) from None
-
-
-def period_from_input(data, *, years: list[int], valuation: date, begin: date) -> Period:
-    """The period asked for: custom ``start``/``end`` dates when either is given, else plan ``year``."""
-    raw_start, raw_end = (data.get("start") or "").strip(), (data.get("end") or "").strip()
-    if raw_start or raw_end:
-        if not raw_start:
-            raise PeriodError("start", "Start date is required when you give an end date.")
-        if not raw_end:
-            raise PeriodError("end", "End date is required when you give a start date.")
-        start = _parse_date(raw_start, "start", "Start date")
-        end = _parse_date(raw_end, "end", "End date")
-        if start > end:
-            raise PeriodError("start", "Start date must be on or before the end date.")
-        if start < begin:
-            raise PeriodError(
-                "start", f"Start date cannot be before {begin.isoformat()}, when the plan's records begin."
-            )
-        if end > valuation:
-            raise PeriodError(
-                "end", f"End date cannot be after {valuation.isoformat()}, the latest valuation date."
-            )
-        return Period(start, end)
-    raw_year = (data.get("year") or "").strip()
-    if not raw_year:
-        year = years[0]
-    else:
-        try:
-            year = int(raw_year)
-        except ValueError:
-            year = None
-        if year not in years:
-            listed = ", ".join(str(y) for y in sorted(years))
-            raise PeriodError("year", f"Plan year must be one of the years with records: {listed}.")
-    return Period(max(date(year, 1, 1), begin), min(date(year, 12, 31), valuation), year)
-
-
-# ------------------------------------------------------------------ balances from the records
-
-
-@dataclass
-class Position:
-    amount: dict[str, Decimal]
-    shares: dict[str, Decimal]
-
-
-def _sum(txs, after: date | None, through: date) -> Position:
-    amount: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    shares: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for t in txs:
-        if (after is None or t.date > after) and t.date <= through:
-            amount[t.source] += t.amount
-            shares[t.source] += t.shares or ZERO
-    return Position(amount, shares)
-
-
-def _stored(membership) -> dict[date, dict[str, AccountBalance]]:
-    out: dict[date, dict[str, AccountBalance]] = defaultdict(dict)
-    for b in selectors.membership_balances(membership):
-        out[b.as_of][b.source] = b
-    return out
-
-
-def position_on(stored, txs, on: date) -> tuple[Position, str]:
-    """Each source's balance (and shares) at the end of ``on``, and where it came from."""
-    if on in stored:
-        rows = stored[on]
+def difference_words(d: Difference) -> str:
+    if d.what == "shares":
         return (
-            Position({s: b.balance for s, b in rows.items()}, {s: b.shares or ZERO for s, b in rows.items()}),
-            f"stored balances on {on.isoformat()}",
+            f"{source_label(d.source)}: the stored share count on {d.on.isoformat()} is "
+            f"{formatting.shares(d.stored)}, but the opening shares plus the period's transactions "
+            f"come to {formatting.shares(d.expected)}."
         )
-    before = [d for d in stored if d < on]
-    after = [d for d in stored if d > on]
-    if before:
-        anchor = max(before)
-        base = stored[anchor]
-        moved = _sum(txs, anchor, on)
-        sign = 1
-        how = f"stored balances on {anchor.isoformat()} plus the transactions to {on.isoformat()}"
-    elif after:
-        anchor = min(after)
-        base = stored[anchor]
-        moved = _sum(txs, on, anchor)
-        sign = -1
-        how = f"stored balances on {anchor.isoformat()} less the transactions after {on.isoformat()}"
-    else:
-        p = _sum(txs, None, on)
-        return p, "the transactions from the beginning of the records"
-    sources = set(base) | set(moved.amount)
-    amount = {s: (base[s].balance if s in base else ZERO) + sign * moved.amount.get(s, ZERO) for s in sources}
-    shares = {
-        s: ((base[s].shares or ZERO) if s in base else ZERO) + sign * moved.shares.get(s, ZERO)
-        for s in sources
-    }
-    return Position(amount, shares), how
-
-
-def _ledger_checks(stored, txs, period: Period, opening: Position) -> list[str]:
-    """Stored balances inside the period against opening + the transactions to that date."""
-    problems = []
-    for on in sorted(d for d in stored if period.start <= d <= period.end):
-        moved = _sum(txs, period.start - timedelta(days=1), on)
-        for source, row in sorted(stored[on].items()):
-            expected = opening.amount.get(source, ZERO) + moved.amount.get(source, ZERO)
-            # Stock is revalued at each valuation: its dollar balance moves without transactions, so
-            # the share count is what must agree.
-            if source != STOCK and row.balance != expected:
-                problems.append(
-                    f"{source_label(source)}: the stored balance on {on.isoformat()} is "
-                    f"{formatting.money(row.balance)}, but the opening balance plus the period's transactions "
-                    f"come to {formatting.money(expected)} (a difference of {formatting.money(row.balance - expected)})."
-                )
-            if row.shares is not None and source == STOCK:
-                shares = opening.shares.get(source, ZERO) + moved.shares.get(source, ZERO)
-                if row.shares != shares:
-                    problems.append(
-                        f"{source_label(source)}: the stored share count on {on.isoformat()} is "
-                        f"{formatting.shares(row.shares)}, but the opening shares plus the period's transactions "
-                        f"come to {formatting.shares(shares)}."
-                    )
-    return problems
-
-
-# ------------------------------------------------------------------ the engine's statements
-
-
-def _core(membership, end: date):
-    inputs = engine_inputs(membership, as_of=end)
-    return inputs, inputs.core
-
-
-def _k401_statement(membership, period: Period, txs, stored) -> dict:
-    k401 = get_plan(membership.plan.key).source_accounts
-    day_before = period.start - timedelta(days=1)
-    opening, opening_how = position_on(stored, txs, day_before)
-    transactions = []
-    for t in txs:
-        if t.kind == Kind.TRANSFER:
-            raise CalculationError(
-                "/transactions/transfer",
-                "a transfer between 401(k) accounts is recorded, and the plan's statement has no such movement",
-            )
-        transactions.append(
-            k401.transaction(
-                t.date,
-                t.source,
-                k401.kinds(K401_KINDS[t.kind]),
-                abs(t.amount) if t.kind in AccountTransaction.OUTFLOWS else t.amount,
-            )
-        )
-    before = [t for t in transactions if t.on < period.start]
-    loaned: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    withdrawn: dict[str, Decimal] = defaultdict(lambda: ZERO)
-    for t in before:
-        if t.kind == "loan_issued":
-            loaned[t.source] += t.amount
-        elif t.kind == "loan_repaid":
-            loaned[t.source] -= t.amount
-        elif t.kind == "withdrawal":
-            withdrawn[t.source] += t.amount
-    inputs, core = _core(membership, period.end)
-    settings = (getattr(core, "settings", None) or {}).get("benefits")
-    st = k401.statement(
-        start=period.start,
-        end=period.end,
-        opening={s: v for s, v in opening.amount.items()},
-        transactions=transactions,
-        scheduled_percent=core.vesting.percent,
-        loan_opening=sum(loaned.values(), ZERO),
-        withdrawn_before=dict(withdrawn),
-        loaned_out_before={s: max(v, ZERO) for s, v in loaned.items()},
-        settings=settings if isinstance(settings, k401.settings_class) else k401.default_settings,
+    return (
+        f"{source_label(d.source)}: the stored balance on {d.on.isoformat()} is "
+        f"{formatting.money(d.stored)}, but the opening balance plus the period's transactions "
+        f"come to {formatting.money(d.expected)} (a difference of {formatting.money(d.stored - d.expected)})."
     )
-    inside = [t for t in txs if period.start <= t.date <= period.end]
-    by_kind: dict[str, dict[str, Decimal]] = defaultdict(lambda: defaultdict(lambda: ZERO))
-    for t in inside:
-        if t.kind in CONTRIBUTION_KINDS:
-            by_kind[t.source][t.kind] += t.amount
-    columns = [
-        ("opening", "Opening balance"),
-        ("contributions", "Contributions"),
-        ("earnings", "Investment gain or loss"),
-        ("forfeitures", "Forfeitures"),
-        ("distributions", "Distributions and withdrawals"),
-        ("fees", "Fees"),
-        ("loan_activity", "Loans (repaid less lent)"),
-        ("closing", "Closing balance"),
-    ]
-    # Outflows are shown with their sign so every row reads opening + activity = closing.
-    signs = {"forfeitures": -1, "distributions": -1, "fees": -1}
+
+
+def _by_source(figures: SourceStatement) -> dict:
+    st = figures.statement
     lines, checks = [], []
     for line in st.lines:
-        values = {name: getattr(line, name) * signs.get(name, 1) for name, _ in columns}
-        activity = sum((values[n] for n, _ in columns if n not in ("opening", "closing")), ZERO)
+        values = {name: getattr(line, name) * SIGNS.get(name, 1) for name, _ in COLUMNS}
+        activity = sum((values[n] for n, _ in COLUMNS if n not in ("opening", "closing")), ZERO)
         if values["opening"] + activity != values["closing"]:
             checks.append(f"{source_label(line.source)}: opening plus activity does not equal closing.")
+        by_kind = figures.contributions_by_kind.get(line.source, {})
         lines.append(
             {
                 "source": line.source,
                 "label": source_label(line.source),
-                "values": [money_str(values[n]) for n, _ in columns],
+                "values": [money_str(values[n]) for n, _ in COLUMNS],
                 "vested_percent": f"{line.vested_percent.normalize():f}",
                 "vested_balance": money_str(line.vested_balance),
                 "contributions_by_kind": [
-                    (Kind(k).label, money_str(v)) for k, v in by_kind[line.source].items() if v
+                    (AccountTransaction.Kind(k).label, money_str(v)) for k, v in by_kind.items() if v
                 ],
             }
         )
     totals = {
-        name: sum((getattr(line, name) for line in st.lines), ZERO) * signs.get(name, 1)
-        for name, _ in columns
+        name: sum((getattr(line, name) for line in st.lines), ZERO) * SIGNS.get(name, 1)
+        for name, _ in COLUMNS
     }
     shown = [
         i
-        for i, (name, _) in enumerate(columns)
+        for i, (name, _) in enumerate(COLUMNS)
         if name in ("opening", "closing") or any(getattr(line, name) for line in st.lines)
     ]
     return {
         "layout": "by_source",
-        "opening_from": opening_how,
-        "columns": [columns[i][1] for i in shown],
+        "opening_from": figures.opening_from,
+        "columns": [COLUMNS[i][1] for i in shown],
         "lines": [{**ln, "values": [ln["values"][i] for i in shown]} for ln in lines],
-        "totals": [money_str(totals[columns[i][0]]) for i in shown],
+        "totals": [money_str(totals[COLUMNS[i][0]]) for i in shown],
         "closing": money_str(st.closing),
         "vested_balance": money_str(st.vested_balance),
-        "vested_percent": f"{to_money(core.vesting.percent).normalize():f}",
+        "vested_percent": f"{to_money(figures.vested_percent).normalize():f}",
         "loan": {"opening": money_str(st.loan_opening), "closing": money_str(st.loan_closing)}
         if st.loan_opening or st.loan_closing
         else None,
@@ -356,69 +105,13 @@ def _k401_statement(membership, period: Period, txs, stored) -> dict:
     }
 
 
-def _share_value(membership, on: date) -> Decimal:
-    """The share value in force on ``on``: the plan's latest Stock Fund valuation on or before it (the
-    same stock for every participant, so any account holding shares that day gives it)."""
-    row = selectors.plan_share_valuation(membership.plan, source=STOCK, on=on)
-    if row is None:
-        raise CalculationError(
-            "/balances/stock_fund", f"no share valuation is recorded on or before {on.isoformat()}"
-        )
-    return row.balance / row.shares
+def _price(value: Decimal) -> str:
+    """A share value: in cents when it is a whole number of cents, else every digit the plan keeps."""
+    return money_str(to_money(value)) if value == to_money(value) else f"{value:f}"
 
 
-def _esop_statement(membership, period: Period, txs, stored) -> dict:
-    esop = get_plan(membership.plan.key).share_accounts
-    day_before = period.start - timedelta(days=1)
-    opening, opening_how = position_on(stored, txs, day_before)
-    entries = []
-    for t in txs:
-        kind = ESOP_KINDS.get(t.kind)
-        if kind is None:
-            raise CalculationError(
-                f"/transactions/{t.kind}", f"an ESOP account has a {t.get_kind_display().lower()}"
-            )
-        if t.source == STOCK:
-            entries.append(esop.entry(t.date, kind, shares=t.shares or ZERO))
-        else:
-            entries.append(esop.entry(t.date, kind, cash=t.amount))
-    v1 = _share_value(membership, period.end)
-    try:
-        v0 = _share_value(membership, day_before)
-    except CalculationError:
-        if opening.shares.get(STOCK):
-            raise
-        v0 = v1  # no shares at the start and no valuation yet: the opening value is nil either way
-    inputs, core = _core(membership, period.end)
-    pct, vested_note = core.vesting.percent, ""
-    given = (membership.plan_data or {}).get("vested_account_value")
-    if given is not None:
-        # The plan's vesting rules are not in the records (Carver ESOP, SPEC GAP D2.1): the vested value
-        # is the administrator's figure on the valuation date, so its share of the account is applied.
-        valuation = max(stored) if stored else period.end
-        on_valuation, _ = position_on(stored, txs, valuation)
-        total = to_money(
-            on_valuation.shares.get(STOCK, ZERO) * _share_value(membership, valuation)
-            + on_valuation.amount.get(FUND, ZERO)
-        )
-        pct = (Decimal(str(given)) / total * 100).quantize(Decimal("0.01")) if total else Decimal("0")
-        vested_note = (
-            f"The plan's records give your vested value on {formatting.date_words(valuation)} as "
-            f"{formatting.money(given)}, {formatting.percent(pct)} of your account then; that percentage is "
-            "applied to this period's closing balance."
-        )
-    elected = Decimal(str((membership.plan_data or {}).get("elected_dividends") or "0"))
-    st = esop.statement(
-        period_start=period.start,
-        period_end=period.end,
-        opening_shares=opening.shares.get(STOCK, ZERO),
-        opening_cash=opening.amount.get(FUND, ZERO),
-        opening_share_value=v0,
-        closing_share_value=v1,
-        entries=entries,
-        vested_percent=pct,
-        elected_dividends=elected,
-    )
+def _shares_and_cash(figures: ShareStatement) -> dict:
+    st = figures.statement
 
     def row(label, line, balance=False):
         # Movement rows leave a column blank when that kind moved nothing there.
@@ -444,12 +137,20 @@ def _esop_statement(membership, period: Period, txs, stored) -> dict:
     activity = sum((m.value for m in st.movements.values()), ZERO) + st.stock_value_change
     if st.opening.value + activity != st.closing.value:
         checks.append("Opening plus activity does not equal closing.")
+    vested_note = ""
+    if figures.vested_given is not None:
+        valuation, given, pct = figures.vested_given
+        vested_note = (
+            f"The plan's records give your vested value on {formatting.date_words(valuation)} as "
+            f"{formatting.money(given)}, {formatting.percent(pct)} of your account then; that percentage is "
+            "applied to this period's closing balance."
+        )
     return {
         "layout": "shares_cash",
-        "opening_from": opening_how,
+        "opening_from": figures.opening_from,
         "rows": rows,
-        "opening_share_value": money_str(to_money(v0)) if v0 == to_money(v0) else f"{v0:f}",
-        "closing_share_value": money_str(to_money(v1)) if v1 == to_money(v1) else f"{v1:f}",
+        "opening_share_value": _price(figures.opening_share_value),
+        "closing_share_value": _price(figures.closing_share_value),
         "closing": money_str(st.closing.value),
         "vested_percent": f"{st.vested_percent.normalize():f}",
         "vested_balance": money_str(st.vested_balance),
@@ -466,16 +167,14 @@ def shares_str(shares: Decimal) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def period_statement(membership, period: Period) -> dict:
-    """The engine's statement of ``membership`` for ``period``, with the consistency checks."""
-    txs = selectors.membership_transactions(membership)
-    stored = _stored(membership)
-    if membership.plan.kind == membership.plan.Kind.ESOP:
-        out = _esop_statement(membership, period, txs, stored)
+def period_statement(figures: PeriodFigures) -> dict:
+    """The period's statement as the page and the PDF show it, with the consistency checks."""
+    if isinstance(figures.accounts, ShareStatement):
+        out = _shares_and_cash(figures.accounts)
     else:
-        out = _k401_statement(membership, period, txs, stored)
-    opening, _ = position_on(stored, txs, period.start - timedelta(days=1))
-    out["checks"] = out["checks"] + _ledger_checks(stored, txs, period, opening)
+        out = _by_source(figures.accounts)
+    period = figures.period
+    out["checks"] = out["checks"] + [difference_words(d) for d in figures.differences]
     out["consistent"] = not out["checks"]
     out["start"], out["end"], out["label"], out["year"] = (
         period.start.isoformat(),
@@ -483,5 +182,5 @@ def period_statement(membership, period: Period) -> dict:
         period.label,
         period.year,
     )
-    out["transaction_count"] = sum(1 for t in txs if period.start <= t.date <= period.end)
+    out["transaction_count"] = figures.transaction_count
     return out

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from benefits.engine.plans import get_plan
-from benefits.engine_adapter import CalculationError, membership_calculate, memberships_calculate
+from benefits.engine_adapter import CalculationError, PlanOffers
 
 from .labels import field_words
 from .missing import missing_sentences
@@ -61,13 +60,11 @@ def _headline(summary: PlanSummary, result: dict) -> None:
     summary.has_estimates = plan.kind in (plan.Kind.FINAL_AVERAGE_PAY, plan.Kind.CASH_BALANCE)
 
 
-def plan_summary(membership, *, as_of: date, result: dict | CalculationError | None = None) -> PlanSummary:
+def plan_summary(
+    membership, *, as_of: date, result: dict | CalculationError, offers: PlanOffers
+) -> PlanSummary:
+    """One plan's card from its engine result (or the error that stopped it) and what the plan offers."""
     summary = PlanSummary(membership=membership, plan=membership.plan)
-    if result is None:
-        try:
-            result = membership_calculate(membership, as_of=as_of)
-        except CalculationError as exc:
-            result = exc
     if isinstance(result, CalculationError):
         summary.error_field = field_words(result.field)
         summary.error_message = str(result)
@@ -80,20 +77,20 @@ def plan_summary(membership, *, as_of: date, result: dict | CalculationError | N
     summary.normal_retirement_date = result.get("normal_retirement_date") or ""
     _headline(summary, result)
     summary.missing = missing_sentences(result)
-    plan = get_plan(membership.plan.key)  # the plan's optional capabilities, through the protocol
-    if plan.diversification is not None:
-        summary.diversification = result.get(plan.diversification.result_key)
+    if offers.diversification_key is not None:
+        summary.diversification = result.get(offers.diversification_key)
     term = membership.participant.termination_date
-    summary.offers_deferrals = plan.deferrals is not None and (term is None or term > as_of)
+    summary.offers_deferrals = offers.deferrals and (term is None or term > as_of)
     return summary
 
 
-def plan_summaries(memberships, *, as_of: date) -> list[PlanSummary]:
-    """Every plan's card from one batch of engine results (a fixed number of queries for any number
-    of plans: ``engine_adapter.memberships_calculate``)."""
-    memberships = list(memberships)
-    results = memberships_calculate(memberships, as_of=as_of)
-    return [plan_summary(m, as_of=as_of, result=r) for m, r in zip(memberships, results, strict=True)]
+def plan_summaries(memberships, results, offers, *, as_of: date) -> list[PlanSummary]:
+    """Every plan's card from one batch of engine results (``engine_adapter.memberships_calculate``:
+    a fixed number of queries for any number of plans) and what each plan offers (``plan_offers``)."""
+    return [
+        plan_summary(m, as_of=as_of, result=r, offers=o)
+        for m, r, o in zip(memberships, results, offers, strict=True)
+    ]
 
 
 def totals(summaries: list[PlanSummary]) -> dict:

@@ -13,23 +13,16 @@ from __future__ import annotations
 
 from datetime import date
 
-from benefits import formatting, selectors
-from benefits.engine import ENGINE_VERSION
+from benefits import formatting
 from benefits.engine.money import money_str
-from benefits.engine_adapter import engine_inputs, membership_calculate
+from benefits.statement_inputs import StatementFigures
 
-from .account_statements import Period, period_from_input, period_statement, plan_years, records_begin
+from .account_statements import period_statement
 from .labels import source_label
 from .traces import presented, trace_steps
 
 
-def valuation_date(membership, today: date) -> date:
-    """Account plans: the latest date we hold balances for (the engine uses those); else today."""
-    latest = selectors.membership_latest_balance_date(membership)
-    return latest or today
-
-
-def _base(membership, as_of: date, result: dict, kind: str) -> dict:
+def _base(membership, as_of: date, result: dict, kind: str, engine_version: str) -> dict:
     plan = membership.plan
     vesting = result.get("vesting") or {}
     return {
@@ -38,7 +31,7 @@ def _base(membership, as_of: date, result: dict, kind: str) -> dict:
         "plan_name": plan.name,
         "employer": plan.employer.name,
         "as_of": as_of.isoformat(),
-        "engine_version": ENGINE_VERSION,
+        "engine_version": engine_version,
         "years_of_service": vesting.get("years_of_vesting_service"),
         "vested_percent": vesting.get("vested_percent"),
         "normal_retirement_date": result.get("normal_retirement_date"),
@@ -46,13 +39,14 @@ def _base(membership, as_of: date, result: dict, kind: str) -> dict:
     }
 
 
-def _account_statement(membership, as_of: date, result: dict, period: Period | None = None) -> dict:
-    payload = _base(membership, as_of, result, "account")
+def _account_statement(figures: StatementFigures) -> dict:
+    membership, as_of, result, activity = figures.membership, figures.as_of, figures.result, figures.activity
+    payload = _base(membership, as_of, result, "account", figures.engine_version)
     account = result.get("account") or {}
     payload["period"] = f"Balances on the valuation date {as_of.isoformat()}"
-    if period is not None:
-        payload["activity"] = period_statement(membership, period)
-        payload["period"] = period.label
+    if activity is not None:
+        payload["activity"] = period_statement(activity)
+        payload["period"] = activity.period.label
         payload["period_note"] = ""
     else:
         payload["period_note"] = (
@@ -100,14 +94,11 @@ def _account_statement(membership, as_of: date, result: dict, period: Period | N
     return payload
 
 
-def _cash_balance_statement(membership, as_of: date, result: dict, year: int) -> dict:
-    payload = _base(membership, as_of, result, "cash_balance")
-    inputs = engine_inputs(membership, as_of=as_of)
-    start = date(year, 1, 1)
-    end = min(date(year, 12, 31), as_of)
-    st = inputs.module.ledger.statement(
-        inputs.participant, as_of, inputs.assumptions, start, end, inputs.core
-    )
+def _cash_balance_statement(figures: StatementFigures) -> dict:
+    membership, as_of, result = figures.membership, figures.as_of, figures.result
+    payload = _base(membership, as_of, result, "cash_balance", figures.engine_version)
+    st, year = figures.ledger, figures.year
+    start, end = figures.ledger_period
     payload["period"] = f"{start.isoformat()} to {end.isoformat()}"
     payload["year"] = year
     payload["ledger"] = {
@@ -138,8 +129,9 @@ def _cash_balance_statement(membership, as_of: date, result: dict, year: int) ->
     return payload
 
 
-def _db_statement(membership, as_of: date, result: dict) -> dict:
-    payload = _base(membership, as_of, result, "db")
+def _db_statement(figures: StatementFigures) -> dict:
+    membership, as_of, result = figures.membership, figures.as_of, figures.result
+    payload = _base(membership, as_of, result, "db", figures.engine_version)
     accrued = result.get("accrued_benefit") or {}
     payload["period"] = f"Accrued benefit as of {as_of.isoformat()}"
     payload["monthly_at_nrd"] = accrued.get("monthly_at_nrd")
@@ -160,35 +152,12 @@ def _db_statement(membership, as_of: date, result: dict) -> dict:
     return payload
 
 
-def account_periods(membership, today: date) -> dict:
-    """What the period picker offers: plan years with records, and the dates custom periods may use."""
-    as_of = valuation_date(membership, today)
-    years = plan_years(membership, as_of)
-    begin = records_begin(membership)
-    return {"years": years, "begin": begin.isoformat() if begin else None, "valuation": as_of.isoformat()}
-
-
-def statement_payload(
-    membership, *, today: date, year: int | None = None, period_data=None, whole_year: bool = False
-) -> dict:
-    """The statement of one membership (raises CalculationError when the engine cannot calculate, and
-    ``account_statements.PeriodError`` naming the field when ``period_data`` asks for an unusable period).
-    ``whole_year``: the annual statement for ``year`` (a batch's): it covers that plan year and is valued
-    no later than its last day, whatever later balances are on file."""
-    plan = membership.plan
+def statement_payload(figures: StatementFigures) -> dict:
+    """The statement of one membership as the page and the PDF show it, from its figures
+    (``benefits.statement_inputs.statement_figures``)."""
+    plan = figures.membership.plan
     if plan.is_account_plan:
-        as_of = valuation_date(membership, today)
-        if whole_year and year is not None:
-            as_of = min(as_of, date(year, 12, 31))
-            period_data = {"year": str(year)}
-        years = plan_years(membership, as_of)
-        period = None
-        if years:
-            period = period_from_input(
-                period_data or {}, years=years, valuation=as_of, begin=records_begin(membership)
-            )
-        return _account_statement(membership, as_of, membership_calculate(membership, as_of=as_of), period)
-    result = membership_calculate(membership, as_of=today)
+        return _account_statement(figures)
     if plan.kind == plan.Kind.CASH_BALANCE:
-        return _cash_balance_statement(membership, today, result, year or today.year)
-    return _db_statement(membership, today, result)
+        return _cash_balance_statement(figures)
+    return _db_statement(figures)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from benefits.engine.money import percent_str
-from benefits.engine_adapter import engine_inputs, membership_calculate
 
 from .labels import source_label
 from .traces import presented
@@ -45,11 +42,9 @@ def _break_event(e: dict) -> dict:
     }
 
 
-def vesting_page(membership, *, as_of: date) -> dict:
-    """Everything the vesting page shows, from the engine (raises CalculationError)."""
-    result = membership_calculate(membership, as_of=as_of, detail=True)
-    inputs = engine_inputs(membership, as_of=as_of)
-    core = inputs.core
+def vesting_page(result: dict, core) -> dict:
+    """Everything the vesting page shows, from the engine's detailed ``result`` and its core
+    service/vesting result (``engine_adapter.vesting_figures``)."""
     history = result.get("service_history") or {}
     rows = history.get("rows") or []
     elapsed = bool(rows) and "days" in rows[0]

@@ -18,7 +18,7 @@ from benefits.models import MarketRate, Plan, PlanMembership
 from elections.claims import deadlines
 from elections.claims.models import ClaimType
 
-# Which claims each kind of plan takes (the plans' distribution articles, SPEC §6–§8 of each plan).
+# Which claims each kind of plan takes (the plans' distribution articles).
 TYPES_BY_PLAN_KIND = {
     Plan.Kind.FINAL_AVERAGE_PAY: (ClaimType.COMMENCEMENT, ClaimType.DEATH_BENEFIT),
     Plan.Kind.CASH_BALANCE: (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM, ClaimType.DEATH_BENEFIT),
@@ -40,10 +40,6 @@ class ClaimInvalid(Exception):
         self.errors = errors
 
 
-def money(value: object) -> str:
-    return formatting.money(value)
-
-
 def claim_types_for(membership: PlanMembership, *, beneficiary: bool) -> list[ClaimType]:
     types = TYPES_BY_PLAN_KIND.get(membership.plan.kind, ())
     if beneficiary:
@@ -52,7 +48,7 @@ def claim_types_for(membership: PlanMembership, *, beneficiary: bool) -> list[Cl
 
 
 # Claims the plans pay only after employment ends: not offered to someone still employed (the check
-# refuses them anyway, naming the section: Carver 401(k) §7.5, Quaker City §5.11(a)(iv)).
+# refuses them anyway, naming the plan's section: its claim rules' "after_separation").
 AFTER_SEPARATION = (ClaimType.TERMINATION_DISTRIBUTION, ClaimType.LUMP_SUM)
 
 
@@ -66,8 +62,24 @@ def claim_types_offered(membership: PlanMembership, *, beneficiary: bool) -> lis
 
 
 def prime_rate_for(month_of: date) -> MarketRate | None:
-    """§8.3: the prime rate published in the first Wall Street Journal of the month of the request."""
+    """The prime rate recorded for the month of the request (a loan plan's rate follows it: its
+    ``LoanProgram.terms.rate_words``)."""
     return MarketRate.objects.filter(series=PRIME_SERIES, period=month_of.replace(day=1)).first()
+
+
+def _section(membership: PlanMembership, rule: str) -> str:
+    """The plan's citation for one of its claim rules (``PlanClaimRules.sections``)."""
+    return deadlines.plan_rules(membership.plan.key).section(rule)
+
+
+def hardship_rules(membership: PlanMembership):
+    """The plan's hardship reasons and sections (None when it has no hardship distributions)."""
+    return get_plan(membership.plan.key).hardship
+
+
+def loan_rate(membership: PlanMembership, prime: MarketRate) -> Decimal:
+    """The plan's loan rate (a percent) for a request in the month of ``prime``."""
+    return get_plan(membership.plan.key).loans.rate(prime.percent)[0]
 
 
 def check_claim(
@@ -151,17 +163,17 @@ def check_commencement(membership, details, filed_on) -> dict:
 
 
 def check_lump_sum(membership, details, filed_on) -> dict:
-    _needs_termination(membership, "A lump sum", "§5.11(a)(iv): after Separation from Service")
+    _needs_termination(membership, "A lump sum", _section(membership, "after_separation"))
     details = {**details, "form": "lump_sum"}
-    # §5.11(a)(iv): a lump sum may be elected any time after Separation from Service; the engine says
-    # whether it is offered on the date asked for.
+    # A lump sum may be elected any time after separation; the engine says whether it is offered on
+    # the date asked for.
     return _commencement_checks(
         membership, details, filed_on, forms_required=("lump_sum",), enforce_earliest=False
     )
 
 
 def check_termination_distribution(membership, details, filed_on) -> dict:
-    _needs_termination(membership, "A distribution of the account", "§7.5: on Termination of Service")
+    _needs_termination(membership, "A distribution of the account", _section(membership, "after_separation"))
     return _commencement_checks(membership, details, filed_on)
 
 
@@ -194,12 +206,13 @@ def check_esop_distribution(membership, details, filed_on) -> dict:
 
 def _requested_payment_date(membership, details, filed_on, section: str) -> dict[str, str]:
     pay = details.get("payment_date")
-    # §7.3, §7.4(a): the plan's days of prior written notice to the Committee.
-    earliest = filed_on + timedelta(days=deadlines.plan_rules(membership.plan.key).payment_notice_days)
+    # The plan's days of prior written notice before an in-service payment.
+    rules = deadlines.plan_rules(membership.plan.key)
+    earliest = filed_on + timedelta(days=rules.payment_notice_days)
     if pay is None or pay < earliest:
+        notice = rules.section("payment_notice", f"{rules.payment_notice_days} days' prior notice")
         return {
-            "payment_date": f"Payment date: the earliest is {formatting.date_words(earliest)} ({section}: ten days' prior "
-            "written notice to the Committee)."
+            "payment_date": f"Payment date: the earliest is {formatting.date_words(earliest)} ({section}: {notice})."
         }
     return {}
 
@@ -207,17 +220,18 @@ def _requested_payment_date(membership, details, filed_on, section: str) -> dict
 def check_withdrawal(membership, details, filed_on) -> dict:
     result = _calc(membership, filed_on)
     w = result.get("withdrawal") or {}
-    errors = _requested_payment_date(membership, details, filed_on, "§7.3")
+    section = _section(membership, "withdrawal")
+    errors = _requested_payment_date(membership, details, filed_on, section)
     eligible_from = date.fromisoformat(w["eligible_from"]) if w.get("eligible_from") else None
     if eligible_from is None or filed_on < eligible_from:
         when = f" (from {formatting.date_words(eligible_from)})" if eligible_from else ""
-        errors["claim_type"] = f"An age 59½ withdrawal is available only from age 59½{when} (§7.3)."
+        errors["claim_type"] = f"An age 59½ withdrawal is available only from age 59½{when} ({section})."
     amount: Decimal = details["amount"]
     maximum = Decimal(w.get("maximum", "0"))
     if amount > maximum:
         errors["amount"] = (
-            f"Amount: the most you can withdraw is {money(maximum)} (§7.3: your vested interest in the Net "
-            "Value of your Accounts)."
+            f"Amount: the most you can withdraw is {formatting.money(maximum)} "
+            f"({_section(membership, 'withdrawal_maximum')})."
         )
     if errors:
         raise ClaimInvalid(errors)
@@ -231,7 +245,8 @@ def check_withdrawal(membership, details, filed_on) -> dict:
 
 def check_hardship(membership, details, filed_on) -> dict:
     result = _calc(membership, filed_on)
-    errors = _requested_payment_date(membership, details, filed_on, "§7.4(a)")
+    section = _section(membership, "hardship")
+    errors = _requested_payment_date(membership, details, filed_on, section)
     w = result.get("withdrawal") or {}
     if (
         w.get("eligible_from")
@@ -240,8 +255,8 @@ def check_hardship(membership, details, filed_on) -> dict:
     ):
         errors["claim_type"] = (
             "A hardship distribution is open only to a Participant who has already withdrawn the most "
-            "available under §7.3 or is not eligible for it (§7.4(a)): you can file an age 59½ withdrawal "
-            "instead."
+            f"available under {_section(membership, 'withdrawal')} or is not eligible for it ({section}): you "
+            "can file an age 59½ withdrawal instead."
         )
     hardship = get_plan(membership.plan.key).hardship
     try:
@@ -249,18 +264,20 @@ def check_hardship(membership, details, filed_on) -> dict:
             raise ValueError("the plan has no hardship distributions")
         reason = hardship.reason(details.get("reason", ""))
     except ValueError:
-        errors["reason"] = "Reason: choose one of the needs §7.4(b) deems immediate and heavy."
+        listed = hardship.reasons_section if hardship is not None else "the plan"
+        errors["reason"] = f"Reason: choose one of the needs {listed} deems immediate and heavy."
         reason = None
     maximum = Decimal(result["hardship"]["maximum_available"])
     amount: Decimal = details["amount"]
     if amount > maximum:
         errors["amount"] = (
-            f"Amount: the most available for hardship is {money(maximum)} (§7.4(d)–(e): Before-Tax "
-            "Contributions without earnings, Rollover, vested Matching and Discretionary)."
+            f"Amount: the most available for hardship is {formatting.money(maximum)} "
+            f"({_section(membership, 'hardship_maximum')})."
         )
     if not details.get("representation"):
         errors["representation"] = (
-            "Representation: §7.4(c)(ii) requires your statement that the need cannot be met otherwise."
+            f"Representation: {_section(membership, 'hardship_representation')} requires your statement that "
+            "the need cannot be met otherwise."
         )
     if errors:
         raise ClaimInvalid(errors)
@@ -286,11 +303,14 @@ def check_loan(membership, details, filed_on) -> dict:
         errors["amount"] = "Loan: you cannot borrow now (" + "; ".join(loan.get("reasons") or []) + ")."
     elif amount > maximum:
         errors["amount"] = (
-            f"Loan amount: the most you can borrow is {money(maximum)} (§8.2: 50% of the vested balance, at most "
-            "$50,000 less the highest outstanding loan balance in the last 12 months)."
+            f"Loan amount: the most you can borrow is {formatting.money(maximum)} "
+            f"({loans.terms.maximum_section}: {loans.terms.maximum_words})."
         )
     elif amount < loans.minimum:
-        errors["amount"] = f"Loan amount: the least you can borrow is {money(loans.minimum)} (§8.2)."
+        errors["amount"] = (
+            f"Loan amount: the least you can borrow is {formatting.money(loans.minimum)} "
+            f"({loans.terms.minimum_section})."
+        )
     residence = bool(details.get("principal_residence"))
     try:
         loans.check_term(details["term_months"], principal_residence=residence)
@@ -299,7 +319,8 @@ def check_loan(membership, details, filed_on) -> dict:
     prime = prime_rate_for(filed_on)
     if prime is None:
         errors["__all__"] = (
-            f"The loan rate cannot be set: no prime rate is recorded for {formatting.month_words(filed_on)} (§8.3). "
+            f"The loan rate cannot be set: no prime rate is recorded for {formatting.month_words(filed_on)} "
+            f"({loans.terms.rate_section}). "
             "The plan administrator must record it first; please try again later."
         )
     if errors:

@@ -402,7 +402,7 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
 
         consent_only = claim.claim_type in CONSENT_TYPES  # the spouse consents to the claim itself
         if consent_only:
-            step = "Election required: spousal consent (§7.2(a))" if married else ""
+            step = f"Election required: spousal consent ({rules.section('claim_consent')})" if married else ""
         else:
             step = (
                 "Election required: §417(a)(3) explanation and spousal consent"

@@ -109,6 +109,7 @@ class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
         claim_type: str,
         forms_offered: list[str] | None = None,
         hardship: HardshipRules | None = None,
+        representation_section: str = "",
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
@@ -167,8 +168,8 @@ class ClaimForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
         if claim_type == ClaimType.HARDSHIP:
             f["representation"] = forms.BooleanField(
                 label="I represent that the need cannot be met by insurance, by reasonably selling my assets, by "
-                "stopping my Before-Tax Contributions, or by other plan distributions, loans or commercial borrowing "
-                "(§7.4(c)(ii)).",
+                "stopping my Before-Tax Contributions, or by other plan distributions, loans or commercial borrowing"
+                + (f" ({representation_section})." if representation_section else "."),
                 required=False,
             )
         f["statement"] = forms.CharField(
@@ -231,7 +232,7 @@ class DecisionForm(OneTimeTokenMixin, UswdsMixin, forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 2}),
         max_length=2000,
-        help_text="Required for a denial: cite the sections, e.g. “§13.7(A); §7.1”.",
+        help_text="Required for a denial: cite the plan's sections the decision rests on.",
     )
     perfecting_material = forms.CharField(
         label="Material that would perfect the claim, and why",

@@ -2,18 +2,13 @@
 
 A 401(k) or ESOP distribution, withdrawal or loan can never exceed what the plan allows once the
 claims already pending are counted: the engine gives the plan's maximum from the books (the vested
-balance, the §8.2 loan base and the outstanding loan), and this module takes off what other claims
+balance, the loan base and the outstanding loan), and this module takes off what other claims
 have asked for and not yet been paid. It runs at filing (against every claim still pending) and again
 at approval (against the claims already approved), each time with the membership's row locked
 (``select_for_update``), so two parallel filings or approvals cannot both pass.
 
-Carver 401(k) Plan text relied on:
-* §8.2: a loan up to the lesser of (a) 50% of the Net Value of the Before-Tax, vested Matching,
-  vested Discretionary, Rollover and Nonelective accounts, and (b) $50,000 reduced by the highest
-  outstanding loan balance during the preceding twelve months; the minimum loan is $1,000.
-* §8.4(f): only one loan may be outstanding at a time.
-* §7.3: an age 59½ withdrawal of up to the vested interest in the Net Value of the Accounts.
-* §7.4(d)–(e): a hardship distribution up to the amounts available for hardship.
+The loan rules and their sections are the plan's own (``LoanProgram.terms``, from its package): the
+largest loan, the minimum, one loan at a time. The withdrawal and hardship maximums are the engine's.
 """
 
 from __future__ import annotations
@@ -23,8 +18,11 @@ from datetime import date
 from decimal import ROUND_DOWN, Decimal
 
 from benefits import formatting
+from benefits.engine.plans import get_plan
+from benefits.engine.plans.base import LoanTerms
 from benefits.engine_adapter import membership_calculate
 from benefits.models import PlanMembership
+from elections.claims.deadlines import plan_rules
 from elections.claims.models import COMMITTEE_OPEN, Claim, ClaimState, ClaimType
 
 CENT = Decimal("0.01")
@@ -43,14 +41,6 @@ APPROVED_NOT_PAID = (ClaimState.APPROVED, ClaimState.APPROVED_ON_REVIEW, ClaimSt
 PENDING_AT_FILING = (*COMMITTEE_OPEN, *APPROVED_NOT_PAID)
 
 
-def _d(d: date) -> str:
-    return formatting.date_words(d)
-
-
-def money(value: Decimal) -> str:
-    return formatting.money(value)
-
-
 def amount_of(claim: Claim) -> Decimal:
     return Decimal(str(claim.details.get("amount") or claim.engine_check.get("amount") or "0"))
 
@@ -59,8 +49,8 @@ def claim_label(claim: Claim) -> str:
     amount = amount_of(claim)
     what = claim.get_claim_type_display().lower()
     if amount:
-        what += f" of {money(amount)}"
-    return f"claim {claim.pk} ({what}, filed on {_d(claim.received_on)})"
+        what += f" of {formatting.money(amount)}"
+    return f"claim {claim.pk} ({what}, filed on {formatting.date_words(claim.received_on)})"
 
 
 @dataclass(frozen=True)
@@ -85,8 +75,6 @@ def plan_maximums(membership: PlanMembership, *, on: date) -> PlanMaximums | Non
     loan = result.get("loan")
     if not loan or "base" not in loan:
         return None
-    from benefits.engine.plans import get_plan
-
     program = get_plan(membership.plan.key).loans
     return PlanMaximums(
         withdrawal=Decimal((result.get("withdrawal") or {}).get("maximum", "0")),
@@ -110,7 +98,7 @@ def other_claims(membership: PlanMembership, *, states, exclude_pk: int | None =
 
 
 def loan_available(m: PlanMaximums, outflow: Decimal) -> Decimal:
-    """§8.2 after the claims not yet paid: 50% of the loan base less what they take out of the accounts,
+    """The loan maximum after the claims not yet paid: 50% of the loan base less what they take out of the accounts,
     and $50,000 less the highest outstanding balance of the last 12 months (or the balance now)."""
     half = ((max(ZERO, m.loan_base - outflow)) / 2).quantize(CENT, rounding=ROUND_DOWN)
     cap = max(ZERO, m.loan_dollar_cap - max(m.loan_highest, m.loan_outstanding))
@@ -159,42 +147,57 @@ def limit_errors(
         }
     if claim_type == ClaimType.LOAN:
         loan = next((c for c in others if c.claim_type == ClaimType.LOAN), None)
-        if loan is not None:
+        terms = loan_terms(membership)
+        if loan is not None and terms is not None and terms.one_at_a_time_section:
             return {
                 "amount": f"Loan: you already have {claim_label(loan)}; the plan allows only one loan at a "
-                "time (§8.4(f))."
+                f"time ({terms.one_at_a_time_section})."
             }
     if maximums is None or amount is None:
         return {}
     outflow = sum((amount_of(c) for c in others), ZERO)
-    pending = f" after {money(outflow)} in claims not yet paid" if outflow else ""
+    pending = f" after {formatting.money(outflow)} in claims not yet paid" if outflow else ""
     if claim_type == ClaimType.LOAN:
         most = loan_available(maximums, outflow)
+        terms = loan_terms(membership)
         if amount > most:
+            rule = f"{terms.maximum_section}: {terms.maximum_words}; " if terms else ""
             return {
-                "amount": f"Loan amount: the most you can borrow now is {money(most)}{pending} (§8.2: 50% of "
-                f"your loan base of {money(maximums.loan_base)}, at most {money(maximums.loan_dollar_cap)} less "
-                "the highest outstanding loan balance in the last 12 months)."
+                "amount": f"Loan amount: the most you can borrow now is {formatting.money(most)}{pending} "
+                f"({rule}your loan base is {formatting.money(maximums.loan_base)})."
             }
         if amount < maximums.loan_minimum:
+            rule = f" ({terms.minimum_section})" if terms else ""
             return {
-                "amount": f"Loan amount: the least you can borrow is {money(maximums.loan_minimum)} (§8.2)."
+                "amount": f"Loan amount: the least you can borrow is {formatting.money(maximums.loan_minimum)}{rule}."
             }
         return {}
     if claim_type == ClaimType.WITHDRAWAL_59HALF:
         most = max(ZERO, maximums.withdrawal - outflow)
         if amount > most:
             return {
-                "amount": f"Amount: the most you can withdraw now is {money(most)}{pending} (§7.3: your vested "
-                "interest in the Net Value of your Accounts)."
+                "amount": f"Amount: the most you can withdraw now is {formatting.money(most)}{pending} "
+                f"({_section(membership, 'withdrawal_maximum')})."
             }
     if claim_type == ClaimType.HARDSHIP:
         most = max(ZERO, maximums.hardship - outflow)
         if amount > most:
             return {
-                "amount": f"Amount: the most available for hardship now is {money(most)}{pending} (§7.4(d)–(e))."
+                "amount": f"Amount: the most available for hardship now is {formatting.money(most)}{pending} "
+                f"({_section(membership, 'hardship_maximum')})."
             }
     return {}
+
+
+def _section(membership: PlanMembership, rule: str) -> str:
+    """The plan's citation for one of its claim rules (``PlanClaimRules.sections``)."""
+    return plan_rules(membership.plan.key).section(rule)
+
+
+def loan_terms(membership: PlanMembership) -> LoanTerms | None:
+    """The plan's loan terms in its own words (None when it makes no loans)."""
+    loans = get_plan(membership.plan.key).loans
+    return loans.terms if loans is not None else None
 
 
 def lock_membership(membership: PlanMembership) -> PlanMembership:

@@ -6,6 +6,7 @@ The email says only that a notice is ready and where: the notice itself is behin
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import date, timedelta
 
@@ -229,16 +230,17 @@ def claim_file(claim: Claim, *, actor, request, on: date):
 
 
 def expected_loan_first_due(membership, decided_on: date) -> date:
-    """The plan's first loan repayment date (the 401(k)'s §8.5(a): within three weeks)."""
+    """The plan's first loan repayment date (``LoanProgram.first_due``)."""
     return get_plan(membership.plan.key).loans.first_due(decided_on)
 
 
 def loan_schedule(claim: Claim, *, decided_on: date) -> dict:
-    """The engine's amortization schedule for the approved loan (§8.3 rate, A19 level payments)."""
+    """The engine's amortization schedule for the approved loan, and the plan's loan terms in its own
+    words (``LoanProgram.terms``: the note prints them, never a section of its own)."""
     loans = get_plan(claim.membership.plan.key).loans
     check = claim.engine_check
     employed = claim.participant.termination_date is None
-    per_year = loans.payments_per_year(employed=employed)  # §8.5(a): payroll while employed, else cash
+    per_year = loans.payments_per_year(employed=employed)  # the plan's payroll or cash frequency
     n = int(check["term_months"]) * per_year // 12
     first_due = expected_loan_first_due(claim.membership, decided_on)
     schedule = loans.schedule(
@@ -254,6 +256,7 @@ def loan_schedule(claim: Claim, *, decided_on: date) -> dict:
         "level_payment": f"{schedule.level_payment:.2f}",
         "total_interest": f"{schedule.total_interest:.2f}",
         "first_due": _d(first_due),
+        "terms": dataclasses.asdict(loans.terms),
         "payments": [
             {
                 "number": p.number,

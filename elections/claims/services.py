@@ -87,7 +87,8 @@ def claim_file(
     beneficiary = allowed[membership.pk]
     errors: dict[str, str] = {}
     if claim_type == ClaimType.HARDSHIP and not files:
-        errors["documents"] = "Documents: a hardship claim needs evidence of the need (§7.4(c))."
+        section = deadlines.plan_rules(membership.plan.key).section("hardship_evidence")
+        errors["documents"] = f"Documents: a hardship claim needs evidence of the need ({section})."
     try:
         engine_check = checks.check_claim(
             membership=membership,

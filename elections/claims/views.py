@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import date
-from decimal import Decimal
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -16,13 +15,21 @@ from django.views.decorators.http import require_POST
 from accounts import submissions
 from accounts.roles import role_required
 from benefits import formatting
-from benefits.engine.plans import get_plan
 from benefits.engine_adapter import CalculationError, membership_calculate
 from benefits.models import GeneratedDocument
 from benefits.services.documents import document_open
 from benefits.start_rates import start_dates_overview, start_pricing
 from elections import uploads
-from elections.claims import checks, deadlines, forms, limits, selectors, services, tax_fields
+from elections.claims import (
+    checks,
+    deadlines,
+    forms,
+    limits,
+    presenters,
+    selectors,
+    services,
+    tax_fields,
+)
 from elections.claims.consents import CONSENT_TYPES
 from elections.claims.models import (
     COMMENCEMENT_CLOSED,
@@ -105,7 +112,10 @@ def claim_new(request, membership_id: int, claim_type: str):
         request.FILES or None,
         claim_type=claim_type,
         forms_offered=offered,
-        hardship=get_plan(membership.plan.key).hardship,
+        hardship=checks.hardship_rules(membership),
+        representation_section=deadlines.plan_rules(membership.plan.key).section(
+            "hardship_representation", ""
+        ),
     )
     purpose = f"claim:{membership.pk}:{claim_type}"
     repeated = submissions.repeat_redirect(request, purpose)
@@ -115,7 +125,7 @@ def claim_new(request, membership_id: int, claim_type: str):
     if request.method == "POST" and form.is_valid() and "preview" in request.POST:
         # The amount for the chosen date and form, from the same check filing makes; nothing is filed.
         try:
-            preview = _preview(
+            preview = presenters.preview_rows(
                 checks.check_claim(
                     membership=membership,
                     claim_type=claim_type,
@@ -264,30 +274,6 @@ def _not_yet_priced(claim) -> str:
     return f" {pricing.filed_sentence}" if pricing is not None and not pricing.priceable else ""
 
 
-def _preview(check: dict, cleaned: dict) -> list[tuple[str, str]]:
-    """What the claimant would be paid for the date and form chosen, in words."""
-    rows: list[tuple[str, str]] = []
-    start = cleaned.get("commencement_date")
-    if start:
-        rows.append(("Payments start", f"{formatting.date_words(start)}"))
-    form_key = cleaned.get("form")
-    if form_key:
-        rows.append(("Form of payment", forms.FORM_LABELS.get(form_key, form_key)))
-    amounts = check.get("form_amounts") or {}
-    words = {
-        "monthly": "Each month",
-        "survivor_monthly": "Your spouse each month after your death",
-        "monthly_after_social_security": "Each month once Social Security starts",
-        "lump_sum": "Paid once",
-    }
-    for key, label in words.items():
-        if amounts.get(key):
-            rows.append((label, formatting.money(amounts[key])))
-    if check.get("vested_balance"):
-        rows.append(("Vested balance", formatting.money(check["vested_balance"])))
-    return rows
-
-
 def _rate_not_published(membership, on, series: str) -> str:
     """A plain sentence in place of a figure whose market rate the administrator has not loaded yet."""
     from benefits.imports.selectors import market_missing
@@ -317,75 +303,37 @@ def _figures(membership, claim_type: str) -> list[tuple[str, str]]:
         result = membership_calculate(membership, as_of=today)
     except CalculationError:
         return []
-    out: list[tuple[str, str]] = []
-    # What other claims not yet paid already take (issue 22): the figures offered are what is left.
     pending, now = _pending_and_maximums(membership, claim_type, today)
-    if pending:
-        out.append(("Your claims not yet paid", "; ".join(limits.claim_label(c) for c in pending)))
-
-    def most(key: str, engine_value) -> str:
-        return checks.money(limits.available(now, key, pending) if now is not None else engine_value)
-
-    if claim_type == ClaimType.LOAN and result.get("loan"):
-        out.append(
-            (
-                "Most you can borrow (§8.2)",
-                most(ClaimType.LOAN, result["loan"]["maximum_new_loan"]),
-            )
-        )
+    # Each kind's maximum in the engine's result (its block, the figure in it).
+    blocks = {
+        ClaimType.LOAN: ("loan", "maximum_new_loan"),
+        ClaimType.HARDSHIP: ("hardship", "maximum_available"),
+        ClaimType.WITHDRAWAL_59HALF: ("withdrawal", "maximum"),
+    }
+    most = {}
+    if claim_type in blocks and result.get(blocks[claim_type][0]):
+        block, figure = blocks[claim_type]
+        engine_value = result[block][figure]
+        most[claim_type] = limits.available(now, claim_type, pending) if now is not None else engine_value
+    loan: dict = {}
+    if claim_type == ClaimType.LOAN and most:
         prime = checks.prime_rate_for(today)
-        if prime is not None:
-            loans = get_plan(membership.plan.key).loans
-            out.append(
-                (
-                    f"Loan rate for requests in {formatting.month_words(today)} (§8.3)",
-                    f"{loans.rate(prime.percent)[0]}%",
-                )
-            )
-            out.append(("Prime rate it is based on", f"{formatting.percent(prime.percent)} ({prime.source})"))
-        else:
-            out.append(("Loan rate", _rate_not_published(membership, today, checks.PRIME_SERIES)))
-    if claim_type == ClaimType.HARDSHIP and result.get("hardship"):
-        out.append(
-            (
-                "Most available for hardship (§7.4(d)–(e))",
-                most(ClaimType.HARDSHIP, result["hardship"]["maximum_available"]),
-            )
-        )
-    if claim_type == ClaimType.WITHDRAWAL_59HALF and result.get("withdrawal"):
-        out.append(
-            (
-                "Most you can withdraw (§7.3)",
-                most(ClaimType.WITHDRAWAL_59HALF, result["withdrawal"]["maximum"]),
-            )
-        )
-    if result.get("earliest_retirement_date") and claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
-        earliest = date.fromisoformat(result["earliest_retirement_date"])
-        # A date already past is no use to anyone, least of all an active employee: offer the first
-        # date a claim filed today can ask for (the plan's filing lead time).
+        loan = {
+            "loan_terms": limits.loan_terms(membership),
+            "prime": prime,
+            "loan_rate": checks.loan_rate(membership, prime) if prime is not None else None,
+            "rate_missing": ""
+            if prime is not None
+            else _rate_not_published(membership, today, checks.PRIME_SERIES),
+        }
+    first_open = None
+    if claim_type in (ClaimType.COMMENCEMENT, ClaimType.LUMP_SUM):
         first_open = deadlines.earliest_commencement_for_filing(
             today, deadlines.plan_rules(membership.plan.key)
         )
-        if earliest < first_open:
-            out.append(("Earliest date you can ask for today", f"{formatting.date_words(first_open)}"))
-        else:
-            out.append(("Earliest retirement date", f"{formatting.date_words(earliest)}"))
-    if result.get("normal_retirement_date") and claim_type == ClaimType.COMMENCEMENT:
-        out.append(
-            (
-                "Normal retirement date",
-                f"{formatting.date_words(date.fromisoformat(result['normal_retirement_date']))}",
-            )
-        )
-    account = result.get("account") or {}
-    if account.get("vested_balance") and claim_type in (
-        ClaimType.ESOP_DISTRIBUTION,
-        ClaimType.LUMP_SUM,
-        ClaimType.TERMINATION_DISTRIBUTION,
-        ClaimType.DEATH_BENEFIT,
-    ):
-        out.append(("Vested balance today", checks.money(account["vested_balance"])))
-    return out
+    return presenters.figure_rows(
+        claim_type, result, today=today, pending=pending, most=most, first_open=first_open, **loan
+    )
 
 
 def _errors_to_form(form, errors: dict[str, str]) -> None:
@@ -399,31 +347,6 @@ def claim_detail(request, claim_id: int):
         raise PermissionDenied("Claims are decided by the plan committee; administrators do not see them.")
     claim = selectors.claim_get_for_viewer(user=request.user, claim_id=claim_id)
     return render_claim_detail(request, claim)
-
-
-def _next_step_for_committee(claim) -> str:
-    """The next step in words for the committee: who must act now, never "you may appeal"."""
-    s = ClaimState
-
-    def when(d) -> str:
-        return f"{formatting.date_words(d)}"
-
-    if claim.state == s.RECEIVED:
-        return "Start the review."
-    if claim.state in (s.UNDER_REVIEW, s.APPEAL_UNDER_REVIEW):
-        return "Decide the claim, ask the claimant for information, or take an extension."
-    if claim.state in (s.INFO_REQUESTED, s.APPEAL_INFO_REQUESTED):
-        due = f" (asked to answer by {when(claim.information_due_on)})" if claim.information_due_on else ""
-        return f"Waiting for the claimant's answer{due}; the clock is stopped."
-    if claim.state == s.DENIED and claim.appeal_by:
-        return f"Denied. The claimant may appeal until {when(claim.appeal_by)}."
-    if claim.state == s.APPEALED:
-        return "Start the review of the appeal (by a member who did not decide the claim)."
-    if claim.state == s.ELECTION_REQUIRED:
-        return "Approved. The claimant makes the election next; nothing is paid before it is complete."
-    if claim.state == s.DENIED_ON_REVIEW:
-        return "Denied on review: the plan's decision is final; the claimant may bring a civil action."
-    return ""
 
 
 def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, str]]:
@@ -456,26 +379,12 @@ def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, s
     return facts
 
 
-def _claim_row(c) -> dict:
-    amount = c.details.get("amount")
-    start = c.details.get("commencement_date") or c.details.get("payment_date")
-    what = []
-    if amount:
-        what.append(formatting.money(amount))
-    if c.details.get("form"):
-        what.append(forms.FORM_LABELS.get(c.details["form"], c.details["form"]))
-    if start:
-        d = date.fromisoformat(start)
-        what.append(f"from {formatting.date_words(d)}")
-    return {"claim": c, "what": ", ".join(what)}
-
-
 def _other_claim_rows(user, claim) -> dict:
     """The participant's other open claims, claims in pay or paid, and elections in force, same plan."""
     other = selectors.other_claims_for_committee(user=user, claim=claim)
     return {
-        "open": [_claim_row(c) for c in other.open],
-        "in_pay": [_claim_row(c) for c in other.in_pay],
+        "open": [presenters.claim_row(c) for c in other.open],
+        "in_pay": [presenters.claim_row(c) for c in other.in_pay],
         "elections": other.elections_in_force,
         "any": bool(other.open or other.in_pay or other.elections_in_force),
     }
@@ -509,8 +418,8 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         "clock_rules": claim.clock_rules,
         "rules": claim.plan_rules,
         "extension_open": is_committee and open_ and clock.can_extend() and not clock.paused,
-        "events": _timeline(claim),
-        "detail_rows": _detail_rows(claim),
+        "events": presenters.timeline(claim.events.select_related("actor")),
+        "detail_rows": presenters.detail_rows(claim),
         "documents": claim.documents.all(),
         "notices": claim.notices.select_related("document"),
         "determinations": claim.determinations.all(),
@@ -543,7 +452,7 @@ def render_claim_detail(request, claim, status: int = 200, **bound):
         "refusal": bound.get("refusal"),
     }
     context["next_step_text"] = (
-        _next_step_for_committee(claim) if is_committee and not is_claimant else claim.next_step
+        presenters.next_step_for_committee(claim) if is_committee and not is_claimant else claim.next_step
     )
     # Issue 25: a start date whose interest rates are not yet published, said plainly to the claimant.
     pricing = claim_start_pricing(claim) if is_claimant and claim.state not in _PRICED_OR_CLOSED else None
@@ -696,109 +605,3 @@ def claim_notice_download(request, claim_id: int, notice_id: int):
     )
     response["Cache-Control"] = "private, no-store"
     return response
-
-
-ACTION_LABELS = {
-    "filed": "Claim filed",
-    "start_review": "Review started",
-    "start_appeal_review": "Review of the appeal started",
-    "extended": "Time to decide extended (notice sent)",
-    "information_requested": "Information requested (the clock keeps running)",
-    "information_requested_with_extension": "Time extended because information is missing (clock stopped)",
-    "information_answered": "Information sent (clock restarted)",
-    "information_not_answered": "No answer by the date asked",
-    "vote_recorded": "Committee vote recorded",
-    "approve": "Claim approved",
-    "deny": "Claim denied",
-    "appealed": "Appeal filed",
-    "appealed_deemed_denial": "Appeal filed (no decision was made in time)",
-    "approve_on_review": "Approved on review",
-    "deny_on_review": "Denied on review",
-    "handed_to_election": "Handed to the election process",
-    "payment_scheduled": "Payment scheduled",
-    "payment_confirmed": "Payment confirmed by the paying agent",
-    "payment_unconfirmed": "Payment confirmation withdrawn",
-    "documents_requested": "Documents relevant to the claim requested and provided",
-    "documents_added": "Documents added",
-}
-DETAIL_LABELS = {
-    "commencement_date": "Requested start date",
-    "form": "Form of payment",
-    "amount": "Amount requested",
-    "payment_date": "Requested payment date",
-    "reason": "Hardship reason",
-    "term_months": "Term (months)",
-    "principal_residence": "For the principal residence",
-    "representation": "§7.4(c)(ii) representation given",
-    "maximum_new_loan": "Most that may be borrowed (the plan's calculation)",
-    "maximum_available": "Most available for hardship (the plan's calculation)",
-    "maximum": "Most that may be withdrawn (the plan's calculation)",
-    "earliest_retirement_date": "Earliest retirement date (the plan's calculation)",
-    "rate_percent": "Loan rate (§8.3)",
-    "prime_rate": "Prime rate used",
-    "vested_balance": "Vested balance (the plan's calculation)",
-    "normal_form": "Normal form",
-    # The engine's version stays in the stored check (administrators' records), not on this page.
-    "as_of": "Checked against the plan's calculation on",
-}
-
-
-def _timeline(claim) -> list[dict]:
-    labels = dict(ClaimState.choices)
-    return [
-        {
-            "event": e,
-            "label": ACTION_LABELS.get(e.action, e.action.replace("_", " ")),
-            "from": labels.get(e.from_state, ""),
-            "to": labels.get(e.to_state, ""),
-        }
-        for e in claim.events.select_related("actor")
-    ]
-
-
-def _detail_rows(claim) -> list[tuple[str, str]]:
-    """What was asked and what the engine said, each shown once (the engine copy of a field repeats it)."""
-    rows: dict[str, str] = {}
-    for source in (claim.details, claim.engine_check):
-        for key, value in source.items():
-            label = DETAIL_LABELS.get(key)
-            if label is None or label in rows or value in (None, "", []):
-                continue
-            if key in ("form", "normal_form"):
-                value = forms.FORM_LABELS.get(value, value)
-            elif key in ("amount", "maximum_new_loan", "maximum_available", "maximum", "vested_balance"):
-                value = formatting.money(value)
-            elif key in ("commencement_date", "payment_date", "earliest_retirement_date", "as_of"):
-                try:
-                    d = date.fromisoformat(str(value))
-                    value = f"{formatting.date_words(d)}"
-                except ValueError:
-                    pass
-            elif key in ("rate_percent", "prime_rate"):
-                value = f"{value}%"
-            elif key in ("principal_residence", "representation"):
-                value = "Yes" if str(value) in ("True", "true") else "No"
-            rows[label] = str(value)
-    amounts = claim.engine_check.get("form_amounts") or {}
-    if amounts:
-        rows["Amount of that form (the plan's calculation)"] = ", ".join(_amounts_words(amounts))
-    return list(rows.items())
-
-
-def _amounts_words(amounts: dict, prefix: str = "") -> list[str]:
-    """Each amount of a form as "monthly $1,234.56" (nested amounts, such as a later step, flattened)."""
-    out = []
-    for key, value in amounts.items():
-        if key in ("note", "trace"):
-            continue
-        words = f"{prefix}{key.replace('_', ' ')}"
-        if key == "relative_value" and isinstance(value, dict) and value.get("percent"):
-            out.append(f"relative value {value['percent']}% of the joint and survivor annuity")
-        elif isinstance(value, dict):
-            out += _amounts_words(value, prefix=f"{words}, ")
-        elif isinstance(value, str | int | float | Decimal) and not isinstance(value, bool):
-            try:
-                out.append(f"{words} {formatting.money(value)}")
-            except ArithmeticError:
-                out.append(f"{words} {value}")
-    return out

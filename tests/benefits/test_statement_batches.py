@@ -94,17 +94,17 @@ def test_a_crash_mid_batch_resumes_where_it_stopped(population, settings):
 
 
 def test_one_participant_that_fails_is_reported_and_the_rest_are_issued(population, admin_user, staff_client):
-    from benefits.presenters import statements
+    from benefits import statement_inputs
 
     broken = PlanMembership.objects.filter(plan=population).order_by("pk")[2]
-    real = statements.statement_payload
+    real = statement_inputs.statement_figures
 
     def payload(membership, **kwargs):
         if membership.pk == broken.pk:
             raise RuntimeError("opening balance is not a number")
         return real(membership, **kwargs)
 
-    with mock.patch("benefits.presenters.statements.statement_payload", side_effect=payload):
+    with mock.patch("benefits.statement_inputs.statement_figures", side_effect=payload):
         batch = services.batch_start(plan=population, year=2025, actor=admin_user)
     batch.refresh_from_db()
     counts = services.batch_counts(batch)

@@ -26,6 +26,7 @@ from benefits.presenters.account_statements import shares_str
 from benefits.presenters.statements import statement_payload
 from benefits.services import today
 from benefits.services.documents import document_bytes
+from benefits.statement_inputs import statement_figures
 from tests.conftest import token
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,7 +121,7 @@ def test_401k_plan_year_is_the_engines_account_statement_on_the_stored_inputs(de
         loaned_out_before={"before_tax": loaned} if loaned else None,
         settings=core.settings["benefits"],
     )
-    a = statement_payload(m, today=today(), period_data={"year": str(year)})["activity"]
+    a = statement_payload(statement_figures(m, today=today(), period_data={"year": str(year)}))["activity"]
     assert a["closing"] == f"{expected.closing:.2f}"
     assert a["vested_balance"] == f"{expected.vested_balance:.2f}"
     by_source = {line["source"]: line for line in a["lines"]}
@@ -165,7 +166,7 @@ def test_esop_plan_year_is_the_engines_ledger_statement(demo):
         entries=entries,
         vested_percent=engine_inputs(m, as_of=end).core.vesting.percent,
     )
-    a = statement_payload(m, today=today(), period_data={"year": str(year)})["activity"]
+    a = statement_payload(statement_figures(m, today=today(), period_data={"year": str(year)}))["activity"]
     assert a["closing"] == f"{expected.closing.value:.2f}"
     assert a["vested_balance"] == f"{expected.vested_balance:.2f}"
     rows = {r["label"]: r for r in a["rows"]}
@@ -202,7 +203,9 @@ def test_opening_plus_activity_is_closing_to_the_cent_for_every_account_and_year
             else:
                 assert opening.balance + moved == b.balance, (m, b.source)
         for year in range(first.year + 1, valuation.year + 1):
-            a = statement_payload(m, today=today(), period_data={"year": str(year)})["activity"]
+            a = statement_payload(statement_figures(m, today=today(), period_data={"year": str(year)}))[
+                "activity"
+            ]
             assert a["consistent"], (m, year, a["checks"])
             if a["layout"] == "by_source":
                 for line in a["lines"]:
@@ -218,7 +221,7 @@ def test_the_latest_period_ends_on_the_engines_valuation_figures(demo):
     for number in ("CFS-10001", "CFS-30001", "CFS-10007", "CFS-30003"):
         m = _membership(number, "carver-401k")
         valuation = m.balances.latest("as_of").as_of
-        p = statement_payload(m, today=today())
+        p = statement_payload(statement_figures(m, today=today()))
         result = membership_calculate(m, as_of=valuation)
         assert p["activity"]["end"] == valuation.isoformat()
         assert p["activity"]["closing"] == result["account"]["balance"]
@@ -232,7 +235,7 @@ def test_page_and_pdf_show_every_number_of_the_period(pat_client, demo):
     year = _last_year()
     m = _membership("CFS-10001", "carver-401k")
     html = pat_client.get(_url(m), {"year": year}).content.decode()
-    payload = statement_payload(m, today=today(), period_data={"year": str(year)})
+    payload = statement_payload(statement_figures(m, today=today(), period_data={"year": str(year)}))
     a = payload["activity"]
     assert f"Plan year {year}" in html
     response = pat_client.post(_url(m, pdf=True), {"year": year, "submission_token": token()})
@@ -257,7 +260,7 @@ def test_page_and_pdf_show_every_number_of_the_period(pat_client, demo):
 def test_esop_pdf_holds_shares_cash_and_values(pat_client, demo):
     year = _last_year()
     m = _membership("CFS-10001", "carver-esop")
-    a = statement_payload(m, today=today(), period_data={"year": str(year)})["activity"]
+    a = statement_payload(statement_figures(m, today=today(), period_data={"year": str(year)}))["activity"]
     pat_client.post(_url(m, pdf=True), {"year": year, "submission_token": token()})
     text = _pdf_text(GeneratedDocument.objects.filter(kind="statement").latest("pk"))
     for row in a["rows"]:
@@ -271,7 +274,7 @@ def test_a_custom_period_with_no_activity(pat_client, demo):
     m = _membership("CFS-10001", "carver-401k")
     # Payroll and earnings are posted at month and quarter ends: the 1st to the 30th of March has none.
     data = {"start": f"{year}-03-01", "end": f"{year}-03-30"}
-    a = statement_payload(m, today=today(), period_data=data)["activity"]
+    a = statement_payload(statement_figures(m, today=today(), period_data=data))["activity"]
     assert a["transaction_count"] == 0 and a["year"] is None
     for line in a["lines"]:
         assert line["values"][0] == line["values"][-1]
@@ -316,7 +319,7 @@ def test_stored_balances_that_disagree_with_the_transactions_are_reported(pat_cl
     row = AccountBalance.objects.get(membership=m, source="rollover", as_of=date(year, 12, 31))
     row.balance += Decimal("125.00")
     row.save()
-    a = statement_payload(m, today=today(), period_data={"year": str(year)})["activity"]
+    a = statement_payload(statement_figures(m, today=today(), period_data={"year": str(year)}))["activity"]
     assert not a["consistent"]
     assert any("Rollover" in c and "$125.00" in c for c in a["checks"])
     html = pat_client.get(_url(m), {"year": year}).content.decode()
@@ -326,13 +329,17 @@ def test_stored_balances_that_disagree_with_the_transactions_are_reported(pat_cl
 def test_a_forfeiture_and_a_loan_appear_in_their_periods(demo):
     m = _membership("FSB-40003", "fairport-esop")  # Quinn Adams: 0% vested, terminated 2024
     forfeiture = m.transactions.get(kind="forfeiture")
-    a = statement_payload(m, today=today(), period_data={"year": str(forfeiture.date.year)})["activity"]
+    a = statement_payload(
+        statement_figures(m, today=today(), period_data={"year": str(forfeiture.date.year)})
+    )["activity"]
     rows = {r["label"]: r for r in a["rows"]}
     assert rows["Forfeitures"]["shares"] == shares_str(forfeiture.shares)
     assert rows["Closing balance"]["value"] == "0.00"
     grace = _membership("CFS-10007", "carver-401k")
     issued = grace.transactions.get(kind="loan_issued")
-    a = statement_payload(grace, today=today(), period_data={"year": str(issued.date.year)})["activity"]
+    a = statement_payload(
+        statement_figures(grace, today=today(), period_data={"year": str(issued.date.year)})
+    )["activity"]
     assert a["loan"]["closing"] == grace.plan_data["loans"]["outstanding_balance"]
     assert "Loans (repaid less lent)" in a["columns"]
 

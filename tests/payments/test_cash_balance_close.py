@@ -20,6 +20,7 @@ from benefits.engine_adapter import membership_calculate
 from benefits.imports import services as imports
 from benefits.models import PlanMembership
 from benefits.presenters.statements import statement_payload
+from benefits.statement_inputs import statement_figures
 from payments.models import InstructionFile, Payment, PaymentInstalment
 from tests.elections.conftest import AS_OF
 from tests.payments.test_payments import admin, confirm  # noqa: F401 - the demo's administrator
@@ -69,7 +70,7 @@ def test_a_confirmed_cash_balance_lump_sum_closes_the_account(admin):  # noqa: F
         "0.00"
     )
     # The 2026 statement: the year's credits, then the §4.5 debit of the whole balance on the ASD.
-    st = statement_payload(m, today=AS_OF, year=2026)["ledger"]
+    st = statement_payload(statement_figures(m, today=AS_OF, year=2026))["ledger"]
     assert st["closing"] in ("0.00", "$0.00")
     [debit] = [e for e in st["entries"] if e["kind"] == "distribution"]
     assert debit["date"] == "2026-11-01" and debit["section"] == "§4.5"

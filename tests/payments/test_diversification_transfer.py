@@ -20,7 +20,8 @@ from django.db import IntegrityError, transaction
 from accounts.models import User
 from benefits.engine_adapter import membership_calculate
 from benefits.models import AccountTransaction
-from benefits.presenters.account_statements import Period, period_statement
+from benefits.presenters.account_statements import period_statement
+from benefits.statement_inputs import Period, period_figures
 from elections.account_elections import services as elections
 from payments import services
 from payments.diversification import transfers_schedule
@@ -99,7 +100,7 @@ def test_the_statement_shows_the_diversification(sam, admin):
     services.instruction_export(pay_date=TRANSFER_DAY, actor=admin)
     payment = Payment.objects.get(kind="transfer", membership=esop)
     confirm(admin, [(payment.pk, "2027-04-01", "paid", "2027-04-01", "TR-1", "1140.00", "")])
-    st = period_statement(esop, Period(date(2027, 1, 1), date(2027, 4, 30)))
+    st = period_statement(period_figures(esop, Period(date(2027, 1, 1), date(2027, 4, 30))))
     step = next(t for t in st["trace"] if t["rule"] == "Diversification in the period")
     # 100 shares out of stock, $1,140.00 into other investments: the account's value does not change.
     assert dict(step["inputs"]) == {"shares": "-100", "cash": "$1,140.00"} and step["result"] == "$0.00"

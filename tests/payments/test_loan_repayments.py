@@ -134,8 +134,9 @@ def test_payroll_repayments_post_reduce_the_balance_and_credit_the_sources(singl
     assert Decimal(result["loan"]["maximum_new_loan"]) == 0
     # The statement shows the outstanding balance and the largest new loan recomputed.
     from benefits.presenters.statements import statement_payload
+    from benefits.statement_inputs import statement_figures
 
-    shown = statement_payload(m, today=third_due)["loan"]
+    shown = statement_payload(statement_figures(m, today=third_due))["loan"]
     assert shown["outstanding"] == f"{rows[2][3]:.2f}" and Decimal(shown["maximum_new_loan"]) == 0
 
 

@@ -62,11 +62,36 @@ MarketNeedsFn = Callable[[date, Mapping[str, object]], "PlanNeeds"]
 # ------------------------------------------------------------------------------ capabilities
 
 
+@dataclass(frozen=True)
+class LoanTerms:
+    """A plan's loan terms in its own words, each with the section that says it, for the note, the
+    claim's checks and the claim form (a generic web app prints them, never a plan's section numbers).
+    Each ``*_words`` is a clause that reads after "The loan's ..." or on its own, without a full stop."""
+
+    maximum_words: str  # how the largest loan is set
+    maximum_section: str
+    minimum_section: str
+    one_at_a_time_section: str  # only one loan outstanding at a time ("" when the plan allows more)
+    rate_words: str  # how the rate follows from the prime rate of the month of the request
+    rate_section: str
+    term_section: str
+    repayment_words: str  # how and how often repayments are made
+    repayment_section: str
+    first_due_words: str  # when the first repayment falls, after the approval date
+    default_words: str  # what makes a loan in default and what follows (the cure rule)
+    default_section: str
+
+
 class LoanProgram(Protocol):
     """Participant loans: the rules a loan request is checked against and the schedule it gets."""
 
     @property
     def minimum(self) -> Decimal: ...
+
+    @property
+    def terms(self) -> LoanTerms:
+        """The plan's loan terms in words, with their sections."""
+        ...
 
     def check_term(self, term_months: int, *, principal_residence: bool = False) -> None:
         """Raise ``ValueError`` (naming the section) when the term is not allowed."""

@@ -56,6 +56,34 @@ def test_401k_loan_program_follows_article_viii():
         loans.check_term(181, principal_residence=True)
 
 
+def test_401k_loan_terms_are_the_plans_own_words_and_sections():
+    # The loan note and the claim checks print these; the web app names no section of its own.
+    terms = get_plan("carver-401k").loans.terms
+    assert (terms.maximum_section, terms.minimum_section, terms.one_at_a_time_section) == (
+        "§8.2",
+        "§8.2",
+        "§8.4(f)",
+    )
+    assert (terms.rate_section, terms.term_section, terms.repayment_section) == ("§8.3", "§8.3", "§8.5(a)")
+    assert terms.default_section == "§8.6" and "§8.6" in terms.default_words
+    # §8.2: 50% of the vested balance, at most $50,000 less the highest balance of the last 12 months.
+    assert "50%" in terms.maximum_words and "$50,000" in terms.maximum_words
+    # §8.3: prime plus one point, to the nearest quarter point; §8.5(a): within three weeks.
+    assert "one percentage point" in terms.rate_words and "three weeks" in terms.first_due_words
+
+
+def test_claim_rules_cite_the_plans_sections():
+    from benefits.engine.plans import PLANS
+
+    k401 = PLANS["carver-401k"].claim_rules
+    assert k401.section("after_separation").startswith("§7.5")  # distribution on Termination of Service
+    assert k401.section("withdrawal") == "§7.3" and k401.section("hardship_representation") == "§7.4(c)(ii)"
+    quaker = PLANS["quaker-cash-balance"].claim_rules
+    assert quaker.section("after_separation").startswith("§5.11(a)(iv)")  # a lump sum after separation
+    # A rule the plan does not cite reads generically.
+    assert PLANS["carver-db"].claim_rules.section("withdrawal") == "the plan's rules"
+
+
 def test_401k_hardship_reasons_are_the_five_of_section_7_4_b():
     hardship = get_plan("carver-401k").hardship
     assert [r.section for r in hardship.reasons] == [

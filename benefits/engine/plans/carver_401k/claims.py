@@ -20,4 +20,18 @@ CLAIM_RULES = PlanClaimRules(
     ),
     election_reason=ELECTION_REASON,
     notes=("§7.2(a): spousal consent for loans, withdrawals and any form but the 50% J&S annuity",),
+    sections=(
+        ("after_separation", "§7.5: on Termination of Service"),
+        ("payment_notice", "ten days' prior written notice to the Committee"),
+        ("withdrawal", "§7.3"),
+        ("withdrawal_maximum", "§7.3: your vested interest in the Net Value of your Accounts"),
+        ("hardship", "§7.4(a)"),
+        (
+            "hardship_maximum",
+            "§7.4(d)–(e): Before-Tax Contributions without earnings, Rollover, vested Matching and Discretionary",
+        ),
+        ("hardship_representation", "§7.4(c)(ii)"),
+        ("hardship_evidence", "§7.4(c)"),
+        ("claim_consent", "§7.2(a)"),
+    ),
 )

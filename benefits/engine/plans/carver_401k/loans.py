@@ -13,6 +13,7 @@ from benefits.engine.dates import add_months, quarter_end
 from benefits.engine.money import ZERO, to_decimal, to_money, to_money_down
 from benefits.engine.trace import Trace, TraceBuilder, money, percent
 
+from ..base import LoanTerms
 from .accounts import AccountVesting
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import (
@@ -362,11 +363,31 @@ CASH_PAYMENTS_PER_YEAR = 12  # §8.5(a): monthly in cash once off the payroll
 FIRST_DEDUCTION_WITHIN = timedelta(weeks=3)  # §8.5(a)
 
 
+TERMS = LoanTerms(
+    maximum_words="50% of the vested balance, at most $50,000 less the highest outstanding loan balance "
+    "in the last 12 months",
+    maximum_section="§8.2",
+    minimum_section="§8.2",
+    one_at_a_time_section="§8.4(f)",
+    rate_words="the prime rate for the month of the request plus one percentage point, rounded to the "
+    "nearest quarter of one percent",
+    rate_section="§8.3",
+    term_section="§8.3",
+    repayment_words="Payments are made by payroll deduction while the Borrower is employed, otherwise in cash",
+    repayment_section="§8.5(a)",
+    first_due_words="three weeks after the loan was approved",
+    default_words="The loan is secured by the Borrower's Accounts; default and its consequences are "
+    "governed by §8.6 of the plan",
+    default_section="§8.6",
+)
+
+
 @dataclass(frozen=True)
 class LoanProgram:
     """Article VIII as the web app asks for it (``base.LoanProgram``)."""
 
     minimum: Decimal = MINIMUM_LOAN
+    terms: LoanTerms = TERMS
 
     def check_term(self, term_months: int, *, principal_residence: bool = False) -> None:
         check_term(term_months, principal_residence=principal_residence)

@@ -12,7 +12,8 @@ from benefits.engine.core import CoreResult
 from benefits.engine.types import Participant
 
 from .inputs import AccountInputs, _comp_limit, _core, _loan_limit, _settings, account_inputs
-from .ledger import Ledger, Statement, account_ledger
+from .ledger import account_ledger
+from .ledger_entries import Ledger, Statement
 from .market import MarketData
 
 

@@ -17,6 +17,7 @@ CLAIM_RULES = PlanClaimRules(
     election_required_types=frozenset({"commencement", "lump_sum"}),
     election_reason=ELECTION_REASON,
     notes=("§5.11(a): spousal consent for every optional form, the lump sum included",),
+    sections=(("after_separation", "§5.11(a)(iv): after Separation from Service"),),
     # §5.2, §5.5(a), §5.7(a): monthly payments "ending with the calendar month in which his death occurs";
     # §5.10(b), §5.11(a)(ii): the survivor's "beginning on the first day of the calendar month next
     # following the Participant's death"; §5.11(a)(iii): the remainder of the certain payments.

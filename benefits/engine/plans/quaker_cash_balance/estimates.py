@@ -50,7 +50,8 @@ from .inputs import (
     entry_before_2000,
     vested_amount,
 )
-from .ledger import Ledger, projected_balance_before
+from .interest import projected_balance_before
+from .ledger_entries import Ledger
 from .limits import (
     CashOut,
     age_adjusted_dollar_limit,

@@ -61,7 +61,7 @@ from .inputs import (
     earliest_commencement,
     vested_amount,
 )
-from .ledger import Ledger
+from .ledger_entries import Ledger
 from .limits import (
     _limit_415b,
     age_adjusted_dollar_limit,

@@ -25,7 +25,7 @@ from benefits.engine.types import Participant
 
 from .annuity import applicable_basis
 from .compensation import ActivePeriod
-from .ledger import Forfeiture
+from .ledger_entries import Forfeiture
 from .lump_sum import beginning_balance, earliest_lump_sum_date
 from .market import MarketData
 from .settings import DEFAULT_SETTINGS, BenefitSettings

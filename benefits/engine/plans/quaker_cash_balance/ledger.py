@@ -10,162 +10,30 @@ separation (§2.3(a)) and restoration with the interest it would have earned (§
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
-from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from decimal import Decimal
+from typing import Any
 
-from benefits.engine.money import CENT, ZERO
+from benefits.engine.money import ZERO
 
 from .compensation import ActivePeriod, CountableCompensation, countable_compensation
+from .interest import credit_rate_in_percent, next_quarter, quarter_end, quarter_of, to_cents, unrounded
+from .ledger_entries import (
+    DISTRIBUTION,
+    FORFEITURE,
+    INTEREST_CREDIT,
+    OPENING,
+    PAY_CREDIT,
+    RESTORATION,
+    Forfeiture,
+    Ledger,
+    LedgerEntry,
+)
 from .market import MarketData, Rate
 from .settings import BenefitSettings
 
 PAY_CREDIT_RATE = Decimal("0.05")  # §4.3(b)
-INTEREST_CAP = Decimal("0.12")  # §4.4(a)(i)(b)
-FOUR = Decimal(4)
-
-OPENING = "opening"
-PAY_CREDIT = "pay_credit"
-INTEREST_CREDIT = "interest_credit"
-FORFEITURE = "forfeiture"
-RESTORATION = "restoration"
-DISTRIBUTION = "distribution"
-
-
-class LedgerEntry(NamedTuple):
-    """One posting. Immutable; a named tuple rather than a frozen dataclass because a census posts
-    about a hundred a participant and a tuple is made four times faster."""
-
-    date: date
-    kind: str  # one of the constants above
-    amount: Decimal  # signed: credits positive, debits negative
-    balance: Decimal  # after this entry
-    why: str | tuple[Any, ...]  # plain words, or (format string, *values) formatted on demand (see ``basis``)
-    section: str
-    estimate: bool = False  # uses projected pay or rates (GAP-4)
-    residual: bool = False  # posted after the ASD (GAP-2 work item)
-
-    @property
-    def basis(self) -> str:
-        """Plain words with the inputs used (formatted lazily: a grid posts thousands of entries)."""
-        if isinstance(self.why, str):
-            return self.why
-        return str(self.why[0]).format(*self.why[1:])
-
-
-@dataclass(frozen=True)
-class Statement:
-    """One statement period: opening, credits by kind, other movements, closing."""
-
-    start: date
-    end: date
-    opening: Decimal
-    pay_credits: Decimal
-    interest_credits: Decimal
-    other: Decimal  # forfeitures, restorations, distributions
-    closing: Decimal
-    entries: tuple[LedgerEntry, ...]
-
-
-@dataclass(frozen=True)
-class Ledger:
-    entries: tuple[LedgerEntry, ...]
-    _dates: tuple[date, ...] = field(default=(), repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_dates", tuple([e.date for e in self.entries]))
-
-    def balance_at(self, on: date) -> Decimal:
-        """The balance at the end of ``on`` (every entry dated on or before it)."""
-        i = bisect.bisect_right(self._dates, on)
-        return self.entries[i - 1].balance if i else ZERO
-
-    def balance_before(self, on: date) -> Decimal:
-        """The balance at the start of ``on`` (entries dated strictly before it)."""
-        i = bisect.bisect_left(self._dates, on)
-        return self.entries[i - 1].balance if i else ZERO
-
-    def statement(self, start: date, end: date) -> Statement:
-        picked = tuple(e for e in self.entries if start <= e.date <= end)
-        pay = sum((e.amount for e in picked if e.kind == PAY_CREDIT), ZERO)
-        interest = sum((e.amount for e in picked if e.kind == INTEREST_CREDIT), ZERO)
-        other = sum((e.amount for e in picked if e.kind not in (PAY_CREDIT, INTEREST_CREDIT)), ZERO)
-        opening = self.balance_before(start)
-        return Statement(start, end, opening, pay, interest, other, self.balance_at(end), picked)
-
-    @property
-    def estimated_from(self) -> date | None:
-        """The first entry that rests on projected pay or rates, if any."""
-        return next((e.date for e in self.entries if e.estimate), None)
-
-
-@dataclass(frozen=True)
-class Forfeiture:
-    """§2.3(a) debit at a non-vested separation; ``restored_on`` when §5.14(a)(i) restores it."""
-
-    on: date
-    restored_on: date | None = None
-
-
-def quarter_of(d: date) -> tuple[int, int]:
-    return d.year, (d.month - 1) // 3 + 1
-
-
-@cache  # a ledger asks for every quarter's end, and every ledger for the same quarters
-def quarter_end(year: int, q: int) -> date:
-    return date(year, 3 * q, 31 if q in (1, 4) else 30)
-
-
-def _next_quarter(year: int, q: int) -> tuple[int, int]:
-    return (year + 1, 1) if q == 4 else (year, q + 1)
-
-
-def _to_cents(amount: Decimal) -> Decimal:
-    """``money.to_money`` for a Decimal (half up to the cent), without its conversion step."""
-    return amount.quantize(CENT, ROUND_HALF_UP)
-
-
-def _unrounded(amount: Decimal) -> Decimal:
-    return amount
-
-
-def quarterly_rate(rate: Rate, settings: BenefitSettings) -> Decimal:
-    """One quarter of the lesser of the Treasury Rate and 12% (§4.4(a)(i)); GAP-13 floor if set."""
-    return _quarterly(rate.value, settings.interest_floor)
-
-
-def _quarterly(value: Decimal, floor: Decimal | None) -> Decimal:
-    annual = min(value, INTEREST_CAP)
-    if floor is not None and annual < floor:
-        annual = floor
-    return annual / FOUR
-
-
-def credit_rate(rate: Rate, settings: BenefitSettings) -> tuple[Decimal, str]:
-    """``quarterly_rate`` with its plain words."""
-    return _credit_rate(rate, settings.interest_floor)[:2]
-
-
-def _credit_rate(rate: Rate, floor: Decimal | None) -> tuple[Decimal, str, Decimal]:
-    """``credit_rate`` and the quarterly rate in percent (the words of each Interest Credit)."""
-    # Cached by the exact digits too: equal Decimals (0.04, 0.0400) give quotients that print apart.
-    exact = (rate.value.as_tuple(), None if floor is None else floor.as_tuple())
-    return _credit_rate_of(rate, floor, exact)
-
-
-@lru_cache(maxsize=1024)  # every ledger of a census asks for the same few years' rates
-def _credit_rate_of(rate: Rate, floor: Decimal | None, _exact: object) -> tuple[Decimal, str, Decimal]:
-    note = f"one quarter of the Treasury Rate {rate.value * 100:.2f}% ({rate.source})"
-    if rate.value > INTEREST_CAP:
-        note += ", capped at 12%"
-    if floor is not None and min(rate.value, INTEREST_CAP) < floor:
-        note += f", floored at {floor * 100:.2f}% (GAP-13 setting)"
-    quarterly = _quarterly(rate.value, floor)
-    return quarterly, note, quarterly * 100
 
 
 def build_ledger(
@@ -189,7 +57,7 @@ def build_ledger(
     Date (of the participant, or of a survivor under §5.12(d)): no interest for its quarter, and
     the account is debited to zero on it. A credit due after the ASD is posted as a residual.
     """
-    rnd = _to_cents if settings.round_each_posting else _unrounded
+    rnd = to_cents if settings.round_each_posting else unrounded
     credit_dates = credit_dates or {}
     entries: list[LedgerEntry] = []
     balance = ZERO  # what the account shows
@@ -231,7 +99,7 @@ def build_ledger(
         """The year's rate, its quarterly credit rate, the words, and that rate in percent."""
         if year not in rates:
             rate = treasury_rate(year)
-            rates[year] = (rate, *_credit_rate(rate, settings.interest_floor))
+            rates[year] = (rate, *credit_rate_in_percent(rate, settings.interest_floor))
         return rates[year]
 
     # What each kind of event posts, given the account's state (debited, distributed).
@@ -349,65 +217,8 @@ def build_ledger(
         if q_end >= through or (distributed and asd is not None and y > asd.year) or (distributed and q == 4):
             break
         base = shadow
-        y, q = _next_quarter(y, q)
+        y, q = next_quarter(y, q)
     return Ledger(tuple(entries))
-
-
-def interest_only_balance(
-    balance: Decimal,
-    *,
-    year_end: date,
-    before: date,
-    treasury_rate: Callable[[int], Rate],
-    settings: BenefitSettings,
-) -> Decimal:
-    """The balance at the start of ``before``, carried from ``balance`` (the balance after every
-    posting of December 31 ``year_end``) with the quarterly Interest Credits alone: what
-    ``build_ledger`` posts, quarter by quarter, when nothing else is due (no pay credit, forfeiture,
-    restoration or Annuity Starting Date after ``year_end``); the same Decimal steps, without the
-    entries (the accrued benefit needs only the balance at Normal Retirement Date)."""
-    return _interest_only(balance, balance, (year_end.year + 1, 1), before, treasury_rate, settings)
-
-
-def projected_balance_before(
-    opening: Decimal,
-    *,
-    start: date,
-    before: date,
-    treasury_rate: Callable[[int], Rate],
-    settings: BenefitSettings,
-) -> Decimal:
-    """The balance at the start of ``before`` of an account opened with ``opening`` on ``start``
-    (the first day of a quarter, earlier than ``before``'s quarter) that earns the quarterly
-    Interest Credits alone, the opening included from its first quarter: what
-    ``build_ledger(account_open=start, opening_balance=opening, pay_credits={}, through=before,
-    asd=before, opening_earns_first_quarter=True).balance_before(before)`` gives, with the same
-    Decimal steps and the same rate lookups in the same order, without the entries (the whipsaw
-    projection, GAP-3, needs only the balance at Normal Retirement Date, for every modeled date)."""
-    # The ledger posts the opening onto a zero balance and credits its first quarter on the opening.
-    return _interest_only(ZERO + opening, opening, quarter_of(start), before, treasury_rate, settings)
-
-
-def _interest_only(
-    balance: Decimal,
-    base: Decimal,
-    first: tuple[int, int],
-    before: date,
-    treasury_rate: Callable[[int], Rate],
-    settings: BenefitSettings,
-) -> Decimal:
-    """``balance`` after the Interest Credit of every quarter from ``first`` to the last one ending
-    before ``before`` (the first credited on ``base``, each later one on the balance before it)."""
-    rnd = _to_cents if settings.round_each_posting else _unrounded
-    quarterly: dict[int, Decimal] = {}
-    y, q = first
-    while quarter_end(y, q) < before:  # no Interest Credit for the quarter of ``before``
-        if y not in quarterly:
-            quarterly[y] = quarterly_rate(treasury_rate(y), settings)  # no words needed
-        balance = balance + rnd(base * quarterly[y])
-        base = balance
-        y, q = _next_quarter(y, q)
-    return balance
 
 
 def account_ledger(

@@ -36,7 +36,8 @@ from .inputs import (
     earliest_commencement,
     vested_amount,
 )
-from .ledger import Ledger, interest_only_balance
+from .interest import interest_only_balance
+from .ledger_entries import Ledger
 from .limits import (
     cash_out,
     cash_out_threshold,

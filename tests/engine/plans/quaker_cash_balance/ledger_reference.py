@@ -11,21 +11,23 @@ from typing import Any
 
 from benefits.engine.money import ZERO, to_money
 from benefits.engine.plans.quaker_cash_balance.compensation import CountableCompensation
-from benefits.engine.plans.quaker_cash_balance.ledger import (
+from benefits.engine.plans.quaker_cash_balance.interest import (
+    INTEREST_CAP,
+    next_quarter,
+    quarter_end,
+    quarter_of,
+)
+from benefits.engine.plans.quaker_cash_balance.ledger import PAY_CREDIT_RATE
+from benefits.engine.plans.quaker_cash_balance.ledger_entries import (
     DISTRIBUTION,
     FORFEITURE,
-    INTEREST_CAP,
     INTEREST_CREDIT,
     OPENING,
     PAY_CREDIT,
-    PAY_CREDIT_RATE,
     RESTORATION,
     Forfeiture,
     Ledger,
     LedgerEntry,
-    _next_quarter,
-    quarter_end,
-    quarter_of,
 )
 from benefits.engine.plans.quaker_cash_balance.market import Rate
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
@@ -186,5 +188,5 @@ def build_ledger_reference(
         if q_end >= through or (distributed and asd is not None and y > asd.year) or (distributed and q == 4):
             break
         base = shadow
-        y, q = _next_quarter(y, q)
+        y, q = next_quarter(y, q)
     return Ledger(tuple(entries))

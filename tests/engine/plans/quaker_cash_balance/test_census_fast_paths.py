@@ -25,7 +25,8 @@ from benefits.engine.plans import get_plan
 from benefits.engine.plans.quaker_cash_balance.account import participant_ledger
 from benefits.engine.plans.quaker_cash_balance.compensation import CountableCompensation
 from benefits.engine.plans.quaker_cash_balance.inputs import account_inputs
-from benefits.engine.plans.quaker_cash_balance.ledger import Forfeiture, build_ledger
+from benefits.engine.plans.quaker_cash_balance.ledger import build_ledger
+from benefits.engine.plans.quaker_cash_balance.ledger_entries import Forfeiture
 from benefits.engine.plans.quaker_cash_balance.market import MarketData, Rate
 from benefits.engine.plans.quaker_cash_balance.results import accrued_benefit
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings

@@ -16,12 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benefits.engine.plans.quaker_cash_balance.compensation import ActivePeriod
-from benefits.engine.plans.quaker_cash_balance.ledger import (
-    account_ledger,
-    build_ledger,
-    interest_only_balance,
-    projected_balance_before,
-)
+from benefits.engine.plans.quaker_cash_balance.interest import interest_only_balance, projected_balance_before
+from benefits.engine.plans.quaker_cash_balance.ledger import account_ledger, build_ledger
 from benefits.engine.plans.quaker_cash_balance.market import MarketData, MarketDataError
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
 

@@ -12,14 +12,14 @@ from datetime import date
 from decimal import Decimal
 
 from benefits.engine.plans.quaker_cash_balance.compensation import ActivePeriod
-from benefits.engine.plans.quaker_cash_balance.ledger import (
+from benefits.engine.plans.quaker_cash_balance.ledger import account_ledger
+from benefits.engine.plans.quaker_cash_balance.ledger_entries import (
     DISTRIBUTION,
     FORFEITURE,
     INTEREST_CREDIT,
     PAY_CREDIT,
     RESTORATION,
     Forfeiture,
-    account_ledger,
 )
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
 

@@ -14,12 +14,8 @@ from benefits.engine.plans.quaker_cash_balance.compensation import (
     countable_compensation,
     disability_deemed_rate,
 )
-from benefits.engine.plans.quaker_cash_balance.ledger import (
-    INTEREST_CREDIT,
-    PAY_CREDIT,
-    account_ledger,
-    build_ledger,
-)
+from benefits.engine.plans.quaker_cash_balance.ledger import account_ledger, build_ledger
+from benefits.engine.plans.quaker_cash_balance.ledger_entries import INTEREST_CREDIT, PAY_CREDIT
 from benefits.engine.plans.quaker_cash_balance.market import MarketData, MarketDataError, Rate
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
 
@@ -210,7 +206,7 @@ def test_malformed_market_data_names_the_field(raw, pointer):
 
 
 def test_mid_year_non_vested_separation_forfeits_and_restores_with_interest_s2_3a_s5_14a():
-    from benefits.engine.plans.quaker_cash_balance.ledger import FORFEITURE, RESTORATION, Forfeiture
+    from benefits.engine.plans.quaker_cash_balance.ledger_entries import FORFEITURE, RESTORATION, Forfeiture
 
     pay = {2000: CountableCompensation(2000, D("20000"), "test")}
     lg = ledger(rate="0.04", pay=pay, through=date(2001, 6, 30),

@@ -13,7 +13,8 @@ from benefits.engine.actuarial import form_factor, life_annuity
 from benefits.engine.plans.quaker_cash_balance.annuity import applicable_basis, balance_to_life_annuity
 from benefits.engine.plans.quaker_cash_balance.compensation import ActivePeriod
 from benefits.engine.plans.quaker_cash_balance.forms import _form, general_basis, retirement_forms
-from benefits.engine.plans.quaker_cash_balance.ledger import DISTRIBUTION, FORFEITURE, account_ledger
+from benefits.engine.plans.quaker_cash_balance.ledger import account_ledger
+from benefits.engine.plans.quaker_cash_balance.ledger_entries import DISTRIBUTION, FORFEITURE
 from benefits.engine.plans.quaker_cash_balance.market import MarketData
 from benefits.engine.plans.quaker_cash_balance.settings import BenefitSettings
 

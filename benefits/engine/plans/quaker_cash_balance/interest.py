@@ -1,0 +1,132 @@
+"""Interest Credits (§4.4): the plan's quarters, the quarterly credit rate (one quarter of the lesser of
+the Treasury Rate and 12%, §4.4(a)(i)) with its plain words, and a balance carried with Interest
+Credits alone (the accrued benefit and the whipsaw projection need only that balance)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cache, lru_cache
+
+from benefits.engine.money import CENT, ZERO
+
+from .market import Rate
+from .settings import BenefitSettings
+
+INTEREST_CAP = Decimal("0.12")  # §4.4(a)(i)(b)
+FOUR = Decimal(4)
+
+
+def quarter_of(d: date) -> tuple[int, int]:
+    return d.year, (d.month - 1) // 3 + 1
+
+
+@cache  # a ledger asks for every quarter's end, and every ledger for the same quarters
+def quarter_end(year: int, q: int) -> date:
+    return date(year, 3 * q, 31 if q in (1, 4) else 30)
+
+
+def next_quarter(year: int, q: int) -> tuple[int, int]:
+    return (year + 1, 1) if q == 4 else (year, q + 1)
+
+
+def to_cents(amount: Decimal) -> Decimal:
+    """``money.to_money`` for a Decimal (half up to the cent), without its conversion step."""
+    return amount.quantize(CENT, ROUND_HALF_UP)
+
+
+def unrounded(amount: Decimal) -> Decimal:
+    return amount
+
+
+def quarterly_rate(rate: Rate, settings: BenefitSettings) -> Decimal:
+    """One quarter of the lesser of the Treasury Rate and 12% (§4.4(a)(i)); GAP-13 floor if set."""
+    return _quarterly(rate.value, settings.interest_floor)
+
+
+def _quarterly(value: Decimal, floor: Decimal | None) -> Decimal:
+    annual = min(value, INTEREST_CAP)
+    if floor is not None and annual < floor:
+        annual = floor
+    return annual / FOUR
+
+
+def credit_rate(rate: Rate, settings: BenefitSettings) -> tuple[Decimal, str]:
+    """``quarterly_rate`` with its plain words."""
+    return credit_rate_in_percent(rate, settings.interest_floor)[:2]
+
+
+def credit_rate_in_percent(rate: Rate, floor: Decimal | None) -> tuple[Decimal, str, Decimal]:
+    """``credit_rate`` and the quarterly rate in percent (the words of each Interest Credit)."""
+    # Cached by the exact digits too: equal Decimals (0.04, 0.0400) give quotients that print apart.
+    exact = (rate.value.as_tuple(), None if floor is None else floor.as_tuple())
+    return _credit_rate_of(rate, floor, exact)
+
+
+@lru_cache(maxsize=1024)  # every ledger of a census asks for the same few years' rates
+def _credit_rate_of(rate: Rate, floor: Decimal | None, _exact: object) -> tuple[Decimal, str, Decimal]:
+    note = f"one quarter of the Treasury Rate {rate.value * 100:.2f}% ({rate.source})"
+    if rate.value > INTEREST_CAP:
+        note += ", capped at 12%"
+    if floor is not None and min(rate.value, INTEREST_CAP) < floor:
+        note += f", floored at {floor * 100:.2f}% (GAP-13 setting)"
+    quarterly = _quarterly(rate.value, floor)
+    return quarterly, note, quarterly * 100
+
+
+def interest_only_balance(
+    balance: Decimal,
+    *,
+    year_end: date,
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+) -> Decimal:
+    """The balance at the start of ``before``, carried from ``balance`` (the balance after every
+    posting of December 31 ``year_end``) with the quarterly Interest Credits alone: what
+    ``build_ledger`` posts, quarter by quarter, when nothing else is due (no pay credit, forfeiture,
+    restoration or Annuity Starting Date after ``year_end``); the same Decimal steps, without the
+    entries (the accrued benefit needs only the balance at Normal Retirement Date)."""
+    return _interest_only(balance, balance, (year_end.year + 1, 1), before, treasury_rate, settings)
+
+
+def projected_balance_before(
+    opening: Decimal,
+    *,
+    start: date,
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+) -> Decimal:
+    """The balance at the start of ``before`` of an account opened with ``opening`` on ``start``
+    (the first day of a quarter, earlier than ``before``'s quarter) that earns the quarterly
+    Interest Credits alone, the opening included from its first quarter: what
+    ``build_ledger(account_open=start, opening_balance=opening, pay_credits={}, through=before,
+    asd=before, opening_earns_first_quarter=True).balance_before(before)`` gives, with the same
+    Decimal steps and the same rate lookups in the same order, without the entries (the whipsaw
+    projection, GAP-3, needs only the balance at Normal Retirement Date, for every modeled date)."""
+    # The ledger posts the opening onto a zero balance and credits its first quarter on the opening.
+    return _interest_only(ZERO + opening, opening, quarter_of(start), before, treasury_rate, settings)
+
+
+def _interest_only(
+    balance: Decimal,
+    base: Decimal,
+    first: tuple[int, int],
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+) -> Decimal:
+    """``balance`` after the Interest Credit of every quarter from ``first`` to the last one ending
+    before ``before`` (the first credited on ``base``, each later one on the balance before it)."""
+    rnd = to_cents if settings.round_each_posting else unrounded
+    quarterly: dict[int, Decimal] = {}
+    y, q = first
+    while quarter_end(y, q) < before:  # no Interest Credit for the quarter of ``before``
+        if y not in quarterly:
+            quarterly[y] = quarterly_rate(treasury_rate(y), settings)  # no words needed
+        balance = balance + rnd(base * quarterly[y])
+        base = balance
+        y, q = next_quarter(y, q)
+    return balance
