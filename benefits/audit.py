@@ -178,6 +178,10 @@ class AuditEventType(models.TextChoices):
     FORM_1099R_CORRECTED = "tax_form.corrected", "Corrected Form 1099-R issued"
     LOAN_DEEMED_DISTRIBUTED = "loan.deemed_distributed", "Loan in default: deemed distribution posted"
     LOAN_OFFSET = "loan.offset", "Loan in default: offset against the account posted"
+    LOAN_PENDING_CHANGED = (
+        "loan.pending_changed",
+        "Loan approved and not yet paid out: the amount counted against the loan limit changed",
+    )
 
 
 def client_ip(request) -> str | None:
