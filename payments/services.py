@@ -20,7 +20,7 @@ from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from payments import schedule as sched
 from payments.models import InstructionFile, Loan, Payment, PaymentInstalment, PaymentKind
-from taxes.services import instalment_withholding, notice_allows
+from taxes.services import instalment_withholding, notices_allow
 
 CENT = Decimal("0.01")
 
@@ -245,7 +245,7 @@ def instruction_export(*, pay_date: date, actor, request=None) -> list[Instructi
         # A payment whose §402(f) notice timing fails is not instructed: it stays scheduled until the
         # notice's 30 days have run (or the participant waived them), and a notice over 180 days old is
         # given again (Treas. Reg. §1.402(f)-1 Q&A-2; issue 27).
-        pending = [i for i in pending if notice_allows(i)]
+        pending = notices_allow(pending)  # one query for the notices, however many rows
         if pending:
             buffer = io.StringIO()
             writer = csv.writer(buffer, lineterminator="\n")
