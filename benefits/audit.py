@@ -157,6 +157,10 @@ class AuditEventType(models.TextChoices):
     PAYMENT_CANCELLED = "payment.cancelled", "Payment record cancelled before payment"
     PAYMENT_STATE_CHANGED = "payment.state_changed", "Payment state changed"
     PAYMENT_INSTRUCTED = "payment.instructed", "Payment instruction file exported"
+    PAYMENT_DESTINATION_GIVEN = (
+        "payment.destination_given",
+        "A continuing payee gave the bank account for their payments",
+    )
     PAYMENT_DESTINATION_CORRECTED = (
         "payment.destination_corrected",
         "Returned payment: bank account corrected",
