@@ -157,6 +157,10 @@ class AuditEventType(models.TextChoices):
     PAYMENT_CANCELLED = "payment.cancelled", "Payment record cancelled before payment"
     PAYMENT_STATE_CHANGED = "payment.state_changed", "Payment state changed"
     PAYMENT_INSTRUCTED = "payment.instructed", "Payment instruction file exported"
+    PAYMENT_DESTINATION_GIVEN = (
+        "payment.destination_given",
+        "A continuing payee gave the bank account for their payments",
+    )
     PAYMENT_DESTINATION_CORRECTED = (
         "payment.destination_corrected",
         "Returned payment: bank account corrected",
@@ -178,6 +182,10 @@ class AuditEventType(models.TextChoices):
     FORM_1099R_CORRECTED = "tax_form.corrected", "Corrected Form 1099-R issued"
     LOAN_DEEMED_DISTRIBUTED = "loan.deemed_distributed", "Loan in default: deemed distribution posted"
     LOAN_OFFSET = "loan.offset", "Loan in default: offset against the account posted"
+    LOAN_PENDING_CHANGED = (
+        "loan.pending_changed",
+        "Loan approved and not yet paid out: the amount counted against the loan limit changed",
+    )
 
 
 def client_ip(request) -> str | None:

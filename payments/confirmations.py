@@ -23,6 +23,7 @@ from benefits.imports import cells as c
 from benefits.imports.kinds.base import Cells, Column, Kind, Target
 from benefits.imports.kinds.loans import loan_balances
 from benefits.models import LOAN_MOVEMENT_KINDS, AccountBalance, AccountTransaction, Plan, PlanMembership
+from elections.claims.limits import loans_pending, pending_loan_data
 from payments.diversification import transfer_postings
 from payments.models import Loan, Payment, PaymentInstalment, PaymentKind
 
@@ -248,6 +249,10 @@ class ConfirmationsKind(Kind):
         if not posted:
             return out
         members = PlanMembership.objects.in_bulk(list(members))
+        paid_loans = {
+            t.instance.payment.claim_id for t in paid if t.instance.payment.kind == "loan_disbursement"
+        }
+        pending = loans_pending(list(members), paid_now=paid_loans - {None}) if paid_loans else {}
         balances = defaultdict(list)
         for b in AccountBalance.objects.filter(membership_id__in=members).order_by("as_of"):
             balances[(b.membership_id, b.source)].append(b)
@@ -264,7 +269,8 @@ class ConfirmationsKind(Kind):
                 outstanding, highest = loan_balances(
                     movements + loans, max(ctx["today"], max(d for d, _ in loans))
                 )
-                data = dict(m.plan_data)
+                # The loans paid now are no longer "approved and not yet paid out" (§8.4(f)).
+                data = pending_loan_data(m.plan_data, pending[mid])
                 data["loans"] = {
                     "outstanding_balance": f"{outstanding:.2f}",
                     "highest_balance_last_12_months": f"{highest:.2f}",

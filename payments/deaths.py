@@ -11,6 +11,9 @@ beneficiary whose own stream continues), and the plan's rules follow.
   by their shares); a single life annuity stops with nothing more. A continuation is a payment record of
   its own (``continues_from``), first due on the first day of the month next following the death.
 * The death of a survivor or beneficiary in pay stops that payee's stream (nothing continues from it).
+* A death recorded late: the continuing payee's payments due before the next pay date (from the month
+  after the death) were never made. They are owed as one back payment (``back_payment``), scheduled on
+  the next pay date; the continuing stream starts on that pay date with what is left of it.
 
 One transaction; every change is an audit event with its old and new values.
 """
@@ -65,6 +68,7 @@ class DeathOutcome:
     cancelled: int = 0
     to_recover: list[PaymentInstalment] = field(default_factory=list)
     note: str = ""
+    back_payments: list[Payment] = field(default_factory=list)
 
 
 def _first_of_next_month(d: date) -> date:
@@ -244,6 +248,86 @@ def _continuations(payment: Payment, died_on: date, actor) -> tuple[list[Payment
     return [], "a single life annuity: nothing continues"
 
 
+@dataclass(frozen=True)
+class BackPayment:
+    """What a continuing payee is owed for the pay dates already passed when the death is recorded."""
+
+    pay_dates: tuple[date, ...]  # the payments never made, from the first after the death
+    each: Decimal  # the continuing payment per period (the survivor percent, rounded half up to the cent)
+    total: Decimal
+    pay_on: date  # the next pay date, when the back payment and the rest of the stream are due
+
+
+def back_payment(continuing: Payment, *, on: date) -> BackPayment | None:
+    """The payments of ``continuing`` (an unsaved continuation, first due the month after the death) whose
+    pay dates fell before the next pay date after ``on``; None when none did. Each is the amount the
+    stream pays per period (already rounded half up to the cent), the back payment their sum: what the
+    payee would have received had the death been recorded in time (Carver DB §7.1, §8.2; Quaker
+    §5.10(b), §5.11(a): the survivor's payments begin the month next following the death)."""
+    pay_on = sched.next_pay_date(on, notice_days=0)
+    step = sched.MONTHS.get(continuing.frequency, 1)
+    dates: list[date] = []
+    d = continuing.first_pay_date
+    while d < pay_on and (
+        continuing.number_of_payments is None or len(dates) < continuing.number_of_payments
+    ):
+        dates.append(d)
+        d = sched.add_months(continuing.first_pay_date, len(dates) * step)
+    if not dates:
+        return None
+    return BackPayment(tuple(dates), continuing.gross, continuing.gross * len(dates), pay_on)
+
+
+def _with_back_payment(continuing: Payment, *, on: date) -> tuple[Payment | None, Payment | None]:
+    """(the stream from the next pay date, or None when nothing of it is left; the back payment, or None)
+    for a continuation recorded on ``on``. Both unsaved."""
+    owed = back_payment(continuing, on=on)
+    if owed is None:
+        return continuing, None
+    first, last = owed.pay_dates[0], owed.pay_dates[-1]
+    period = _day(first) if first == last else f"{_day(first)} to {_day(last)}"
+    back = Payment(
+        membership=continuing.membership,
+        participant=continuing.participant,
+        claim=continuing.claim,
+        payee_name=continuing.payee_name,
+        payee_relationship=continuing.payee_relationship,
+        # One payment of the stream's arrears: periodic payments made late, not a single sum (so no
+        # rollover notice or 20% withholding: Treas. Reg. §1.402(c)-2 Q&A-5, Q&A-6).
+        kind=PaymentKind.ANNUITY,
+        frequency="once",
+        number_of_payments=1,
+        gross=owed.total,
+        first_pay_date=owed.pay_on,
+        form=continuing.form,
+        form_label=f"Back payment, {len(owed.pay_dates)} × {formatting.money(owed.each)}"[:100],
+        continues_from=continuing.continues_from,
+        method=continuing.method,
+        destination=continuing.destination,
+        destination_masked=continuing.destination_masked,
+        withholding_election={},
+        created_by=continuing.created_by,
+        continuation={
+            **(continuing.continuation or {}),
+            "back_payment": {
+                "pay_dates": [d.isoformat() for d in owed.pay_dates],
+                "each": f"{owed.each:.2f}",
+                "total": f"{owed.total:.2f}",
+                "period": period,
+            },
+        },
+    )
+    left = (
+        None if continuing.number_of_payments is None else continuing.number_of_payments - len(owed.pay_dates)
+    )
+    if left == 0:
+        return None, back
+    continuing.first_pay_date = owed.pay_on
+    continuing.number_of_payments = left
+    continuing.continuation = {**(continuing.continuation or {}), "due_from": first.isoformat()}
+    return continuing, back
+
+
 def payee_death_record(
     *,
     payment: Payment,
@@ -365,7 +449,37 @@ def payee_death_record(
             continues=words,
         )
         links = _verified_links(payment.participant_id)
+        streams: list[Payment] = []
         for c in continuing:
+            stream, back = _with_back_payment(c, on=on)
+            if back is not None:
+                back.payee_link = links.get(back.payee_name.strip().lower())
+                back.save()
+                owed = back.continuation["back_payment"]
+                audit_record(
+                    event_type=AuditEventType.PAYMENT_SCHEDULED,
+                    summary=f"Payment {back.pk} scheduled: back payment to {back.payee_name} of {back.gross} "
+                    f"for {owed['period']} ({len(owed['pay_dates'])} × {owed['each']}), on {back.first_pay_date}",
+                    actor=actor,
+                    participant=payment.participant,
+                    request=request,
+                    payment_id=back.pk,
+                    continues_from=payment.pk,
+                    old_state="",
+                    new_state=back.state,
+                    gross=f"{back.gross}",
+                    first_pay_date=back.first_pay_date.isoformat(),
+                    back_payment=owed,
+                )
+                outcome.back_payments.append(back)
+                words += (
+                    f"; {formatting.money(back.gross)} owed for {owed['period']} is paid to {back.payee_name} "
+                    f"on {_day(back.first_pay_date)}"
+                )
+            if stream is None:
+                continue
+            c = stream
+            streams.append(c)
             c.payee_link = links.get(c.payee_name.strip().lower())
             c.save()
             audit_record(
@@ -383,7 +497,7 @@ def payee_death_record(
                 first_pay_date=c.first_pay_date.isoformat(),
                 number_of_payments=c.number_of_payments,
             )
-        outcome.continuations = continuing
+        outcome.continuations = streams
         outcome.note = words
         if _payee_is_participant(payment) and payment.participant.death_date is None:
             participant = payment.participant

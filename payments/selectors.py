@@ -95,6 +95,29 @@ def payee_payments(user) -> tuple[list[Payment], list[PaymentInstalment]]:
     return payments, instalments
 
 
+# A continuing payee's payments that can still be sent to a bank account they give.
+PAYEE_ACCOUNT_STATES = (Payment.State.SCHEDULED, Payment.State.IN_PAY, Payment.State.RETURNED)
+
+
+def payee_account_payments(user) -> list[Payment]:
+    """The payments continuing to this login (``payee_payments``) that a bank account can still be given
+    for: continuations after a death, scheduled, in pay or returned by the bank."""
+    return [
+        p
+        for p in payee_payments(user)[0]
+        if p.continues_from_id is not None and p.state in PAYEE_ACCOUNT_STATES
+    ]
+
+
+def payee_account_payment(user, payment_id: int) -> Payment:
+    """One payment continuing to this login that a bank account can be given for; 404 otherwise (never
+    someone else's, nor the participant's own, which has its own page)."""
+    for p in payee_account_payments(user):
+        if p.pk == payment_id:
+            return p
+    raise Http404("No such payment.")
+
+
 def payments_for_participant(participant) -> tuple[list[Payment], list[PaymentInstalment]]:
     """A participant's records for a page the caller already scoped (``participant_get_for_viewer``)."""
     payments = list(

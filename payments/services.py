@@ -19,8 +19,8 @@ from django.utils import timezone
 from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from payments import schedule as sched
-from payments.models import InstructionFile, Loan, Payment, PaymentInstalment, PaymentKind
-from taxes.services import instalment_withholding, notice_allows
+from payments.models import InstructionFile, Loan, Payment, PaymentInstalment, PaymentKind, PaymentMethod
+from taxes.services import instalment_withholding, notices_allow
 
 CENT = Decimal("0.01")
 
@@ -245,7 +245,7 @@ def instruction_export(*, pay_date: date, actor, request=None) -> list[Instructi
         # A payment whose §402(f) notice timing fails is not instructed: it stays scheduled until the
         # notice's 30 days have run (or the participant waived them), and a notice over 180 days old is
         # given again (Treas. Reg. §1.402(f)-1 Q&A-2; issue 27).
-        pending = [i for i in pending if notice_allows(i)]
+        pending = notices_allow(pending)  # one query for the notices, however many rows
         if pending:
             buffer = io.StringIO()
             writer = csv.writer(buffer, lineterminator="\n")
@@ -311,6 +311,39 @@ def _lock_pay_date(pay_date: date) -> None:
 # ------------------------------------------------------------------------------------ corrections
 
 
+def _reissue_returned(payment: Payment, *, user, on: date, request=None) -> date:
+    """A returned payment's returned instalments scheduled again, as one, on the next pay date (after a
+    new bank account was given); the record back to scheduled or in pay. Returns the pay date."""
+    returned = payment.instalments.filter(state=PaymentInstalment.State.RETURNED)
+    again = sched.next_pay_date(on, notice_days=0)
+    total = returned.aggregate(g=Sum("gross"), w=Sum("withholding"))
+    seq = (payment.instalments.aggregate(m=Max("sequence"))["m"] or 0) + 1
+    if total["g"]:
+        PaymentInstalment.objects.create(
+            payment=payment,
+            sequence=seq,
+            pay_date=again,
+            gross=total["g"],
+            withholding=total["w"] or 0,
+            net=total["g"] - (total["w"] or 0),
+            withholding_basis={"reissue_of": list(returned.values_list("pk", flat=True))},
+        )
+    new_state = (
+        Payment.State.IN_PAY
+        if payment.instalments.filter(state="paid").exists() and payment.kind == PaymentKind.ANNUITY
+        else Payment.State.SCHEDULED
+    )
+    _set_state(
+        payment,
+        new_state,
+        reason=f"Bank account corrected; paid again on {words_date(again)}",
+        actor=user,
+        request=request,
+        on=on,
+    )
+    return again
+
+
 def destination_correct(
     *, payment: Payment, user, destination: dict, masked: str, on: date | None = None, request=None
 ) -> Payment:
@@ -327,33 +360,7 @@ def destination_correct(
         old_masked = payment.destination_masked
         payment.destination, payment.destination_masked = destination, masked
         payment.save(update_fields=["destination", "destination_masked"])
-        returned = payment.instalments.filter(state=PaymentInstalment.State.RETURNED)
-        again = sched.next_pay_date(on, notice_days=0)
-        total = returned.aggregate(g=Sum("gross"), w=Sum("withholding"))
-        seq = (payment.instalments.aggregate(m=Max("sequence"))["m"] or 0) + 1
-        if total["g"]:
-            PaymentInstalment.objects.create(
-                payment=payment,
-                sequence=seq,
-                pay_date=again,
-                gross=total["g"],
-                withholding=total["w"] or 0,
-                net=total["g"] - (total["w"] or 0),
-                withholding_basis={"reissue_of": list(returned.values_list("pk", flat=True))},
-            )
-        new_state = (
-            Payment.State.IN_PAY
-            if payment.instalments.filter(state="paid").exists() and payment.kind == PaymentKind.ANNUITY
-            else Payment.State.SCHEDULED
-        )
-        _set_state(
-            payment,
-            new_state,
-            reason=f"Bank account corrected; paid again on {words_date(again)}",
-            actor=user,
-            request=request,
-            on=on,
-        )
+        again = _reissue_returned(payment, user=user, on=on, request=request)
         audit_record(
             event_type=AuditEventType.PAYMENT_DESTINATION_CORRECTED,
             summary=f"Payment {payment.pk}: bank account corrected, reissued for {again}",
@@ -363,6 +370,45 @@ def destination_correct(
             payment_id=payment.pk,
             old_destination=old_masked,
             new_destination=masked,
+        )
+    return payment
+
+
+def payee_destination_give(
+    *, payment: Payment, user, destination: dict, masked: str, on: date | None = None, request=None
+) -> Payment:
+    """A survivor or beneficiary whose payments continue after a participant's death (their login linked
+    and verified) gives the bank account their payments go to: instalments not yet sent go there by
+    direct deposit from the next export; a payment the bank returned is scheduled again on the next pay
+    date, as ``destination_correct`` does for a participant."""
+    from payments.selectors import payee_account_payment
+
+    payee_account_payment(user, payment.pk)  # 404 unless it continues to this login
+    on = on or timezone.localdate()
+    with transaction.atomic():
+        payment = Payment.objects.select_for_update().get(pk=payment.pk)
+        if payment.state not in (Payment.State.SCHEDULED, Payment.State.IN_PAY, Payment.State.RETURNED):
+            raise PaymentRefused(
+                f"This payment is {payment.get_state_display().lower()}: there is nothing left to send to an account."
+            )
+        old = {"method": payment.method, "destination": payment.destination_masked}
+        payment.method = PaymentMethod.DIRECT_DEPOSIT
+        payment.destination, payment.destination_masked = destination, masked
+        payment.save(update_fields=["method", "destination", "destination_masked"])
+        again = None
+        if payment.state == Payment.State.RETURNED:
+            again = _reissue_returned(payment, user=user, on=on, request=request)
+        audit_record(
+            event_type=AuditEventType.PAYMENT_DESTINATION_GIVEN,
+            summary=f"Payment {payment.pk}: {payment.payee_name} gave a bank account ({masked})"
+            + (f", returned payment reissued for {again}" if again else ""),
+            actor=user,
+            participant=payment.participant,
+            request=request,
+            payment_id=payment.pk,
+            old=old,
+            new={"method": payment.method, "destination": masked},
+            reissued_on=again.isoformat() if again else None,
         )
     return payment
 

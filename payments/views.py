@@ -25,11 +25,14 @@ administrator_only = role_required("administrator")
 def my_payments(request):
     payments, instalments = selectors.participant_payments(request.user)
     page = presenters.participant_page(payments, instalments)
-    returned = [p for p in payments if p.state == Payment.State.RETURNED]
+    continuing = selectors.payee_account_payments(request.user)
+    theirs = {p.pk for p in continuing}
+    # A continuing payee's returned payment is corrected on their own account page, not the participant's.
+    returned = [p for p in payments if p.state == Payment.State.RETURNED and p.pk not in theirs]
     return render(
         request,
         "payments/mine.html",
-        {"page": page, "returned": returned, "bank_form": BankAccountForm()},
+        {"page": page, "returned": returned, "bank_form": BankAccountForm(), "continuing": continuing},
     )
 
 
@@ -79,6 +82,30 @@ def correct_destination(request, payment_id: int):
         request, "Thank you: the payment will be sent again to the new account on the next pay date."
     )
     return redirect("payments:mine")
+
+
+@participant_only
+def payee_bank_account(request, payment_id: int):
+    """A survivor or beneficiary whose payments continue after a death gives the bank account they go to."""
+    payment = selectors.payee_account_payment(request.user, payment_id)
+    form = BankAccountForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        destination, masked = form.destination()
+        try:
+            services.payee_destination_give(
+                payment=payment, user=request.user, destination=destination, masked=masked, request=request
+            )
+        except services.PaymentRefused as exc:
+            messages.error(request, str(exc))
+            return redirect("payments:mine")
+        messages.success(request, f"Thank you: your payments will be sent to your {masked.lower()}.")
+        return redirect("payments:mine")
+    return render(
+        request,
+        "payments/payee_bank_account.html",
+        {"payment": payment, "form": form},
+        status=400 if form.is_bound else 200,
+    )
 
 
 def _pay_date(request) -> tuple[date, PayDateForm]:

@@ -200,6 +200,8 @@ MATRIX: tuple[Row, ...] = (
     Row("payments:mine",                              "GET",  LOGIN,  OK,     OK,     DENIED, DENIED, ENROL),
     Row("payments:mine_pdf",                          "POST", LOGIN,  DONE,   DONE,   DENIED, DENIED, ENROL),
     Row("payments:correct_destination",               "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
+    Row("payments:payee_bank_account",                "GET",  LOGIN,  OK,     HIDDEN, DENIED, DENIED, ENROL),
+    Row("payments:payee_bank_account",                "POST", LOGIN,  DONE,   HIDDEN, DENIED, DENIED, ENROL),
     Row("payments:pay_date",                          "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
     Row("payments:export",                            "POST", LOGIN,  DENIED, DENIED, DENIED, DONE,   ENROL),
     Row("payments:instruction_csv",                   "GET",  LOGIN,  DENIED, DENIED, DENIED, OK,     ENROL),
@@ -288,6 +290,7 @@ ARGS = {
     "elections:designation_withdraw": lambda d: [d.designation_id],
     "elections:designation_exception": lambda d: [d.designation_id],
     "payments:correct_destination": lambda d: [_returned_payment(d)],
+    "payments:payee_bank_account": lambda d: [_continuing_payment(d)],
     "payments:export": lambda d: [_due_payment(d)],
     "payments:instruction_csv": lambda d: ["2027-01-01"],
     "taxes:loan_default": lambda d: [_loan_in_arrears(d)],
@@ -311,6 +314,34 @@ def _returned_payment(d) -> int:
         method="direct_deposit",
         state="returned",
     ).pk
+
+
+def _continuing_payment(d) -> int:
+    """A survivor annuity continuing to pat's login (a verified Beneficiary link) after another
+    participant's death, paid by check until pat gives a bank account."""
+    from django.utils import timezone
+
+    from elections.models import BeneficiaryLink
+    from payments.models import Payment
+
+    owner = Participant.objects.get(pk=d.pid)
+    m = PlanMembership.objects.filter(plan__key="carver-db").exclude(participant_id=d.pid).order_by("pk")[0]
+    link = BeneficiaryLink.objects.create(
+        user=owner.user,
+        participant=m.participant,
+        beneficiary_name=owner.full_name,
+        relationship="spouse",
+        verified_at=timezone.now(),
+    )
+    common = {"membership": m, "participant": m.participant, "kind": "annuity", "frequency": "monthly"}
+    stopped = Payment.objects.create(
+        **common, payee_name=m.participant.full_name, gross="1000.00", first_pay_date=date(2026, 1, 1),
+        method="check", state="stopped",
+    )  # fmt: skip
+    return Payment.objects.create(
+        **common, payee_name=owner.full_name, payee_relationship="survivor", payee_link=link,
+        continues_from=stopped, gross="500.00", first_pay_date=date(2027, 1, 1), method="check",
+    ).pk  # fmt: skip
 
 
 def _loan_in_arrears(d) -> int:
@@ -426,6 +457,11 @@ DATA = {
     "elections:claim_from_modeler": lambda d: {"asd": d.start.isoformat(), "form": "js50"},
     "payments:death_record": lambda d: {"died_on": d.today.isoformat(), "evidence_reference": "DC-2026-1"},
     "payments:correct_destination": lambda d: {
+        "routing_number": "011000015",
+        "account_number": "123456789",
+        "account_type": "checking",
+    },
+    "payments:payee_bank_account": lambda d: {
         "routing_number": "011000015",
         "account_number": "123456789",
         "account_type": "checking",

@@ -200,6 +200,60 @@ def loan_terms(membership: PlanMembership) -> LoanTerms | None:
     return loans.terms if loans is not None else None
 
 
+# A loan the Committee approved that is not yet paid out (the claim's later states are "loan made").
+LOAN_NOT_DISBURSED = (*APPROVED_NOT_PAID, ClaimState.PAYMENT_SCHEDULED)
+PENDING_LOAN_KEY = "loan_approved_not_disbursed"
+
+
+def loans_pending(membership_ids, *, paid_now=()) -> dict[int, Decimal]:
+    """The principal of each membership's loans approved and not yet paid out (one query); the claims in
+    ``paid_now`` are being confirmed paid in the caller's transaction and are left out."""
+    out = {mid: ZERO for mid in membership_ids}
+    for c in Claim.objects.filter(
+        membership_id__in=out, claim_type=ClaimType.LOAN, state__in=LOAN_NOT_DISBURSED
+    ).exclude(pk__in=list(paid_now)):
+        out[c.membership_id] += amount_of(c)
+    return {mid: v.quantize(CENT) for mid, v in out.items()}
+
+
+def pending_loan_data(plan_data: dict, pending: Decimal) -> dict:
+    """``plan_data`` with its pending loan principal set (the key left out when there is none)."""
+    data = {k: v for k, v in (plan_data or {}).items() if k != PENDING_LOAN_KEY}
+    if pending:
+        data[PENDING_LOAN_KEY] = f"{pending:.2f}"
+    return data
+
+
+def loan_pending_sync(membership: PlanMembership, *, actor=None, request=None) -> Decimal:
+    """Store in ``plan_data`` the principal of this account's loans approved and not yet paid out, which
+    the engine counts as outstanding (§8.2(b), §8.4(f)): the statement, the dashboard and the claim pages
+    all read the same largest new loan from the approval on, not only once the disbursement is confirmed.
+    Called in the transaction of every loan claim's step; audited when the figure changes."""
+    from benefits.audit import AuditEventType, audit_record
+
+    pending = loans_pending([membership.pk])[membership.pk]
+    locked = PlanMembership.objects.select_for_update().select_related("participant").get(pk=membership.pk)
+    old = (locked.plan_data or {}).get(PENDING_LOAN_KEY)
+    data = pending_loan_data(locked.plan_data, pending)
+    new = data.get(PENDING_LOAN_KEY)
+    if old == new:
+        return pending
+    PlanMembership.objects.filter(pk=locked.pk).update(plan_data=data)
+    membership.plan_data = data
+    audit_record(
+        event_type=AuditEventType.LOAN_PENDING_CHANGED,
+        summary=f"Loan approved and not yet paid out for membership {locked.pk}: "
+        f"{formatting.money(Decimal(old or '0'))} → {formatting.money(pending)}",
+        actor=actor,
+        participant=locked.participant,
+        request=request,
+        membership_id=locked.pk,
+        old=old or "0.00",
+        new=new or "0.00",
+    )
+    return pending
+
+
 def lock_membership(membership: PlanMembership) -> PlanMembership:
     """Take the membership's row lock: filings and approvals for one account queue behind each other."""
     return PlanMembership.objects.select_for_update().get(pk=membership.pk)

@@ -13,7 +13,7 @@ from django_fsm import can_proceed
 from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
 from elections import uploads
-from elections.claims.models import Claim, ClaimDetermination, ClaimDocument, ClaimEvent
+from elections.claims.models import Claim, ClaimDetermination, ClaimDocument, ClaimEvent, ClaimType
 
 Outcome = ClaimDetermination.Outcome
 Stage = ClaimDetermination.Stage
@@ -100,6 +100,10 @@ def record_event(
         due_on=claim.due_on.isoformat() if claim.due_on else None,
         **extra,
     )
+    from elections.claims.limits import loan_pending_sync
+
+    if claim.claim_type == ClaimType.LOAN:
+        loan_pending_sync(claim.membership, actor=actor, request=request)
 
 
 def move(claim: Claim, method: str, *, on: date) -> str:

@@ -74,9 +74,9 @@ def pay(admin, payment, *months):  # noqa: F811 - the fixture's value
         assert batch.status == "applied", checked.errors
 
 
-def record(payment, admin, died_on=DIED, **kw):  # noqa: F811
+def record(payment, admin, died_on=DIED, on=ON, **kw):  # noqa: F811
     return deaths.payee_death_record(
-        payment=payment, died_on=died_on, actor=admin, evidence_reference="NY DC 2027-001234", on=ON, **kw
+        payment=payment, died_on=died_on, actor=admin, evidence_reference="NY DC 2027-001234", on=on, **kw
     )
 
 
@@ -120,13 +120,23 @@ def test_joint_and_survivor_continues_to_the_spouse_at_its_percent(pat, admin): 
     p.refresh_from_db()
     assert p.state == "stopped" and "February 14, 2027" in p.state_reason
     assert out.death.last_pay_date == date(2027, 2, 1)
-    # Carver DB §7.1: 50% of 1,295.49 = 647.745, rounded half up to 647.75, from March 1, 2027.
+    # Carver DB §7.1: 50% of 1,295.49 = 647.745, rounded half up to 647.75, due from March 1, 2027.
+    # Recorded on March 20, after the March 1 pay date: March is owed as a back payment on April 1, the
+    # next pay date, and the stream runs from April 1.
     [s] = out.continuations
     assert (s.payee_name, s.gross, s.first_pay_date, s.continues_from_id) == (
         "Alex Morgan",
         Decimal("647.75"),
-        date(2027, 3, 1),
+        date(2027, 4, 1),
         p.pk,
+    )
+    assert s.continuation["due_from"] == "2027-03-01"
+    [back] = out.back_payments
+    assert (back.payee_name, back.gross, back.first_pay_date, back.number_of_payments) == (
+        "Alex Morgan",
+        Decimal("647.75"),
+        date(2027, 4, 1),
+        1,
     )
     assert s.number_of_payments is None and s.state == "scheduled" and s.payee_relationship == "survivor"
     # March 1 was paid after the death: to be recovered; April 1 was never sent: cancelled.
@@ -136,7 +146,7 @@ def test_joint_and_survivor_continues_to_the_spouse_at_its_percent(pat, admin): 
     assert april.state == "cancelled" and not april.recovery_due
     assert not PaymentInstalment.objects.get(payment=p, pay_date=date(2027, 2, 1)).recovery_due
     assert [i.pk for i in out.to_recover] == [march.pk]
-    # The stopped stream is not made due again; the survivor's is, on April 1 (its second month).
+    # The stopped stream is not made due again; the survivor's is, on May 1 (its second month).
     assert services.instalments_make_due(date(2027, 5, 1)) == 1
     assert not PaymentInstalment.objects.filter(payment=p, pay_date=date(2027, 5, 1)).exists()
     pat.participant.refresh_from_db()
@@ -177,12 +187,18 @@ def test_years_certain_continues_the_remaining_payments_to_the_beneficiaries(pat
     assert by_name["Sam Morgan"].gross == Decimal("600.01") and by_name["Lee Morgan"].gross == Decimal(
         "400.00"
     )
+    # Recorded on March 20: the March 1 payment is owed as a back payment on April 1, and 117 remain
+    # from April 1, 2027 through December 1, 2036.
     for c in out.continuations:
-        assert c.number_of_payments == 118 and c.first_pay_date == date(2027, 3, 1)
+        assert c.number_of_payments == 117 and c.first_pay_date == date(2027, 4, 1)
+    assert {(b.payee_name, b.gross) for b in out.back_payments} == {
+        ("Sam Morgan", Decimal("600.01")),
+        ("Lee Morgan", Decimal("400.00")),
+    }
     last = by_name["Sam Morgan"]
     from payments.schedule import sequence_on
 
-    assert sequence_on(last, date(2036, 12, 1)) == 118 and sequence_on(last, date(2037, 1, 1)) is None
+    assert sequence_on(last, date(2036, 12, 1)) == 117 and sequence_on(last, date(2037, 1, 1)) is None
 
 
 def test_a_single_life_annuity_stops_with_nothing_more(pat, admin):  # noqa: F811
@@ -197,12 +213,13 @@ def test_the_survivors_own_death_stops_the_survivors_stream(pat, admin):  # noqa
     p = annuity(pat, form="js100", survivor_percent=Decimal("100"), survivor_name="Alex Morgan")
     pay(admin, p, date(2027, 1, 1))
     [s] = record(p, admin).continuations
-    pay(admin, s, date(2027, 3, 1))
+    pay(admin, s, date(2027, 4, 1))
     out = deaths.payee_death_record(
-        payment=s, died_on=date(2027, 3, 10), actor=admin, evidence_reference="DC-2", on=date(2027, 4, 20)
+        payment=s, died_on=date(2027, 4, 10), actor=admin, evidence_reference="DC-2", on=date(2027, 4, 20)
     )
     s.refresh_from_db()
-    assert s.state == "stopped" and out.continuations == [] and out.death.last_pay_date == date(2027, 3, 1)
+    assert s.state == "stopped" and out.continuations == [] and out.death.last_pay_date == date(2027, 4, 1)
+    assert out.back_payments == []
     # The participant's record keeps the participant's date of death.
     pat.participant.refresh_from_db()
     assert pat.participant.death_date == DIED
@@ -377,7 +394,7 @@ def test_the_survivor_sees_the_continuing_payment_after_linking_as_a_beneficiary
     link.save()
     page = client.get("/payments/").content.decode()
     assert "to Alex Morgan after the death of Pat Morgan" in page
-    assert "$647.75 scheduled for March 1, 2027" in page
+    assert "$647.75 scheduled for April 1, 2027" in page
     assert "In pay" not in page and "Paid" not in page  # nothing confirmed yet
     # Pat's own stopped stream is not theirs to see.
     assert "$1,295.49" not in page
@@ -411,7 +428,9 @@ def test_quaker_contingent_annuitant_and_certain_period_follow_section_5_11(admi
     assert out.death.last_pay_date == date(2027, 2, 1)  # §5.2: ending with the month of death
     assert "§5.2" in out.death.rule
     [s] = out.continuations
-    assert (s.gross, s.first_pay_date, s.payee_name) == (Decimal("166.67"), date(2027, 3, 1), "Robin Doe")
+    # Recorded March 20: March is a back payment on April 1; the stream runs from April 1.
+    assert (s.gross, s.first_pay_date, s.payee_name) == (Decimal("166.67"), date(2027, 4, 1), "Robin Doe")
+    assert [(b.gross, b.first_pay_date) for b in out.back_payments] == [(Decimal("166.67"), date(2027, 4, 1))]
 
 
 def test_quaker_certain_remainder_goes_to_the_beneficiaries(admin):  # noqa: F811
@@ -434,11 +453,110 @@ def test_quaker_certain_remainder_goes_to_the_beneficiaries(admin):  # noqa: F81
         continuation={"beneficiaries": [{"name": "Jo Doe", "relationship": "child", "percent": "100"}]},
     )
     # §5.11(a)(iii): 60 payments elected, January 2026 through February 2027 (14) due to the participant
-    # who died February 14, 2027; the remaining 46 go to the Beneficiary from March 1, 2027.
-    [c] = record(cc, admin).continuations
+    # who died February 14, 2027; the remaining 46 go to the Beneficiary from March 1, 2027: recorded
+    # March 20, the March payment is a back payment on April 1 and 45 remain from April 1.
+    out = record(cc, admin)
+    [c] = out.continuations
     assert (c.payee_name, c.gross, c.number_of_payments, c.first_pay_date) == (
         "Jo Doe",
         Decimal("900.00"),
-        46,
-        date(2027, 3, 1),
+        45,
+        date(2027, 4, 1),
     )
+    assert [b.gross for b in out.back_payments] == [Decimal("900.00")]
+
+
+# ------------------------------------------------------------------------------ a death recorded late
+
+
+def test_a_death_recorded_months_late_owes_the_survivor_a_back_payment(pat, admin):  # noqa: F811
+    """Carver DB §7.1: the spouse's 50% of 1,295.49 = 647.745 → 647.75 a month, due from March 1, 2027.
+    Recorded on August 10, 2027: March 1 through August 1 (6 pay dates) were never paid, 6 × 647.75 =
+    3,886.50, paid on September 1, 2027, the next pay date, when the stream resumes."""
+    p = annuity(pat, form="js50", survivor_percent=Decimal("50"), survivor_name="Alex Morgan")
+    pay(admin, p, date(2027, 1, 1))
+    out = record(p, admin, on=date(2027, 8, 10))
+    [back] = out.back_payments
+    assert (back.gross, back.first_pay_date, back.kind, back.frequency, back.number_of_payments) == (
+        Decimal("3886.50"),
+        date(2027, 9, 1),
+        "annuity",
+        "once",
+        1,
+    )
+    owed = back.continuation["back_payment"]
+    assert owed["pay_dates"] == [f"2027-{m:02d}-01" for m in range(3, 9)] and owed["each"] == "647.75"
+    assert back.continues_from_id == p.pk and back.payee_name == "Alex Morgan"
+    [s] = out.continuations
+    assert (s.first_pay_date, s.gross, s.number_of_payments) == (date(2027, 9, 1), Decimal("647.75"), None)
+    assert "$3,886.50 owed for March 1, 2027 to August 1, 2027" in out.note
+    event = AuditEvent.objects.get(event_type="payment.scheduled", extra_data__payment_id=back.pk)
+    assert event.extra_data["old_state"] == "" and event.extra_data["new_state"] == "scheduled"
+    assert event.extra_data["back_payment"]["total"] == "3886.50"
+    # Made due once, on September 1 (with the stream's first instalment), and never again.
+    assert services.instalments_make_due(date(2027, 9, 1)) == 2
+    assert services.instalments_make_due(date(2027, 10, 1)) == 1
+    assert not PaymentInstalment.objects.filter(payment=back, pay_date=date(2027, 10, 1)).exists()
+
+
+def test_each_month_is_rounded_as_the_stream_pays_it(pat, admin):  # noqa: F811
+    # §7.1's 66-2/3% of 1,000.00 = 666.666… → 666.67 a month; six months owed: 6 × 666.67 = 4,000.02
+    # (what six monthly payments would have paid), not 4,000.00 rounded once.
+    p = annuity(
+        pat, gross=Decimal("1000.00"), form="js66", survivor_percent=Decimal("66"), survivor_name="Alex"
+    )
+    pay(admin, p, date(2027, 1, 1))
+    [back] = record(p, admin, on=date(2027, 8, 10)).back_payments
+    assert back.gross == Decimal("4000.02")
+
+
+@pytest.mark.parametrize(
+    ("on", "months", "resumes"),
+    [
+        (date(2027, 2, 20), 0, date(2027, 3, 1)),  # before the first survivor pay date: nothing owed
+        (date(2027, 3, 1), 0, date(2027, 3, 1)),  # on it: it is the next pay date, made due as usual
+        (date(2027, 3, 2), 1, date(2027, 4, 1)),  # the day after: March is owed
+        (date(2027, 7, 31), 5, date(2027, 8, 1)),  # March to July
+        (date(2027, 8, 1), 5, date(2027, 8, 1)),
+        (date(2027, 8, 2), 6, date(2027, 9, 1)),
+    ],
+)
+def test_both_sides_of_a_pay_date(pat, admin, on, months, resumes):  # noqa: F811
+    p = annuity(pat, form="js50", survivor_percent=Decimal("50"), survivor_name="Alex Morgan")
+    pay(admin, p, date(2027, 1, 1))
+    out = record(p, admin, on=on)
+    assert [b.gross for b in out.back_payments] == ([Decimal("647.75") * months] if months else [])
+    assert out.continuations[0].first_pay_date == resumes
+
+
+def test_a_certain_period_that_ended_before_the_death_was_recorded_is_all_back_payment(admin):  # noqa: F811
+    """Quaker §5.11(a)(iii): 60 payments certain from March 1, 2022 (the last due February 1, 2027); the
+    participant died January 14, 2027, so one payment (February 1) remained to the Beneficiary. Recorded
+    March 20, 2027: it is owed as a back payment of 900.00 on April 1, and no stream is left."""
+    from benefits.models import PlanMembership
+
+    m = PlanMembership.objects.get(
+        participant__participant_number="QCB-20002", plan__key="quaker-cash-balance"
+    )
+    cc = Payment.objects.create(
+        membership=m,
+        participant=m.participant,
+        payee_name=m.participant.full_name,
+        kind="annuity",
+        frequency="monthly",
+        first_pay_date=date(2022, 3, 1),
+        method="check",
+        gross=Decimal("900.00"),
+        form="cc5",
+        certain_until=date(2027, 3, 1),
+        continuation={"beneficiaries": [{"name": "Jo Doe", "relationship": "child", "percent": "100"}]},
+    )
+    out = record(cc, admin, died_on=date(2027, 1, 14))
+    assert out.continuations == []
+    [back] = out.back_payments
+    assert (back.payee_name, back.gross, back.first_pay_date) == (
+        "Jo Doe",
+        Decimal("900.00"),
+        date(2027, 4, 1),
+    )
+    assert back.continuation["back_payment"]["pay_dates"] == ["2027-02-01"]

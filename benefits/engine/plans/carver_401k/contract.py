@@ -105,6 +105,7 @@ def plan_outputs(
         vesting,
         highest_balance_last_12_months=given.highest_loan_last_12_months,
         outstanding_balance=given.outstanding_loan,
+        approved_not_disbursed=given.loan_approved_not_disbursed,
         in_installment_or_annuity_pay=given.in_pay_status,
         settings=settings,
     )
@@ -114,6 +115,7 @@ def plan_outputs(
         "dollar_cap": money_str(DOLLAR_CAP),  # §8.2(b): $50,000 less the highest balance of 12 months
         "highest_balance_last_12_months": money_str(given.highest_loan_last_12_months),
         "outstanding_balance": money_str(given.outstanding_loan),
+        "approved_not_disbursed": money_str(given.loan_approved_not_disbursed),
         "eligible": lm.eligible,
         "reasons": list(lm.reasons),
     }

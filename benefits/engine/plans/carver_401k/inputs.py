@@ -119,6 +119,8 @@ class Carver401kInputs:
     loaned_out: Mapping[str, Decimal]
     outstanding_loan: Decimal
     highest_loan_last_12_months: Decimal
+    # the principal of a loan approved and not yet paid out (§8.2(b), §8.4(f)): counted as outstanding
+    loan_approved_not_disbursed: Decimal
     in_pay_status: bool
     deferrals: Mapping[int, Decimal]
     # §7.4: ``before_tax_contributions`` when given, else the deferrals by year, else the balance
@@ -144,6 +146,9 @@ class Carver401kInputs:
             loans.get("highest_balance_last_12_months", "0"),
             "/plan_data/loans/highest_balance_last_12_months",
         )
+        approved = _money(
+            pd.get("loan_approved_not_disbursed", "0"), "/plan_data/loan_approved_not_disbursed"
+        )
         deferrals = _year_map(pd.get("deferrals"), "/plan_data/deferrals")
         if "before_tax_contributions" in pd:
             made = _money(pd["before_tax_contributions"], "/plan_data/before_tax_contributions")
@@ -167,6 +172,7 @@ class Carver401kInputs:
             loaned_out=loaned_out,
             outstanding_loan=outstanding,
             highest_loan_last_12_months=highest,
+            loan_approved_not_disbursed=approved,
             in_pay_status=bool(pd.get("in_pay_status", False)),
             deferrals=deferrals,
             before_tax_contributions=made,

@@ -84,21 +84,28 @@ def maximum_new_loan(
     *,
     highest_balance_last_12_months: object = ZERO,
     outstanding_balance: object = ZERO,
+    approved_not_disbursed: object = ZERO,
     in_installment_or_annuity_pay: bool = False,
     receiving_preretirement_death_benefit: bool = False,
     settings: BenefitSettings = DEFAULT_SETTINGS,
 ) -> LoanMaximum:
     """§8.2: the lesser of 50% of the loan base and $50,000 less the highest outstanding loan balance
     of the preceding 12 months; at least $1,000; only one loan at a time (§8.4(f)); not for people in
-    installment or annuity pay status or receiving a preretirement death benefit (§8.1(a)(i))."""
+    installment or annuity pay status or receiving a preretirement death benefit (§8.1(a)(i)).
+
+    ``approved_not_disbursed`` is the principal of a loan the Committee approved that is not yet paid
+    out: it is counted as outstanding (the balance it will have on disbursement, within the 12 months
+    of §8.2(b)), so no second loan is offered beside it (§8.4(f)) before the money moves."""
     base, base_trace = loan_base(vesting, settings)
     tb = TraceBuilder()
     tb.include(base_trace)
     reasons: list[str] = []
     highest = to_money(highest_balance_last_12_months)
-    outstanding = to_money(outstanding_balance)
+    pending = to_money(approved_not_disbursed)
+    outstanding = to_money(outstanding_balance) + pending
+    highest = max(highest, outstanding)
     half = to_money_down(base / 2)
-    cap = max(ZERO, DOLLAR_CAP - max(highest, outstanding))
+    cap = max(ZERO, DOLLAR_CAP - highest)
     # The lesser of the two is the maximum; the other did not bind.
     tb.step(
         "50% of the loan base", section="§8.2(a)", result=money(half), applied=half <= cap, base=money(base)
@@ -115,10 +122,18 @@ def maximum_new_loan(
         reasons.append(
             "§8.1(a)(i): not a Borrower while receiving installments, an annuity or a death benefit"
         )
-    if outstanding > ZERO:
+    if pending > ZERO:
+        reasons.append("§8.4(f): only one loan may be outstanding, and a loan approved is not yet paid out")
+        tb.step(
+            "A loan approved and not yet paid out counts as outstanding",
+            section="§8.2(b), §8.4(f)",
+            result=money(pending),
+        )
+    elif outstanding > ZERO:
         reasons.append(
             "§8.4(f): only one loan may be outstanding; the whole loan must be prepaid first (§8.5(d))"
         )
+    if outstanding > ZERO:
         tb.step(
             "A loan is outstanding, so no new loan can be made",
             section="§8.4(f)",

@@ -174,3 +174,21 @@ def test_default_90_days_and_quarter_cap():
     d = loan_default(date(2003, 1, 5), employed=False)
     assert d.foreclosure == "immediately upon default"
     assert loan_default(date(2003, 1, 5), employed=True).foreclosure == "at Termination of Service"
+
+
+def test_example7_a_loan_approved_and_not_paid_out_counts_as_outstanding():
+    # §8.4(f): a $20,000 loan approved and not yet paid out blocks a second one (maximum $0), and §8.2(b)
+    # counts it as the 12 months' highest balance: $50,000 − $20,000 = $30,000 (50% of 57,500 = 28,750).
+    m = maximum_new_loan(vest_accounts(EX7, D(80)), approved_not_disbursed="20000")
+    assert m.amount == D("0") and not m.eligible
+    assert any("not yet paid out" in r for r in m.reasons)
+    cap = next(s for s in m.trace.as_list() if s["rule"].startswith("$50,000"))
+    assert D(cap["result"]) == D("30000.00")
+    # Once paid out it is the outstanding balance: the same $0, for the same reason (§8.4(f)).
+    paid = maximum_new_loan(
+        vest_accounts(EX7, D(80)), outstanding_balance="20000", highest_balance_last_12_months="20000"
+    )
+    assert paid.amount == m.amount == D("0")
+    # Repaid in full inside the 12 months: min(28,750, 50,000 − 20,000 = 30,000) = 28,750.
+    repaid = maximum_new_loan(vest_accounts(EX7, D(80)), highest_balance_last_12_months="20000")
+    assert repaid.amount == D("28750.00") and repaid.eligible
