@@ -86,7 +86,7 @@ def present_content(content: dict) -> dict:
     c["provisional_view"] = provisional_words(content) if content.get("asd") else {}
     c["final_words"] = final_words(content)
     c["amount_words"] = money(c.get("amount"))
-    c["vested_words"] = money(c.get("vested_monthly_at_nrd"))
+    c["vested_words"] = money(c.get("vested_monthly_at_nrd") or c.get("vested_balance"))
     c["nrd_words"] = words(c.get("normal_retirement_date"))
     return c
 

@@ -9,6 +9,7 @@ from django.db import transaction
 from django_fsm import can_proceed
 
 from benefits import formatting
+from benefits.engine.elections import election_rules
 from benefits.audit import AuditEventType, audit_record
 from elections.claims import checks, deadlines, notices
 from elections.claims.models import Claim, ClaimDetermination, ClaimState, ClaimType, ClaimVote
@@ -403,6 +404,9 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
         consent_only = claim.claim_type in CONSENT_TYPES  # the spouse consents to the claim itself
         if consent_only:
             step = "Election required: spousal consent (§7.2(a))" if married else ""
+        elif not election_rules(claim.membership.plan.key).qjsa_applies:
+            # Outside §417: no joint and survivor explanation and no spouse's consent to the form.
+            step = "Election required: your distribution election (its form, rollover and tax withholding)"
         else:
             step = (
                 "Election required: §417(a)(3) explanation and spousal consent"
