@@ -44,6 +44,7 @@ class Posting:
     amount: Decimal
     shares: Decimal | None
     words: str
+    cash: Decimal = ZERO  # of the amount, what is paid in cash (the rest is shares delivered or used)
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,7 @@ def offer_output(offer: DistributionOffer) -> dict[str, Any]:
                         "amount": money_str(p.amount),
                         "shares": shares_str(p.shares) if p.shares is not None else None,
                         "words": p.words,
+                        "cash": money_str(p.cash),
                     }
                     for p in f.postings
                 ],

@@ -758,11 +758,7 @@ def batch_resume(*, batch: NoticeBatch, actor, request=None) -> None:
 
 
 def _explanation_for(membership, asd: date, kind: str = NoticeKind.QJSA_EXPLANATION) -> Notice | None:
-    return (
-        Notice.objects.filter(membership=membership, kind=kind, asd=asd)
-        .order_by("-version")
-        .first()
-    )
+    return Notice.objects.filter(membership=membership, kind=kind, asd=asd).order_by("-version").first()
 
 
 def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, request=None) -> ElectionDraft:
@@ -786,9 +782,7 @@ def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, requ
         raise ElectionInvalid({"asd": "The payment start date must be in the future."})
     notice = _explanation_for(membership, asd, kind)
     if notice is None:
-        notice = notice_issue(
-            membership=membership, kind=kind, asd=asd, actor=user, request=request
-        ).notice
+        notice = notice_issue(membership=membership, kind=kind, asd=asd, actor=user, request=request).notice
     waits = election_waits_words(notice)
     if waits:  # given (and readable) now; the election is made on the final explanation
         raise ElectionWaits(notice, waits)

@@ -9,8 +9,8 @@ from django.db import transaction
 from django_fsm import can_proceed
 
 from benefits import formatting
-from benefits.engine.elections import election_rules
 from benefits.audit import AuditEventType, audit_record
+from benefits.engine.elections import election_rules
 from elections.claims import checks, deadlines, notices
 from elections.claims.models import Claim, ClaimDetermination, ClaimState, ClaimType, ClaimVote
 from elections.claims.workflow import (

@@ -4,20 +4,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('elections', '0011_merge_batches_and_provisional'),
+        ("elections", "0011_merge_batches_and_provisional"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='notice',
-            name='kind',
-            field=models.CharField(choices=[('qjsa_explanation', 'Explanation of your payment options (§417(a)(3))'), ('qpsa_explanation', 'Explanation of the survivor benefit before retirement'), ('rollover_402f', 'Your rollover options (§402(f) notice)'), ('distribution_explanation', 'Explanation of your distribution choices')], max_length=30),
+            model_name="notice",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("qjsa_explanation", "Explanation of your payment options (§417(a)(3))"),
+                    ("qpsa_explanation", "Explanation of the survivor benefit before retirement"),
+                    ("rollover_402f", "Your rollover options (§402(f) notice)"),
+                    ("distribution_explanation", "Explanation of your distribution choices"),
+                ],
+                max_length=30,
+            ),
         ),
         migrations.AlterField(
-            model_name='noticebatchitem',
-            name='kind',
-            field=models.CharField(choices=[('qjsa_explanation', 'Explanation of your payment options (§417(a)(3))'), ('qpsa_explanation', 'Explanation of the survivor benefit before retirement'), ('rollover_402f', 'Your rollover options (§402(f) notice)'), ('distribution_explanation', 'Explanation of your distribution choices')], max_length=30),
+            model_name="noticebatchitem",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("qjsa_explanation", "Explanation of your payment options (§417(a)(3))"),
+                    ("qpsa_explanation", "Explanation of the survivor benefit before retirement"),
+                    ("rollover_402f", "Your rollover options (§402(f) notice)"),
+                    ("distribution_explanation", "Explanation of your distribution choices"),
+                ],
+                max_length=30,
+            ),
         ),
     ]

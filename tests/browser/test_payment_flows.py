@@ -374,12 +374,6 @@ def test_carver_db_annuity_in_pay_after_the_first_payment_is_confirmed(page, dem
 # --------------------------------------------------------------------------------------------- ESOP
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 22 item 2: an approved ESOP distribution stays 'approved' with nothing to do (Fairport's "
-    "claim rules require no election; the claim page offers none and the election pages do not serve an "
-    "ESOP membership), so it never reaches its election, withholding choices or payment",
-)
 def test_fairport_esop_distribution_paid_and_shown(page, demo):
     # FSB-40002 (Paul Nguyen) left Fairport on July 14, 2023, 80% vested, unmarried: his vested account
     # is distributable after leaving, with no spouse's consent.

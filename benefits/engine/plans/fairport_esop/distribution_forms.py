@@ -149,10 +149,14 @@ def _shares_and_cash(
         )
     if fraction > 0:
         lines.append(
-            Posting(STOCK, "distribution", -frac_cash, -fraction, "the fraction of a share, in cash")
+            Posting(
+                STOCK, "distribution", -frac_cash, -fraction, "the fraction of a share, in cash", frac_cash
+            )
         )
     if kept_cash > 0:
-        lines.append(Posting(INVESTMENT, "distribution", -kept_cash, None, "the Investment Fund, in cash"))
+        lines.append(
+            Posting(INVESTMENT, "distribution", -kept_cash, None, "the Investment Fund, in cash", kept_cash)
+        )
     return DistributionForm(
         key="lump_sum_shares",
         label="Lump sum in shares and cash",
@@ -185,7 +189,12 @@ def _all_stock(
     lines = [
         *forfeit,
         Posting(
-            STOCK, "distribution", -stock_part, -kept_shares, f"{whole} shares of stock (with those bought)"
+            STOCK,
+            "distribution",
+            -stock_part,
+            -kept_shares,
+            f"{whole} shares of stock (with those bought)",
+            frac_cash,
         ),
         Posting(
             INVESTMENT, "distribution", -kept_cash, None, "the Investment Fund, used to buy shares for you"
