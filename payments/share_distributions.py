@@ -37,6 +37,9 @@ def share_postings(i) -> list[tuple[str, str, Decimal, Decimal | None, str]]:
             continue
         withheld = min(to_withhold, Decimal(line.get("cash") or "0"))
         to_withhold -= withheld
+        if amount + withheld == 0 and withheld > 0:  # all of this line's cash went to the tax
+            out.append((src, kind, -withheld, shares, f"{head}: federal income tax withheld ({words})"))
+            continue
         out.append((src, kind, amount + withheld, shares, f"{head}: paid to you, {words}"))
         if withheld > 0:
             out.append((src, kind, -withheld, None, f"{head}: federal income tax withheld ({words})"))

@@ -20,7 +20,7 @@ from __future__ import annotations
 from datetime import date
 from decimal import Decimal
 
-from benefits.engine.money import ZERO, to_money
+from benefits.engine.money import ZERO, to_money, to_money_down
 from benefits.engine.share_distributions import (
     DistributionForm,
     DistributionOffer,
@@ -76,28 +76,25 @@ def offer(
             unavailable="There is no vested account balance to distribute (§9.1).",
             trace=tb.build(),
         )
+    # The Investment Fund forfeited to the cent, rounded down (the kept part is never short, §9.7); the
+    # shares forfeited carry the rest of the nonvested value.
+    cash_f = to_money_down(split.cash_forfeited)
     forfeit: list[Posting] = []
-    if split.cash_forfeited > 0:
+    if cash_f > 0:
         forfeit.append(
-            Posting(
-                INVESTMENT,
-                "forfeiture",
-                -split.cash_forfeited,
-                None,
-                "the nonvested part forfeited (§9.5, §9.6)",
-            )
+            Posting(INVESTMENT, "forfeiture", -cash_f, None, "the nonvested part forfeited (§9.5, §9.6)")
         )
-    if split.shares_forfeited > 0:
+    if split.shares_forfeited > 0 or split.nonvested_value - cash_f > 0:
         forfeit.append(
             Posting(
                 STOCK,
                 "forfeiture",
-                -(split.nonvested_value - split.cash_forfeited),
+                -(split.nonvested_value - cash_f),
                 -split.shares_forfeited,
                 "the nonvested shares forfeited (§9.5, §9.6)",
             )
         )
-    kept_shares, kept_cash = split.shares_kept, split.cash_kept
+    kept_shares, kept_cash = split.shares_kept, cash - cash_f
     forms = [_shares_and_cash(vested, kept_shares, kept_cash, share_value, forfeit, settings)]
     tb.step(
         "Lump sum: the Stock Fund in whole shares, the Investment Fund and any fraction of a share in cash",
@@ -139,15 +136,15 @@ def _shares_and_cash(
 ) -> DistributionForm:
     whole = whole_shares(kept_shares)
     fraction = kept_shares - whole
-    frac_cash = fraction_cash(vested, whole, value, kept_cash) if settings.fraction_in_cash else ZERO
+    stock_out = vested - kept_cash  # the Stock Fund's vested value, all of it leaves
+    whole_value = min(to_money(whole * value), stock_out)
+    frac_cash = stock_out - whole_value if settings.fraction_in_cash else ZERO
     lines = [*forfeit]
     if whole:
         lines.append(
-            Posting(
-                STOCK, "distribution", -to_money(whole * value), -Decimal(whole), f"{whole} shares of stock"
-            )
+            Posting(STOCK, "distribution", -whole_value, -Decimal(whole), f"{whole} shares of stock")
         )
-    if fraction > 0:
+    if fraction > 0 or frac_cash > 0:
         lines.append(
             Posting(
                 STOCK, "distribution", -frac_cash, -fraction, "the fraction of a share, in cash", frac_cash
@@ -166,7 +163,7 @@ def _shares_and_cash(
         ),
         section="Plan §10.1, §10.6",
         shares=whole,
-        shares_value=to_money(whole * value),
+        shares_value=whole_value,
         cash=frac_cash + kept_cash,
         share_value=value,
         postings=tuple(lines),
@@ -184,7 +181,7 @@ def _all_stock(
 ) -> DistributionForm:
     total_shares = kept_shares + kept_cash / value
     whole = whole_shares(total_shares)
-    frac_cash = fraction_cash(vested, whole, value, ZERO) if settings.fraction_in_cash else ZERO
+    frac_cash = max(ZERO, fraction_cash(vested, whole, value, ZERO)) if settings.fraction_in_cash else ZERO
     stock_part = vested - kept_cash
     lines = [
         *forfeit,
@@ -209,7 +206,7 @@ def _all_stock(
         ),
         section="Plan §10.6",
         shares=whole,
-        shares_value=to_money(whole * value),
+        shares_value=vested - frac_cash,
         cash=frac_cash,
         share_value=value,
         postings=tuple(lines),
