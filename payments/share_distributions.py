@@ -59,4 +59,7 @@ def plan_data_moved(plan_data: dict, payments) -> dict:
                 shares += Decimal(line["shares"])
             else:
                 cash += Decimal(line["amount"])
-    return {**plan_data, "shares": f"{shares:.4f}", "cash": f"{cash:.2f}"}
+    after = {}
+    for p in payments:
+        after.update((p.posting or {}).get("share_distribution", {}).get("plan_data_after") or {})
+    return {**plan_data, "shares": f"{shares:.4f}", "cash": f"{cash:.2f}", **after}

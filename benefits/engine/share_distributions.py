@@ -59,6 +59,8 @@ class DistributionForm:
     share_value: Decimal
     postings: tuple[Posting, ...]
     default: bool = False
+    # ``plan_data`` keys the plan's record takes once the distribution is paid (an input it spends).
+    plan_data_after: dict[str, str] = field(default_factory=dict)
 
     @property
     def value(self) -> Decimal:
@@ -108,6 +110,7 @@ def offer_output(offer: DistributionOffer) -> dict[str, Any]:
                 "cash": money_str(f.cash),
                 "value": money_str(f.value),
                 "share_value": f"{f.share_value}",
+                "plan_data_after": dict(f.plan_data_after),
                 "postings": [
                     {
                         "source": p.source,

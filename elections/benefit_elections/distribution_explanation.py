@@ -58,7 +58,17 @@ def _row(f: dict) -> dict:
         "is_qjsa": bool(f.get("default")),
         "consent_needed": False,
         "distribution": {
-            k: f[k] for k in ("shares", "shares_value", "cash", "value", "share_value", "section", "postings")
+            k: f.get(k)
+            for k in (
+                "shares",
+                "shares_value",
+                "cash",
+                "value",
+                "share_value",
+                "section",
+                "postings",
+                "plan_data_after",
+            )
         },
     }
 
