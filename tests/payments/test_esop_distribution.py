@@ -26,6 +26,7 @@ from elections.models import Claim, ClaimState
 from payments import services
 from payments.models import Payment
 from tests.elections.conftest import AS_OF
+from tests.payments.clock import on_the_day
 from tests.payments.test_payments import confirm
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +118,7 @@ def test_an_election_of_a_form_the_plan_does_not_offer_is_refused_naming_the_rul
     assert not Payment.objects.filter(claim=claim).exists()
 
 
-def test_elected_scheduled_instructed_confirmed_and_posted_from_the_plan_text(paul):
+def test_elected_scheduled_instructed_confirmed_and_posted_from_the_plan_text(paul, client):
     user, m = paul
     claim = approved_claim(user, m)
     draft = draft_for(user, m, claim, "lump_sum_shares")
@@ -162,6 +163,20 @@ def test_elected_scheduled_instructed_confirmed_and_posted_from_the_plan_text(pa
     assert (m.plan_data["shares"], m.plan_data["cash"]) == ("0.0000", "0.00")
     after = membership_calculate(m, as_of=date(2027, 1, 4))["account"]
     assert Decimal(after["vested_balance"]) == 0
+
+    # The statement for the period with the pay date shows the distribution in shares and dollars, and
+    # the dashboard says it was paid.
+    with on_the_day([date(2027, 1, 4)]):
+        client.force_login(user)
+        url = f"/benefits/participants/{m.participant_id}/plans/fairport-esop/statement/"
+        page = client.get(url, {"start": "2026-01-01", "end": "2027-01-01"}).content.decode()
+        import re
+
+        main = re.sub(r"<[^>]+>", " ", page[page.index("<main"):page.index("</main>")])
+        assert "Distributions" in main and "-334.7439" in main and "-$3,816.08" in main, " ".join(main.split())[:4000]
+        assert "Forfeitures" in page and "-75.2561" in page
+        dashboard = client.get("/", follow=True).content.decode()
+        assert "Paid on January 1, 2027" in dashboard
 
     # Imported again: nothing changes (the same rows, found by their memo).
     confirm(admin, [(payment.pk, PAY_DATE, "paid", PAY_DATE, "TR-1", "3816.08", "")], name="again.csv")
