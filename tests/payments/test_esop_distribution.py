@@ -172,8 +172,10 @@ def test_elected_scheduled_instructed_confirmed_and_posted_from_the_plan_text(pa
         page = client.get(url, {"start": "2026-01-01", "end": "2027-01-01"}).content.decode()
         import re
 
-        main = re.sub(r"<[^>]+>", " ", page[page.index("<main"):page.index("</main>")])
-        assert "Distributions" in main and "-334.7439" in main and "-$3,816.08" in main, " ".join(main.split())[:4000]
+        main = re.sub(r"<[^>]+>", " ", page[page.index("<main") : page.index("</main>")])
+        assert "Distributions" in main and "-334.7439" in main and "-$3,816.08" in main, " ".join(
+            main.split()
+        )[:4000]
         assert "Forfeitures" in page and "-75.2561" in page
         dashboard = client.get("/", follow=True).content.decode()
         assert "Paid on January 1, 2027" in dashboard
@@ -183,4 +185,79 @@ def test_elected_scheduled_instructed_confirmed_and_posted_from_the_plan_text(pa
     assert (
         AccountTransaction.objects.filter(membership=m, memo__startswith=f"Payment {payment.pk},").count()
         == 4
+    )
+
+
+# ------------------------------------------------------------------ Carver ESOP: a cash-out in cash
+
+
+def test_carver_cash_out_in_cash_by_direct_rollover_posts_the_funds_and_spends_the_vested_value(demo):
+    # CBI-50002 left Carver on November 15, 2019: 380 shares × $7.85 = $2,983.00 and $55.00, all vested,
+    # $3,038.00 ≤ $5,000: §10.6(a) pays it as a lump sum in cash unless he elects shares, directly or by
+    # direct rollover as he elects. He chooses cash to his IRA: nothing withheld (Code §3405(c)(2)).
+    m = PlanMembership.objects.select_related("participant").get(
+        participant__participant_number="CBI-50002", plan__key="carver-esop"
+    )
+    user = User.objects.create_user(email="cbi@esop.test", password=PASSWORD)
+    m.participant.user = user
+    m.participant.save(update_fields=["user"])
+    claim = claims.claim_file(
+        filer=user,
+        membership=m,
+        claim_type="esop_distribution",
+        details={"commencement_date": PAY_DATE},
+        statement="Please pay me.",
+        on=AS_OF,
+    )
+    committee = User.objects.get(email="committee@demo.test")
+    claims.claim_start_review(claim=claim, actor=committee, on=AS_OF)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        claims.claim_decide(
+            claim=claim, actor=committee, outcome="approved", reasons="", provisions="§10.6(a)", on=AS_OF
+        )
+    claim.refresh_from_db()
+    assert claim.state == ClaimState.ELECTION_REQUIRED
+    with elections_today():
+        draft = elections.draft_start(user=user, membership=m, asd=PAY_DATE, claim=claim)
+    assert [r["form"] for r in draft.notice.content["forms"]] == ["lump_sum_cash", "lump_sum_shares"]
+    elections.draft_explanation_read(draft=draft, user=user)
+    elections.draft_save(
+        draft=draft, user=user, step="form", answers={"form": "lump_sum_cash", "installments": {}}
+    )
+    elections.draft_save(
+        draft=draft,
+        user=user,
+        step="payment",
+        answers={
+            "payment_method": "direct_rollover",
+            "payment": {"rollover_type": "ira", "institution": "Example Trust", "account": "IRA-55501234"},
+            "withholding": {"form": "none", "note": "No withholding on a direct rollover"},
+        },
+    )
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        elections.election_sign(draft=draft, user=user, password=PASSWORD, on=AS_OF)
+    payment = Payment.objects.get(claim=claim)
+    assert (payment.gross, payment.method, payment.form_label) == (
+        Decimal("3038.00"),
+        "direct_rollover",
+        "Lump sum in cash: $3,038.00 in cash",
+    )
+    admin = User.objects.get(email="admin@demo.test")
+    services.instruction_export(pay_date=PAY_DATE, actor=admin)
+    i = payment.instalments.get(pay_date=PAY_DATE)
+    assert (i.withholding, i.net) == (Decimal("0.00"), Decimal("3038.00"))
+    confirm(admin, [(payment.pk, PAY_DATE, "paid", PAY_DATE, "TR-2", "3038.00", "")])
+    posted = {
+        (t.source, t.kind, t.amount, t.shares)
+        for t in AccountTransaction.objects.filter(membership=m, memo__startswith=f"Payment {payment.pk},")
+    }
+    assert posted == {
+        ("stock_fund", "distribution", Decimal("-2983.00"), Decimal("-380.0000")),
+        ("investment_fund", "distribution", Decimal("-55.00"), None),
+    }
+    m.refresh_from_db()
+    assert (m.plan_data["shares"], m.plan_data["cash"], m.plan_data["vested_account_value"]) == (
+        "0.0000",
+        "0.00",
+        "0.00",
     )
