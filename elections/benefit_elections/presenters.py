@@ -267,6 +267,7 @@ def review(draft) -> dict:
         "monthly": money(figures["monthly"]),
         "survivor": money(figures["survivor_monthly"]),
         "lump_sum": money(row.get("lump_sum")),
+        "receive": row.get("summary", "") if row.get("distribution") else "",
         "installments": _draft_installment_words(draft, row),
         "annuitant": annuitant,
         "beneficiaries": a.get("beneficiaries") or [],
@@ -489,6 +490,8 @@ def consent_status(claim, *, election: Election | None, claim_consents: list[Spo
         or claim.claimant_relationship != "participant"
     ):
         return "Not needed for this kind of claim."
+    if not services.election_rules(claim.membership.plan.key).qjsa_applies:
+        return "Not needed: the plan does not ask for the spouse's consent to the participant's own distribution."
     if claim.claim_type in CONSENT_TYPES:
         return (
             "Needed once the claim is approved: the consent form is issued then, and nothing is paid "
