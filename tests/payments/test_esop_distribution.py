@@ -11,6 +11,8 @@ the payment, $8.48. Nothing posts before the trustee's confirmation; then the ac
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import date
 from decimal import Decimal
 
@@ -141,6 +143,15 @@ def test_elected_scheduled_instructed_confirmed_and_posted_from_the_plan_text(pa
     i = payment.instalments.get(pay_date=PAY_DATE)
     assert i.state == "instructed"
     assert (i.gross, i.withholding, i.net) == (Decimal("3816.08"), Decimal("8.48"), Decimal("3807.60"))
+    (row,) = [
+        r for r in csv.DictReader(io.StringIO(i.instruction_file.content)) if r["payment"] == str(payment.pk)
+    ]
+    assert (row["gross"], row["withholding"], row["net"], row["shares"]) == (
+        "3816.08",
+        "8.48",
+        "3807.60",
+        "334",
+    )
     assert not AccountTransaction.objects.filter(
         membership=m, memo__startswith=f"Payment {payment.pk},"
     ).exists()
