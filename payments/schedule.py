@@ -195,8 +195,13 @@ def terms_for(*, claim, election, on: date) -> Terms:
             }
             p["form_label"] = share_distribution_label(election.form_label, shares_and_cash)
             if int(shares_and_cash.get("shares") or 0):
-                # The paying agent (the trustee) delivers these in the payee's name or to the rollover IRA.
-                p["destination"] = {**destination, "employer_shares": int(shares_and_cash["shares"])}
+                # The paying agent (the trustee) delivers these in the payee's name or to the rollover IRA;
+                # their value is in the gross and carries no withholding (Code §3405(e)(8)).
+                p["destination"] = {
+                    **destination,
+                    "employer_shares": int(shares_and_cash["shares"]),
+                    "employer_shares_value": str(shares_and_cash["shares_value"]),
+                }
         elif account_plan and p["kind"] == PaymentKind.SINGLE_SUM:
             p["posting"] = account_split(membership, p["gross"], claim.claim_type, on)
         elif account_plan and p["kind"] == PaymentKind.INSTALLMENTS:

@@ -80,8 +80,8 @@ def distribution(payment, *, gross: Decimal, paid_on: date) -> Distribution | No
 def employer_securities(payment, gross: Decimal) -> Decimal:
     """The value of the shares of employer stock in a payment (an ESOP distribution in shares and cash):
     no tax can be withheld from them (Code §3405(e)(8))."""
-    d = (payment.posting or {}).get("share_distribution") or {}
-    value = Decimal(str(d.get("shares_value") or "0"))
+    # Kept with the destination (read with every record), not the posting (left unread in bulk runs).
+    value = Decimal(str(_w(payment.destination).get("employer_shares_value") or "0"))
     return min(value, gross)
 
 
