@@ -92,6 +92,7 @@ def plan_outputs(
         vested_percent=pct,
         termination_date=participant.termination_date,
         as_of=as_of,
+        elected_dividends=elected,
         settings=settings,
     )
     out["distribution"], traces["distribution"] = offer_output(dist), dist.trace.as_list()

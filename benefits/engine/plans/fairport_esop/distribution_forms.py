@@ -51,9 +51,21 @@ def offer(
     termination_date: date | None,
     as_of: date,
     ownership_restricted: bool = False,
+    elected_dividends: Decimal = ZERO,
     settings: BenefitSettings = DEFAULT_SETTINGS,
 ) -> DistributionOffer:
     tb = TraceBuilder()
+    if elected_dividends > 0 and vested_percent < 100:
+        # §7.2-2(i)(B): elected dividends are fully vested inside a partly vested account; §9.6's order of
+        # forfeiture does not say how they are kept apart, so no figure is offered that could be wrong.
+        return DistributionOffer(
+            ZERO,
+            (),
+            INSTALLMENTS,
+            True,
+            unavailable="The Committee works out this distribution itself: your account holds dividends you "
+            "elected to keep, which are fully vested while the rest of the account is not (§7.2-2, §9.6).",
+        )
     if termination_date is None or termination_date > as_of:
         tb.step("Still employed: the account is paid only after Service ends", section="Fairport ESOP §10.1")
         return DistributionOffer(

@@ -138,3 +138,12 @@ def test_every_form_pays_exactly_the_vested_balance_and_empties_the_account(shar
         assert sum(p.shares or 0 for p in f.postings) == -shares
         assert sum(p.amount for p in f.postings if p.shares is None) == -cash
         assert sum(p.cash for p in f.postings) == f.cash  # withholding can come only from this
+
+
+def test_elected_dividends_in_a_partly_vested_account_are_left_to_the_committee():
+    # §7.2-2(i)(B): elected dividends are always vested; §9.6 does not say how they stand apart from the
+    # forfeiture order, so nothing is offered (fully vested, the question does not arise).
+    kw = dict(shares=D("410"), cash=D("96.10"), share_value=D("11.40"), termination_date=LEFT, as_of=AS_OF)
+    partly = offer(vested_percent=D("80"), elected_dividends=D("20.00"), **kw)
+    assert partly.forms == () and "§7.2-2" in partly.unavailable
+    assert offer(vested_percent=D("100"), elected_dividends=D("20.00"), **kw).forms
