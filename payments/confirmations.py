@@ -4,7 +4,8 @@ payment paid or returned and posts what was paid to the plan's books.
 A row names the payment, its pay date, ``paid`` or ``returned``, the date, the agent's reference and
 the gross amount. The file is refused whole (row, column, reason) when a row names an unknown payment
 or a payment not yet instructed, an amount that differs, or a payment already confirmed differently
-(paid twice); a file imported again changes nothing. A paid account-plan payment posts one
+(paid twice); a file imported again changes nothing. An ESOP's single sum in shares and cash posts the
+engine's lines with their shares (``payments.share_distributions``). A paid account-plan payment posts one
 ``AccountTransaction`` per source it takes (the split stored when it was scheduled, in the plan's
 order) and the federal income tax withheld as its own line; a loan posts ``loan_issued`` and the
 membership's loan balances (``plan_data.loans``, read by the engine's loan limit) are recomputed.
@@ -26,6 +27,7 @@ from benefits.models import LOAN_MOVEMENT_KINDS, AccountBalance, AccountTransact
 from elections.claims.limits import loans_pending, pending_loan_data
 from payments.diversification import transfer_postings
 from payments.models import Loan, Payment, PaymentInstalment, PaymentKind
+from payments.share_distributions import lines_of, plan_data_moved, share_postings
 
 STATUSES = {"paid": "paid", "returned": "returned"}
 MONEY_MAX = Decimal("9999999999.99")
@@ -206,6 +208,16 @@ class ConfirmationsKind(Kind):
                         label=f"Payment {pid} {src}",
                     )
                 )
+            for n, (src, kind, amount, shares, text) in enumerate(share_postings(i)):
+                out.append(
+                    Target(
+                        AccountTransaction,
+                        ("tx", text, src, n),
+                        {"membership": p.membership, "source": src, "date": on, "kind": kind},
+                        {"amount": amount, "shares": shares, "memo": text},
+                        label=f"Payment {pid} {src}",
+                    )
+                )
             for n, (src, kind, amount, text) in enumerate(postings(i)):
                 out.append(
                     Target(
@@ -242,7 +254,9 @@ class ConfirmationsKind(Kind):
         members: dict[int, PlanMembership] = {}
         for t in paid:
             i = t.instance
-            for src, kind, amount, _ in postings(i):
+            lines = [(s, k, a) for s, k, a, _ in postings(i)]
+            lines += [(s, k, a) for s, k, a, _, _ in share_postings(i)]
+            for src, kind, amount in lines:
                 posted[i.payment.membership_id].append((src, kind, amount, t.values["paid_on"]))
                 members[i.payment.membership_id] = i.payment.membership
         out: list[Target] = self._transfers_moved(paid) + list(closed)
@@ -310,10 +324,17 @@ class ConfirmationsKind(Kind):
         return out
 
     def _transfers_moved(self, paid) -> list[Target]:
-        """An ESOP diversification transfer moves ``plan_data``'s shares to cash (what the engine reads)."""
+        """An ESOP diversification transfer moves ``plan_data``'s shares to cash, and a distribution in
+        shares and cash takes both out (what the engine and the statement read)."""
         moved: dict[int, tuple[PlanMembership, Decimal, Decimal]] = {}
+        distributed: dict[int, list] = defaultdict(list)
         for t in paid:
             i = t.instance
+            if lines_of(i.payment):
+                distributed[i.payment.membership_id].append(i.payment)
+                moved.setdefault(
+                    i.payment.membership_id, (i.payment.membership, Decimal("0"), Decimal("0.00"))
+                )
             tr = (i.payment.posting or {}).get("transfer")
             if not tr:
                 continue
@@ -327,6 +348,8 @@ class ConfirmationsKind(Kind):
             data = dict(m.plan_data)
             data["shares"] = f"{Decimal(str(data.get('shares') or '0')) - shares:.4f}"
             data["cash"] = f"{Decimal(str(data.get('cash') or '0')) + value:.2f}"
+            if distributed.get(mid):
+                data = plan_data_moved(data, distributed[mid])
             out.append(Target(PlanMembership, ("membership", mid), {}, {"plan_data": data}, instance=m))
         return out
 

@@ -112,6 +112,18 @@ def _certain_years(form: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def share_distribution_label(label: str, d: dict) -> str:
+    """ "Lump sum in shares and cash: 334 shares and $8.48 in cash" (what the paying agent delivers)."""
+    from benefits import formatting
+
+    parts = []
+    if int(d.get("shares") or 0):
+        parts.append(f"{formatting.shares(d['shares'], places=0)} shares")
+    if Decimal(str(d.get("cash") or "0")) > 0:
+        parts.append(f"{formatting.money(d['cash'])} in cash")
+    return f"{label}: {' and '.join(parts)}"[:100]
+
+
 def account_split(membership, amount: Decimal, claim_type: str, on: date) -> dict:
     """The sources an account-plan payment takes, in the order the plan's text names (engine)."""
     from benefits.engine.payment_order import PRO_RATA, split_in_order
@@ -173,7 +185,24 @@ def terms_for(*, claim, election, on: date) -> Terms:
                 survivor_name=(election.spouse_name or (election.contingent_annuitant or {}).get("name", "")),
                 certain_until=add_months(election.asd, 12 * years) if years else None,
             )
-        if account_plan and p["kind"] == PaymentKind.SINGLE_SUM:
+        shares_and_cash = fig.get("distribution")
+        if shares_and_cash:
+            # An ESOP's single sum in shares and cash: the engine's lines (each source's shares and
+            # value out, and what the plan forfeits when it is paid) post as they are.
+            p["posting"] = {
+                "section": shares_and_cash.get("section", ""),
+                "share_distribution": shares_and_cash,
+            }
+            p["form_label"] = share_distribution_label(election.form_label, shares_and_cash)
+            if int(shares_and_cash.get("shares") or 0):
+                # The paying agent (the trustee) delivers these in the payee's name or to the rollover IRA;
+                # their value is in the gross and carries no withholding (Code §3405(e)(8)).
+                p["destination"] = {
+                    **destination,
+                    "employer_shares": int(shares_and_cash["shares"]),
+                    "employer_shares_value": str(shares_and_cash["shares_value"]),
+                }
+        elif account_plan and p["kind"] == PaymentKind.SINGLE_SUM:
             p["posting"] = account_split(membership, p["gross"], claim.claim_type, on)
         elif account_plan and p["kind"] == PaymentKind.INSTALLMENTS:
             # Each instalment takes the sources in the plan's order for the claim (the 401(k)'s §5.3:

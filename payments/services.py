@@ -198,6 +198,7 @@ INSTRUCTION_COLUMNS = (
     "gross",
     "withholding",
     "net",
+    "shares",
 )
 
 
@@ -220,6 +221,7 @@ def _row(i: PaymentInstalment) -> list[str]:
         f"{i.gross:.2f}",
         f"{i.withholding:.2f}",
         f"{i.net:.2f}",
+        str(d.get("employer_shares", "")),  # an ESOP distribution: whole shares to deliver (in the gross)
     ]
 
 

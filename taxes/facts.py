@@ -14,7 +14,8 @@ Readings (stated here once):
   instalments falling in that year plus the other payment records' instalments to the same payee from
   the same plan membership in that year that are not cancelled or returned (``year_eligible_total``).
 * These plans hold no after-tax employee contributions, so box 5 is zero and the taxable amount is
-  known (box 2b "not determined" stays unchecked); payments are in cash.
+  known (box 2b "not determined" stays unchecked); payments are in cash, except an ESOP's shares of
+  employer stock, which are part of the gross at their value and carry no withholding (§3405(e)(8)).
 """
 
 from __future__ import annotations
@@ -72,7 +73,16 @@ def distribution(payment, *, gross: Decimal, paid_on: date) -> Distribution | No
         installment_years=(n // per_year) if (kind is Kind.INSTALLMENT and n) else None,
         installments_for_life_expectancy=kind is Kind.INSTALLMENT and not n,
         disabled=bool(p.disability_date and p.disability_date <= paid_on),
+        employer_securities=employer_securities(payment, gross),
     )
+
+
+def employer_securities(payment, gross: Decimal) -> Decimal:
+    """The value of the shares of employer stock in a payment (an ESOP distribution in shares and cash):
+    no tax can be withheld from them (Code §3405(e)(8))."""
+    # Kept with the destination (read with every record), not the posting (left unread in bulk runs).
+    value = Decimal(str(_w(payment.destination).get("employer_shares_value") or "0"))
+    return min(value, gross)
 
 
 def _w(value) -> dict:

@@ -450,8 +450,15 @@ def rollover_notice(membership, *, asd: date, explained_on: date, facts: dict | 
     }
 
 
+def _distribution_explanation(membership, *, asd: date, explained_on: date) -> dict:
+    from elections.benefit_elections.distribution_explanation import distribution_explanation
+
+    return distribution_explanation(membership, asd=asd, explained_on=explained_on)
+
+
 BUILDERS = {
     "qjsa_explanation": qjsa_explanation,
+    "distribution_explanation": _distribution_explanation,
     "qpsa_explanation": qpsa_explanation,
     "rollover_402f": rollover_notice,
 }

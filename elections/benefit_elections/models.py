@@ -27,6 +27,7 @@ class NoticeKind(models.TextChoices):
     QJSA_EXPLANATION = "qjsa_explanation", "Explanation of your payment options (§417(a)(3))"
     QPSA_EXPLANATION = "qpsa_explanation", "Explanation of the survivor benefit before retirement"
     ROLLOVER_402F = "rollover_402f", "Your rollover options (§402(f) notice)"
+    DISTRIBUTION_EXPLANATION = "distribution_explanation", "Explanation of your distribution choices"
 
 
 class Notice(models.Model):
@@ -247,7 +248,8 @@ class Election(models.Model):
 
     @property
     def is_single_sum(self) -> bool:
-        return self.form in ("lump_sum", "direct_rollover")
+        # An ESOP's single sums are "lump_sum_..." (shares and cash, all in shares, cash).
+        return self.form in ("lump_sum", "direct_rollover") or self.form.startswith("lump_sum_")
 
 
 class BeneficiaryDesignation(models.Model):

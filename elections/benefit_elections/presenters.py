@@ -91,7 +91,7 @@ def present_content(content: dict) -> dict:
     c["provisional_view"] = provisional_words(content) if content.get("asd") else {}
     c["final_words"] = final_words(content)
     c["amount_words"] = money(c.get("amount"))
-    c["vested_words"] = money(c.get("vested_monthly_at_nrd"))
+    c["vested_words"] = money(c.get("vested_monthly_at_nrd") or c.get("vested_balance"))
     c["nrd_words"] = words(c.get("normal_retirement_date"))
     return c
 
@@ -272,6 +272,7 @@ def review(draft) -> dict:
         "monthly": money(figures["monthly"]),
         "survivor": money(figures["survivor_monthly"]),
         "lump_sum": money(row.get("lump_sum")),
+        "receive": row.get("summary", "") if row.get("distribution") else "",
         "installments": _draft_installment_words(draft, row),
         "annuitant": annuitant,
         "beneficiaries": a.get("beneficiaries") or [],
@@ -437,6 +438,8 @@ def consent_status(claim, *, election, claim_consents: list, consent_to_claim: b
         or claim.claimant_relationship != "participant"
     ):
         return "Not needed for this kind of claim."
+    if not election_rules(claim.membership.plan.key).qjsa_applies:
+        return "Not needed: the plan does not ask for the spouse's consent to the participant's own distribution."
     if consent_to_claim:
         return (
             "Needed once the claim is approved: the consent form is issued then, and nothing is paid "

@@ -47,9 +47,9 @@ from elections.benefit_elections.models import (
     NoticeKind,
     PaymentMethod,
 )
-from elections.benefit_elections.tasks import notice_batch_fan_out, notice_batch_queue
 from elections.benefit_elections.provisional import provisional_words
 from elections.benefit_elections.selectors import batch_counts
+from elections.benefit_elections.tasks import notice_batch_fan_out, notice_batch_queue
 from elections.consents import services as consents
 from elections.consents.facts import consent_facts
 from elections.consents.models import SpousalConsent
@@ -60,6 +60,7 @@ NOTICE_TEMPLATES = {
     NoticeKind.QJSA_EXPLANATION: "pdf/notices/qjsa_explanation.html",
     NoticeKind.QPSA_EXPLANATION: "pdf/notices/qpsa_explanation.html",
     NoticeKind.ROLLOVER_402F: "pdf/notices/rollover_402f.html",
+    NoticeKind.DISTRIBUTION_EXPLANATION: "pdf/notices/distribution_explanation.html",
 }
 
 
@@ -149,7 +150,7 @@ def notice_issue(
             participant=participant, plan=membership.plan, kind=kind, asd=asd, version=1
         )
         return IssueOutcome(notice, False)
-    if kind == NoticeKind.QJSA_EXPLANATION:
+    if kind in (NoticeKind.QJSA_EXPLANATION, NoticeKind.DISTRIBUTION_EXPLANATION):
         _rollover_notice_with(notice, actor=actor, on=on, request=request)
     return IssueOutcome(notice, True)
 
@@ -366,7 +367,7 @@ def _rollover_notice_with(explanation_notice: Notice, *, actor, on: date, reques
         (
             r
             for r in explanation_notice.content.get("forms", [])
-            if r.get("form") == "lump_sum" and r.get("lump_sum")
+            if (r.get("form") == "lump_sum" or r.get("distribution")) and r.get("lump_sum")
         ),
         None,
     )
@@ -709,12 +710,8 @@ def batch_resume(*, batch: NoticeBatch, actor, request=None) -> None:
 # ------------------------------------------------------------------------------------ elections
 
 
-def _explanation_for(membership, asd: date) -> Notice | None:
-    return (
-        Notice.objects.filter(membership=membership, kind=NoticeKind.QJSA_EXPLANATION, asd=asd)
-        .order_by("-version")
-        .first()
-    )
+def _explanation_for(membership, asd: date, kind: str = NoticeKind.QJSA_EXPLANATION) -> Notice | None:
+    return Notice.objects.filter(membership=membership, kind=kind, asd=asd).order_by("-version").first()
 
 
 def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, request=None) -> ElectionDraft:
@@ -724,16 +721,21 @@ def draft_start(*, user, membership: PlanMembership, asd: date, claim=None, requ
     if claim is not None and (claim.membership_id != membership.pk or claim.filed_by_id != user.pk):
         raise PermissionDenied
     rules = election_rules(membership.plan.key)
+    kind = NoticeKind.QJSA_EXPLANATION
     if not rules.qjsa_applies:
-        raise ElectionInvalid({"plan": f"{membership.plan.name} has no forms of payment to elect."})
+        # Outside §417: an account distributed in shares and cash is elected on its own explanation,
+        # for an approved claim only (the engine says which forms the plan offers).
+        from elections.benefit_elections.distribution_explanation import offers_distribution
+
+        if claim is None or not offers_distribution(membership, as_of=today()):
+            raise ElectionInvalid({"plan": f"{membership.plan.name} has no forms of payment to elect."})
+        kind = NoticeKind.DISTRIBUTION_EXPLANATION
     claim = _claim_to_elect_for(membership, claim, user)
     if asd <= today():
         raise ElectionInvalid({"asd": "The payment start date must be in the future."})
-    notice = _explanation_for(membership, asd)
+    notice = _explanation_for(membership, asd, kind)
     if notice is None:
-        notice = notice_issue(
-            membership=membership, kind=NoticeKind.QJSA_EXPLANATION, asd=asd, actor=user, request=request
-        ).notice
+        notice = notice_issue(membership=membership, kind=kind, asd=asd, actor=user, request=request).notice
     waits = election_waits_words(notice)
     if waits:  # given (and readable) now; the election is made on the final explanation
         raise ElectionWaits(notice, waits)
@@ -870,6 +872,8 @@ def payment_needs(draft: ElectionDraft, row: dict) -> PaymentNeeds:
     from benefits.engine.account_options import rollover_eligible_installments
 
     form = row.get("form", "")
+    if row.get("distribution"):  # a single sum in shares and cash: an eligible rollover distribution
+        return PaymentNeeds(rollover_allowed=True, w4r=True, w4p=False, single_sum=True)
     if form == "direct_rollover":
         return PaymentNeeds(rollover_allowed=True, rollover_required=True, w4p=False, single_sum=True)
     if form == "lump_sum":
@@ -902,6 +906,11 @@ def validate_election(draft: ElectionDraft, *, on: date) -> dict[str, str]:
         errors["explanation"] = waits
     rules = election_rules(draft.membership.plan.key)
     row = form_row(draft, a.get("form", ""))
+    if row is None and draft.notice.kind == NoticeKind.DISTRIBUTION_EXPLANATION:
+        from elections.benefit_elections.distribution_explanation import refused_form_words
+
+        errors["form"] = refused_form_words(draft.notice.content)
+        return errors
     if row is None:
         errors["form"] = "Form of payment: choose one of the forms in the explanation."
         return errors
@@ -1022,6 +1031,8 @@ def election_sign(
             "monthly_after_social_security",
         )
     }
+    if row.get("distribution"):
+        figures["distribution"] = dict(row["distribution"])
     if row.get("account_option") and row["form"] in ACCOUNT_CHOICE_FORMS:
         from benefits.engine.account_options import choice_figures
 

@@ -201,6 +201,9 @@ def check_esop_distribution(membership, details, filed_on) -> dict:
     vested = Decimal(given)
     if vested <= 0:
         raise ClaimInvalid({"claim_type": "There is no vested account balance to distribute."})
+    offer = result.get("distribution")
+    if offer is not None and not offer.get("forms"):  # the plan offers no form it can be paid in now
+        raise ClaimInvalid({"claim_type": str(offer.get("unavailable"))})
     return {"commencement_date": start.isoformat(), "vested_balance": f"{vested:.2f}"}
 
 

@@ -10,6 +10,7 @@ from django_fsm import can_proceed
 
 from benefits import formatting
 from benefits.audit import AuditEventType, audit_record
+from benefits.engine.elections import election_rules
 from elections.claims import checks, deadlines, notices
 from elections.claims.models import Claim, ClaimDetermination, ClaimState, ClaimType, ClaimVote
 from elections.claims.workflow import (
@@ -403,6 +404,9 @@ def _after_approval(claim: Claim, *, actor, request, on: date) -> None:
         consent_only = claim.claim_type in CONSENT_TYPES  # the spouse consents to the claim itself
         if consent_only:
             step = f"Election required: spousal consent ({rules.section('claim_consent')})" if married else ""
+        elif not election_rules(claim.membership.plan.key).qjsa_applies:
+            # Outside §417: no joint and survivor explanation and no spouse's consent to the form.
+            step = "Election required: your distribution election (its form, rollover and tax withholding)"
         else:
             step = (
                 "Election required: §417(a)(3) explanation and spousal consent"

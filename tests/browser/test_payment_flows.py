@@ -374,12 +374,6 @@ def test_carver_db_annuity_in_pay_after_the_first_payment_is_confirmed(page, dem
 # --------------------------------------------------------------------------------------------- ESOP
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 22 item 2: an approved ESOP distribution stays 'approved' with nothing to do (Fairport's "
-    "claim rules require no election; the claim page offers none and the election pages do not serve an "
-    "ESOP membership), so it never reaches its election, withholding choices or payment",
-)
 def test_fairport_esop_distribution_paid_and_shown(page, demo):
     # FSB-40002 (Paul Nguyen) left Fairport on July 14, 2023, 80% vested, unmarried: his vested account
     # is distributable after leaving, with no spouse's consent.
@@ -413,10 +407,20 @@ def test_fairport_esop_distribution_paid_and_shown(page, demo):
     rows = pay_date_confirmed(page, demo, "esop")
     (row,) = [r for r in rows if r["payment"] == str(payment.pk)]
     assert Decimal(row["net"]) == Decimal(row["gross"]) - Decimal(row["withholding"])
+    # Plan §9.6, §10.6: his 334.7439 vested shares ($3,816.08) go as 334 shares ($3,807.60) and the fraction
+    # in cash ($8.48); the 20% withholding is limited to that cash (Code §3405(e)(8)).
+    assert (row["gross"], row["withholding"], row["shares"]) == ("3816.08", "8.48", "334")
 
     mine = my_payments(page, user.email)
     assert "January 1, 2027" in mine and f"${Decimal(row['gross']):,.2f}" in mine
     assert "ending 5678" in mine and "12345678" not in mine
+    page.goto(
+        f"/benefits/participants/{m.participant_id}/plans/fairport-esop/statement/?start=2026-01-01&end=2027-01-01"
+    )
+    statement = page.locator("main").inner_text()
+    assert "Distributions" in statement and "-334.7439" in statement and "-$3,816.08" in statement
+    assert_accessible(page)
+    screenshot(page, "esop-statement-after")
     page.goto("/")
     assert (
         "Paid on January 1, 2027" in page.locator("main").inner_text()

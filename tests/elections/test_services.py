@@ -305,7 +305,9 @@ def test_majority_plans_record_each_vote_and_decide_on_a_majority(demo, committe
     claim = services.claim_decide(
         claim=claim, actor=committee2, outcome="approved", reasons="Eligible", provisions="§10.1", on=ON
     )
-    assert claim.state == ClaimState.APPROVED
+    # Approved by the majority, then handed to the participant's distribution election (Fairport §10.1,
+    # §10.6: whether all in Stock; §10.9 and Code §3405: rollover and withholding).
+    assert claim.state == ClaimState.ELECTION_REQUIRED
     assert ClaimVote.objects.filter(claim=claim).count() == 2
     votes = claim.notices.get(kind="approval").document.payload["votes"]
     assert {v["member"] for v in votes} == {committee.email, committee2.email}

@@ -12,13 +12,15 @@ from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from benefits.engine.money import HUNDRED, ZERO, money_str
+from benefits.engine.money import HUNDRED, ZERO, money_str, to_decimal
 from benefits.engine.plans.fairport_esop.contract import statement_output
 from benefits.engine.plans.fairport_esop.inputs import statement_inputs
 from benefits.engine.plans.fairport_esop.statement import statement
+from benefits.engine.share_distributions import offer_output
 from benefits.engine.trace import Trace, TraceBuilder, money, percent
 
 from .cash_out import cash_out_decision
+from .distribution_forms import offer as distribution_offer
 from .inputs import CarverEsopInputs, _error
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 
@@ -91,6 +93,19 @@ def plan_outputs(
         "distribution_date": when.isoformat(),
     }
     traces["cash_out"] = decision.trace.as_list()
+    # The Former Participant's own distribution: the forms §10.6(a) offers (none above the threshold).
+    if given.account_balance is not None:
+        pd = participant.plan_data or {}
+        dist = distribution_offer(
+            vested=vested,
+            shares=to_decimal(str(pd["shares"])),
+            cash=to_decimal(str(pd.get("cash") or "0")),
+            share_value=to_decimal(str(pd["share_value"])),
+            termination_date=participant.termination_date,
+            as_of=as_of,
+            decision=decision,
+        )
+        out["distribution"], traces["distribution"] = offer_output(dist), dist.trace.as_list()
 
     # Account statement for a period (project-added ``plan_data.statement``; the Fairport ESOP's ledger).
     if given.statement is not None:

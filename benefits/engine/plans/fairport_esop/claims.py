@@ -13,5 +13,8 @@ CLAIM_RULES = PlanClaimRules(
     voting="majority_of_seats",  # §12.6: majority of all members appointed, vacancies included
     seats=3,  # §12.2: at least three individuals
     filing_lead_days=30,  # §11.1: filed at least 30 days before benefits are to begin
-    election_required_types=frozenset(),  # A7.8: no spousal consent for a participant's own lump sum
+    # §10.1, §10.6: the Participant elects the payment date and whether all is paid in Stock, and the
+    # direct rollover and withholding (§10.9; Code §3405). A7.8: no spousal consent to his own lump sum.
+    election_required_types=frozenset({"esop_distribution"}),
+    election_reason="election required: the distribution's form, rollover and withholding",
 )

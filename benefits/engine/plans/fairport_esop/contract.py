@@ -13,9 +13,11 @@ from typing import Any
 
 from benefits.engine import statement_input as si
 from benefits.engine.money import money_str, percent_str, to_money
+from benefits.engine.share_distributions import offer_output
 from benefits.engine.trace import Trace, TraceBuilder, percent
 
 from .distribution import small_balance_route
+from .distribution_forms import offer as distribution_offer
 from .diversification import DiversificationStatus, diversification_status
 from .forfeiture import vested_balance
 from .inputs import FairportInputs, _vested_percent
@@ -81,6 +83,19 @@ def plan_outputs(
 
     # Small-balance distribution (F §10.1).
     out["cash_out"], traces["cash_out"] = _cash_out(participant, as_of, vb.vested_balance, settings)
+
+    # The Participant's own distribution after Service ends: the forms §10.1 and §10.6 offer.
+    dist = distribution_offer(
+        shares=shares,
+        cash=cash,
+        share_value=share_value,
+        vested_percent=pct,
+        termination_date=participant.termination_date,
+        as_of=as_of,
+        elected_dividends=elected,
+        settings=settings,
+    )
+    out["distribution"], traces["distribution"] = offer_output(dist), dist.trace.as_list()
 
     # Account statement for a period (F §8.6; project-added ``plan_data.statement``).
     inputs = given.statement
