@@ -456,3 +456,75 @@ def social_security_option(
         reduced_annual=money(reduced),
     )
     return FormAmount("ss_level", increased, factor, trace, annual_after=reduced)
+
+
+def untraced_form_amounts(
+    life_annual: Decimal,
+    *,
+    participant_birth: date,
+    retirement_date: date,
+    married: bool,
+    annuitant_birth: date | None,
+    nrd: date,
+    ss_option_amount: Decimal | None = None,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+    limit_annual: Decimal | None = None,
+) -> dict[str, FormAmount]:
+    """``form_amounts`` without its traces (the one-pass path of every commencement date,
+    ``dates.py``): the same keys in the same order, the same Decimal amounts, factors and notes.
+    The property tests hold the two equal."""
+    empty = Trace()
+    age = completed_age(participant_birth, retirement_date)
+    band = _band(age)
+    forms = {
+        "life": FormAmount(
+            "life", life_annual, ONE, empty, note="needs the Spouse's consent (§7.6)" if married else ""
+        )
+    }
+    if annuitant_birth is not None:
+        diff = full_years_between(participant_birth, annuitant_birth)
+        younger = annuitant_birth > participant_birth
+        for pct in JS_PERCENTS:
+            factor = _js_adjusted(_JS_TABLE[band][pct], diff, younger)
+            annual = life_annual * factor
+            if married:
+                note = "normal form" if pct == "50" else ""
+            else:
+                note = "needs Plan Administrator review of the §7.5 more-than-50% test (GAP-11)"
+            share = SURVIVOR_SHARE[pct]
+            forms[f"js{pct}"] = FormAmount(
+                f"js{pct}", annual, factor, empty, survivor_annual=annual * share, note=note, survivor_share=share
+            )
+    longest = _longest_years(participant_birth, retirement_date)
+    for years in CERTAIN_YEARS:
+        if longest is not None and years > longest:
+            continue
+        factor = _CC_TABLE[band][years]
+        note = "" if not married else "needs the Spouse's consent (§7.6)"
+        forms[f"cc{years}"] = FormAmount(f"cc{years}", life_annual * factor, factor, empty, note=note)
+    if limit_annual is not None:
+        for key, f in list(forms.items()):
+            if not limit_tested(key, married):
+                continue
+            cap = form_limit_annual(
+                limit_annual,
+                key,
+                participant_birth=participant_birth,
+                retirement_date=retirement_date,
+                annuitant_birth=annuitant_birth,
+            )
+            if f.annual <= cap:
+                continue
+            survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
+            forms[key] = replace(f, annual=cap, survivor_annual=survivor_annual)
+    level = social_security_option(
+        life_annual,
+        participant_birth=participant_birth,
+        retirement_date=retirement_date,
+        nrd=nrd,
+        ss_amount=ss_option_amount,
+        settings=settings,
+    )
+    if level is not None:
+        forms["ss_level"] = level
+    return forms
