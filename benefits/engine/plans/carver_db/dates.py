@@ -175,6 +175,8 @@ def _estimates(
             out[i] = Estimate(
                 e.commencement_date, "none", ZERO, normal_form, {}, None, None, None, _NO_TRACE, str(rv)
             )
+        elif isinstance(rv, Exception):  # stops the participant, as on the scalar path
+            raise rv
         else:
             out[i] = replace(e, relative_values=rv)
     return tuple(out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from benefits.engine.actuarial import Basis, Form, form_factor, life_annuity, plan_basis
 from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_years_between, months_between
@@ -230,10 +230,8 @@ class FormAmount:
     note: str = ""
     survivor_share: Decimal | None = None  # J&S / contingent forms: the continuation percentage
 
-    @property
+    @cached_property  # read for the result, the survivor's amount and the relative value
     def monthly(self) -> Decimal:
-        from benefits.engine.money import to_money
-
         return to_money(self.annual / 12)
 
     @property

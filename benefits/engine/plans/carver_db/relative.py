@@ -7,8 +7,9 @@ from datetime import date
 from typing import Any
 
 from benefits.engine.relative_value import RelativeValues
+from benefits.engine.relative_value import relative_values_of_dates as values_of_dates
 
-from .estimates import Estimate, form_relative_values
+from .estimates import Estimate, optional_forms, relative_value_rules
 from .settings import BenefitSettings
 
 
@@ -20,23 +21,26 @@ def relative_values_of_dates(
     annuitant_birth: date | None,
     assumptions: Mapping[str, Any] | None,
     settings: BenefitSettings,
-) -> list[RelativeValues | ValueError]:
-    """``form_relative_values`` of each estimate's forms (a ``ValueError`` where the scalar path
-    raises one: that date's error)."""
-    out: list[RelativeValues | ValueError] = []
-    for e in estimates:
-        try:
-            out.append(
-                form_relative_values(
+) -> list[RelativeValues | Exception]:
+    """``form_relative_values`` of each estimate's forms, every date priced together (an exception
+    where the scalar path raises one)."""
+    return values_of_dates(
+        [
+            (
+                e.commencement_date,
+                optional_forms(
                     e.forms,
                     birth_date=birth_date,
                     retirement_date=e.commencement_date,
-                    married=married,
                     annuitant_birth=annuitant_birth,
-                    assumptions=assumptions,
                     settings=settings,
-                )
+                ),
             )
-        except ValueError as exc:
-            out.append(exc)
-    return out
+            for e in estimates
+        ],
+        birth_date=birth_date,
+        married=married,
+        assumptions=assumptions,
+        rules=relative_value_rules(settings),
+        single_sum=None,
+    )
