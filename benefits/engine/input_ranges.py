@@ -18,6 +18,7 @@ Sources of the numbers:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
@@ -131,7 +132,13 @@ def negative_benefit(result: Mapping[str, Any]) -> str | None:
 
     A benefit is never negative; if inputs the checks above let through still produce one, the
     participant gets an error instead of a number."""
-    for i, estimate in enumerate(result.get("estimates") or ()):
+    estimates = result.get("estimates") or ()
+    try:  # most results hold no string that starts with "-": one C-speed look settles it
+        if '"-' not in json.dumps(estimates, ensure_ascii=False):
+            return None
+    except (TypeError, ValueError):
+        pass
+    for i, estimate in enumerate(estimates):
         found = _negative_at(estimate)
         if found is not None:
             return "/".join([f"/estimates/{i}", *(str(k) for k in reversed(found))])
