@@ -486,12 +486,12 @@ def relative_values_of_dates(
     survival: dict[tuple[Any, ...], Any] = {}
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     for (basis_key, form), items in sorted(requests.items(), key=lambda r: not r[0][1].needs_spouse):
-        spouses = [s for _, _, _, s in items] if form.needs_spouse else None
+        spouses = [s for _, _, _, s in items if s is not None] if form.needs_spouse else None
         try:
             values = form_factors(
                 basis_key, form, [a for _, _, a, _ in items], spouses, survival_cache=survival
             ).tolist()
-        except Exception:  # noqa: BLE001 - priced one by one below, where each date meets its own error
+        except Exception:  # noqa: BLE001, S112 - priced one by one below, where each date meets its own error
             continue
         for (i, j, _, _), v in zip(items, values, strict=True):
             factors[(i, j)] = v

@@ -20,6 +20,7 @@ from benefits.presenters.labels import field_words
 from benefits.presenters.modeler import grid
 from benefits.services.documents import document_request
 
+
 def _require_participant(actor, participant) -> None:
     if not (
         getattr(actor, "is_authenticated", False)

@@ -20,9 +20,9 @@ from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
 from .cash_out import CashOut
+from .estimates import CarverBenefits
 from .forms import FormAmount
 from .inputs import NRD_POINTER, ZERO
-from .estimates import CarverBenefits
 from .results import calculate_benefits
 
 

@@ -120,7 +120,9 @@ def _estimates(
             if co.required:
                 return Estimate(d, "cash_out", ZERO, normal_form, {}, co, None, None, _NO_TRACE)
         if d < earliest and d < nrd:
-            message = f"Payments cannot start before {earliest.isoformat()}: age 55 and after leaving employment"
+            message = (
+                f"Payments cannot start before {earliest.isoformat()}: age 55 and after leaving employment"
+            )
             if co is None:
                 return fail(message)
             if co.required is None:

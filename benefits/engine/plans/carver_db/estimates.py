@@ -413,7 +413,9 @@ def optional_forms(
     for key, f in forms.items():
         shape = _SHAPES.get(key)
         if shape is not None:
-            options.append(OptionalForm(key, shape, f.monthly, annuitant_birth if shape.needs_spouse else None))
+            options.append(
+                OptionalForm(key, shape, f.monthly, annuitant_birth if shape.needs_spouse else None)
+            )
         elif key == "ss_level" and f.monthly_after is not None:
             months = months_between_firsts(retirement_date, ss_commencement_date(birth_date, settings))
             options.append(
@@ -437,7 +439,10 @@ def form_relative_values(
     """The relative value of every form against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2)), on the
     monthly payments the plan pays."""
     options = optional_forms(
-        forms, birth_date=birth_date, retirement_date=retirement_date, annuitant_birth=annuitant_birth,
+        forms,
+        birth_date=birth_date,
+        retirement_date=retirement_date,
+        annuitant_birth=annuitant_birth,
         settings=settings,
     )
     return relative_values(

@@ -491,7 +491,13 @@ def untraced_form_amounts(
                 note = "needs Plan Administrator review of the §7.5 more-than-50% test (GAP-11)"
             share = SURVIVOR_SHARE[pct]
             forms[f"js{pct}"] = FormAmount(
-                f"js{pct}", annual, factor, empty, survivor_annual=annual * share, note=note, survivor_share=share
+                f"js{pct}",
+                annual,
+                factor,
+                empty,
+                survivor_annual=annual * share,
+                note=note,
+                survivor_share=share,
             )
     longest = _longest_years(participant_birth, retirement_date)
     for years in CERTAIN_YEARS:

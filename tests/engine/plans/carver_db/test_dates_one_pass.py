@@ -77,13 +77,17 @@ def market(as_of: date, months_back: int, months_ahead: int, *, segments: bool, 
     months = [add_months(date(as_of.year, as_of.month, 1), k) for k in range(-months_back, months_ahead + 1)]
     keys = [f"{m.year:04d}-{m.month:02d}" for m in months]
     if segments:
-        out["segment_rates"] = {k: [f"{3 + i % 7 * 0.25:.2f}", "5.20", f"{5.5 + i % 3 * 0.1:.2f}"] for i, k in enumerate(keys)}
+        out["segment_rates"] = {
+            k: [f"{3 + i % 7 * 0.25:.2f}", "5.20", f"{5.5 + i % 3 * 0.1:.2f}"] for i, k in enumerate(keys)
+        }
     if treasury:
         out["treasury_30y_monthly"] = {k: f"{4 + i % 5 * 0.2:.2f}" for i, k in enumerate(keys)}
     return out
 
 
-def person(birth: date, hire: date, term: date | None, married: bool, spouse: date | None, pay: int, dates) -> dict:
+def person(
+    birth: date, hire: date, term: date | None, married: bool, spouse: date | None, pay: int, dates
+) -> dict:
     last = (term or date(2026, 11, 1)).year
     out: dict = {
         "id": "P",
@@ -126,7 +130,9 @@ def requests(draw):
             segments=draw(st.booleans()),
             treasury=draw(st.booleans()),
         ),
-        "participants": [person(birth, hire, term, married, spouse, draw(st.integers(8_000, 300_000)), dates)],
+        "participants": [
+            person(birth, hire, term, married, spouse, draw(st.integers(8_000, 300_000)), dates)
+        ],
     }
     if draw(st.booleans()):
         request["settings"] = {"projected_cs_mode": "unfrozen_projection"}
