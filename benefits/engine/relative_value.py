@@ -470,6 +470,7 @@ def relative_values_of_dates(
             continue
         age = attained_age(birth_date, asd, AgeMethod.EXACT_MONTHS)
         shared = replace(basis.basis, label="")  # the numbers do not read the label
+        spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
         for j, option in enumerate(forms):
             kind = option.form.kind
             if kind is FormKind.LUMP_SUM or option.change_after_months is not None:
@@ -478,7 +479,11 @@ def relative_values_of_dates(
             if option.form.needs_spouse:
                 if option.beneficiary_birth is None:
                     continue  # the scalar path raises its error
-                spouse = attained_age(option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS)
+                spouse = spouse_ages.get(option.beneficiary_birth)
+                if spouse is None:
+                    spouse = spouse_ages[option.beneficiary_birth] = attained_age(
+                        option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
+                    )
             requests.setdefault((shared, option.form), []).append((i, j, age, spouse))
         out.append(RelativeValues(None))  # replaced below
         pending.append((i, basis, age, note))
