@@ -39,7 +39,7 @@ from .estimates import (
     _limit_415,
     benefit_at_nrd,
 )
-from .forms import untraced_form_amounts
+from .forms import ss_commencement_date, untraced_form_amounts
 from .inputs import ONE_DAY, ZERO, _pd_decimal, accrual_data, settings_of
 from .limits import apply_415
 from .relative import relative_values_of_dates
@@ -96,6 +96,7 @@ def _estimates(
     ss_amount = _pd_decimal(p, "ss_option_amount", None) or _pd_decimal(p, "social_security_amount", None)
     employed_past_nrd = term is None or term >= nrd
     unfrozen = term is None and settings.projected_cs_mode == UNFROZEN_PROJECTION
+    ss_start = ss_commencement_date(p.birth_date, settings)
 
     def co_at(d: date) -> Any:
         return cash_out(
@@ -151,6 +152,7 @@ def _estimates(
             ss_option_amount=ss_amount,
             settings=settings,
             limit_annual=limit.annual_limit if limit is not None else None,
+            ss_start=ss_start,
         )
         if co is not None and co.required:
             return Estimate(d, life.kind, annual, normal_form, {}, co, None, limit, _NO_TRACE)

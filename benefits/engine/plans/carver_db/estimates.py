@@ -407,8 +407,10 @@ def optional_forms(
     retirement_date: date,
     annuitant_birth: date | None,
     settings: BenefitSettings = DEFAULT_SETTINGS,
+    ss_start: date | None = None,
 ) -> list[OptionalForm]:
-    """Each priced form as the relative-value comparison sees it (its shape and monthly payment)."""
+    """Each priced form as the relative-value comparison sees it (its shape and monthly payment).
+    ``ss_start``: the Social Security Commencement Date, when the caller has it."""
     options = []
     for key, f in forms.items():
         shape = _SHAPES.get(key)
@@ -417,7 +419,8 @@ def optional_forms(
                 OptionalForm(key, shape, f.monthly, annuitant_birth if shape.needs_spouse else None)
             )
         elif key == "ss_level" and f.monthly_after is not None:
-            months = months_between_firsts(retirement_date, ss_commencement_date(birth_date, settings))
+            start = ss_start or ss_commencement_date(birth_date, settings)
+            months = months_between_firsts(retirement_date, start)
             options.append(
                 OptionalForm(
                     key, Form.life(), f.monthly, amount_after=f.monthly_after, change_after_months=months

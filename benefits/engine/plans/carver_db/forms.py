@@ -467,10 +467,12 @@ def untraced_form_amounts(
     ss_option_amount: Decimal | None = None,
     settings: BenefitSettings = DEFAULT_SETTINGS,
     limit_annual: Decimal | None = None,
+    ss_start: date | None = None,
 ) -> dict[str, FormAmount]:
     """``form_amounts`` without its traces (the one-pass path of every commencement date,
     ``dates.py``): the same keys in the same order, the same Decimal amounts, factors and notes.
-    The property tests hold the two equal."""
+    ``ss_start``: the Social Security Commencement Date, when the caller has it. The property tests
+    hold the two equal."""
     empty = Trace()
     age = completed_age(participant_birth, retirement_date)
     band = _band(age)
@@ -521,14 +523,16 @@ def untraced_form_amounts(
                 continue
             survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
             forms[key] = replace(f, annual=cap, survivor_annual=survivor_annual)
-    level = social_security_option(
-        life_annual,
-        participant_birth=participant_birth,
-        retirement_date=retirement_date,
-        nrd=nrd,
-        ss_amount=ss_option_amount,
-        settings=settings,
-    )
-    if level is not None:
-        forms["ss_level"] = level
+    # social_security_option's figures without its trace (§8.3, GAP-10)
+    if ss_option_amount is not None and ss_option_amount > 0:
+        from benefits.engine.dates import months_between_firsts
+
+        if ss_start is None:
+            ss_start = ss_commencement_date(participant_birth, settings)
+        if retirement_date < ss_start:
+            factor = early_factor(months_between_firsts(retirement_date, nrd), settings)
+            increased = life_annual + ss_option_amount * factor
+            reduced = increased - ss_option_amount
+            if reduced >= 0:
+                forms["ss_level"] = FormAmount("ss_level", increased, factor, empty, annual_after=reduced)
     return forms

@@ -10,6 +10,7 @@ from benefits.engine.relative_value import RelativeValues
 from benefits.engine.relative_value import relative_values_of_dates as values_of_dates
 
 from .estimates import Estimate, optional_forms, relative_value_rules
+from .forms import ss_commencement_date
 from .settings import BenefitSettings
 
 
@@ -24,6 +25,7 @@ def relative_values_of_dates(
 ) -> list[RelativeValues | Exception]:
     """``form_relative_values`` of each estimate's forms, every date priced together (an exception
     where the scalar path raises one)."""
+    ss_start = ss_commencement_date(birth_date, settings)
     return values_of_dates(
         [
             (
@@ -34,6 +36,7 @@ def relative_values_of_dates(
                     retirement_date=e.commencement_date,
                     annuitant_birth=annuitant_birth,
                     settings=settings,
+                    ss_start=ss_start,
                 ),
             )
             for e in estimates
