@@ -69,7 +69,9 @@ def grid_benefits(
         if nb.vested_percent > 0
         else None
     )
-    if p.death_date is not None or nb.vested_percent <= 0:  # outside the grid: the scalar path
+    if not p.commencement_dates:  # a census line: nothing to price, nothing to set up
+        ests: tuple[Estimate, ...] = ()
+    elif p.death_date is not None or nb.vested_percent <= 0:  # outside the grid: the scalar path
         ests = tuple(_safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates)
     else:
         ests = _estimates(p, as_of, core, assumptions, data, nb)
