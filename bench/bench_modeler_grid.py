@@ -91,29 +91,36 @@ def ms(seconds: float) -> str:
 def in_process() -> None:
     print(f"1. in-process, CPU ({load_average()}; medians of {RUNS})")
     for plan_key, plan, p, dates, as_of, own in cases():
-        core = plan.core_result(p, as_of)
-        for label, market in (("demo market data", market_data(as_of)), ("every month's rates", every_month_rates(as_of))):
-            a = market | own
-            fast_req = request(plan_key, p, dates, as_of, a, {"traces": False})
-            out = calculate_request(fast_req)["results"][0]
-            estimates = out.get("estimates") or []
-            with_rv = sum(1 for e in estimates if "relative_value_basis" in e)
-            cells = sum(len(e.get("forms") or {}) for e in estimates)
-            grid = median_of(lambda: plan.grid.price(p, as_of, a, core), RUNS)[1]
-            fast = median_of(lambda: calculate_request(fast_req), RUNS)[1]
+        for label, market in (
+            ("demo market data", market_data(as_of)),
+            ("every month's rates", every_month_rates(as_of)),
+        ):
+            measure(plan_key, plan, p, dates, as_of, market | own, label)
 
-            def chunks() -> None:
-                for i in range(0, len(dates), 12):
-                    calculate_request(request(plan_key, p, dates[i : i + 12], as_of, a, {}))
 
-            before = median_of(chunks, 3)[1]
-            path = "one pass" if plan.grid.outputs is not None else "scalar, untraced"
-            print(
-                f"  {plan_key}, {label}: {len(dates)} dates, {cells} form amounts, relative values on {with_rv} dates"
-            )
-            print(f"    baseline plan.grid.price                      {ms(grid)}")
-            print(f"    modeler request now ({path:<16})      {ms(fast)}   {fast / grid:4.1f}× the grid (target ≤ 2×)")
-            print(f"    before: traced, chunks of 12                  {ms(before)}   {before / grid:4.1f}× the grid")
+def measure(plan_key: str, plan, p, dates, as_of: date, a: dict, label: str) -> None:
+    core = plan.core_result(p, as_of)
+    fast_req = request(plan_key, p, dates, as_of, a, {"traces": False})
+    estimates = calculate_request(fast_req)["results"][0].get("estimates") or []
+    with_rv = sum(1 for e in estimates if "relative_value_basis" in e)
+    cells = sum(len(e.get("forms") or {}) for e in estimates)
+    grid = median_of(lambda: plan.grid.price(p, as_of, a, core), RUNS)[1]
+    fast = median_of(lambda: calculate_request(fast_req), RUNS)[1]
+
+    def chunks() -> None:
+        for i in range(0, len(dates), 12):
+            calculate_request(request(plan_key, p, dates[i : i + 12], as_of, a, {}))
+
+    before = median_of(chunks, 3)[1]
+    path = "one pass" if plan.grid.outputs is not None else "scalar, untraced"
+    print(
+        f"  {plan_key}, {label}: {len(dates)} dates, {cells} form amounts, relative values on {with_rv} dates"
+    )
+    print(f"    baseline plan.grid.price                      {ms(grid)}")
+    print(
+        f"    modeler request now ({path:<16})      {ms(fast)}   {fast / grid:4.1f}× the grid (target ≤ 2×)"
+    )
+    print(f"    before: traced, chunks of 12                  {ms(before)}   {before / grid:4.1f}× the grid")
 
 
 def child_cpu(path: Path) -> float:
@@ -136,7 +143,9 @@ def command_line() -> None:
             paths = {}
             for n, when in ((1, dates[:1]), (len(dates), dates)):
                 paths[n] = Path(tmp) / f"{n}.json"
-                paths[n].write_text(json.dumps(request(plan_key, p, when, as_of, market_data(as_of), options)))
+                paths[n].write_text(
+                    json.dumps(request(plan_key, p, when, as_of, market_data(as_of), options))
+                )
             runs: dict[int, list[float]] = {n: [] for n in paths}
             for _ in range(RUNS):  # in turn, so a slow minute falls on both
                 for n, path in paths.items():
