@@ -28,7 +28,7 @@ from benefits.engine.core import CoreResult
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
-from .cash_out import cash_out, cash_out_event
+from .cash_out import CashOut, cash_out_event, cash_outs_of_dates
 from .commencement import earliest_commencement_date, life_amount_at
 from .contract import outputs_json
 from .estimates import (
@@ -100,16 +100,29 @@ def _estimates(
     unfrozen = term is None and settings.projected_cs_mode == UNFROZEN_PROJECTION
     ss_start = ss_commencement_date(p.birth_date, settings)
 
-    def co_at(d: date) -> Any:
-        return cash_out(
-            vested_annual_at_nrd=nb.vested_annual,
-            birth_date=p.birth_date,
-            distribution_date=d,
-            event_date=cash_out_event(term, d),
-            nrd=nrd,
-            assumptions=assumptions,
-            settings=settings,
+    # Every date's §13.7(G) test on the law's basis for that date, priced together; each date meets
+    # its own outcome (or the error the scalar path raises) where estimate() would compute it.
+    dates = list(p.commencement_dates)
+    cash_outs = dict(
+        zip(
+            dates,
+            cash_outs_of_dates(
+                vested_annual_at_nrd=nb.vested_annual,
+                birth_date=p.birth_date,
+                dates=[(d, cash_out_event(term, d)) for d in dates],
+                nrd=nrd,
+                assumptions=assumptions,
+                settings=settings,
+            ),
+            strict=True,
         )
+    )
+
+    def co_at(d: date) -> CashOut:
+        co = cash_outs[d]
+        if isinstance(co, Exception):
+            raise co
+        return co
 
     def one(d: date) -> Estimate:
         def fail(message: str) -> Estimate:

@@ -139,7 +139,7 @@ def requests(draw):
     return request
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(requests())
 def test_every_date_form_and_market_data_is_byte_identical(request):
     assert untraced(request) == scalar(request)
