@@ -28,7 +28,7 @@ from benefits.engine.core import CoreResult
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
-from .cash_out import CashOut, cash_out_event, cash_outs_of_dates
+from .cash_out import CashOut, cash_out, cash_out_event, cash_outs_of_dates
 from .commencement import earliest_commencement_date, life_amount_at
 from .contract import outputs_json
 from .estimates import (
@@ -155,7 +155,17 @@ def _estimates(
         annual = life.annual
         if limit is not None:
             annual, _ = apply_415(annual, limit)
-        if co is None:
+        if co is None and d_nb is not nb:  # valued on the benefit of leaving the day before, as estimate()
+            co = cash_out(
+                vested_annual_at_nrd=d_nb.vested_annual,
+                birth_date=p.birth_date,
+                distribution_date=d,
+                event_date=cash_out_event(term, d),
+                nrd=nrd,
+                assumptions=assumptions,
+                settings=settings,
+            )
+        elif co is None:
             co = co_at(d)
         forms = untraced_form_amounts(
             annual,
