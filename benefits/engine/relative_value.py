@@ -19,7 +19,7 @@ inputs: a missing rate omits the relative values with a note naming it (a rate i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -433,7 +433,7 @@ def relative_values(
 
 
 def relative_values_of_dates(
-    dates: Sequence[tuple[date, Sequence[OptionalForm]]],
+    dates: Sequence[tuple[date, Sequence[OptionalForm] | Callable[[], Sequence[OptionalForm]]]],
     *,
     birth_date: date,
     married: bool,
@@ -447,12 +447,15 @@ def relative_values_of_dates(
     the exception that call raises. Each date keeps its own basis (the §417(e)(3) table and rates of
     its stability period and look-back month); the annuity factors of every date on the same basis
     and form are one ``form_factors`` pass (each the same float as ``form_factor``'s), the survival
-    matrices shared between the forms. No trace step is made (the traces map holds empty traces)."""
+    matrices shared between the forms. No trace step is made (the traces map holds empty traces).
+    A date's forms may be given as a function that makes them: it is called only when the date's
+    basis can be formed (most projected dates of a modeler grid have no market data)."""
     out: list[RelativeValues | Exception] = []
     # (date index, option index) → APV, for the options priced together; the rest priced one by one
     requests: dict[tuple[Basis, Form], list[tuple[int, int, float, float | None]]] = {}
     pending: list[tuple[int, ComparisonBasis, float, str]] = []
-    for i, (asd, forms) in enumerate(dates):
+    made: dict[int, Sequence[OptionalForm]] = {}
+    for i, (asd, given) in enumerate(dates):
         try:
             basis, note = comparison_basis(asd, assumptions, rules, married=married, table=table)
         except Exception as exc:  # noqa: BLE001 - the scalar call would raise it: that date's outcome
@@ -460,6 +463,11 @@ def relative_values_of_dates(
             continue
         if basis is None:
             out.append(RelativeValues(None, note=note))
+            continue
+        try:
+            forms = made[i] = given() if callable(given) else given
+        except Exception as exc:  # noqa: BLE001 - the scalar call would raise it
+            out.append(exc)
             continue
         if not any(f.key == basis.form for f in forms):
             out.append(
@@ -501,9 +509,8 @@ def relative_values_of_dates(
         for (i, j, _, _), v in zip(items, values, strict=True):
             factors[(i, j)] = v
     for i, basis, age, note in pending:
-        asd, forms = dates[i]
         try:
-            out[i] = _values_of_date(i, asd, forms, basis, age, note, factors, rules, single_sum)
+            out[i] = _values_of_date(i, dates[i][0], made[i], basis, age, note, factors, rules, single_sum)
         except Exception as exc:  # noqa: BLE001 - as the scalar call would raise it
             out[i] = exc
     return out

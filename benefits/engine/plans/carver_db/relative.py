@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from typing import Any
 
-from benefits.engine.relative_value import RelativeValues
+from benefits.engine.relative_value import OptionalForm, RelativeValues
 from benefits.engine.relative_value import relative_values_of_dates as values_of_dates
 
 from .estimates import Estimate, optional_forms, relative_value_rules
@@ -26,21 +26,19 @@ def relative_values_of_dates(
     """``form_relative_values`` of each estimate's forms, every date priced together (an exception
     where the scalar path raises one)."""
     ss_start = ss_commencement_date(birth_date, settings)
+
+    def forms_of(e: Estimate) -> Callable[[], list[OptionalForm]]:
+        return lambda: optional_forms(
+            e.forms,
+            birth_date=birth_date,
+            retirement_date=e.commencement_date,
+            annuitant_birth=annuitant_birth,
+            settings=settings,
+            ss_start=ss_start,
+        )
+
     return values_of_dates(
-        [
-            (
-                e.commencement_date,
-                optional_forms(
-                    e.forms,
-                    birth_date=birth_date,
-                    retirement_date=e.commencement_date,
-                    annuitant_birth=annuitant_birth,
-                    settings=settings,
-                    ss_start=ss_start,
-                ),
-            )
-            for e in estimates
-        ],
+        [(e.commencement_date, forms_of(e)) for e in estimates],
         birth_date=birth_date,
         married=married,
         assumptions=assumptions,
