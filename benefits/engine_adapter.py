@@ -226,7 +226,10 @@ def membership_request(
     commencement_dates: Iterable[date] = (),
     detail: bool = False,
     assumptions: dict | None = None,
+    traces: bool = True,
 ) -> dict:
+    """``traces=False``: figures only (``options.traces``), priced on the plan's one-pass grid
+    where it has one."""
     plan = membership.plan
     request = {
         "plan": plan.key,
@@ -240,6 +243,8 @@ def membership_request(
         request["settings"] = dict(plan.settings)
     if detail:
         request["options"] = {"detail": True}
+    elif not traces:
+        request["options"] = {"traces": False}
     return request
 
 
@@ -271,17 +276,20 @@ def membership_calculate(
     commencement_dates: Iterable[date] = (),
     detail: bool = False,
     assumptions: dict | None = None,
+    traces: bool = True,
 ) -> dict:
     """The engine's contract result for this membership, stored once per request and engine version.
 
     Remembered on the membership object too, so a page that asks twice reads the store once.
-    ``assumptions``: market data other than what is kept (``assumptions_standing_in``)."""
+    ``assumptions``: market data other than what is kept (``assumptions_standing_in``). ``traces=False``:
+    figures only, on the plan's one-pass grid where it has one (the claim form's check)."""
     request = membership_request(
         membership,
         as_of=as_of,
         commencement_dates=commencement_dates,
         detail=detail,
         assumptions=assumptions,
+        traces=traces,
     )
     digest = _digest(request)
     memo = membership.__dict__.setdefault("_calculations", {})
@@ -455,8 +463,12 @@ _TRACE_KEY = re.compile(r"^estimates\[(\d+)\]")
 
 
 def modeler_request(membership, *, as_of: date, inputs: dict, dates: list[date]) -> dict:
-    """The contract request for these dates with the participant's what-ifs applied."""
-    request = membership_request(membership, as_of=as_of, commencement_dates=dates)
+    """The contract request for these dates with the participant's what-ifs applied.
+
+    Without traces: a plan with a commencement grid prices every date in one vectorized pass
+    (``Plan.grid.outputs``); the steps behind a figure are worked out when a person opens that date
+    (``estimate_traces``)."""
+    request = membership_request(membership, as_of=as_of, commencement_dates=dates, traces=False)
     person = request["participants"][0]
     if inputs.get("spouse_birth_date"):
         person["spouse_birth_date"] = inputs["spouse_birth_date"]
@@ -470,17 +482,25 @@ def modeler_request(membership, *, as_of: date, inputs: dict, dates: list[date])
     return request
 
 
-def merge_chunk(merged: dict | None, chunk: dict, offset: int) -> dict:
-    """Append one chunk's estimates (and their ``traces`` entries, renumbered) to the merged result."""
-    if merged is None:
-        return copy.deepcopy(chunk)
-    merged.setdefault("estimates", []).extend(chunk.get("estimates") or [])
-    traces = merged.setdefault("traces", {})
-    for key, steps in (chunk.get("traces") or {}).items():
+def estimate_traces(result: dict, request: dict | None, index: int) -> dict:
+    """``result`` with the steps behind estimate ``index``: a result stored with its traces (a run
+    made before the one-pass path) is returned as it is; otherwise that one date is calculated again on
+    the traced path from the run's own request and its traces are added, renumbered to ``index``.
+
+    One date's estimate does not depend on the other dates of the request, so its steps are the ones
+    the whole traced request would have given."""
+    estimates = result.get("estimates") or []
+    if result.get("traces") or not request or not 0 <= index < len(estimates):
+        return result
+    one = copy.deepcopy(request)
+    one.pop("options", None)
+    one["participants"][0]["commencement_dates"] = [estimates[index]["commencement_date"]]
+    traced = request_calculate(one)
+    traces = {}
+    for key, steps in (traced.get("traces") or {}).items():
         m = _TRACE_KEY.match(key)
-        if m:
-            traces[f"estimates[{int(m.group(1)) + offset}]{key[m.end() :]}"] = steps
-    return merged
+        traces[f"estimates[{index}]{key[m.end() :]}" if m else key] = steps
+    return {**result, "traces": traces}
 
 
 # ------------------------------------------------------------------ plan readings (engine settings)

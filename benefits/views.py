@@ -146,6 +146,7 @@ from django.views.decorators.http import require_POST  # noqa: E402
 from accounts.submissions import starts_work  # noqa: E402
 from benefits.engine_adapter import (  # noqa: E402
     CalculationError,
+    estimate_traces,
     membership_calculate,
     result_is_current,
     vesting_figures,
@@ -597,7 +598,8 @@ def modeler_estimate(request, participant_id: int, run_id: int, index: int):
         return redirect("benefits:modeler_run", participant_id=participant_id, run_id=run_id)
     context = _plan_context(request, run.membership, f"modeler run {run.pk} estimate {index}")
     name = _viewer_name(request, run.membership.participant)
-    context.update(_estimate_context(run.result, index, trace=request.GET.get("trace", ""), name=name))
+    result = estimate_traces(run.result, run.request, index)  # the steps of this one date, on demand
+    context.update(_estimate_context(result, index, trace=request.GET.get("trace", ""), name=name))
     context["back_url"] = reverse("benefits:modeler_run", args=[participant_id, run.pk])
     return _render_estimate(request, context)
 
@@ -655,7 +657,10 @@ def quote_estimate(request, participant_id: int, quote_id: int, index: int):
     )
     context = _plan_context(request, quote.membership, f"quote {quote.pk} estimate {index}")
     name = _viewer_name(request, quote.participant)
-    context.update(_estimate_context(quote.result, index, trace=request.GET.get("trace", ""), name=name))
+    # The steps are worked out again only by the engine that made the quote's figures, from its run's request.
+    run = quote.modeler_run if result_is_current(quote.engine_version) else None
+    result = estimate_traces(quote.result, run.request if run is not None else None, index)
+    context.update(_estimate_context(result, index, trace=request.GET.get("trace", ""), name=name))
     context["back_url"] = reverse("benefits:quote_detail", args=[participant_id, quote.pk])
     return _render_estimate(request, context)
 

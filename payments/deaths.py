@@ -285,7 +285,7 @@ def _with_back_payment(continuing: Payment, *, on: date) -> tuple[Payment | None
     if owed is None:
         return continuing, None
     first, last = owed.pay_dates[0], owed.pay_dates[-1]
-    period = _day(first) if first == last else f"{_day(first)} to {_day(last)}"
+    period = formatting.date_words(first) if first == last else f"{formatting.date_words(first)} to {formatting.date_words(last)}"
     back = Payment(
         membership=continuing.membership,
         participant=continuing.participant,
@@ -474,7 +474,7 @@ def payee_death_record(
                 outcome.back_payments.append(back)
                 words += (
                     f"; {formatting.money(back.gross)} owed for {owed['period']} is paid to {back.payee_name} "
-                    f"on {_day(back.first_pay_date)}"
+                    f"on {formatting.date_words(back.first_pay_date)}"
                 )
             if stream is None:
                 continue

@@ -18,6 +18,7 @@ Sources of the numbers:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
@@ -142,28 +143,42 @@ def negative_benefit(result: Mapping[str, Any]) -> str | None:
 
     A benefit is never negative; if inputs the checks above let through still produce one, the
     participant gets an error instead of a number."""
-    for i, estimate in enumerate(result.get("estimates") or ()):
-        found = _walk(estimate, f"/estimates/{i}")
-        if found:
-            return found
+    estimates = result.get("estimates") or ()
+    try:  # most results hold no string that starts with "-": one C-speed look settles it
+        if '"-' not in json.dumps(estimates, ensure_ascii=False):
+            return None
+    except (TypeError, ValueError):
+        pass
+    for i, estimate in enumerate(estimates):
+        found = _negative_at(estimate)
+        if found is not None:
+            return "/".join([f"/estimates/{i}", *(str(k) for k in reversed(found))])
     return None
 
 
-def _walk(node: object, pointer: str) -> str | None:
+def _negative_at(node: object) -> list[object] | None:
+    """The keys (innermost first) down to the first negative decimal string, or None. The pointer is
+    written only for a hit: a modeler result has thousands of strings to look at."""
+    if isinstance(node, str):
+        if node.startswith("-"):
+            try:
+                if Decimal(node) < 0:
+                    return []
+            except ArithmeticError:
+                return None
+        return None
+    items: Any
     if isinstance(node, Mapping):
-        for k, v in node.items():
-            found = _walk(v, f"{pointer}/{k}")
-            if found:
-                return found
+        items = node.items()
     elif isinstance(node, list | tuple):
-        for i, v in enumerate(node):
-            found = _walk(v, f"{pointer}/{i}")
-            if found:
-                return found
-    elif isinstance(node, str) and node.startswith("-"):
-        try:
-            if Decimal(node) < 0:
-                return pointer
-        except ArithmeticError:
-            return None
+        items = enumerate(node)
+    else:
+        return None
+    for k, v in items:
+        if v.__class__ is str and not v.startswith("-"):
+            continue
+        found = _negative_at(v)
+        if found is not None:
+            found.append(k)
+            return found
     return None

@@ -19,14 +19,17 @@ inputs: a missing rate omits the relative values with a note naming it (a rate i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any, Literal
 
 from benefits.engine.actuarial import (
+    APPROX_EQUAL_HIGH,
+    APPROX_EQUAL_LOW,
+    APPROX_EQUAL_RULE_START,
     AgeMethod,
     Basis,
     FlatRate,
@@ -38,6 +41,7 @@ from benefits.engine.actuarial import (
     SegmentRates,
     attained_age,
     form_factor,
+    form_factors,
     group_relative_values,
     life_annuity,
     relative_value_of_apvs,
@@ -428,6 +432,135 @@ def relative_values(
     return RelativeValues(basis, MappingProxyType(values), MappingProxyType(traces), groups, note)
 
 
+def relative_values_of_dates(
+    dates: Sequence[tuple[date, Sequence[OptionalForm] | Callable[[], Sequence[OptionalForm]]]],
+    *,
+    birth_date: date,
+    married: bool,
+    assumptions: Mapping[str, Any] | None,
+    rules: ComparisonRules,
+    table: MortalityTable | None = None,
+    single_sum: str | None = "lump_sum",
+) -> list[RelativeValues | Exception]:
+    """``relative_values`` for many ASDs at once (a price grid, without traces): element ``i`` equals
+    ``relative_values(dates[i][1], asd=dates[i][0], ...)``, figures, basis, groups and note, or is
+    the exception that call raises. Each date keeps its own basis (the §417(e)(3) table and rates of
+    its stability period and look-back month); the annuity factors of every date on the same basis
+    and form are one ``form_factors`` pass (each the same float as ``form_factor``'s), the survival
+    matrices shared between the forms. No trace step is made (the traces map holds empty traces).
+    A date's forms may be given as a function that makes them: it is called only when the date's
+    basis can be formed (most projected dates of a modeler grid have no market data)."""
+    out: list[RelativeValues | Exception] = []
+    # (date index, option index) → APV, for the options priced together; the rest priced one by one
+    requests: dict[tuple[Basis, Form], list[tuple[int, int, float, float | None]]] = {}
+    pending: list[tuple[int, ComparisonBasis, float, str]] = []
+    made: dict[int, Sequence[OptionalForm]] = {}
+    for i, (asd, given) in enumerate(dates):
+        try:
+            basis, note = comparison_basis(asd, assumptions, rules, married=married, table=table)
+        except Exception as exc:  # noqa: BLE001 - the scalar call would raise it: that date's outcome
+            out.append(exc)
+            continue
+        if basis is None:
+            out.append(RelativeValues(None, note=note))
+            continue
+        try:
+            forms = made[i] = given() if callable(given) else given
+        except Exception as exc:  # noqa: BLE001 - the scalar call would raise it
+            out.append(exc)
+            continue
+        if not any(f.key == basis.form for f in forms):
+            out.append(
+                RelativeValues(
+                    None, note=f"relative values omitted: the comparison form {basis.form} is not priced"
+                )
+            )
+            continue
+        age = attained_age(birth_date, asd, AgeMethod.EXACT_MONTHS)
+        shared = replace(basis.basis, label="")  # the numbers do not read the label
+        spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
+        for j, option in enumerate(forms):
+            kind = option.form.kind
+            if kind is FormKind.LUMP_SUM or option.change_after_months is not None:
+                continue  # a single sum is its amount; a level-income form is priced on its own
+            spouse = None
+            if option.form.needs_spouse:
+                if option.beneficiary_birth is None:
+                    continue  # the scalar path raises its error
+                spouse = spouse_ages.get(option.beneficiary_birth)
+                if spouse is None:
+                    spouse = spouse_ages[option.beneficiary_birth] = attained_age(
+                        option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
+                    )
+            requests.setdefault((shared, option.form), []).append((i, j, age, spouse))
+        out.append(RelativeValues(None))  # replaced below
+        pending.append((i, basis, age, note))
+    factors: dict[tuple[int, int], float] = {}
+    survival: dict[tuple[Any, ...], Any] = {}
+    # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
+    for (basis_key, form), items in sorted(requests.items(), key=lambda r: not r[0][1].needs_spouse):
+        spouses = [s for _, _, _, s in items if s is not None] if form.needs_spouse else None
+        try:
+            values = form_factors(
+                basis_key, form, [a for _, _, a, _ in items], spouses, survival_cache=survival
+            ).tolist()
+        except Exception:  # noqa: BLE001, S112 - priced one by one below, where each date meets its own error
+            continue
+        for (i, j, _, _), v in zip(items, values, strict=True):
+            factors[(i, j)] = v
+    for i, basis, age, note in pending:
+        try:
+            out[i] = _values_of_date(i, dates[i][0], made[i], basis, age, note, factors, rules, single_sum)
+        except Exception as exc:  # noqa: BLE001 - as the scalar call would raise it
+            out[i] = exc
+    return out
+
+
+def _values_of_date(
+    i: int,
+    asd: date,
+    forms: Sequence[OptionalForm],
+    basis: ComparisonBasis,
+    age: float,
+    note: str,
+    factors: Mapping[tuple[int, int], float],
+    rules: ComparisonRules,
+    single_sum: str | None,
+) -> RelativeValues:
+    """One date's values from its factors (``relative_values``' steps, in its order, without traces)."""
+    m = basis.basis.frequency
+
+    def apv(j: int) -> Decimal:
+        option = forms[j]
+        factor = factors.get((i, j))
+        if factor is None:
+            return _apv(option, basis.basis, age, asd)
+        return to_decimal(option.amount) * to_decimal(factor * m)
+
+    qjsa_apv = apv(next(j for j, f in enumerate(forms) if f.key == basis.form))
+    if qjsa_apv <= 0:
+        return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
+    explained = asd - timedelta(days=rules.explanation_days_before_asd)
+    # relative_value_of_apvs' arithmetic, without the trace step it would make for each form
+    q = float(qjsa_apv)
+    quantum = Decimal(1).scaleb(-rules.places)
+    allowed = explained >= APPROX_EQUAL_RULE_START
+    empty = Trace()
+    values: dict[str, RelativeValue] = {}
+    for j, option in enumerate(forms):
+        opt = apv(j)
+        ratio = float(opt) / q
+        percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
+        approx = allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
+        values[option.key] = RelativeValue(ratio, percent_, approx, opt, qjsa_apv, empty)
+    groups = group_relative_values(
+        list(values.items()), single_sum=single_sum if single_sum in values else None
+    )
+    return RelativeValues(
+        basis, MappingProxyType(values), MappingProxyType(dict.fromkeys(values, empty)), groups, note
+    )
+
+
 def relative_value_json(rv: RelativeValue) -> dict[str, Any]:
     """The contract-style object for one form: ``{"percent": "97.3", "approximately_equal": true}``."""
     return {"percent": f"{rv.percent:f}", "approximately_equal": rv.approximately_equal}
@@ -455,4 +588,5 @@ __all__ = [
     "lookback_month",
     "relative_value_json",
     "relative_values",
+    "relative_values_of_dates",
 ]

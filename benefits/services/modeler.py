@@ -14,14 +14,12 @@ from django.utils import timezone
 
 from benefits.audit import AuditEventType, audit_record
 from benefits.engine import ENGINE_VERSION
-from benefits.engine_adapter import merge_chunk, modeler_request, request_calculate
+from benefits.engine_adapter import modeler_request, request_calculate
 from benefits.models import GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
 from benefits.presenters.labels import field_words
 from benefits.presenters.modeler import grid
 from benefits.services.documents import document_request
 from benefits.tasks import run_model
-
-CHUNK = 12  # commencement dates per engine call: progress is reported between chunks
 
 
 def _require_participant(actor, participant) -> None:
@@ -62,34 +60,33 @@ def modeler_run_create(
 
 
 def modeler_run_execute(run_id: int) -> ModelerRun:
-    """Price the run's dates in chunks, saving progress after each; idempotent once finished."""
+    """Price every date of the run in one engine call; idempotent once finished.
+
+    The request carries no traces: a plan with a commencement grid prices every date, form, relative
+    value and cash-out in one vectorized pass (``Plan.grid.outputs``), and the steps behind a figure
+    are worked out for the one date a person opens (``engine_adapter.estimate_traces``)."""
     run = ModelerRun.objects.select_related("membership__plan", "membership__participant").get(pk=run_id)
     if run.status in (ModelerRun.Status.DONE, ModelerRun.Status.FAILED):
         return run
     dates = [date.fromisoformat(d) for d in run.inputs["commencement_dates"]]
     run.status, run.progress_done, run.progress_total = ModelerRun.Status.RUNNING, 0, len(dates)
     run.save(update_fields=["status", "progress_done", "progress_total"])
-    merged = None
-    for offset in range(0, len(dates), CHUNK):
-        part = dates[offset : offset + CHUNK]
-        req = modeler_request(run.membership, as_of=run.as_of, inputs=run.inputs, dates=part)
-        chunk = request_calculate(req)
-        if "error" in chunk:
-            error = chunk["error"]
-            run.status = ModelerRun.Status.FAILED
-            run.error = f"Missing or unusable: {field_words(error['field'])}. {error['message']}"
-            run.finished_at = timezone.now()
-            run.save(update_fields=["status", "error", "finished_at"])
-            return run
-        merged = merge_chunk(merged, chunk, offset)
-        run.progress_done = offset + len(part)
-        run.save(update_fields=["progress_done"])
-    run.request = modeler_request(run.membership, as_of=run.as_of, inputs=run.inputs, dates=dates)
-    run.result = merged or {}
+    req = modeler_request(run.membership, as_of=run.as_of, inputs=run.inputs, dates=dates)
+    result = request_calculate(req)
+    if "error" in result:
+        error = result["error"]
+        run.status = ModelerRun.Status.FAILED
+        run.error = f"Missing or unusable: {field_words(error['field'])}. {error['message']}"
+        run.finished_at = timezone.now()
+        run.save(update_fields=["status", "error", "finished_at"])
+        return run
+    run.request = req
+    run.result = result
+    run.progress_done = len(dates)
     run.engine_version = ENGINE_VERSION
     run.status = ModelerRun.Status.DONE
     run.finished_at = timezone.now()
-    run.save(update_fields=["request", "result", "engine_version", "status", "finished_at"])
+    run.save(update_fields=["request", "result", "progress_done", "engine_version", "status", "finished_at"])
     return run
 
 

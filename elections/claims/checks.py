@@ -108,7 +108,8 @@ def check_claim(
 
 def _calc(membership: PlanMembership, filed_on: date, commencement: date | None = None) -> dict:
     dates = (commencement,) if commencement else ()
-    return membership_calculate(membership, as_of=filed_on, commencement_dates=dates)
+    # Figures only (the check reads dates and amounts): a plan with a grid prices on its one-pass path.
+    return membership_calculate(membership, as_of=filed_on, commencement_dates=dates, traces=False)
 
 
 def _commencement_checks(

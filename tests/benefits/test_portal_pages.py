@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from accounts.models import User
 from benefits.engine import ENGINE_VERSION
-from benefits.engine_adapter import membership_calculate
+from benefits.engine_adapter import estimate_traces, membership_calculate, request_calculate
 from benefits.models import AuditEvent, GeneratedDocument, ModelerRun, PlanMembership, SavedQuote
 from benefits.services import today
 from benefits.services.documents import document_bytes
@@ -253,9 +253,16 @@ def test_every_month_grid_runs_to_age_70_with_progress_and_a_chart(pat_client, d
     assert run.inputs["commencement_dates"][-1] == "2032-04-01"  # first of the month after the 70th birthday
     html = pat_client.get(reverse("benefits:modeler_run", args=[_pid(demo), run.pk])).content.decode()
     assert "<svg" in html and 'role="img"' in html and 'id="grid-table"' in html
-    # the trace keys were renumbered chunk by chunk: a late date's trace is its own
+    # Issue 29: the grid is priced without traces; a late date's steps are worked out when it is opened,
+    # on the traced path, and are that date's own: the whole traced request gives the same steps.
+    assert "traces" not in run.result
     last = len(run.result["estimates"]) - 1
-    assert f"estimates[{last}].forms.js50" in run.result["traces"]
+    url = reverse("benefits:modeler_estimate", args=[_pid(demo), run.pk, last])
+    one = pat_client.get(url, {"trace": "js50"}, HTTP_HX_REQUEST="true").content.decode()
+    traced = request_calculate({**run.request, "options": {}})
+    steps = traced["traces"][f"estimates[{last}].forms.js50"]
+    assert len(steps) > 2 and "§" in one and "decimal places the plan states" in one
+    assert estimate_traces(run.result, run.request, last)["traces"][f"estimates[{last}].forms.js50"] == steps
 
 
 def test_bad_modeler_input_is_refused_whole_with_the_field_named(pat_client, demo):

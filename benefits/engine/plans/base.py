@@ -234,9 +234,16 @@ class DeferralProgram(Protocol):
 
 @dataclass(frozen=True)
 class GridPricing:
-    """The modeler's price grid: ``price(participant, as_of, assumptions, core=None)``."""
+    """The modeler's price grid: ``price(participant, as_of, assumptions, core=None)``.
+
+    ``outputs``: the plan's contract keys for every commencement date in one vectorized pass, without
+    traces (``OutputsFn``, equal key for key to ``PackagePlan.outputs`` less its ``traces``).
+    ``PackagePlan.calculate`` takes it whenever traces are off (``trace.traces_off``: the web
+    modeler, the claim form's check, the command line with ``options.traces`` false); a trace is then
+    computed on demand for the one date a person opens, on the traced path."""
 
     price: Callable[..., Any]
+    outputs: OutputsFn | None = None
 
 
 @dataclass(frozen=True)
@@ -422,6 +429,14 @@ class PackagePlan:
     def default_settings(self) -> dict[str, Any]:
         return resolve_settings(self.settings_classes(), None)
 
+    def _outputs(self) -> OutputsFn:
+        """The grid's one-pass outputs when nothing is traced, else the traced scalar path."""
+        from ..trace import recording
+
+        if self.grid is not None and self.grid.outputs is not None and not recording():
+            return self.grid.outputs
+        return self.outputs
+
     def _core(self, participant: Participant, as_of: date, settings: Mapping[str, Any]) -> CoreResult:
         return core_with_settings(
             self.core, participant, as_of, settings, uses_benefit_settings=self.core_uses_benefit_settings
@@ -481,7 +496,7 @@ class PackagePlan:
                 loaded_417e_tables(tables),
                 loaded_single_life_tables(life_tables),
             ):
-                result.update(self.outputs(participant, as_of, assumptions, core))
+                result.update(self._outputs()(participant, as_of, assumptions, core))
         except Exception as exc:
             # A missing input (a market rate; a limit or table the engine lacks for the date) blocks
             # the benefit figures, not the participant: vesting and dates stay (``missing``).

@@ -10,6 +10,7 @@ from ..base import GridPricing, PackagePlan, PlanFeature
 from . import rules
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
+from .dates import grid_outputs
 from .elections import ELECTION_RULES
 from .grid import price_grid
 from .market_needs import market_needs
@@ -26,7 +27,9 @@ PLAN = PackagePlan(
     outputs=plan_outputs,
     claim_rules=CLAIM_RULES,
     election_rules=ELECTION_RULES,
-    grid=GridPricing(lambda p, as_of, assumptions, core=None: price_grid(p, as_of, core)),
+    grid=GridPricing(
+        lambda p, as_of, assumptions, core=None: price_grid(p, as_of, core), outputs=grid_outputs
+    ),
     cash_out=PlanFeature("cash_out", "§13.7(G)"),
     market_needs=market_needs,
 )

@@ -18,13 +18,13 @@ plan year 1998, §13.7(G); TD 8794); $7,000 for distributions from 2024 only if 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from benefits.engine.actuarial import life_annuity
+from benefits.engine.actuarial import Form, form_factors, life_annuity
 from benefits.engine.dates import add_months, age_in_years_months, months_between_firsts
 from benefits.engine.minimum_present_value import BasisNotAvailable, statutory_basis
 from benefits.engine.missing import describe
@@ -148,3 +148,71 @@ def cash_out(
         result=required,
     )
     return CashOut(required, value, threshold, tb.build())
+
+
+def cash_outs_of_dates(
+    *,
+    vested_annual_at_nrd: Decimal,
+    birth_date: date,
+    dates: Sequence[tuple[date, date]],
+    nrd: date,
+    assumptions: Mapping[str, Any] | None,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+) -> list[CashOut | Exception]:
+    """``cash_out`` for many (distribution date, event date) pairs, without traces: each date keeps
+    the §417(e)(3) basis of its own plan year and look-back month, and the life annuities of the
+    dates on the same basis (the projected months share the last published rates) are one
+    ``form_factors`` pass, each the same float as ``life_annuity``'s. Element ``i`` is what
+    ``cash_out`` returns for pair ``i`` (its trace left out), or the exception it raises."""
+    empty = Trace()
+    out: list[CashOut | Exception] = []
+    pending: dict[Any, list[tuple[int, float, float, Decimal]]] = {}
+    for distribution_date, event_date in dates:
+        try:
+            threshold = threshold_on(distribution_date, settings)
+            if vested_annual_at_nrd <= 0:
+                out.append(CashOut(True, ZERO, threshold, empty))
+                continue
+            month = lookback_month(event_date)
+            try:
+                if distribution_date < date(2000, 1, 1):
+                    raise BasisNotAvailable(
+                        "before January 1, 2000 the plan valued small benefits on the PBGC immediate annuity "
+                        "rate and the UP-1984 table, which the engine does not have"
+                    )
+                sb = statutory_basis(
+                    distribution_date,
+                    assumptions,
+                    lookback_month=month,
+                    period_start=date(distribution_date.year, 1, 1),
+                    projection=True,
+                )
+            except Exception as exc:
+                found = describe(exc)
+                if found is None:
+                    raise
+                out.append(CashOut(None, None, threshold, empty, found))
+                continue
+            age = age_in_years_months(birth_date, distribution_date)
+            months = max(0, months_between_firsts(distribution_date, nrd))
+        except Exception as exc:  # noqa: BLE001 - the scalar call raises it: that date's outcome
+            out.append(exc)
+            continue
+        pending.setdefault(replace(sb.basis, label=""), []).append((len(out), age, months / 12, threshold))
+        out.append(CashOut(None, None, threshold, empty))  # replaced below
+    for basis, items in pending.items():
+        try:
+            factors = form_factors(
+                basis, Form.life(), [a for _, a, _, _ in items], deferrals=[d for _, _, d, _ in items]
+            ).tolist()
+        except Exception:  # noqa: BLE001 - one by one, each date meeting its own error
+            factors = [None] * len(items)
+        for (i, age, deferral, threshold), factor in zip(items, factors, strict=True):
+            try:
+                if factor is None:
+                    factor = life_annuity(basis, age, deferral=deferral)
+                value = to_money(vested_annual_at_nrd * to_decimal(factor))
+                out[i] = CashOut(value <= threshold, value, threshold, empty)
+            except Exception as exc:  # noqa: BLE001 - as the scalar call would raise it
+                out[i] = exc
+    return out

@@ -20,6 +20,7 @@ from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
 from .cash_out import CashOut
+from .estimates import CarverBenefits
 from .forms import FormAmount
 from .inputs import NRD_POINTER, ZERO
 from .results import calculate_benefits
@@ -48,7 +49,12 @@ def plan_outputs(
     participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
 ) -> dict[str, Any]:
     """The Carver DB keys of the contract result, with a ``traces`` map keyed by figure path."""
-    result = calculate_benefits(participant, as_of, core, assumptions)
+    return outputs_json(calculate_benefits(participant, as_of, core, assumptions))
+
+
+def outputs_json(result: CarverBenefits) -> dict[str, Any]:
+    """The contract keys of a benefit picture, whichever path priced it (``dates.grid_outputs`` shares
+    this with ``plan_outputs``, so both write the same bytes)."""
     nb = result.at_nrd
     traces: dict[str, list[Any]] = {"accrued_benefit.monthly_at_nrd": nb.trace.as_list()}
     out: dict[str, Any] = {

@@ -392,6 +392,43 @@ def relative_value_rules(settings: BenefitSettings) -> ComparisonRules:
     )
 
 
+# The shape of each Table A form for the comparison, made once.
+_SHAPES: dict[str, Form] = {
+    "life": Form.life(),
+    **{f"js{pct}": Form.contingent(share) for pct, share in SURVIVOR_SHARE.items()},
+    **{f"cc{years}": Form.certain_and_life(years) for years in CERTAIN_YEARS},
+}
+
+
+def optional_forms(
+    forms: Mapping[str, FormAmount],
+    *,
+    birth_date: date,
+    retirement_date: date,
+    annuitant_birth: date | None,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+    ss_start: date | None = None,
+) -> list[OptionalForm]:
+    """Each priced form as the relative-value comparison sees it (its shape and monthly payment).
+    ``ss_start``: the Social Security Commencement Date, when the caller has it."""
+    options = []
+    for key, f in forms.items():
+        shape = _SHAPES.get(key)
+        if shape is not None:
+            options.append(
+                OptionalForm(key, shape, f.monthly, annuitant_birth if shape.needs_spouse else None)
+            )
+        elif key == "ss_level" and f.monthly_after is not None:
+            start = ss_start or ss_commencement_date(birth_date, settings)
+            months = months_between_firsts(retirement_date, start)
+            options.append(
+                OptionalForm(
+                    key, Form.life(), f.monthly, amount_after=f.monthly_after, change_after_months=months
+                )
+            )
+    return options
+
+
 def form_relative_values(
     forms: Mapping[str, FormAmount],
     *,
@@ -404,22 +441,13 @@ def form_relative_values(
 ) -> RelativeValues:
     """The relative value of every form against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2)), on the
     monthly payments the plan pays."""
-    options = []
-    for key, f in forms.items():
-        if key == "life":
-            options.append(OptionalForm(key, Form.life(), f.monthly))
-        elif key.startswith("js"):
-            share = SURVIVOR_SHARE[key[2:]]
-            options.append(OptionalForm(key, Form.contingent(share), f.monthly, annuitant_birth))
-        elif key.startswith("cc") and int(key[2:]) in CERTAIN_YEARS:
-            options.append(OptionalForm(key, Form.certain_and_life(int(key[2:])), f.monthly))
-        elif key == "ss_level" and f.monthly_after is not None:
-            months = months_between_firsts(retirement_date, ss_commencement_date(birth_date, settings))
-            options.append(
-                OptionalForm(
-                    key, Form.life(), f.monthly, amount_after=f.monthly_after, change_after_months=months
-                )
-            )
+    options = optional_forms(
+        forms,
+        birth_date=birth_date,
+        retirement_date=retirement_date,
+        annuitant_birth=annuitant_birth,
+        settings=settings,
+    )
     return relative_values(
         options,
         birth_date=birth_date,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from benefits.engine.actuarial import Basis, Form, form_factor, life_annuity, plan_basis
 from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_years_between, months_between
@@ -230,10 +230,8 @@ class FormAmount:
     note: str = ""
     survivor_share: Decimal | None = None  # J&S / contingent forms: the continuation percentage
 
-    @property
+    @cached_property  # read for the result, the survivor's amount and the relative value
     def monthly(self) -> Decimal:
-        from benefits.engine.money import to_money
-
         return to_money(self.annual / 12)
 
     @property
@@ -456,3 +454,85 @@ def social_security_option(
         reduced_annual=money(reduced),
     )
     return FormAmount("ss_level", increased, factor, trace, annual_after=reduced)
+
+
+def untraced_form_amounts(
+    life_annual: Decimal,
+    *,
+    participant_birth: date,
+    retirement_date: date,
+    married: bool,
+    annuitant_birth: date | None,
+    nrd: date,
+    ss_option_amount: Decimal | None = None,
+    settings: BenefitSettings = DEFAULT_SETTINGS,
+    limit_annual: Decimal | None = None,
+    ss_start: date | None = None,
+) -> dict[str, FormAmount]:
+    """``form_amounts`` without its traces (the one-pass path of every commencement date,
+    ``dates.py``): the same keys in the same order, the same Decimal amounts, factors and notes.
+    ``ss_start``: the Social Security Commencement Date, when the caller has it. The property tests
+    hold the two equal."""
+    empty = Trace()
+    age = completed_age(participant_birth, retirement_date)
+    band = _band(age)
+    forms = {
+        "life": FormAmount(
+            "life", life_annual, ONE, empty, note="needs the Spouse's consent (§7.6)" if married else ""
+        )
+    }
+    if annuitant_birth is not None:
+        diff = full_years_between(participant_birth, annuitant_birth)
+        younger = annuitant_birth > participant_birth
+        for pct in JS_PERCENTS:
+            factor = _js_adjusted(_JS_TABLE[band][pct], diff, younger)
+            annual = life_annual * factor
+            if married:
+                note = "normal form" if pct == "50" else ""
+            else:
+                note = "needs Plan Administrator review of the §7.5 more-than-50% test (GAP-11)"
+            share = SURVIVOR_SHARE[pct]
+            forms[f"js{pct}"] = FormAmount(
+                f"js{pct}",
+                annual,
+                factor,
+                empty,
+                survivor_annual=annual * share,
+                note=note,
+                survivor_share=share,
+            )
+    longest = _longest_years(participant_birth, retirement_date)
+    for years in CERTAIN_YEARS:
+        if longest is not None and years > longest:
+            continue
+        factor = _CC_TABLE[band][years]
+        note = "" if not married else "needs the Spouse's consent (§7.6)"
+        forms[f"cc{years}"] = FormAmount(f"cc{years}", life_annual * factor, factor, empty, note=note)
+    if limit_annual is not None:
+        for key, f in list(forms.items()):
+            if not limit_tested(key, married):
+                continue
+            cap = form_limit_annual(
+                limit_annual,
+                key,
+                participant_birth=participant_birth,
+                retirement_date=retirement_date,
+                annuitant_birth=annuitant_birth,
+            )
+            if f.annual <= cap:
+                continue
+            survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
+            forms[key] = replace(f, annual=cap, survivor_annual=survivor_annual)
+    # social_security_option's figures without its trace (§8.3, GAP-10)
+    if ss_option_amount is not None and ss_option_amount > 0:
+        from benefits.engine.dates import months_between_firsts
+
+        if ss_start is None:
+            ss_start = ss_commencement_date(participant_birth, settings)
+        if retirement_date < ss_start:
+            factor = early_factor(months_between_firsts(retirement_date, nrd), settings)
+            increased = life_annual + ss_option_amount * factor
+            reduced = increased - ss_option_amount
+            if reduced >= 0:
+                forms["ss_level"] = FormAmount("ss_level", increased, factor, empty, annual_after=reduced)
+    return forms

@@ -49,10 +49,14 @@ def calculate_benefits(
         else None
     )
     ests = tuple(_safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates)
-    notes = []
+    return CarverBenefits(nb, earliest, ests, settings, plan_notes(core))
+
+
+def plan_notes(core: CoreResult) -> tuple[str, ...]:
+    """The result's notes (the same whichever path priced the dates)."""
     if core.normal_retirement_date > date(2000, 12, 31):
-        notes.append(
+        return (
             "No increase for starting after Normal Retirement Date: the plan's late retirement factor "
-            "counts no time after 12/31/2000 (GAP-7)."
+            "counts no time after 12/31/2000 (GAP-7).",
         )
-    return CarverBenefits(nb, earliest, ests, settings, tuple(notes))
+    return ()
