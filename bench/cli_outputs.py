@@ -10,13 +10,15 @@ and on a generated census of every plan (bench/census.py, N participants, at two
 JSON request and as JSON Lines, each with every trace, with ``options.traces`` false, and (JSON) with
 ``options.detail``; plus a malformed census line and a malformed request. Each run's standard output,
 standard error and exit status go to ``DIR/<name>.out``. ``compare`` lists every file that differs
-(exit 1) or says they are all identical (exit 0).
+(exit 1) or says they are all identical (exit 0), the engine version aside (it is a fingerprint of
+the engine's source, so any change to the code changes it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -30,6 +32,11 @@ sys.path.insert(0, str(HERE))
 import census  # noqa: E402
 
 AS_OF_DATES = (date(2026, 11, 21), date(2025, 3, 31))
+VERSION = re.compile(rb'"engine_version": "[^"]*"')
+
+
+def without_version(path: Path) -> bytes:
+    return VERSION.sub(b'"engine_version": ""', path.read_bytes()) if path.exists() else b"(none)"
 
 
 def run(root: Path, args: list[str]) -> bytes:
@@ -87,13 +94,7 @@ def main() -> int:
         return 0
     before, after = (Path(d) for d in args.dirs[:2])
     names = sorted({p.name for p in before.glob("*.out")} | {p.name for p in after.glob("*.out")})
-    differ = [
-        n
-        for n in names
-        if not (before / n).exists()
-        or not (after / n).exists()
-        or (before / n).read_bytes() != (after / n).read_bytes()
-    ]
+    differ = [n for n in names if without_version(before / n) != without_version(after / n)]
     for n in differ:
         print(f"DIFFERS: {n}")
     print(f"{len(names) - len(differ)} of {len(names)} outputs byte-identical")
