@@ -6,6 +6,10 @@ The one-pass grid (``price_grid``) beside its baseline in the same run: the scal
 tested against (``price_grid_reference``: the §415 limit looked up afresh and every form traced for
 each date). Medians of 3, wall and CPU time (bench/timing.py). Target (issue 17): ≤ 50 ms in-process.
 Then a contract result per participant (``calculate``), as a census rate.
+
+Every call carries the market data a participant's modeler request carries on the demo (bench/market.py):
+``calculate`` then computes each estimate's §417(e) relative values (without it they are reported
+missing). The grid lines say what the grid prices: its monthly amounts by form (Table A's factors).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from types import MappingProxyType
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from market import market_data  # noqa: E402
 from timing import load_average, median_of  # noqa: E402
 
 from benefits.engine.plans import get_plan  # noqa: E402
@@ -29,6 +34,7 @@ from benefits.engine.types import Participant  # noqa: E402
 carver_db = get_plan("carver-db")
 
 AS_OF = date(2026, 11, 21)
+MARKET = market_data(AS_OF)
 
 
 def participant(birth: date, married: bool = True) -> Participant:
@@ -54,27 +60,33 @@ def main() -> None:
     print(f"Carver DB grid ({load_average()}; medians of 3)")
     p = participant(date(1971, 4, 10))  # 55 in 2026: the full 181-month grid lies ahead
     c = carver_db.core_result(p, AS_OF)
-    grid = carver_db.grid.price(p, AS_OF, {}, c)
+    grid = carver_db.grid.price(p, AS_OF, MARKET, c)
     assert grid == price_grid_reference(p, AS_OF, c)
     cells = sum(len(r.monthly) for r in grid.rows)
-    print(f"  grid: {len(grid.rows)} commencement dates × {len(grid.forms)} forms = {cells} amounts")
-    fast = median_of(lambda: carver_db.grid.price(p, AS_OF, {}, c))
+    print(f"  grid: {len(grid.rows)} commencement dates × {len(grid.forms)} forms = {cells} monthly amounts")
+    fast = median_of(lambda: carver_db.grid.price(p, AS_OF, MARKET, c))
     ref = median_of(lambda: price_grid_reference(p, AS_OF, c))
     line("baseline: scalar grid (price_grid_reference)", *ref)
     line("one-pass grid (price_grid), core given", *fast, f"target ≤ 50 ms; {ref[1] / fast[1]:.1f}× less CPU")
     line(
-        "one-pass grid, service/vesting core computed", *median_of(lambda: carver_db.grid.price(p, AS_OF, {}))
+        "one-pass grid, service/vesting core computed",
+        *median_of(lambda: carver_db.grid.price(p, AS_OF, MARKET)),
     )
-    line("calculate (2 estimates with traces)", *median_of(lambda: carver_db.calculate(p, AS_OF, {})))
+    line(
+        "calculate (2 estimates, relative values, traces)",
+        *median_of(lambda: carver_db.calculate(p, AS_OF, MARKET)),
+    )
     n = 500
     people = [participant(date(1950 + i % 25, 1 + i % 12, 1 + i % 28), married=i % 2 == 0) for i in range(n)]
 
     def census() -> None:
         for q in people:
-            carver_db.calculate(q, AS_OF, {})
+            carver_db.calculate(q, AS_OF, MARKET)
 
     wall, cpu = median_of(census)
-    print(f"  calculate over {n} participants: {n / wall:,.0f}/s wall, {n / cpu:,.0f}/s per core (CPU)")
+    print(
+        f"  calculate (market data, traces) over {n} participants: {n / wall:,.0f}/s wall, {n / cpu:,.0f}/s per core (CPU)"
+    )
 
 
 if __name__ == "__main__":

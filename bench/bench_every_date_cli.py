@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_carver_db_grid as carver  # noqa: E402
 import bench_quaker_grid as quaker  # noqa: E402
+from market import market_data  # noqa: E402
 from timing import load_average  # noqa: E402
 
 from benefits.engine.types import Participant  # noqa: E402
@@ -56,22 +57,6 @@ def as_json(p: Participant, dates: list[date]) -> dict[str, object]:
     if p.spouse_birth_date:
         out["spouse_birth_date"] = p.spouse_birth_date.isoformat()
     return out
-
-
-def market_data(as_of: date) -> dict[str, object]:
-    """The demo's market months as the web modeler's request carries them (benefits/engine_adapter.py)."""
-    months = []
-    year, month = as_of.year, as_of.month
-    for _ in range(25):
-        months.append(f"{year:04d}-{month:02d}")
-        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
-    thirty = {m: "4.60" for m in months}
-    return {
-        "segment_rates": {m: ["4.45", "5.20", "5.85"] for m in months},
-        "treasury_30y_monthly": thirty,
-        "applicable_interest_rate": thirty,
-        "applicable_interest_rate_default": "4.60",
-    }
 
 
 def requests() -> dict[str, tuple[dict[str, object], list[date]]]:

@@ -597,17 +597,23 @@ def form_factors(
     max_age = max(basis.table.max_age, basis.beneficiary_table.max_age)
     certain = float(form.certain_years) if form.kind is FormKind.CERTAIN_AND_LIFE else 0.0
     f = form.survivor_fraction
-    # Each life's horizon exactly as ``_annuity`` takes it (Python floats, the same operations).
-    age_list: list[float] = ages_arr.tolist()
+    # Each life's horizon and payment count exactly as ``_annuity`` and ``_grid`` take them (the
+    # same IEEE operations elementwise: max(max_age + 1 - age, certain), ceil(max(h, 0)·m) + 1).
+    youngest = ages_arr if spouse_arr is None else np.minimum(ages_arr, spouse_arr)
+    horizon_arr = np.maximum(float(max_age + 1) - youngest, certain)
+    length_arr = np.ceil(np.maximum(horizon_arr, 0.0) * m).astype(np.int64) + 1
+    horizons: list[float] = horizon_arr.tolist()
     defer_list: list[float] = defer_arr.tolist()
-    youngest = age_list if spouse_arr is None else list(map(min, age_list, spouse_arr.tolist()))
-    horizons = [max(max_age + 1 - a, certain) for a in youngest]
-    lengths = [len(_grid(h, d, m, timing)) for h, d in zip(horizons, defer_list, strict=True)]
+    lengths: list[int] = length_arr.tolist()
     width = max(lengths)
     k = np.arange(width, dtype=np.float64)
     steps = (k + (1.0 if timing is Timing.IMMEDIATE else 0.0)) / m  # as ``_grid`` computes them
+    # One deferral for every life (a grid's usual case): the payment times are one vector.
+    uniform = bool(defer_arr.min() == defer_arr.max())
 
     def times(columns: int) -> np.ndarray:
+        if uniform:
+            return defer_arr[0] + steps[:columns]  # type: ignore[no-any-return]
         return defer_arr[:, None] + steps[None, :columns]  # payment times, as ``_grid`` adds them
 
     cache = survival_cache if survival_cache is not None else {}
@@ -655,7 +661,8 @@ def form_factors(
         s_start = survival(defer_arr[:, None])
         u = times(c) - defer_arr[:, None]
         in_certain = u < certain - _EPS if due else u <= certain + _EPS
-        s = s.copy()
+        if survival_cache is not None:  # the matrix is the caller's to share: write to a copy
+            s = s.copy()
         s[:, :c] = np.where(in_certain, s_start, s[:, :c])
     out = [0.0] * count
     interest, dot = basis.interest, np.dot
@@ -669,10 +676,18 @@ def form_factors(
 
 
 def _survival_rows(table: MortalityTable, ages: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """Row ``i``: ``table.survival(ages[i], t[i])`` (zeros for a life past the table)."""
+    """Row ``i``: ``table.survival(ages[i], t[i])``, or ``t`` itself when it is one vector for every
+    life (zeros for a life past the table). The same elementwise operations as the scalar path
+    (l(age + t) / l(age)), in as few passes over the matrix as they allow."""
     l0 = table.l(ages)
     alive = l0 > 0.0
-    surv = table.l(ages[:, None] + t) / np.where(alive, l0, 1.0)[:, None]
+    x = ages[:, None] + (t[None, :] if t.ndim == 1 else t)
+    # Rounding is monotonic, so min(age) + min(t) is the matrix's least age: check it alone.
+    if len(ages) and t.size and float(ages.min()) + float(t.min()) >= table.min_age:
+        surv = table.l_from_first_age(x)
+    else:
+        surv = table.l(x)
+    surv /= np.where(alive, l0, 1.0)[:, None]
     if not alive.all():
         surv[~alive] = 0.0
     return surv

@@ -85,11 +85,44 @@ def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
     return tuple(out)
 
 
+def _usual_year_map(raw: Mapping[Any, Any], convert: Callable[[Any, str], Any]) -> dict[int, Any] | None:
+    """The map when every item is the usual kind (a four-digit year key; whole hours, or pay as a
+    decimal string, within their windows), else None: what ``_year_map`` gives for it, with none of
+    its per-item calls (a census has millions of items)."""
+    out: dict[int, Any] = {}
+    if convert is _hours:
+        for k, v in raw.items():
+            if not (type(v) is int and 0 <= v <= _MAX_HOURS and type(k) is str and len(k) == 4):
+                return None
+            if not (k.isascii() and k.isdigit() and _EARLIEST <= (year := int(k)) <= _LATEST):
+                return None
+            out[year] = v
+        return out
+    if convert is _money:
+        for k, v in raw.items():
+            if not (type(v) is str and len(v) <= 40 and type(k) is str and len(k) == 4):
+                return None
+            if not (k.isascii() and k.isdigit() and _EARLIEST <= (year := int(k)) <= _LATEST):
+                return None
+            try:
+                amount = Decimal(v)
+            except ArithmeticError:
+                return None
+            if not (amount.is_finite() and 0 <= amount <= _MAX_PAY):
+                return None
+            out[year] = amount
+        return out
+    return None
+
+
 def _year_map(raw: object, pointer: str, convert: Callable[[Any, str], Any]) -> MappingProxyType[int, Any]:
     if raw is None:
         return MappingProxyType({})
     if not isinstance(raw, Mapping):
         raise ParticipantError(pointer, "must be an object keyed by year")
+    usual = _usual_year_map(raw, convert)
+    if usual is not None:
+        return MappingProxyType(usual)
     out: dict[int, Any] = {}
     for k, v in raw.items():
         try:  # the usual case first, without building the item's pointer (a census has millions)
@@ -112,6 +145,10 @@ def _year_map(raw: object, pointer: str, convert: Callable[[Any, str], Any]) -> 
         except (TypeError, ValueError, ArithmeticError):
             raise ParticipantError(item, f"bad value {str(v)[:40]!r}") from None
     return MappingProxyType(out)
+
+
+_EARLIEST, _LATEST = input_ranges.EARLIEST_YEAR, input_ranges.LATEST_YEAR
+_MAX_HOURS, _MAX_PAY = input_ranges.MAX_HOURS_PER_YEAR, input_ranges.MAX_YEARLY_PAY
 
 
 def _hours(v: object, pointer: str) -> int:

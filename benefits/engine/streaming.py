@@ -8,15 +8,16 @@ does not grow with the number of participants (docs/engine-cli.md, *Large census
 
 Each line goes through the same hardened decoder as a whole request (``json_input``): bytes that are
 not UTF-8, deep nesting, ``NaN``/``Infinity``, a 4,301-digit integer or a line that is not an object is
-refused with its pointer, the rule and its line number. A malformed request still exits 2 with nothing on standard output: a JSON Lines file is checked
-whole (every line decoded and parsed) before the first result is calculated, and read again to
-calculate; standard input is first copied to a temporary file for that.
+refused with its pointer, the rule and its line number. A malformed request still exits 2 with nothing
+on standard output: each line is decoded and parsed once, and its result written to a temporary file
+as soon as it is computed; the results are copied to standard output once the last line has parsed.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, TextIO
@@ -116,12 +117,6 @@ def _participants(fh: IO[bytes], request: Request) -> Iterator[tuple[int, Parsed
         yield index, _parsed(line, f"/participants/{index}", lineno, parse)
 
 
-def check_jsonl(fh: IO[bytes]) -> int:
-    """Parse every line without calculating (RequestError on the first malformed one); the count."""
-    request = _header(fh)
-    return sum(1 for _ in _participants(fh, request))
-
-
 def write_jsonl(fh: IO[bytes], out: TextIO) -> int:
     """One result a line, each written as soon as it is computed; the count."""
     request = _header(fh)
@@ -153,20 +148,25 @@ def _spool_bounded(chunks: Iterator[bytes], spool: IO[bytes]) -> None:
 
 
 def calculate_jsonl(path: str, stdin: TextIO, out: TextIO) -> int:
-    """Check the whole census, then calculate it (raises RequestError before writing anything)."""
-    if path == "-":
-        with tempfile.TemporaryFile("w+b") as spool:
-            raw = getattr(stdin, "buffer", None)
-            if raw is not None:
-                chunks: Iterator[bytes] = iter(lambda: raw.read(1 << 16), b"")
-            else:  # a text stream (tests): its characters as UTF-8
-                chunks = (c.encode("utf-8", "surrogateescape") for c in iter(lambda: stdin.read(1 << 16), ""))
-            _spool_bounded(chunks, spool)
-            spool.seek(0)
-            check_jsonl(spool)
-            spool.seek(0)
-            return write_jsonl(spool, out)
-    with open(path, "rb") as fh:
-        check_jsonl(fh)
-    with open(path, "rb") as fh:
-        return write_jsonl(fh, out)
+    """Calculate the census, each line decoded and parsed once, its results written to a spool on
+    disk; copy them to ``out`` only once every line has parsed (raises RequestError before writing
+    anything). Memory does not grow with the census."""
+    with tempfile.TemporaryFile("w+", encoding="utf-8", newline="") as results:
+        if path == "-":
+            with tempfile.TemporaryFile("w+b") as spool:
+                raw = getattr(stdin, "buffer", None)
+                if raw is not None:
+                    chunks: Iterator[bytes] = iter(lambda: raw.read(1 << 16), b"")
+                else:  # a text stream (tests): its characters as UTF-8
+                    chunks = (
+                        c.encode("utf-8", "surrogateescape") for c in iter(lambda: stdin.read(1 << 16), "")
+                    )
+                _spool_bounded(chunks, spool)
+                spool.seek(0)
+                count = write_jsonl(spool, results)
+        else:
+            with open(path, "rb") as fh:
+                count = write_jsonl(fh, results)
+        results.seek(0)
+        shutil.copyfileobj(results, out, 1 << 20)
+    return count

@@ -104,6 +104,10 @@ class MortalityTable:
             )
         return np.interp(x, self._ages, self.lx, right=0.0)  # type: ignore[no-any-return]
 
+    def l_from_first_age(self, ages: np.ndarray) -> np.ndarray:
+        """``l(ages)`` for ages the caller knows are at least ``min_age`` (no pass to check them)."""
+        return np.interp(ages, self._ages, self.lx, right=0.0)  # type: ignore[no-any-return]
+
     def survival(self, age: float, t: np.ndarray) -> np.ndarray:
         """tpx: probability that a life aged ``age`` survives ``t`` more years (array of t)."""
         l0 = self.l(age)
