@@ -12,12 +12,17 @@ issuing process, in-process tasks), the private files in a temporary folder.
    an explanation, a batch of "annuity starting date in the next 90 days" chooses its people
    (``batch_select``: the light path, chunks committed as chosen) at 1,000 and at N participants; it
    prints the time per participant and the peak memory the choice allocated (tracemalloc) at each size.
-2. Issuing: one process issues the explanations of a batch back to back for ISSUE_SECONDS (the single
+2. Issuing: one process issues carver-db explanations back to back for ISSUE_SECONDS (the single
    process rate); then PROCESSES processes run the same batch at once, as the fan-out's runs do (each
-   takes the next item no other holds), for ISSUE_SECONDS; it prints notices a second, the ratio to
-   PROCESSES times the single rate (target: at least 0.8), and each process's peak resident memory.
-3. The plan: worker processes needed for every participant's explanation... at the measured rate,
-   for 100,000 participants in four hours, and the arithmetic for more machines.
+   takes the next item no other holds), for ISSUE_SECONDS; the same for annual statements, as the
+   statement batch's chunk jobs render them. For each run it prints documents a second, each worker's
+   CPU time and its wait for a CPU (``/proc/<pid>/schedstat``: the shared machine's load), the CPU of
+   its PostgreSQL backend, peak resident memory, the load average, and the ratio to PROCESSES times the
+   single rate (target: at least 0.8) three ways: by wall time; by worker CPU time (is a document's
+   work the same when several run at once?); by wall time less the wait for a CPU (what is left idle
+   is the batch's own doing: locks, queueing, the database).
+3. The plan: worker processes (and machines, and database cores, and file storage) for an explanation
+   and a statement for each of 100,000 participants in four hours, at the measured rates.
 """
 
 from __future__ import annotations
@@ -345,7 +350,7 @@ def plan_for(people: int, window: float, notices: dict, statement: dict, large, 
     by_wall = people * (nw + sw) / window
     by_cpu = people * (nc + sc) / window
     db_cores = people * (nd + sd) / window
-    selection = large[0] / large[1]  # seconds a membership, one process
+    selection, selection_cpu = large[0] / large[1], large[4] / large[1]  # a membership, one process
     print(f"\nplan for {people:,} participants in {hours:.0f} hours (an explanation and a statement each):")
     print(
         f"  at the measured parallel rates a process takes {nw:.2f} s an explanation and {sw:.2f} s a "
@@ -365,13 +370,14 @@ def plan_for(people: int, window: float, notices: dict, statement: dict, large, 
         f"{2 * people * average_pdf / 1e9:.1f} GB, {2 * people * average_pdf / window / 1e3:.0f} KB/s written"
     )
     print(
-        f"  choosing the people first: {1000 * selection:.2f} ms a membership here -> "
-        f"{people * selection / 60:.1f} minutes for {people:,} in one process (plans side by side)"
+        f"  choosing the people first: {1000 * selection:.2f} ms a membership here ({1000 * selection_cpu:.2f} "
+        f"ms of CPU) -> {people * selection / 60:.1f} minutes for {people:,} in one process at this "
+        f"machine's wall rate, {people * selection_cpu / 60:.1f} with a core of its own (plans side by side)"
     )
     for cores in (2, 4, 8, 16):
         machines = -(-by_cpu // cores)
         print(
-            f"  machines of {cores:>2} cores (one worker process a core, by CPU): {by_cpu:.1f} / {cores} "
+            f"  machines of {cores:>2} cores (one worker process a core, by CPU): {by_cpu:.2f} / {cores} "
             f"-> {machines:.0f} machine(s); by this machine's wall rates {-(-by_wall // cores):.0f}"
         )
 
