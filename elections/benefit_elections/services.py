@@ -579,17 +579,22 @@ def batch_item_run_next(batch_id: int) -> NoticeBatchItem | None:
     The queue pattern (FOR UPDATE SKIP LOCKED on the next pending row): several runs of one batch on
     several workers each take a different item, so N workers issue N notices at a time."""
     with transaction.atomic():
-        item = (
-            NoticeBatchItem.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("batch", "membership__participant", "membership__plan")
-            .filter(batch_id=batch_id, state=NoticeBatchItem.State.PENDING)
-            .order_by("pk")
-            .first()
-        )
+        item = batch_item_next(batch_id).first()
         if item is None:
             return None
         _issue_item(item)
     return item
+
+
+def batch_item_next(batch_id: int):
+    """The batch's waiting items in order, each locked as read and skipped while another run holds it
+    (served by the index ``batch_item_next_pending``, whatever the size of the batch)."""
+    return (
+        NoticeBatchItem.objects.select_for_update(skip_locked=True, of=("self",))
+        .select_related("batch", "membership__participant", "membership__plan")
+        .filter(batch_id=batch_id, state=NoticeBatchItem.State.PENDING)
+        .order_by("pk")
+    )
 
 
 def _issue_item(item: NoticeBatchItem) -> None:

@@ -4,7 +4,7 @@ committed a chunk at a time, and several runs of one batch issuing at once, each
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from benefits.models import Plan
@@ -151,3 +151,46 @@ def test_three_runs_of_one_batch_at_once_issue_each_notice_once_and_share_the_wo
     assert sum(1 for pks in taken.values() if pks) >= 2  # the work was shared
     assert Notice.objects.filter(batch=batch).count() == total
     assert not batch.items.exclude(state=NoticeBatchItem.State.ISSUED).exists()
+
+
+def _plan_nodes(plan: dict):
+    yield plan
+    for child in plan.get("Plans", ()):
+        yield from _plan_nodes(child)
+
+
+@pytest.mark.django_db
+def test_a_runs_next_item_is_read_from_an_index_in_a_batch_of_100000(demo):
+    """Each item a run takes is the first waiting one of its batch, read from the front of the index
+    ``batch_item_next_pending``: no sort of the batch's items and no walk past the issued ones (both grew
+    with the batch, for every item). Runs take items in order, so the waiting ones are the last."""
+    import json
+
+    from benefits.db_stats import analyze
+    from elections.benefit_elections.models import NoticeKind
+    from tests.bulk_population import bulk_people
+
+    bulk_people(1, 34_000 // Plan.objects.count())
+    batch = NoticeBatch.objects.create(
+        plan=Plan.objects.get(key="carver-db"), rule=BatchRule.ASD_WITHIN, within_days=90, as_of=AS_OF
+    )
+    assert NoticeBatchItem._meta.db_table == "elections_noticebatchitem"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            """INSERT INTO elections_noticebatchitem (batch_id, membership_id, kind, asd, state,
+                   failure_reason, attempts)
+               SELECT %s, m.id, k, %s, CASE WHEN m.id > last.id - 40 THEN 'pending' ELSE 'issued' END, '', 0
+               FROM benefits_planmembership m CROSS JOIN unnest(%s::text[]) AS k
+               CROSS JOIN (SELECT max(id) AS id FROM benefits_planmembership) AS last""",
+            [batch.pk, AS_OF, list(NoticeKind.values)],
+        )
+    analyze([NoticeBatchItem])
+    assert batch.items.count() >= 100_000
+    with transaction.atomic():
+        plan = json.loads(services.batch_item_next(batch.pk)[:1].explain(format="json"))[0]["Plan"]
+        first = services.batch_item_next(batch.pk).first()
+    nodes = list(_plan_nodes(plan))
+    assert any(n.get("Index Name") == "batch_item_next_pending" for n in nodes), plan
+    assert not any(n["Node Type"] in ("Sort", "Incremental Sort") for n in nodes), plan
+    pending = batch.items.filter(state=NoticeBatchItem.State.PENDING)
+    assert first.pk == min(pending.values_list("pk", flat=True))

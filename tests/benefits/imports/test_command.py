@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from datetime import date
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.test import TestCase
 
 from tests.benefits.imports.conftest import DOCS, snapshot
 
@@ -99,3 +101,46 @@ def test_the_command_runs_as_a_process(tmp_path):
         cwd=DOCS.parents[1],
     )
     assert result.returncode == 2
+
+
+def test_a_large_import_leaves_planner_statistics_for_the_rows_it_wrote(plans, tmp_path, capsys):
+    """``import_data`` (and every import kind, the payment confirmations among them: one service) runs
+    ANALYZE on the tables it filled once the file is applied (issue 31). ANALYZE of a table this small
+    reads every row, so the planner's row count is the exact count, which only ANALYZE sets here: the
+    test's transaction hides the rows from autovacuum."""
+    from django.db import connection
+
+    from benefits.db_stats import ANALYZE_AFTER_ROWS
+    from benefits.models import HoursOfService, Participant, PlanMembership
+
+    plan = plans["fairport-esop"]
+    people = Participant.objects.bulk_create(
+        Participant(
+            employer=plan.employer,
+            participant_number=f"FSB-9{i:04d}",
+            first_name="Bo",
+            last_name=f"Lane{i}",
+            birth_date=date(1980, 5, 1),
+            ssn_last4=f"{i:04d}",
+            ssn_hash=f"{i:064d}",
+            hire_date=date(2021, 1, 4),
+        )
+        for i in range(ANALYZE_AFTER_ROWS // 2 + 1)
+    )
+    PlanMembership.objects.bulk_create(PlanMembership(participant=p, plan=plan) for p in people)
+    f = tmp_path / "hours.csv"
+    f.write_text(
+        H + "".join(f"{p.participant_number},fairport-esop,{y},2080\n" for p in people for y in (2022, 2023))
+    )
+
+    def planner_rows() -> float:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'benefits_hoursofservice'")
+            return cursor.fetchone()[0]
+
+    assert planner_rows() <= 0  # never analyzed (-1), or empty
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        code, _, _ = _call(capsys, "hours", str(f), "--json")
+    assert code == 0
+    written = HoursOfService.objects.count()
+    assert written >= ANALYZE_AFTER_ROWS and planner_rows() == written
