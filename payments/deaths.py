@@ -285,7 +285,11 @@ def _with_back_payment(continuing: Payment, *, on: date) -> tuple[Payment | None
     if owed is None:
         return continuing, None
     first, last = owed.pay_dates[0], owed.pay_dates[-1]
-    period = formatting.date_words(first) if first == last else f"{formatting.date_words(first)} to {formatting.date_words(last)}"
+    period = (
+        formatting.date_words(first)
+        if first == last
+        else f"{formatting.date_words(first)} to {formatting.date_words(last)}"
+    )
     back = Payment(
         membership=continuing.membership,
         participant=continuing.participant,

@@ -51,9 +51,7 @@ def test_no_import_circles_counting_imports_inside_functions():
 
 
 def test_benefit_election_presenters_import_no_services_or_models():
-    edges = {
-        e.target for e in EDGES if e.source == "elections.benefit_elections.presenters"
-    }
+    edges = {e.target for e in EDGES if e.source == "elections.benefit_elections.presenters"}
     assert not {t for t in edges if import_graph.is_service_module(t) or t.endswith(".models")}, edges
 
 
