@@ -75,7 +75,7 @@ def market_assumptions() -> dict:
     # §417(e)(3) tables an administrator loaded (issue 24): the latest version of each year replaces
     # the shipped table for that year, and a year past the shipped ones is priced on its own table.
     # The same for the Single Life Table of Treas. Reg. §1.401(a)(9)-9.
-    from benefits.imports.tables import loaded_assumptions
+    from benefits.imports.table_reads import loaded_assumptions
 
     assumptions.update(loaded_assumptions())  # one query for both
     return assumptions

@@ -74,7 +74,8 @@ def _row(f: dict) -> dict:
 
 
 def distribution_explanation(membership, *, asd: date, explained_on: date) -> dict:
-    from elections.benefit_elections.explanation import ExplanationUnavailable, _fingerprint
+    from elections.benefit_elections.explanation_common import ExplanationUnavailable
+    from elections.benefit_elections.explanation_common import fingerprint as _fingerprint
 
     participant = membership.participant
     plan = membership.plan

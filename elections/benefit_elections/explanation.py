@@ -12,8 +12,6 @@ The content is JSON (stored on the ``Notice``), shown as a page and rendered int
 
 from __future__ import annotations
 
-import hashlib
-import json
 from datetime import date
 from decimal import Decimal
 
@@ -24,16 +22,14 @@ from benefits.engine_adapter import (
     CalculationError,
     assumptions_standing_in,
     membership_calculate,
-    membership_request,
 )
 from benefits.presenters.labels import FORM_LABELS, form_label
 from benefits.start_rates import month_code, start_pricing
+from elections.benefit_elections.distribution_explanation import distribution_explanation
+from elections.benefit_elections.explanation_common import ExplanationUnavailable
+from elections.benefit_elections.explanation_common import fingerprint as _fingerprint
 
 APPROX_LOW, APPROX_HIGH = Decimal("95"), Decimal("105")  # Treas. Reg. §1.417(a)(3)-1(c)(2)(iii)(C)
-
-
-class ExplanationUnavailable(Exception):
-    """The notice cannot be computed for this person and date; the message says why in plain words."""
 
 
 def _survivor_share(form: str) -> int | None:
@@ -197,12 +193,6 @@ def account_option_rows(opts: dict, *, married: bool, consent_free: frozenset[st
             )
         )
     return rows
-
-
-def _fingerprint(membership, *, as_of: date, dates: list[date], assumptions: dict | None = None) -> str:
-    request = membership_request(membership, as_of=as_of, commencement_dates=dates, assumptions=assumptions)
-    blob = json.dumps(request, sort_keys=True) + ENGINE_VERSION
-    return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def _later_date(asd: date, nrd: date | None) -> date:
@@ -451,8 +441,6 @@ def rollover_notice(membership, *, asd: date, explained_on: date, facts: dict | 
 
 
 def _distribution_explanation(membership, *, asd: date, explained_on: date) -> dict:
-    from elections.benefit_elections.distribution_explanation import distribution_explanation
-
     return distribution_explanation(membership, asd=asd, explained_on=explained_on)
 
 
