@@ -31,8 +31,11 @@ def is_task_module(module: str) -> bool:
     return module.endswith((".tasks", ".jobs")) or module in TASK_MODULES
 
 
+SERVICE_MODULES = ("benefits.mail",)  # the mail service, which enqueues ``mail.send``
+
+
 def is_service_module(module: str) -> bool:
-    return module.endswith(".services") or ".services." in module
+    return module.endswith(".services") or ".services." in module or module in SERVICE_MODULES
 
 
 @dataclass(frozen=True)
