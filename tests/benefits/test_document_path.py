@@ -14,6 +14,7 @@ from accounts.models import User
 from benefits.models import GeneratedDocument, PlanMembership
 from benefits.presenters.statements import statement_payload
 from benefits.services import documents, modeler, today
+from benefits.statement_inputs import statement_figures
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on_commit runs inside the asking service's call
 
@@ -35,7 +36,7 @@ def test_a_statement_pdf_goes_service_task_render_service(settings, tmp_path):
     call_command("load_demo", verbosity=0)
     pat = User.objects.get(email="pat@demo.test")
     membership = PlanMembership.objects.get(participant=pat.participant, plan__key="carver-db")
-    payload = statement_payload(membership, today=today())
+    payload = statement_payload(statement_figures(membership, today=today()))
     seen = []
     render = documents.render_pdf_bytes
 
