@@ -5,7 +5,7 @@ signal that a load made stored figures stale.
   shipped default, else for a §417(e)(3) year past the last one the table that stands in), which the
   import's preview compares a file with.
 - ``store_versions``: a table import's write: one new ``RegulatoryTable`` version per year.
-- ``loaded_assumptions``: the latest loaded §417(e)(3) table of each year and every loaded Single
+- ``loaded_assumptions`` (in ``table_reads``, which the engine adapter may import): the latest loaded §417(e)(3) table of each year and every loaded Single
   Life Table, in the engine contract's ``assumptions.mortality_417e_tables`` and
   ``single_life_tables`` shapes (the adapter puts them in every request).
 - ``reprice_explanations``: asks the layers above (``table_loaded``) to price again what a load
@@ -27,7 +27,6 @@ from benefits.imports.models import ImportBatch, ImportChange, RegulatoryTable
 from benefits.imports.table_reads import (
     MORTALITY_417E,
     SINGLE_LIFE,
-    loaded_assumptions,  # noqa: F401 - read here by older callers
 )
 from benefits.imports.tasks import recalculate_after_tables
 
