@@ -9,20 +9,32 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("plan_benefits")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
 # Each area keeps its tasks beside its services (docs/architecture.md); name each area here.
-app.autodiscover_tasks(
-    [
-        "benefits",
-        "benefits.batches",
-        "benefits.delivery",
-        "benefits.imports",
-        "benefits.jobs",
-        "elections.benefit_elections",
-        "elections.claims",
-        "taxes",
-    ]
+TASK_PACKAGES = (
+    "benefits",
+    "benefits.batches",
+    "benefits.delivery",
+    "benefits.imports",
+    "benefits.jobs",
+    "elections.benefit_elections",
+    "elections.claims",
+    "taxes",
 )
+app.autodiscover_tasks()
+app.autodiscover_tasks(list(TASK_PACKAGES))
+
+
+def import_task_modules() -> None:
+    """Import every area's ``tasks`` module, so that Celery's registry holds every task.
+
+    Not through ``app.loader.import_default_modules()``: that sends Celery's ``import_modules`` signal,
+    on which the Django fix-up runs ``django.setup()`` (and the system checks) again, and a second
+    ``django.setup()`` reconfigures logging: in a worker's pool child the root logger's handler is then
+    a stream to the child's redirected stderr, and every later log line of that child is lost."""
+    import importlib
+
+    for package in TASK_PACKAGES:
+        importlib.import_module(f"{package}.tasks")
 
 
 @worker_process_init.connect

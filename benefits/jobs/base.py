@@ -107,10 +107,10 @@ class JobTask(Task):
 
 def job_tasks() -> dict[str, JobTask]:
     """Every job task, by name: Celery's registry after each area's tasks module is imported."""
-    from config.celery import app
+    from config.celery import app, import_task_modules
 
     if not getattr(app, "_job_tasks_imported", False):
-        app.loader.import_default_modules()  # the autodiscovered tasks modules (config/celery.py)
+        import_task_modules()  # each area's tasks module (config/celery.py says why not Celery's loader)
         app._job_tasks_imported = True
     return {name: task for name, task in app.tasks.items() if isinstance(task, JobTask)}
 

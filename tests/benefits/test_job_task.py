@@ -76,3 +76,24 @@ def test_the_message_leaves_only_after_commit(django_capture_on_commit_callbacks
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         job = render_document.enqueue_on_commit(target_id=0)
     assert Job.objects.get(pk=job.pk).status == Job.Status.PENDING and len(callbacks) == 1
+
+
+def test_finding_the_job_tasks_leaves_logging_as_the_worker_set_it(monkeypatch):
+    """A worker's pool child looks up job tasks while it runs its first job. The look-up imports the areas'
+    tasks modules by name: Celery's own loader would run ``django.setup()`` again, whose logging
+    configuration replaced the root logger's handlers, and every later line of that child was lost (the
+    worker log then had no "succeeded" line and no notice batch progress)."""
+    import logging
+
+    from config.celery import app
+
+    monkeypatch.setattr(app, "_job_tasks_imported", False, raising=False)
+    root = logging.getLogger()
+    worker_handler = logging.NullHandler()  # stands for the worker's log file handler
+    root.addHandler(worker_handler)
+    try:
+        tasks = job_tasks()
+        assert worker_handler in root.handlers
+    finally:
+        root.removeHandler(worker_handler)
+    assert set(tasks) >= KINDS
