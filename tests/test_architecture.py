@@ -223,21 +223,9 @@ def _presenter_breaches(module: str) -> list[str]:
 
 
 PRESENTERS = sorted(m for m in LAYERED if _is_presenter(m))
-# Left (issue 23 item 3): the election presenter no longer imports services or queries, but it still
-# asks the engine for the plan's election rules and an account choice's figures; those move to the view.
-_CONSENTS_BRANCH = pytest.mark.xfail(
-    strict=True,
-    reason="issue 23 item 3: the election presenter still calls election_rules and choice_figures",
-)
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        pytest.param(m, marks=_CONSENTS_BRANCH) if m == "elections.benefit_elections.presenters" else m
-        for m in PRESENTERS
-    ],
-)
+@pytest.mark.parametrize("module", PRESENTERS)
 def test_presenters_only_shape_data(module):
     """Presenters shape data: no services, no engine calls (directly or through an adapter), no ORM
     queries or writes, at module level or inside a function (docs/architecture.md, the layers)."""
