@@ -60,8 +60,10 @@ def market_assumptions() -> dict:
     monthly_30y = by_series["treasury_30y"]
     if monthly_30y:
         monthly = {f"{r.period:%Y-%m}": str(r.percent) for r in monthly_30y}
-        assumptions["applicable_interest_rate"] = monthly  # quaker-cash-balance §1.2(e)
-        assumptions["treasury_30y_monthly"] = monthly  # carver-db small-benefit cash-out basis
+        # A plan reads the 30-year Treasury rate by month as its applicable interest rate or as the
+        # basis of other figures (its package says which, and cites its section).
+        assumptions["applicable_interest_rate"] = monthly
+        assumptions["treasury_30y_monthly"] = monthly
         assumptions["applicable_interest_rate_default"] = str(monthly_30y[-1].percent)
     # §417(e)(3) minimum present value segment rates, one series per segment; a month is given to
     # the engine only when all three are kept (docs/engine-cli.md: segment_rates).

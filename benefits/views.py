@@ -482,6 +482,7 @@ def modeler_run(request, participant_id: int, run_id: int):
         context["grid_html"] = html
         context["missing"] = missing
         if request.user.is_participant_role:
+            from elections.benefit_elections.form_rules import election_rules
             from elections.benefit_elections.presenters import electable_dates, start_form_choices
             from elections.claims.selectors import benefit_start_for
 
@@ -489,7 +490,9 @@ def modeler_run(request, participant_id: int, run_id: int):
             start = benefit_start_for(user=request.user, membership=run.membership)
             context["benefit_start"] = start
             if not start.exists and _can_file_start(run.membership):
-                context["elect_dates"] = electable_dates(run.membership, {"estimates": estimates})
+                context["elect_dates"] = electable_dates(
+                    election_rules(run.membership.plan.key), {"estimates": estimates}
+                )
                 context["start_rates"] = start_dates_overview(run.membership.plan, first=services.today())
                 context["elect_forms"] = start_form_choices({"estimates": estimates})
                 context["claim_token"] = uuid.uuid4().hex

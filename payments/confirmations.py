@@ -62,7 +62,8 @@ def postings(i: PaymentInstalment) -> list[tuple[str, str, Decimal, str]]:
 
 def _cash_balance_closed(paid) -> list[Target]:
     """A cash balance single sum of the whole account, confirmed paid: the account is debited with its
-    balance as of the Annuity Starting Date and reduced to zero (Quaker City §4.5(a)). The plan's books
+    balance as of the Annuity Starting Date and reduced to zero (the plan's account section, cited in
+    its package). The plan's books
     are the engine's ledger, which reads ``plan_data.distributed_on`` (the ASD) and ends the account there.
     """
     out: list[Target] = []
@@ -283,7 +284,7 @@ class ConfirmationsKind(Kind):
                 outstanding, highest = loan_balances(
                     movements + loans, max(ctx["today"], max(d for d, _ in loans))
                 )
-                # The loans paid now are no longer "approved and not yet paid out" (§8.4(f)).
+                # The loans paid now are no longer "approved and not yet paid out" (the plan's loan section).
                 data = pending_loan_data(m.plan_data, pending[mid])
                 data["loans"] = {
                     "outstanding_balance": f"{outstanding:.2f}",

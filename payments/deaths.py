@@ -47,8 +47,8 @@ STREAM_STATES = (
     Payment.State.RETURNED,
     Payment.State.SUSPENDED,
 )
-# The plans state the survivor percent 66-2/3% (Carver DB §7.1, §8.1; Quaker §5.11(a)(ii)); the form
-# key says 66, so the fraction is exact two thirds, never 0.66.
+# The plans' texts state the survivor percent 66-2/3% (docs/plan-notes/*/payments-after-death.md); the
+# form key says 66, so the fraction is exact two thirds, never 0.66.
 EXACT_FRACTIONS = {"js66": Decimal(2) / 3, "js100": Decimal(1), "js50": Decimal("0.5")}
 
 
@@ -262,8 +262,8 @@ def back_payment(continuing: Payment, *, on: date) -> BackPayment | None:
     """The payments of ``continuing`` (an unsaved continuation, first due the month after the death) whose
     pay dates fell before the next pay date after ``on``; None when none did. Each is the amount the
     stream pays per period (already rounded half up to the cent), the back payment their sum: what the
-    payee would have received had the death been recorded in time (Carver DB §7.1, §8.2; Quaker
-    §5.10(b), §5.11(a): the survivor's payments begin the month next following the death)."""
+    payee would have received had the death been recorded in time (the plan's ``death_rule_source``:
+    the survivor's payments begin the month next following the death)."""
     pay_on = sched.next_pay_date(on, notice_days=0)
     step = sched.MONTHS.get(continuing.frequency, 1)
     dates: list[date] = []

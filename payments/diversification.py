@@ -3,8 +3,9 @@ move out of employer stock, as a payment record of kind ``transfer`` paid ``inte
 
 Diversification is an election (``elections.account_elections``), not a claim: the participant files it
 with the Committee inside the plan year's window and may replace it until the window closes. The plan
-must carry it out within 90 days after the window (Fairport ESOP §6.4). The Committee's method is
-§6.4-2, investment options inside the plan: the elected shares leave the Stock Fund Account and their
+must carry it out within 90 days after the window (Code §401(a)(28)(B)(ii); the plan's
+``diversification`` cites its section). The method here is investment options inside the plan (the
+plan's text names it): the elected shares leave the Stock Fund Account and their
 value goes to the Investment Fund Account ("other investments"); nothing is paid out, nothing withheld.
 
 The pay-date run schedules the transfer: for every election in force whose window closed before the pay

@@ -1,22 +1,22 @@
 """Loan repayments collected and posted to the plan's books.
 
 The mechanism: a loan's repayments are deducted from pay while the borrower is on the employer's
-payroll (the plan's loan section says how; for the Carver 401(k), §8.5(a)). The administrator runs
-``python manage.py loan_repayments_due DATE`` after each payroll (or ``loan_repayments_post``): every
+payroll (the plan's ``LoanTerms.repayment_words`` and ``repayment_section`` say how). The administrator
+runs ``python manage.py loan_repayments_due DATE`` after each payroll (or ``loan_repayments_post``): every
 scheduled repayment of a loan that was made (its disbursement confirmed paid) and that falls due on or
 before DATE is posted, once, for borrowers on the payroll on its due date. A borrower who has left the
-payroll repays in cash (§8.5(a), second paragraph): those repayments are listed as awaiting payment and
+payroll repays in cash (the plan's loan section): those repayments are listed as awaiting payment and
 are not posted by the run (they come back through the "Loans and repayments" data import).
 
 Each posted repayment:
 - credits its principal to the sources the loan was taken from, in the order the plan's text names
-  (the engine's ``restore_in_order`` with the plan's ``payment_orders["loan"]``; Carver 401(k) §8.5(c):
-  "in the order of priority established under Section 8.4(b)"), as ``loan_repayment`` transactions;
+  (the engine's ``restore_in_order`` with the plan's ``payment_orders["loan"]``: the accounts it
+  lent from, in the order its loan section sets), as ``loan_repayment`` transactions;
 - credits its interest to the same sources in proportion, as ``earnings`` ("interest on your loan");
 - records a ``LoanRepayment`` (one per loan and due date: a unique index, so a second run adds nothing);
 - recomputes the membership's ``plan_data.loans`` (outstanding principal and the highest outstanding
   balance of the 12 months before the run) from every loan movement in its books, which is what the
-  engine's loan limit reads (Code §72(p)(2)(A); Carver 401(k) §8.2).
+  engine's loan limit reads (Code §72(p)(2)(A); the plan's loan section).
 
 Everything is read and written in bulk: a run's queries do not grow with the number of loans.
 """
@@ -66,7 +66,8 @@ def memo(loan_id: int, number: int, due: date, line: str) -> str:
 
 
 def on_payroll(participant, on: date) -> bool:
-    """On the employer's payroll on ``on``: hired and not yet terminated (§8.5(a))."""
+    """On the employer's payroll on ``on``: hired and not yet terminated (repaid by payroll deduction:
+    the plan's ``LoanTerms.repayment_section``)."""
     t = participant.termination_date
     return participant.hire_date <= on and (t is None or t >= on)
 

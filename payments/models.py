@@ -264,8 +264,9 @@ class PayeeDeath(models.Model):
 
 
 class LoanRepayment(models.Model):
-    """One scheduled repayment of a loan that was collected and posted to the books (Carver 401(k) §8.5:
-    payroll deductions while the borrower is on the payroll). Posted once: one row per loan and due date."""
+    """One scheduled repayment of a loan that was collected and posted to the books (payroll deductions
+    while the borrower is on the payroll: the plan's ``LoanTerms.repayment_section``). Posted once: one
+    row per loan and due date."""
 
     class Via(models.TextChoices):
         PAYROLL = "payroll", "Payroll deduction"
@@ -278,7 +279,7 @@ class LoanRepayment(models.Model):
     interest = models.DecimalField(max_digits=12, decimal_places=2)
     principal = models.DecimalField(max_digits=12, decimal_places=2)
     balance_after = models.DecimalField(max_digits=14, decimal_places=2)
-    # Principal credited to each source (§8.5(c): the §8.4(b) order); the interest rides with it.
+    # Principal credited to each source (the plan's order for loans); the interest rides with it.
     credited = models.JSONField(default=dict)
     via = models.CharField(max_length=10, choices=Via.choices, default=Via.PAYROLL)
     posted_on = models.DateField()

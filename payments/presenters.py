@@ -149,7 +149,7 @@ def words_by_membership(payments, instalments) -> dict[int, str]:
             continue  # a paid withdrawal shows in the balance, not as a standing status
         words = status_words(p, first_paid.get(p.pk))
         if p.state == "paid" and p.kind == "single_sum" and p.membership.plan.kind == "cash_balance":
-            # Quaker City §4.5(a) and the like: the account is debited to zero on the ASD.
+            # A cash balance plan debits the account to zero on the ASD (the plan's account section).
             words += " Your account was paid out in full and is closed."
         out.setdefault(p.membership_id, words)
     return out

@@ -3,8 +3,7 @@ of a stream, the federal withholding of an instalment and the split of an accoun
 
 Pay dates are the first day of a month (the plans' annuity starting dates are firsts of months); a
 single sum, a withdrawal or a loan disbursement is paid on the first pay date on or after the day it
-may be paid and the plan's prior notice (Carver 401(k) §7.3, §7.4(a): ten days' written notice to the
-Committee, the plan's ``payment_notice_days``).
+may be paid and the plan's prior notice (the plan's ``payment_notice_days``, cited in its claim rules).
 """
 
 from __future__ import annotations
@@ -205,8 +204,8 @@ def terms_for(*, claim, election, on: date) -> Terms:
         elif account_plan and p["kind"] == PaymentKind.SINGLE_SUM:
             p["posting"] = account_split(membership, p["gross"], claim.claim_type, on)
         elif account_plan and p["kind"] == PaymentKind.INSTALLMENTS:
-            # Each instalment takes the sources in the plan's order for the claim (the 401(k)'s §5.3:
-            # pro rata); the split of the first is stored and each instalment is split in proportion.
+            # Each instalment takes the sources in the plan's order for the claim (pro rata, for a plan
+            # whose text says so); the split of the first is stored and each instalment is split in proportion.
             p["posting"] = {
                 **account_split(membership, p["gross"], claim.claim_type, on),
                 "per_instalment": True,

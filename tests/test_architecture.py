@@ -223,21 +223,9 @@ def _presenter_breaches(module: str) -> list[str]:
 
 
 PRESENTERS = sorted(m for m in LAYERED if _is_presenter(m))
-# Left (issue 23 item 3): the election presenter no longer imports services or queries, but it still
-# asks the engine for the plan's election rules and an account choice's figures; those move to the view.
-_CONSENTS_BRANCH = pytest.mark.xfail(
-    strict=True,
-    reason="issue 23 item 3: the election presenter still calls election_rules and choice_figures",
-)
 
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        pytest.param(m, marks=_CONSENTS_BRANCH) if m == "elections.benefit_elections.presenters" else m
-        for m in PRESENTERS
-    ],
-)
+@pytest.mark.parametrize("module", PRESENTERS)
 def test_presenters_only_shape_data(module):
     """Presenters shape data: no services, no engine calls (directly or through an adapter), no ORM
     queries or writes, at module level or inside a function (docs/architecture.md, the layers)."""
@@ -482,3 +470,48 @@ def test_no_tracked_file_names_a_path_outside_the_repository():
             if MACHINE_PATH.search(line):
                 offenders.append(f"{name}:{number}: {line.strip()[:100]}")
     assert not offenders, "\n".join(offenders)
+
+
+# A plan's section number ("§8.4(f)", "Section 8.4(b)") in the web apps or the generic templates is a
+# plan's rule or citation outside its package: the plan package (and docs/plan-notes/) cites its sections
+# and the web app says the rule generically ("the plan's loan section"). Law stays: Code sections have no
+# dot after one or two digits, and regulations (Treas. Reg. §1.72(p)-1, §1.401(a)-21, 29 CFR §2560.503-1,
+# §54.4980F-1) are removed before the search. benefits/demo/ is left out: it is the demo plans' own
+# data (`make demo`: the five plans and their people), written against their texts the way a plan
+# package is.
+PLAN_SECTION = re.compile(r"(§|Section |section )\s?\d{1,2}\.\d")
+LAW_SECTION = re.compile(r"Treas\. Reg\. §\s?1\.\d+|§\s?1\.\d{3}|§\s?\d{2}\.\d{3}")
+WEB_APPS = ("accounts", "benefits", "elections", "payments", "taxes", "config", "templates")
+NOT_WEB = ("benefits/engine/", "benefits/demo/")
+
+
+def _plan_sections(line: str) -> list[str]:
+    return [m.group(0) for m in PLAN_SECTION.finditer(LAW_SECTION.sub("", line))]
+
+
+def test_the_web_apps_name_no_plan_section():
+    offenders = []
+    for top in WEB_APPS:
+        for path in sorted((ROOT / top).rglob("*")):
+            name = path.relative_to(ROOT).as_posix()
+            if path.suffix not in (".py", ".html") or name.startswith(NOT_WEB):
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if _plan_sections(line):
+                    offenders.append(f"{name}:{number}: {line.strip()[:100]}")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_plan_section_search_tells_a_plan_from_the_law():
+    assert _plan_sections("counted as outstanding (§8.4(f))") == ["§8.4"]
+    assert _plan_sections('"in the order of priority established under Section 8.4(b)"')
+    assert _plan_sections("quaker-cash-balance §1.2(e)")
+    for law in (
+        "Treas. Reg. §1.72(p)-1 Q&A-10",
+        "Treas. Reg. §1.401(a)-21",
+        "§1.417(e)-1(b)(3)(ii)(D)",
+        "Code §72(p)(2)(A); Code §402(c)(3)(C)",
+        "29 CFR §2560.503-1(l)",
+        "§54.4980F-1",
+    ):
+        assert not _plan_sections(law), law

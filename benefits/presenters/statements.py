@@ -89,7 +89,7 @@ def _account_statement(figures: StatementFigures) -> dict:
         payload["loan"] = {
             "outstanding": (pd.get("loans") or {}).get("outstanding_balance"),
             "maximum_new_loan": loan.get("maximum_new_loan"),
-            # a loan approved and not yet paid out: counted as outstanding by the engine (§8.4(f))
+            # a loan approved and not yet paid out: counted as outstanding by the engine (the plan's loan section)
             "approved_not_disbursed": loan.get("approved_not_disbursed")
             if loan.get("approved_not_disbursed") not in (None, "0.00")
             else None,

@@ -16,6 +16,8 @@ from benefits import formatting
 from benefits.engine import ENGINE_VERSION
 from benefits.engine.elections import Window, election_rules
 from benefits.engine_adapter import CalculationError, membership_calculate
+from elections.benefit_elections.explanation_common import ExplanationUnavailable
+from elections.benefit_elections.explanation_common import fingerprint as _fingerprint
 
 KIND = "distribution_explanation"
 
@@ -74,9 +76,6 @@ def _row(f: dict) -> dict:
 
 
 def distribution_explanation(membership, *, asd: date, explained_on: date) -> dict:
-    from elections.benefit_elections.explanation_common import ExplanationUnavailable
-    from elections.benefit_elections.explanation_common import fingerprint as _fingerprint
-
     participant = membership.participant
     plan = membership.plan
     offer = offer_for(membership, as_of=explained_on)

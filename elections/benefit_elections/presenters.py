@@ -4,20 +4,18 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from benefits import formatting
-from benefits.engine.elections import election_rules
-from elections.benefit_elections.form_rules import (
-    ACCOUNT_CHOICE_FORMS,
-    asks_beneficiaries_step,
-    consent_reasons,
-    election_window,
-    form_row,
-    needs_beneficiaries,
-    today,
-)
+from benefits.engine.beneficiaries import RELATIONSHIPS
+from benefits.presenters.labels import form_label
+from elections.benefit_elections.form_rules import consent_reasons, form_row, needs_beneficiaries, today
 from elections.benefit_elections.provisional import final_words, interest_words, provisional_words
 from elections.consents.presenters import consent_words, open_consent
+
+if TYPE_CHECKING:
+    from benefits.engine.elections import ElectionRules, Window
+    from elections.benefit_elections.review_figures import ReviewFigures
 
 
 def money(value) -> str:
@@ -163,7 +161,8 @@ def _options_view(opts: dict) -> dict:
     }
 
 
-def step_list(draft, current: str) -> list[dict]:
+def step_list(current: str, *, asks_beneficiaries: bool) -> list[dict]:
+    """The election's steps, ``current`` marked (``asks_beneficiaries``: ``form_rules.asks_beneficiaries_step``)."""
     labels = {
         "explanation": "Your explanation",
         "form": "Form of payment",
@@ -171,11 +170,10 @@ def step_list(draft, current: str) -> list[dict]:
         "payment": "Payment and taxes",
         "review": "Review and sign",
     }
-    asks = asks_beneficiaries_step(draft)
     order = [
         s
         for s in ("explanation", "form", "beneficiaries", "payment", "review")
-        if s != "beneficiaries" or asks
+        if s != "beneficiaries" or asks_beneficiaries
     ]
     idx = order.index(current) if current in order else 0
     return [
@@ -233,28 +231,16 @@ def _withholding_words(w: dict) -> str:
     return ""
 
 
-def _draft_installment_words(draft, row: dict) -> str:
-    from benefits.engine.account_options import check_choice, choice_figures
-
-    if row.get("form") not in ACCOUNT_CHOICE_FORMS:
-        return ""
-    choice = draft.answers.get("installments") or {}
-    options = draft.notice.content.get("account_options") or {}
-    if check_choice(row["form"], choice, options):
-        return ""
-    return installment_words(choice_figures(row["form"], choice, options))
-
-
-def review(draft) -> dict:
+def review(draft, worked: ReviewFigures) -> dict:
+    """The review page's words (``worked``: ``review_figures.review_figures(draft)``)."""
     a = draft.answers
     row = form_row(draft, a.get("form", "")) or {}
     p = draft.participant
     married = p.marital_status == p.MaritalStatus.MARRIED
-    rules = election_rules(draft.membership.plan.key)
     reasons = consent_reasons(
         a,
         married=married,
-        rules=rules,
+        rules=worked.rules,
         qjsa=draft.notice.content.get("qjsa_form", ""),
         spouse_name=p.spouse_name,
     )
@@ -262,18 +248,18 @@ def review(draft) -> dict:
     annuitant = p.spouse_name if needs_beneficiaries(row.get("form", "")) == "annuitant" else ""
     named = a.get("annuitant") or {}
     if annuitant and named.get("who") == "other":
-        from elections.benefit_elections import annuitants
-
-        _, priced = annuitants.check(draft, row["form"], named)
         annuitant = named.get("name", "")
-        figures = {"monthly": priced.get("monthly"), "survivor_monthly": priced.get("survivor_monthly")}
+        figures = {
+            "monthly": worked.priced.get("monthly"),
+            "survivor_monthly": worked.priced.get("survivor_monthly"),
+        }
     return {
         "form": row.get("label", ""),
         "monthly": money(figures["monthly"]),
         "survivor": money(figures["survivor_monthly"]),
         "lump_sum": money(row.get("lump_sum")),
         "receive": row.get("summary", "") if row.get("distribution") else "",
-        "installments": _draft_installment_words(draft, row),
+        "installments": installment_words(worked.installments),
         "annuitant": annuitant,
         "beneficiaries": a.get("beneficiaries") or [],
         "payment": _payment_words(a.get("payment_method", ""), a.get("payment") or {}),
@@ -285,9 +271,9 @@ def review(draft) -> dict:
     }
 
 
-def election_context(election, user, *, consents: list[tuple]) -> dict:
-    """``consents``: each consent to the election with its problems (what stops it counting)."""
-    window = election_window(election)
+def election_context(election, user, *, consents: list[tuple], window: Window) -> dict:
+    """``consents``: each consent to the election with its problems (what stops it counting);
+    ``window``: its election period (``form_rules.election_window``)."""
     waiting_form = open_consent([c for c, _ in consents])
     return {
         "election": election,
@@ -321,10 +307,10 @@ def batch_summary(progress: dict) -> dict:
     }
 
 
-def electable_dates(membership, result: dict) -> list[tuple[str, str]]:
+def electable_dates(rules: ElectionRules, result: dict) -> list[tuple[str, str]]:
     """The modeler's dates a participant can elect for now: inside the plan's election period and more
-    than 7 days away (Treas. Reg. §1.417(e)-1(b)(3)(ii)(D)); none for a plan outside §417."""
-    rules = election_rules(membership.plan.key)
+    than 7 days away (Treas. Reg. §1.417(e)-1(b)(3)(ii)(D)); none for a plan outside §417 (``rules``:
+    the membership's plan's election rules)."""
     if not rules.qjsa_applies:
         return []
     on = today()
@@ -338,8 +324,6 @@ def electable_dates(membership, result: dict) -> list[tuple[str, str]]:
 
 def start_form_choices(result: dict) -> list[tuple[str, str]]:
     """The forms of payment the modeler shows, in the order first seen, for the claim it files."""
-    from benefits.presenters.labels import form_label
-
     seen: dict[str, str] = {}
     for e in result.get("estimates") or []:
         forms = e.get("forms")
@@ -354,8 +338,6 @@ def start_form_choices(result: dict) -> list[tuple[str, str]]:
 def beneficiary_rows(rows: list[dict]) -> list[dict]:
     """A designation's beneficiaries in words: who, primary or contingent, relationship, share, and the
     person's birth date and address or the trust's trustee and date."""
-    from benefits.engine.beneficiaries import RELATIONSHIPS
-
     out = []
     for r in rows:
         if r.get("entity") == "trust":
@@ -414,11 +396,21 @@ def beneficiaries_context(plans: list[dict], user) -> list[dict]:
     return out
 
 
-def consent_status(claim, *, election, claim_consents: list, consent_to_claim: bool) -> str:
+def consent_status(
+    claim,
+    *,
+    election,
+    claim_consents: list,
+    consent_to_claim: bool,
+    election_required: bool,
+    rules: ElectionRules,
+) -> str:
     """Whether the spouse's consent is on file for this claim, read from the stored records: the
     consent to a loan or withdrawal claim itself, else the consent to the claim's standing election.
     Before an election is signed, it says when consent will be needed rather than guessing
-    (``consent_to_claim``: the spouse consents to this kind of claim itself, a loan or withdrawal)."""
+    (``consent_to_claim``: the spouse consents to this kind of claim itself, a loan or withdrawal;
+    ``election_required``: the plan asks an election for this kind of claim; ``rules``: the plan's
+    election rules)."""
     if claim_consents:
         return consent_words(claim_consents[0])
     participant = claim.participant
@@ -433,12 +425,9 @@ def consent_status(claim, *, election, claim_consents: list, consent_to_claim: b
         return consent_words(consents[0])
     if participant.marital_status != "married":
         return "Not needed: the participant is not married."
-    if (
-        claim.claim_type not in claim.plan_rules.election_required_types
-        or claim.claimant_relationship != "participant"
-    ):
+    if not election_required or claim.claimant_relationship != "participant":
         return "Not needed for this kind of claim."
-    if not election_rules(claim.membership.plan.key).qjsa_applies:
+    if not rules.qjsa_applies:
         return "Not needed: the plan does not ask for the spouse's consent to the participant's own distribution."
     if consent_to_claim:
         return (

@@ -20,7 +20,7 @@ from benefits.models import Plan, PlanMembership
 from benefits.selectors import membership_get_for_owner, participant_get_for_viewer
 from elections.account_elections import selectors as account_selectors
 from elections.authority import staff_viewed
-from elections.benefit_elections import form_rules, forms, presenters, selectors, services
+from elections.benefit_elections import form_rules, forms, presenters, review_figures, selectors, services
 from elections.benefit_elections.explanation import ExplanationUnavailable
 from elections.benefit_elections.models import NoticeBatch
 from elections.consents import forms as consent_forms
@@ -207,12 +207,12 @@ def election_step(request, draft_id: int, step: str):
         "c": presenters.notice_context(draft.notice),
         "row": row,
         "needs": services.payment_needs(draft, row) if row else None,
-        "steps": presenters.step_list(draft, step),
+        "steps": presenters.step_list(step, asks_beneficiaries=form_rules.asks_beneficiaries_step(draft)),
         "notice": draft.notice,
         "explanation_read_at": services.explanation_read_at(draft),
     }
     if step == "review":
-        context["review"] = presenters.review(draft)
+        context["review"] = presenters.review(draft, review_figures.review_figures(draft))
         context["problems"] = services.validate_election(draft, on=services.today())
         context["sign_form"] = forms.SignForm()
     return render(request, f"elections/benefit_elections/step_{step}.html", context)
@@ -279,7 +279,9 @@ def election_detail(request, election_id: int):
         (c, {k: v for k, v in consent_services.consent_validity(c).items() if k != "verified"})
         for c in selectors.election_consents(election)
     ]
-    context = presenters.election_context(election, request.user, consents=consents)
+    context = presenters.election_context(
+        election, request.user, consents=consents, window=form_rules.election_window(election)
+    )
     context["upload_form"] = consent_forms.ConsentUploadForm() if request.user.is_participant_role else None
     context["exception_form"] = consent_forms.ExceptionForm() if context.pop("takes_exception") else None
     return render(request, "elections/benefit_elections/election_detail.html", context)

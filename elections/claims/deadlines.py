@@ -202,7 +202,8 @@ def appeal_deadline(notice_received: date, rules: ClockRules) -> date:
 
 
 def earliest_commencement_for_filing(filed: date, rules: PlanClaimRules) -> date:
-    """The first benefit start date a claim filed on ``filed`` can ask for (Fairport §11.1: 30 days)."""
+    """The first benefit start date a claim filed on ``filed`` can ask for: the plan's lead time between
+    filing and the start of benefits (``filing_lead_days``, cited in the plan's claim rules)."""
     return filed + timedelta(days=rules.filing_lead_days)
 
 

@@ -226,7 +226,7 @@ def pending_loan_data(plan_data: dict, pending: Decimal) -> dict:
 
 def loan_pending_sync(membership: PlanMembership, *, actor=None, request=None) -> Decimal:
     """Store in ``plan_data`` the principal of this account's loans approved and not yet paid out, which
-    the engine counts as outstanding (§8.2(b), §8.4(f)): the statement, the dashboard and the claim pages
+    the engine counts as outstanding (the plan's loan section, cited in its package): the statement, the dashboard and the claim pages
     all read the same largest new loan from the approval on, not only once the disbursement is confirmed.
     Called in the transaction of every loan claim's step; audited when the figure changes."""
     from benefits.audit import AuditEventType, audit_record

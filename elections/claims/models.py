@@ -69,8 +69,8 @@ def _within_appeal_window(claim: Claim) -> bool:
 
 
 def _deemed_denied(claim: Claim) -> bool:
-    """No decision was made in time: the claimant may treat the claim as denied (Carver 401(k) §10.5;
-    29 CFR 2560.503-1(l)). The service has set the appeal window from the missed due date."""
+    """No decision was made in time: the claimant may treat the claim as denied (29 CFR 2560.503-1(l);
+    a plan's claims article may say so too). The service has set the appeal window from the missed due date."""
     return claim.decided_on is None and _within_appeal_window(claim)
 
 

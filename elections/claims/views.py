@@ -368,12 +368,15 @@ def _participant_facts(claim, consents: list | None = None) -> list[tuple[str, s
         facts.append(("Spouse", f"{spouse}{born}"))
     from elections.benefit_elections import presenters as election_presenters
     from elections.benefit_elections import selectors as election_selectors
+    from elections.benefit_elections.form_rules import election_rules
 
     status = election_presenters.consent_status(
         claim,
         election=election_selectors.election_for_claim(claim),
         claim_consents=consent_selectors.claim_consents(claim) if consents is None else consents,
         consent_to_claim=claim.claim_type in CONSENT_TYPES,
+        election_required=claim.claim_type in claim.plan_rules.election_required_types,
+        rules=election_rules(claim.membership.plan.key),
     )
     facts.append(("Spousal consent", status))
     return facts

@@ -49,7 +49,8 @@ def require_decider(claim: Claim, actor, request) -> None:
     if not is_mfa_enabled(actor) or (request is not None and not mfa_authenticated(request)):
         raise PermissionDenied("Committee decisions need a login with two-factor authentication.")
     if claim.filed_by_id == actor.pk or claim.participant.user_id == actor.pk:
-        # Fairport §12.12: a member takes no part in a decision on his own benefits.
+        # No member decides on his own benefits, on any plan: some plans' texts bar it outright (their
+        # claim rules cite the section); the bar holds where a text is silent too.
         raise PermissionDenied("You cannot act on a claim for your own benefits.")
 
 

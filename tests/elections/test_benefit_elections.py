@@ -417,12 +417,13 @@ def test_password_is_checked_against_the_account(pat):
 def test_from_the_modelers_date_the_explanation_is_given_first(client, pat):
     from django.urls import reverse
 
+    from benefits.engine.elections import election_rules
     from elections.benefit_elections.presenters import electable_dates
 
     m = membership(pat, "carver-db")
     asd, late = first_of_month_after(services.today(), 40), first_of_month_after(services.today(), 100)
     result = membership_calculate(m, as_of=services.today(), commencement_dates=[asd, late])
-    offered = [d for d, _ in electable_dates(m, result)]
+    offered = [d for d, _ in electable_dates(election_rules(m.plan.key), result)]
     assert asd.isoformat() in offered and late.isoformat() not in offered  # beyond the plan's 90 days (§7.5)
     client.force_login(pat)
     with TestCase.captureOnCommitCallbacks(execute=True):

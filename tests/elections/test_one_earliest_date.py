@@ -9,6 +9,7 @@ from datetime import date
 import pytest
 
 from benefits.engine.dates import first_of_next_month
+from benefits.engine.elections import election_rules
 from benefits.engine_adapter import membership_calculate
 from benefits.forms import earliest_date
 from benefits.models import PlanMembership
@@ -48,7 +49,7 @@ def test_the_claim_form_the_modeler_and_the_election_agree_on_the_earliest_start
             assert _claim_refuses_as_too_early(m, before), (m.participant.participant_number, before)
         # The election offers the modeler's dates: never one the claim form would refuse as too early.
         priced = membership_calculate(m, as_of=AS_OF, commencement_dates=[first])
-        for iso, _ in electable_dates(m, priced):
+        for iso, _ in electable_dates(election_rules(m.plan.key), priced):
             assert not _claim_refuses_as_too_early(m, date.fromisoformat(iso))
         compared += 1
     assert compared >= 5

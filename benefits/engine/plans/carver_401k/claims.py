@@ -19,6 +19,7 @@ CLAIM_RULES = PlanClaimRules(
         {"commencement", "withdrawal_59half", "hardship", "termination_distribution", "loan"}
     ),
     election_reason=ELECTION_REASON,
+    # §10.5: no action in time and the claim is deemed denied (as 29 CFR 2560.503-1(l) provides).
     notes=("§7.2(a): spousal consent for loans, withdrawals and any form but the 50% J&S annuity",),
     sections=(
         ("after_separation", "§7.5: on Termination of Service"),
