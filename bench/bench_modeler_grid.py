@@ -10,9 +10,12 @@ medians of 5; the machine is shared, so read the ratios within a run.
 
 1. In-process, one participant, every month from the earliest date to age 70, every form:
    - baseline: ``plan.grid.price`` (monthly amounts only: no relative values, cash-outs, JSON);
-   - the modeler's request now: ``calculate_request`` without traces (carver-db: ``grid.outputs``,
-     every figure of the contract result in one pass; quaker: still the scalar path, untraced);
+   - the modeler's request now: ``calculate_request`` without traces (``grid.outputs``: every figure
+     of the contract result in one pass, relative values, cash-outs and lump sums included);
+   - the same request on the scalar path, untraced (``grid.outputs`` switched off for the run: each
+     date priced on its own, as the modeler's untraced request was before the plan had ``outputs``);
    - before: the traced scalar path in chunks of 12 dates (the modeler job until issue 29).
+   Each figure is checked to be the scalar path's result, byte for byte, before it is timed.
    Target: the modeler's request within 2× of ``plan.grid.price``.
 2. Through the command line (carver-db): the CPU of the whole ``python -m benefits.engine calculate``
    process with 181 dates against the same request with one date, without traces and traced.
@@ -24,6 +27,7 @@ medians of 5; the machine is shared, so read the ratios within a run.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import resource
 import statistics
@@ -43,6 +47,7 @@ from bench_every_date_cli import as_json, market_data  # noqa: E402
 from timing import load_average, median_of  # noqa: E402
 
 from benefits.engine.dates import add_months  # noqa: E402
+from benefits.engine.plans import PLANS  # noqa: E402
 from benefits.engine.request import calculate_request  # noqa: E402
 
 RUNS = 5
@@ -106,6 +111,14 @@ def measure(plan_key: str, plan, p, dates, as_of: date, a: dict, label: str) -> 
     cells = sum(len(e.get("forms") or {}) for e in estimates)
     grid = median_of(lambda: plan.grid.price(p, as_of, a, core), RUNS)[1]
     fast = median_of(lambda: calculate_request(fast_req), RUNS)[1]
+    original = PLANS[plan_key]
+    PLANS[plan_key] = dataclasses.replace(original, grid=dataclasses.replace(original.grid, outputs=None))
+    try:
+        scalar_out = calculate_request(fast_req)
+        scalar = median_of(lambda: calculate_request(fast_req), RUNS)[1]
+    finally:
+        PLANS[plan_key] = original
+    assert json.dumps(calculate_request(fast_req)) == json.dumps(scalar_out), "not the scalar path's result"
 
     def chunks() -> None:
         for i in range(0, len(dates), 12):
@@ -120,6 +133,7 @@ def measure(plan_key: str, plan, p, dates, as_of: date, a: dict, label: str) -> 
     print(
         f"    modeler request now ({path:<16})      {ms(fast)}   {fast / grid:4.1f}× the grid (target ≤ 2×)"
     )
+    print(f"    the same request, scalar path (untraced)      {ms(scalar)}   {scalar / grid:4.1f}× the grid")
     print(f"    before: traced, chunks of 12                  {ms(before)}   {before / grid:4.1f}× the grid")
 
 

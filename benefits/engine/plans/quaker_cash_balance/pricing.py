@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -168,6 +168,7 @@ def price_rows(
     service_years = Decimal(core.service.total_years)
     had_dc = bool(p.plan_data.get("had_dc_plan", True))
     for i, r in enumerate(priced):
+        table = cast(ApplicableBasis, r.basis).table
         monthly = to_money(r.vested / (12 * to_decimal(life[i])))
         lump: Decimal = r.lump  # type: ignore[assignment]
         year = r.d.year
@@ -178,12 +179,7 @@ def price_rows(
                 dollar_cache[year] = None
         dollar = dollar_cache[year]
         if dollar is not None:
-            adjusted, _ = age_adjusted_dollar_limit(
-                dollar,
-                age=r.age,
-                table=r.basis.table,
-                factor=age_factor[i],  # type: ignore[union-attr]
-            )
+            adjusted, _ = age_adjusted_dollar_limit(dollar, age=r.age, table=table, factor=age_factor[i])
             if year not in high3_cache:
                 high3_cache[year] = high3_average(p.compensation, entry.year, year)
             r.limit = _limit_415b(
@@ -210,7 +206,7 @@ def price_rows(
                 amount = to_money(monthly * to_decimal(life_f / form_f))
             if r.limit is not None:  # ``limit_forms_415``: no form above the limit converted to it
                 cap = form_limit_monthly(
-                    r.limit, key, table=r.basis.table, age_m=0, spouse_m=None,  # type: ignore[union-attr]
+                    r.limit, key, table=table, age_m=0, spouse_m=None,
                     disregard_survivor=key not in ratios, ratio=ratios.get(key),
                 )  # fmt: skip
                 if amount > cap:
