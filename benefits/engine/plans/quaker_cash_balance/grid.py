@@ -2,8 +2,9 @@
 
 ``price_grid`` prices every month in one pass: the ledger is built once and read at each date, and
 the annuity factors of all dates are computed together on the vectorized path
-(``actuarial.form_factors``, equal to the scalar factors bit for bit). The money is the scalar
-path's: the same Decimal operations, rounded at the same points. ``price_grid_reference`` is the
+(``actuarial.form_factors``, equal to the scalar factors bit for bit; ``pricing.py``, shared with the
+one-pass contract path of ``dates.py``). The money is the scalar path's: the same Decimal
+operations, rounded at the same points. ``price_grid_reference`` is the
 scalar path (``estimate`` for each date, with its traces), kept as the reference the fast grid is
 tested against, and used for what the fast grid does not price (a survivor's window, the
 grandfathered 1999 minimum, the whipsaw setting).
