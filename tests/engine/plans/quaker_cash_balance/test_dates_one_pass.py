@@ -140,7 +140,7 @@ def requests(draw):
     if draw(st.booleans()):  # the modeler's every month, or a few dates anywhere (not the 1st too)
         dates = [add_months(first, k) for k in range(1, 12 * draw(st.integers(1, 40)))]
     else:
-        dates = draw(st.lists(st.dates(first, add_months(first, 420)), min_size=1, max_size=8))
+        dates = draw(st.lists(st.dates(hire, add_months(first, 420)), min_size=1, max_size=8))  # past too
     person["commencement_dates"] = [d.isoformat() for d in dates if hire < d <= birthday(birth, 90)]
     request = {"plan": "quaker-cash-balance", "as_of": as_of.isoformat(), "assumptions": market(as_of, draw)}
     request["participants"] = [person]
