@@ -230,20 +230,8 @@ def scalar_estimates(
     assumptions: Mapping[str, Any],
 ) -> tuple[Estimate, ...]:
     """``estimate`` for each commencement date, one at a time (with its traces when recording)."""
-    return tuple(
-        estimate(
-            p,
-            as_of,
-            market,
-            core,
-            d,
-            ledger=ledger,
-            inputs=inputs,
-            with_whipsaw=True,
-            assumptions=assumptions,
-        )
-        for d in p.commencement_dates
-    )
+    return tuple(estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs, with_whipsaw=True,
+                          assumptions=assumptions) for d in p.commencement_dates)  # fmt: skip
 
 
 def benefits(
