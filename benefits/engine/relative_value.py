@@ -452,9 +452,12 @@ def relative_values_of_dates(
     basis can be formed (most projected dates of a modeler grid have no market data)."""
     out: list[RelativeValues | Exception] = []
     # (date index, option index) → APV, for the options priced together; the rest priced one by one
-    requests: dict[tuple[Basis, Form], list[tuple[int, int, float, float | None]]] = {}
+    requests: dict[tuple[int, Form], list[tuple[int, int, float, float | None]]] = {}
     pending: list[tuple[int, ComparisonBasis, float, str]] = []
     made: dict[int, Sequence[OptionalForm]] = {}
+    # One basis object for the dates that share one (their labels aside): the requests are keyed by
+    # its id, so a Basis is hashed once a date, not once a form.
+    canonical: dict[Basis, Basis] = {}
     for i, (asd, given) in enumerate(dates):
         try:
             basis, note = comparison_basis(asd, assumptions, rules, married=married, table=table)
@@ -478,6 +481,7 @@ def relative_values_of_dates(
             continue
         age = attained_age(birth_date, asd, AgeMethod.EXACT_MONTHS)
         shared = replace(basis.basis, label="")  # the numbers do not read the label
+        shared = canonical.setdefault(shared, shared)
         spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
         for j, option in enumerate(forms):
             kind = option.form.kind
@@ -492,13 +496,15 @@ def relative_values_of_dates(
                     spouse = spouse_ages[option.beneficiary_birth] = attained_age(
                         option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
                     )
-            requests.setdefault((shared, option.form), []).append((i, j, age, spouse))
+            requests.setdefault((id(shared), option.form), []).append((i, j, age, spouse))
         out.append(RelativeValues(None))  # replaced below
         pending.append((i, basis, age, note))
     factors: dict[tuple[int, int], float] = {}
     survival: dict[tuple[Any, ...], Any] = {}
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
-    for (basis_key, form), items in sorted(requests.items(), key=lambda r: not r[0][1].needs_spouse):
+    by_id = {id(b): b for b in canonical.values()}
+    for (basis_id, form), items in sorted(requests.items(), key=lambda r: not r[0][1].needs_spouse):
+        basis_key = by_id[basis_id]
         spouses = [s for _, _, _, s in items if s is not None] if form.needs_spouse else None
         try:
             values = form_factors(

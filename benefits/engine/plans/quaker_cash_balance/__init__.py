@@ -12,6 +12,7 @@ from . import rules
 from .account import statement
 from .claims import CLAIM_RULES
 from .contract import plan_outputs
+from .dates import grid_outputs
 from .elections import BENEFICIARY_RULES, ELECTION_RULES
 from .grid import price_grid
 from .market_needs import market_needs
@@ -29,7 +30,7 @@ PLAN = PackagePlan(
     claim_rules=CLAIM_RULES,
     election_rules=ELECTION_RULES,
     beneficiary_rules=BENEFICIARY_RULES,
-    grid=GridPricing(price_grid),
+    grid=GridPricing(price_grid, outputs=grid_outputs),
     ledger=LedgerStatements(statement),
     cash_out=PlanFeature("cash_out", "§5.16"),
     market_needs=market_needs,

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from decimal import Decimal
 from typing import Any, cast
@@ -18,6 +18,7 @@ from benefits.engine.relative_value import (
 )
 from benefits.engine.types import Participant
 
+from .estimates import QuakerBenefits
 from .forms import FormAmount
 from .market import MarketDataError
 from .results import benefits
@@ -35,7 +36,20 @@ def _form_json(f: FormAmount) -> dict[str, Any]:
 def plan_outputs(
     participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
 ) -> dict[str, Any]:
-    """The contract keys for one participant (engine-cli.md).
+    """The contract keys for one participant (engine-cli.md), every date priced on its own
+    (``contract_outputs`` with ``results.benefits``)."""
+    return contract_outputs(participant, as_of, assumptions, core, benefits)
+
+
+def contract_outputs(
+    participant: Participant,
+    as_of: date,
+    assumptions: Mapping[str, Any],
+    core: CoreResult,
+    benefits_of: Callable[..., QuakerBenefits],
+) -> dict[str, Any]:
+    """The contract keys for one participant (engine-cli.md) from ``benefits_of``, ``results.benefits``
+    or the one-pass path's (``dates.grid_benefits``): the same keys, written the same way.
 
     Form objects hold exactly the contract's ``monthly`` or ``lump_sum``; every figure's trace is in
     one ``traces`` map keyed by the dotted path of the figure (``"account.balance"``,
@@ -48,7 +62,7 @@ def plan_outputs(
     """
     missing: list[dict[str, Any]] = []
     try:
-        b = benefits(participant, as_of, assumptions, core)
+        b = benefits_of(participant, as_of, assumptions, core)
     except MarketDataError as exc:
         if "missing" not in exc.message:
             raise ParticipantError(exc.field, exc.message, absolute=True) from None
@@ -59,7 +73,7 @@ def plan_outputs(
             {"field": exc.field, "message": exc.message, "blocks": ["/accrued_benefit", "/estimates"]}
         )
         try:
-            b = benefits(participant, as_of, assumptions, core, annuities=False)
+            b = benefits_of(participant, as_of, assumptions, core, annuities=False)
         except MarketDataError as exc2:
             if "missing" not in exc2.message:
                 raise ParticipantError(exc2.field, exc2.message, absolute=True) from None

@@ -342,22 +342,8 @@ def form_relative_values(
 ) -> RelativeValues:
     """Every form against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2)) on the Applicable Mortality
     Table in force (or pinned) for the ASD; the lump sum's amount against the QJSA's present value."""
-    options = []
-    for key, f in forms.items():
-        if key == "lump_sum" and f.lump_sum is not None:
-            options.append(OptionalForm(key, Form.lump_sum(), f.lump_sum))
-        elif f.monthly is None:
-            continue
-        elif key == "life":
-            options.append(OptionalForm(key, Form.life(), f.monthly))
-        elif key in SURVIVOR_FORMS:
-            options.append(
-                OptionalForm(key, Form.contingent(SURVIVOR_FORMS[key]), f.monthly, beneficiary_birth)
-            )
-        elif key in CERTAIN_FORMS:
-            options.append(OptionalForm(key, Form.certain_and_life(CERTAIN_FORMS[key]), f.monthly))
     return relative_values(
-        options,
+        optional_forms(forms, beneficiary_birth),
         birth_date=birth_date,
         asd=asd,
         married=married,
@@ -365,6 +351,30 @@ def form_relative_values(
         rules=relative_value_rules(settings),
         table=basis.table,
     )
+
+
+def optional_forms(forms: Mapping[str, FormAmount], beneficiary_birth: date | None) -> list[OptionalForm]:
+    """The priced forms as the §417(a)(3) comparison reads them (shape and amount), in their order."""
+    options = []
+    for key, f in forms.items():
+        if key == "lump_sum" and f.lump_sum is not None:
+            options.append(OptionalForm(key, _SHAPES[key], f.lump_sum))
+        elif f.monthly is None:
+            continue
+        elif key in SURVIVOR_FORMS:
+            options.append(OptionalForm(key, _SHAPES[key], f.monthly, beneficiary_birth))
+        elif key == "life" or key in CERTAIN_FORMS:
+            options.append(OptionalForm(key, _SHAPES[key], f.monthly))
+    return options
+
+
+# Each form key's shape for the comparison (made once: a price grid compares every date's forms).
+_SHAPES: dict[str, Form] = {
+    "lump_sum": Form.lump_sum(),
+    "life": Form.life(),
+    **{k: Form.contingent(v) for k, v in SURVIVOR_FORMS.items()},
+    **{k: Form.certain_and_life(v) for k, v in CERTAIN_FORMS.items()},
+}
 
 
 def projection_value(

@@ -98,6 +98,7 @@ def projected_balance_before(
     before: date,
     treasury_rate: Callable[[int], Rate],
     settings: BenefitSettings,
+    quarterly: dict[int, Decimal] | None = None,
 ) -> Decimal:
     """The balance at the start of ``before`` of an account opened with ``opening`` on ``start``
     (the first day of a quarter, earlier than ``before``'s quarter) that earns the quarterly
@@ -105,9 +106,12 @@ def projected_balance_before(
     ``build_ledger(account_open=start, opening_balance=opening, pay_credits={}, through=before,
     asd=before, opening_earns_first_quarter=True).balance_before(before)`` gives, with the same
     Decimal steps and the same rate lookups in the same order, without the entries (the whipsaw
-    projection, GAP-3, needs only the balance at Normal Retirement Date, for every modeled date)."""
+    projection, GAP-3, needs only the balance at Normal Retirement Date, for every modeled date).
+    ``quarterly``: each Plan Year's quarterly rate, shared by the calls of one participant's dates."""
     # The ledger posts the opening onto a zero balance and credits its first quarter on the opening.
-    return _interest_only(ZERO + opening, opening, quarter_of(start), before, treasury_rate, settings)
+    return _interest_only(
+        ZERO + opening, opening, quarter_of(start), before, treasury_rate, settings, quarterly
+    )
 
 
 def _interest_only(
@@ -117,11 +121,12 @@ def _interest_only(
     before: date,
     treasury_rate: Callable[[int], Rate],
     settings: BenefitSettings,
+    quarterly: dict[int, Decimal] | None = None,
 ) -> Decimal:
     """``balance`` after the Interest Credit of every quarter from ``first`` to the last one ending
     before ``before`` (the first credited on ``base``, each later one on the balance before it)."""
     rnd = to_cents if settings.round_each_posting else unrounded
-    quarterly: dict[int, Decimal] = {}
+    quarterly = {} if quarterly is None else quarterly
     y, q = first
     while quarter_end(y, q) < before:  # no Interest Credit for the quarter of ``before``
         if y not in quarterly:

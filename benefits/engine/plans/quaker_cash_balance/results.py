@@ -213,6 +213,27 @@ def _attempt[T](log: MissingLog, path: str, compute: Callable[[], T]) -> T | Non
         return None
 
 
+# (participant, as_of, market, core, ledger, inputs, assumptions) → every commencement date's estimate
+PriceDates = Callable[
+    [Participant, date, MarketData, CoreResult, Ledger, AccountInputs, Mapping[str, Any]],
+    tuple[Estimate, ...],
+]
+
+
+def scalar_estimates(
+    p: Participant,
+    as_of: date,
+    market: MarketData,
+    core: CoreResult,
+    ledger: Ledger,
+    inputs: AccountInputs,
+    assumptions: Mapping[str, Any],
+) -> tuple[Estimate, ...]:
+    """``estimate`` for each commencement date, one at a time (with its traces when recording)."""
+    return tuple(estimate(p, as_of, market, core, d, ledger=ledger, inputs=inputs, with_whipsaw=True,
+                          assumptions=assumptions) for d in p.commencement_dates)  # fmt: skip
+
+
 def benefits(
     p: Participant,
     as_of: date,
@@ -220,11 +241,14 @@ def benefits(
     core: CoreResult | None = None,
     *,
     annuities: bool = True,
+    price_dates: PriceDates | None = None,
 ) -> QuakerBenefits:
     """Everything the web app shows for one participant (raises MarketDataError/ParticipantError).
 
     ``annuities=False`` skips what needs the Applicable Interest Rate (accrued benefit, estimates,
-    survivor annuity, the 1999 floor in the cash-out test): the account alone."""
+    survivor annuity, the 1999 floor in the cash-out test): the account alone. ``price_dates``
+    prices a living participant's commencement dates (by default ``scalar_estimates``; the one-pass
+    path passes its own, ``dates.py``)."""
     core = _core(p, as_of, core)
     market = MarketData.from_assumptions(assumptions)
     settings = _settings(core)
@@ -261,20 +285,7 @@ def benefits(
     elif p.death_date is not None:
         estimates = tuple(survivor_estimate(p, as_of, market, core, inputs, d) for d in p.commencement_dates)
     else:
-        estimates = tuple(
-            estimate(
-                p,
-                as_of,
-                market,
-                core,
-                d,
-                ledger=ledger,
-                inputs=inputs,
-                with_whipsaw=True,
-                assumptions=assumptions,
-            )
-            for d in p.commencement_dates
-        )
+        estimates = (price_dates or scalar_estimates)(p, as_of, market, core, ledger, inputs, assumptions)
     co = None
     if inputs.separation is not None and inputs.separation < RESTATEMENT and p.death_date is None:
         # A Separation from Service before the account existed: the small-benefit rule applied then

@@ -1,0 +1,71 @@
+"""The whipsaw projection (GAP-3) of many commencement dates at once, for the one-pass path.
+
+``estimates.projection_value`` for each date before NRD: the vested balance before the date rolled to
+NRD with Interest Credits only (``projected_balance_before``, the same Decimal steps), converted to
+the NRD life annuity on NRD's Applicable basis, and valued back at the date on the date's basis. The
+roll-forward and the conversion are shared by the dates of one quarter with the same balance; the
+deferred annuity factors of every date are one vectorized pass per basis (each the same float as
+``life_annuity(basis, age, deferral=...)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+from decimal import Decimal
+
+from benefits.engine.core import CoreResult
+from benefits.engine.dates import months_between
+from benefits.engine.money import to_decimal, to_money
+from benefits.engine.types import Participant
+
+from .annuity import applicable_basis, balance_to_life_annuity
+from .inputs import _settings, vested_amount
+from .interest import projected_balance_before
+from .market import MarketData, MarketDataError, Rate
+from .pricing import DateRow, _Factors
+
+
+def projection_values(
+    p: Participant, as_of: date, market: MarketData, core: CoreResult, rows: Sequence[DateRow]
+) -> list[Decimal | None]:
+    """Each row's projection value (None: on or after NRD, nothing vested, or the market data for
+    it missing, as ``projection_value`` returns None)."""
+    nrd = core.normal_retirement_date
+    settings = _settings(core)
+
+    def treasury(y: int) -> Rate:
+        return market.treasury_rate(y, allow_estimate=y > as_of.year)
+
+    at_nrd: dict[tuple[Decimal, date], Decimal | None] = {}  # (opening, quarter) → NRD monthly
+    quarterly: dict[int, Decimal] = {}  # Plan Year → quarterly Interest Credit rate
+    wanted: list[tuple[int, Decimal]] = []
+    for i, r in enumerate(rows):
+        if r.basis is None or r.d >= nrd:
+            continue
+        # The balance before the ASD is the balance at the end of the previous quarter (§4.4(b)).
+        start = date(r.d.year, 3 * ((r.d.month - 1) // 3) + 1, 1)
+        key = (vested_amount(r.balance, r.percent), start)
+        if key not in at_nrd:
+            try:
+                balance = projected_balance_before(
+                    key[0], start=start, before=nrd, treasury_rate=treasury, settings=settings,
+                    quarterly=quarterly,
+                )  # fmt: skip
+                sla = balance_to_life_annuity(
+                    balance, birth_date=p.birth_date, start=nrd, basis=applicable_basis(nrd, market)
+                )
+                at_nrd[key] = sla.monthly
+            except MarketDataError:
+                at_nrd[key] = None
+        monthly = at_nrd[key]
+        if monthly is not None:
+            wanted.append((i, monthly))
+    factors = _Factors().by_basis(
+        [(rows[i].basis.basis, rows[i].age) for i, _ in wanted],  # type: ignore[union-attr]
+        deferrals=[months_between(rows[i].d, nrd) / 12.0 for i, _ in wanted],
+    )
+    out: list[Decimal | None] = [None] * len(rows)
+    for (i, monthly), factor in zip(wanted, factors, strict=True):
+        out[i] = to_money(to_decimal(monthly) * 12 * to_decimal(factor))  # ``deferred_annuity_value``
+    return out
