@@ -43,7 +43,7 @@ from .forms import ss_commencement_date, untraced_form_amounts
 from .inputs import ONE_DAY, ZERO, _pd_decimal, accrual_data, settings_of
 from .limits import apply_415
 from .relative import relative_values_of_dates
-from .results import _safe_estimate, plan_notes
+from .results import _safe_estimate, plan_notes, prime_dates
 from .settings import UNFROZEN_PROJECTION
 
 _NO_TRACE = Trace()
@@ -74,6 +74,7 @@ def grid_benefits(
     elif p.death_date is not None or nb.vested_percent <= 0:  # outside the grid: the scalar path
         ests = tuple(_safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates)
     else:
+        prime_dates(p, nb)
         ests = _estimates(p, as_of, core, assumptions, data, nb)
     return CarverBenefits(nb, earliest, ests, settings, plan_notes(core))
 

@@ -7,12 +7,15 @@ factors (SPEC §7). Every form amount is the Life-No Death Benefit amount times 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property, lru_cache
 
-from benefits.engine.actuarial import Basis, Form, form_factor, life_annuity, plan_basis
+import numpy as np
+
+from benefits.engine.actuarial import Basis, Form, form_factor, form_factors, life_annuity, plan_basis
 from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_years_between, months_between
 from benefits.engine.life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
 from benefits.engine.money import to_decimal, to_money, to_money_down
@@ -175,19 +178,71 @@ def gatt_basis() -> Basis:
     return plan_basis(get_table("gatt1983_unisex"), LIMIT_RATE, label="GATT (1983 GAM 50/50) at 5%")
 
 
-@lru_cache(maxsize=65536)
+# limit_ratio's answers: (form key, age in months, annuitant's age in months) → ratio. Bounded like
+# the lru_cache it replaces; a plain dict so that a request's dates can be priced into it together.
+_LIMIT_RATIOS: dict[tuple[str, int, int | None], float] = {}
+_LIMIT_RATIOS_MAX = 65536
+
+
+def _limit_form(key: str) -> Form:
+    return (
+        Form.certain_and_life(int(key[2:]))
+        if key.startswith("cc")
+        else Form.contingent(SURVIVOR_SHARE[key[2:]])
+    )
+
+
 def limit_ratio(key: str, age_m: int, annuitant_m: int | None) -> float:
     """ä(life) ÷ ä(form) at 5% on the GATT table, at exact ages in months (``js*`` for a Contingent
     Pensioner, ``cc*`` for years certain)."""
+    hit = _LIMIT_RATIOS.get((key, age_m, annuitant_m))
+    if hit is None:
+        basis = gatt_basis()
+        age = age_m / 12.0
+        spouse = None if key.startswith("cc") or annuitant_m is None else annuitant_m / 12.0
+        hit = life_annuity(basis, age) / form_factor(basis, _limit_form(key), age, spouse)
+        _remember(key, age_m, annuitant_m, hit)
+    return hit
+
+
+def _remember(key: str, age_m: int, annuitant_m: int | None, ratio: float) -> None:
+    if len(_LIMIT_RATIOS) >= _LIMIT_RATIOS_MAX:
+        _LIMIT_RATIOS.clear()
+    _LIMIT_RATIOS[(key, age_m, annuitant_m)] = ratio
+
+
+def prime_limit_ratios(
+    participant_birth: date, annuitant_birth: date | None, married: bool, dates: Sequence[date]
+) -> None:
+    """Put every ``limit_ratio`` the §6.1(C)(3) test will ask for on ``dates`` into its memo, each
+    form's ratios in one NumPy pass (``form_factors``: every element the scalar factor to the last
+    bit, so the memo holds what ``limit_ratio`` would compute). Only a cache: an age the tables do
+    not cover, or a factor of zero, is left to the scalar call (and its error)."""
     basis = gatt_basis()
-    age = age_m / 12.0
-    if key.startswith("cc"):
-        form = Form.certain_and_life(int(key[2:]))
-        spouse = None
-    else:
-        form = Form.contingent(SURVIVOR_SHARE[key[2:]])
-        spouse = None if annuitant_m is None else annuitant_m / 12.0
-    return life_annuity(basis, age) / form_factor(basis, form, age, spouse)
+    keys = [f"cc{years}" for years in CERTAIN_YEARS]
+    if annuitant_birth is not None and not married:
+        keys += [f"js{pct}" for pct in JS_PERCENTS]
+    lives: dict[tuple[int, int | None], None] = {}
+    for d in dates:
+        age_m = months_between(participant_birth, d)
+        spouse_m = None if annuitant_birth is None else months_between(annuitant_birth, d)
+        if age_m >= basis.table.min_age * 12 and (
+            spouse_m is None or spouse_m >= basis.beneficiary_table.min_age * 12
+        ):
+            lives[(age_m, spouse_m)] = None
+    todo = [life for life in lives if any((k, *life) not in _LIMIT_RATIOS for k in keys)]
+    if len(todo) < 2:  # nothing to share: the scalar call is as quick
+        return
+    ages = np.array([a for a, _ in todo], dtype=np.float64) / 12.0
+    life = form_factors(basis, Form.life(), ages)
+    for key in keys:
+        spouses = None
+        if key.startswith("js"):
+            spouses = np.array([s for _, s in todo], dtype=np.float64) / 12.0
+        factors = form_factors(basis, _limit_form(key), ages, spouses)
+        for (age_m, spouse_m), num, den in zip(todo, life.tolist(), factors.tolist(), strict=True):
+            if den != 0.0 and np.isfinite(num) and np.isfinite(den):
+                _remember(key, age_m, spouse_m, num / den)
 
 
 def limit_tested(key: str, married: bool) -> bool:

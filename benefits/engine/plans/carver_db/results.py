@@ -14,7 +14,8 @@ from benefits.engine.types import Participant
 
 from .accrued import AccrualData
 from .commencement import earliest_commencement_date
-from .estimates import CarverBenefits, Estimate, NrdBenefit, benefit_at_nrd, estimate
+from .estimates import CarverBenefits, Estimate, NrdBenefit, _annuitant_birth, benefit_at_nrd, estimate
+from .forms import prime_limit_ratios
 from .inputs import ZERO, accrual_data, settings_of
 
 
@@ -48,8 +49,16 @@ def calculate_benefits(
         if nb.vested_percent > 0
         else None
     )
+    prime_dates(p, nb)
     ests = tuple(_safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates)
     return CarverBenefits(nb, earliest, ests, settings, plan_notes(core))
+
+
+def prime_dates(p: Participant, nb: NrdBenefit) -> None:
+    """Price together what every date of the request reads from the same tables (the §6.1(C)(3)
+    5%/GATT ratios), before the dates are priced one by one: only caches, the figures are the same."""
+    if len(p.commencement_dates) > 1 and nb.vested_percent > 0 and p.death_date is None:
+        prime_limit_ratios(p.birth_date, _annuitant_birth(p), p.is_married, p.commencement_dates)
 
 
 def plan_notes(core: CoreResult) -> tuple[str, ...]:
