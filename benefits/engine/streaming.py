@@ -35,6 +35,44 @@ from .request import (
     result_for,
 )
 
+# The encoder ``json.dumps(…, ensure_ascii=False)`` makes, built once. No circular check: a result is a
+# tree the engine built from fresh containers (a step's dictionary may be listed many times, never
+# inside itself), and the check costs a sixth of the encoding.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+def result_json(result: dict[str, Any]) -> str:
+    """``json.dumps(result, ensure_ascii=False)``, byte for byte. A traced result lists the same
+    step many times (each form of a date repeats the date's steps, a parameter read recurs in every
+    trace that read it) as the same dictionary (``trace.Step.as_dict``): each is encoded once and its
+    text repeated."""
+    traces = result.get("traces")
+    if not isinstance(traces, dict) or not all(isinstance(k, str) for k in result):
+        return _ENCODE(result)
+    parts = []
+    for key, value in result.items():
+        parts.append(f"{_ENCODE(key)}: {_traces_json(value) if value is traces else _ENCODE(value)}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def _traces_json(traces: dict[Any, Any]) -> str:
+    if not all(isinstance(k, str) for k in traces):
+        return _ENCODE(traces)
+    seen: dict[int, str] = {}  # id of a step's dictionary → its text; every one is alive in ``traces``
+    parts = []
+    for key, steps in traces.items():
+        if type(steps) is not list:
+            parts.append(f"{_ENCODE(key)}: {_ENCODE(steps)}")
+            continue
+        texts = []
+        for step in steps:
+            text = seen.get(id(step))
+            if text is None:
+                text = seen[id(step)] = _ENCODE(step)
+            texts.append(text)
+        parts.append(f"{_ENCODE(key)}: [{', '.join(texts)}]")
+    return "{" + ", ".join(parts) + "}"
+
 
 def write_response(request: Request, out: TextIO, results: Iterable[dict[str, Any]] | None = None) -> None:
     """``{"plan", "as_of", "engine_version", "results": [...]}`` with each result written when ready."""
@@ -43,7 +81,7 @@ def write_response(request: Request, out: TextIO, results: Iterable[dict[str, An
     for i, result in enumerate(iter_results(request) if results is None else results):
         if i:
             out.write(", ")
-        out.write(json.dumps(result, ensure_ascii=False))
+        out.write(result_json(result))
     out.write("]}\n")
 
 
@@ -122,7 +160,7 @@ def write_jsonl(fh: IO[bytes], out: TextIO) -> int:
     request = _header(fh)
     count = 0
     for index, item in _participants(fh, request):
-        out.write(json.dumps(result_for(request, item, index), ensure_ascii=False))
+        out.write(result_json(result_for(request, item, index)))
         out.write("\n")
         count += 1
     return count

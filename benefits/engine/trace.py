@@ -262,12 +262,13 @@ class Step:
                 object.__setattr__(self, "result_kind", type_of(self.result))
 
     def as_dict(self) -> dict[str, Any]:
-        # Kept on the step: a step is listed in every trace that extends the one it was made in
-        # (each form of an estimate repeats the balance and the life annuity; a parameter read
-        # recurs in every trace that read it). The copy is shallow: its values are never changed.
+        # Kept on the step and handed out as it is: a step is listed in every trace that extends the
+        # one it was made in (each form of an estimate repeats the balance and the life annuity; a
+        # parameter read recurs in every trace that read it), and the command line encodes each
+        # dictionary once (``streaming.result_json``). Read only: nothing changes a listed step.
         cached: dict[str, Any] | None = self.__dict__.get("_as_dict")
         if cached is not None:
-            return dict(cached)
+            return cached
         out: dict[str, Any] = {
             "rule": self.rule,
             "section": self.section,
@@ -281,7 +282,7 @@ class Step:
         if self.result_kind is not None:
             out["result_type"] = self.result_kind.as_dict()
         object.__setattr__(self, "_as_dict", out)
-        return dict(out)
+        return out
 
 
 def read_step(read: ParameterRead) -> Step:

@@ -272,6 +272,44 @@ def form_limit_annual(
     return to_money_down(limit_annual * to_decimal(ratio) / 12) * 12
 
 
+def _hold_to_limit(
+    forms: dict[str, FormAmount],
+    limit_annual: Decimal,
+    *,
+    married: bool,
+    participant_birth: date,
+    retirement_date: date,
+    annuitant_birth: date | None,
+    traced: bool,
+) -> None:
+    """§6.1(C)(3): each form the test applies to (``limit_tested``) held, in ``forms``, to the §415
+    limit converted to it; ``traced``: the reduction is a step of the form's trace."""
+    for key, f in list(forms.items()):
+        if not limit_tested(key, married):
+            continue
+        cap = form_limit_annual(
+            limit_annual,
+            key,
+            participant_birth=participant_birth,
+            retirement_date=retirement_date,
+            annuitant_birth=annuitant_birth,
+        )
+        if f.annual <= cap:
+            continue
+        trace = f.trace
+        if traced:
+            trace = trace.add(
+                "Reduced to the Code §415 limit converted to this form: the limit × life annuity factor ÷ "
+                "form factor, at 5% with the GATT mortality table",
+                section="§6.1(C)(3), Table A (GATT)",
+                result=money(cap),
+                annual_limit=money(limit_annual),
+                before_limit=money(f.annual),
+            )
+        survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
+        forms[key] = replace(f, annual=cap, trace=trace, survivor_annual=survivor_annual)
+
+
 @dataclass(frozen=True)
 class FormAmount:
     """One form's annual amount (full precision) and its monthly payment (rounded to cents)."""
@@ -369,28 +407,15 @@ def form_amounts(
         note = "" if not married else "needs the Spouse's consent (§7.6)"
         forms[f"cc{years}"] = FormAmount(f"cc{years}", annual, factor, trace, note=note)
     if limit_annual is not None:
-        for key, f in list(forms.items()):
-            if not limit_tested(key, married):
-                continue
-            cap = form_limit_annual(
-                limit_annual,
-                key,
-                participant_birth=participant_birth,
-                retirement_date=retirement_date,
-                annuitant_birth=annuitant_birth,
-            )
-            if f.annual <= cap:
-                continue
-            trace = f.trace.add(
-                "Reduced to the Code §415 limit converted to this form: the limit × life annuity factor ÷ "
-                "form factor, at 5% with the GATT mortality table",
-                section="§6.1(C)(3), Table A (GATT)",
-                result=money(cap),
-                annual_limit=money(limit_annual),
-                before_limit=money(f.annual),
-            )
-            survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
-            forms[key] = replace(f, annual=cap, trace=trace, survivor_annual=survivor_annual)
+        _hold_to_limit(
+            forms,
+            limit_annual,
+            married=married,
+            participant_birth=participant_birth,
+            retirement_date=retirement_date,
+            annuitant_birth=annuitant_birth,
+            traced=True,
+        )
     level = social_security_option(
         life_annual,
         participant_birth=participant_birth,
@@ -564,20 +589,15 @@ def untraced_form_amounts(
         note = "" if not married else "needs the Spouse's consent (§7.6)"
         forms[f"cc{years}"] = FormAmount(f"cc{years}", life_annual * factor, factor, empty, note=note)
     if limit_annual is not None:
-        for key, f in list(forms.items()):
-            if not limit_tested(key, married):
-                continue
-            cap = form_limit_annual(
-                limit_annual,
-                key,
-                participant_birth=participant_birth,
-                retirement_date=retirement_date,
-                annuitant_birth=annuitant_birth,
-            )
-            if f.annual <= cap:
-                continue
-            survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
-            forms[key] = replace(f, annual=cap, survivor_annual=survivor_annual)
+        _hold_to_limit(
+            forms,
+            limit_annual,
+            married=married,
+            participant_birth=participant_birth,
+            retirement_date=retirement_date,
+            annuitant_birth=annuitant_birth,
+            traced=False,
+        )
     # social_security_option's figures without its trace (§8.3, GAP-10)
     if ss_option_amount is not None and ss_option_amount > 0:
         from benefits.engine.dates import months_between_firsts

@@ -4,7 +4,7 @@ not hide the others.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import date
 from typing import Any
 
@@ -41,7 +41,25 @@ def calculate_benefits(
     p: Participant, as_of: date, core: CoreResult, assumptions: Mapping[str, Any] | None = None
 ) -> CarverBenefits:
     """The whole Carver DB benefit picture for one participant (the web app's entry point)."""
-    settings = settings_of(core)
+    return benefit_picture(
+        p,
+        core,
+        as_of,
+        lambda data, nb: tuple(
+            _safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates
+        ),
+    )
+
+
+def benefit_picture(
+    p: Participant,
+    core: CoreResult,
+    as_of: date,
+    price: Callable[[AccrualData, NrdBenefit], tuple[Estimate, ...]],
+) -> CarverBenefits:
+    """The benefit picture with each date's estimate from ``price(data, benefit at NRD)``: the
+    scalar path (``calculate_benefits``) and the one-pass path (``dates.grid_benefits``) differ only
+    there. The dates' shared factors are priced first (``prime_dates``)."""
     data = accrual_data(p, as_of, core)
     nb = benefit_at_nrd(p, as_of, core, data)
     earliest = (
@@ -50,8 +68,7 @@ def calculate_benefits(
         else None
     )
     prime_dates(p, nb)
-    ests = tuple(_safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates)
-    return CarverBenefits(nb, earliest, ests, settings, plan_notes(core))
+    return CarverBenefits(nb, earliest, price(data, nb), settings_of(core), plan_notes(core))
 
 
 def prime_dates(p: Participant, nb: NrdBenefit) -> None:
