@@ -41,37 +41,38 @@ from .request import (
 _ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
-def result_json(result: dict[str, Any]) -> str:
-    """``json.dumps(result, ensure_ascii=False)``, byte for byte. A traced result lists the same
-    step many times (each form of a date repeats the date's steps, a parameter read recurs in every
-    trace that read it) as the same dictionary (``trace.Step.as_dict``): each is encoded once and its
-    text repeated."""
+def write_result(result: dict[str, Any], out: TextIO) -> None:
+    """Write ``json.dumps(result, ensure_ascii=False)``, byte for byte, a piece at a time (a traced
+    result's JSON is megabytes: it is never held whole). A traced result lists the same step many
+    times (each form of a date repeats the date's steps, a parameter read recurs in every trace that
+    read it) as the same dictionary (``trace.Step.as_dict``): each is encoded once, its text repeated."""
     traces = result.get("traces")
-    if not isinstance(traces, dict) or not all(isinstance(k, str) for k in result):
-        return _ENCODE(result)
-    parts = []
+    if not isinstance(traces, dict) or not all(isinstance(k, str) for k in (*result, *traces)):
+        out.write(_ENCODE(result))
+        return
+    sep = "{"
     for key, value in result.items():
-        parts.append(f"{_ENCODE(key)}: {_traces_json(value) if value is traces else _ENCODE(value)}")
-    return "{" + ", ".join(parts) + "}"
-
-
-def _traces_json(traces: dict[Any, Any]) -> str:
-    if not all(isinstance(k, str) for k in traces):
-        return _ENCODE(traces)
-    seen: dict[int, str] = {}  # id of a step's dictionary → its text; every one is alive in ``traces``
-    parts = []
-    for key, steps in traces.items():
-        if type(steps) is not list:
-            parts.append(f"{_ENCODE(key)}: {_ENCODE(steps)}")
+        out.write(f"{sep}{_ENCODE(key)}: ")
+        sep = ", "
+        if value is not traces:
+            out.write(_ENCODE(value))
             continue
-        texts = []
-        for step in steps:
-            text = seen.get(id(step))
-            if text is None:
-                text = seen[id(step)] = _ENCODE(step)
-            texts.append(text)
-        parts.append(f"{_ENCODE(key)}: [{', '.join(texts)}]")
-    return "{" + ", ".join(parts) + "}"
+        seen: dict[int, str] = {}  # id of a step's dictionary → its text; each is alive in ``traces``
+        inner = "{"
+        for name, steps in traces.items():
+            if type(steps) is not list:
+                out.write(f"{inner}{_ENCODE(name)}: {_ENCODE(steps)}")
+            else:
+                texts = []
+                for step in steps:
+                    text = seen.get(id(step))
+                    if text is None:
+                        text = seen[id(step)] = _ENCODE(step)
+                    texts.append(text)
+                out.write(f"{inner}{_ENCODE(name)}: [{', '.join(texts)}]")
+            inner = ", "
+        out.write("{}" if inner == "{" else "}")
+    out.write("{}" if sep == "{" else "}")
 
 
 def write_response(request: Request, out: TextIO, results: Iterable[dict[str, Any]] | None = None) -> None:
@@ -81,7 +82,7 @@ def write_response(request: Request, out: TextIO, results: Iterable[dict[str, An
     for i, result in enumerate(iter_results(request) if results is None else results):
         if i:
             out.write(", ")
-        out.write(result_json(result))
+        write_result(result, out)
     out.write("]}\n")
 
 
@@ -160,7 +161,7 @@ def write_jsonl(fh: IO[bytes], out: TextIO) -> int:
     request = _header(fh)
     count = 0
     for index, item in _participants(fh, request):
-        out.write(result_json(result_for(request, item, index)))
+        write_result(result_for(request, item, index), out)
         out.write("\n")
         count += 1
     return count

@@ -362,7 +362,7 @@ def estimate(
         limit_annual=limit.annual_limit if limit is not None else None,
     )
     base = tb.build()
-    forms = {k: replace(v, trace=base.extend(v.trace)) for k, v in forms.items()}
+    forms = {k: v.with_trace(base.extend(v.trace)) for k, v in forms.items()}
     if co is not None and co.required:
         return Estimate(commencement_date, life.kind, annual, normal_form, {}, co, None, limit, base)
     rv = form_relative_values(

@@ -323,6 +323,15 @@ class FormAmount:
     note: str = ""
     survivor_share: Decimal | None = None  # J&S / contingent forms: the continuation percentage
 
+    def with_trace(self, trace: Trace) -> FormAmount:
+        """This form with ``trace``: ``dataclasses.replace(self, trace=trace)`` without re-running
+        ``__init__`` field by field (every form of every date of a traced request makes one). The
+        figures are the same, so a ``monthly`` already worked out is kept."""
+        other = object.__new__(FormAmount)
+        other.__dict__.update(self.__dict__)
+        other.__dict__["trace"] = trace
+        return other
+
     @cached_property  # read for the result, the survivor's amount and the relative value
     def monthly(self) -> Decimal:
         return to_money(self.annual / 12)
