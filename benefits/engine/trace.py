@@ -387,11 +387,12 @@ class Trace:
 
     def _with(self, new: list[Step]) -> Trace:
         listed = current_reads()
-        if listed is None or self.reads_mark is None or self.reads_mark >= len(listed):
-            # The usual step: no value read since this trace's last step, and no read among the new
-            # steps: nothing to merge (what ``_pending_reads`` and ``_merged`` would conclude).
-            if not any(s.inputs and s.inputs[0][0] == "parameter" for s in new):
-                return Trace(self.steps + tuple(new), None if listed is None else len(listed))
+        # The usual step: no value read since this trace's last step, and no read among the new
+        # steps: nothing to merge (what ``_pending_reads`` and ``_merged`` would conclude).
+        if (listed is None or self.reads_mark is None or self.reads_mark >= len(listed)) and not any(
+            s.inputs and s.inputs[0][0] == "parameter" for s in new
+        ):
+            return Trace(self.steps + tuple(new), None if listed is None else len(listed))
         reads, mark = _pending_reads(self.reads_mark)
         return Trace(_merged(self.steps, new, reads), mark)
 

@@ -16,7 +16,6 @@ from benefits.engine.relative_value import (
     groups_json,
     relative_value_json,
 )
-from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
 from .cash_out import CashOut
@@ -79,8 +78,9 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
         skip = len(nb.trace.steps)
         for k, f in e.forms.items():
             # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
-            tail = f.trace.steps[skip:] if f.trace.steps[:skip] == nb.trace.steps else f.trace.steps
-            traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER] + Trace(tail).as_list()
+            steps = f.trace.steps
+            tail = steps[skip:] if steps[:skip] == nb.trace.steps else steps
+            traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER, *[s.as_dict() for s in tail]]
         rv = e.relative_values
         if rv is not None and rv.basis is not None:
             item["relative_value_basis"] = rv.basis.as_json()

@@ -7,7 +7,7 @@ factors (SPEC §7). Every form amount is the Life-No Death Benefit amount times 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
@@ -19,7 +19,7 @@ from benefits.engine.actuarial import Basis, Form, form_factor, form_factors, li
 from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_years_between, months_between
 from benefits.engine.life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
 from benefits.engine.money import to_decimal, to_money, to_money_down
-from benefits.engine.trace import Trace, money
+from benefits.engine.trace import Step, Trace, money, recording
 from benefits.engine.trace import factor as factor_of
 from benefits.engine.trace import years as years_of
 
@@ -110,16 +110,19 @@ def js_factor(
     diff = full_years_between(participant_birth, annuitant_birth)
     younger = annuitant_birth > participant_birth
     factor = _js_adjusted(base, diff, younger)
-    trace = Trace().add(
-        f"Joint and Survivor / Contingent Pensioner factor for {percent}% continuation: the age band "
-        "factor, adjusted .01 for each full year the joint annuitant is younger (older) than the "
-        "participant by more than 3 years, at most .98",
-        section="Table A, §3.3(A), §8.1",
-        result=factor_of(factor, 2),
-        participant_age=age,
-        band_factor=factor_of(base, 2),
-        years_apart=diff,
-        annuitant_is_younger=younger,
+    trace = _table_a_step(
+        ("js", percent, age, diff, younger),
+        lambda: Trace().add(
+            f"Joint and Survivor / Contingent Pensioner factor for {percent}% continuation: the age band "
+            "factor, adjusted .01 for each full year the joint annuitant is younger (older) than the "
+            "participant by more than 3 years, at most .98",
+            section="Table A, §3.3(A), §8.1",
+            result=factor_of(factor, 2),
+            participant_age=age,
+            band_factor=factor_of(base, 2),
+            years_apart=diff,
+            annuitant_is_younger=younger,
+        ),
     )
     return factor, trace
 
@@ -133,12 +136,35 @@ def certain_factor(participant_birth: date, retirement_date: date, years: int) -
     """Years Certain and Life Option factor by age at benefit commencement (Table A)."""
     age = completed_age(participant_birth, retirement_date)
     factor = _CC_TABLE[_band(age)][years]
-    trace = Trace().add(
-        f"Life and {years} Years Certain factor for age {age} at commencement",
-        section="Table A, §8.2",
-        result=factor_of(factor, 2),
+    trace = _table_a_step(
+        ("cc", years, age),
+        lambda: Trace().add(
+            f"Life and {years} Years Certain factor for age {age} at commencement",
+            section="Table A, §8.2",
+            result=factor_of(factor, 2),
+        ),
     )
     return factor, trace
+
+
+# A Table A factor's step for what determines it (the form, the age, the years apart): the same
+# step for every date and participant with those, made once (``_table_a_step``).
+_TABLE_A_STEPS: dict[tuple[object, ...], Step] = {}
+
+
+def _table_a_step(key: tuple[object, ...], make: Callable[[], Trace]) -> Trace:
+    """``make()``: a one-step trace that reads no regulatory value and depends on ``key`` alone,
+    its step made once and shared (a traced request of 181 dates asks for each a dozen times)."""
+    if not recording():
+        return make()
+    step = _TABLE_A_STEPS.get(key)
+    if step is None:
+        trace = make()
+        if len(_TABLE_A_STEPS) >= 4096:
+            _TABLE_A_STEPS.clear()
+        _TABLE_A_STEPS[key] = trace.steps[0]
+        return trace
+    return Trace((step,))
 
 
 def longest_certain_period(participant_birth: date, retirement_date: date) -> tuple[Decimal | None, Trace]:
