@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
@@ -261,6 +261,12 @@ class Step:
             else:
                 object.__setattr__(self, "result_kind", type_of(self.result))
 
+    def unapplied(self) -> Step:
+        """``replace(self, applied=False)``, its types not worked out again (a branch not taken)."""
+        return Step(
+            self.rule, self.section, self.inputs, self.result, False, self.input_kinds, self.result_kind
+        )
+
     def as_dict(self) -> dict[str, Any]:
         # Kept on the step and handed out as it is: a step is listed in every trace that extends the
         # one it was made in (each form of an estimate repeats the balance and the life annuity; a
@@ -421,7 +427,7 @@ class Trace:
         compared) that did not make the figure."""
         if not self.steps:
             return self
-        return Trace(tuple(replace(s, applied=False) for s in self.steps), self.reads_mark)
+        return Trace(tuple(s.unapplied() for s in self.steps), self.reads_mark)
 
     def applied(self) -> tuple[Step, ...]:
         """The steps that applied (what a participant is shown)."""

@@ -14,7 +14,15 @@ from benefits.engine.types import Participant
 
 from .accrued import AccrualData
 from .commencement import earliest_commencement_date
-from .estimates import CarverBenefits, Estimate, NrdBenefit, _annuitant_birth, benefit_at_nrd, estimate
+from .estimates import (
+    CarverBenefits,
+    Estimate,
+    Limits415,
+    NrdBenefit,
+    _annuitant_birth,
+    benefit_at_nrd,
+    estimate,
+)
 from .forms import prime_limit_ratios
 from .inputs import ZERO, accrual_data, settings_of
 
@@ -27,10 +35,11 @@ def _safe_estimate(
     assumptions: Mapping[str, Any] | None,
     nb: NrdBenefit,
     data: AccrualData,
+    limits: Limits415 | None = None,
 ) -> Estimate:
     """One estimate; a date the plan cannot price (e.g. beyond Table A) becomes an estimate error."""
     try:
-        return estimate(p, as_of, d, core, assumptions, nrd_benefit=nb, data=data)
+        return estimate(p, as_of, d, core, assumptions, nrd_benefit=nb, data=data, limits=limits)
     except ValueError as exc:
         trace = Trace().add(str(exc), section="Table A, §9.3", result=None)
         normal = "js50" if p.is_married else "life"
@@ -41,14 +50,14 @@ def calculate_benefits(
     p: Participant, as_of: date, core: CoreResult, assumptions: Mapping[str, Any] | None = None
 ) -> CarverBenefits:
     """The whole Carver DB benefit picture for one participant (the web app's entry point)."""
-    return benefit_picture(
-        p,
-        core,
-        as_of,
-        lambda data, nb: tuple(
-            _safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates
-        ),
-    )
+
+    def price(data: AccrualData, nb: NrdBenefit) -> tuple[Estimate, ...]:
+        limits = Limits415(p, core, data, traced=True)  # what does not change with the date, read once
+        return tuple(
+            _safe_estimate(p, as_of, d, core, assumptions, nb, data, limits) for d in p.commencement_dates
+        )
+
+    return benefit_picture(p, core, as_of, price)
 
 
 def benefit_picture(
