@@ -43,9 +43,9 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 def write_result(result: dict[str, Any], out: TextIO) -> None:
     """Write ``json.dumps(result, ensure_ascii=False)``, byte for byte, a piece at a time (a traced
-    result's JSON is megabytes: it is never held whole). A traced result lists the same step many
-    times (each form of a date repeats the date's steps, a parameter read recurs in every trace that
-    read it) as the same dictionary (``trace.Step.as_dict``): each is encoded once, its text repeated."""
+    result's JSON is megabytes: it is never held whole). A traced result may list a step it repeats
+    (each form of a date repeats the date's steps, a parameter read recurs in every trace that read
+    it) as one dictionary (``trace.SharedSteps``): each is encoded once, its text repeated."""
     traces = result.get("traces")
     if not isinstance(traces, dict) or not all(isinstance(k, str) for k in (*result, *traces)):
         out.write(_ENCODE(result))

@@ -268,13 +268,12 @@ class Step:
         )
 
     def as_dict(self) -> dict[str, Any]:
-        # Kept on the step and handed out as it is: a step is listed in every trace that extends the
-        # one it was made in (each form of an estimate repeats the balance and the life annuity; a
-        # parameter read recurs in every trace that read it), and the command line encodes each
-        # dictionary once (``streaming.result_json``). Read only: nothing changes a listed step.
+        # Kept on the step: a step is listed in every trace that extends the one it was made in
+        # (each form of an estimate repeats the balance and the life annuity; a parameter read
+        # recurs in every trace that read it). The copy is shallow: its values are never changed.
         cached: dict[str, Any] | None = self.__dict__.get("_as_dict")
         if cached is not None:
-            return cached
+            return dict(cached)
         out: dict[str, Any] = {
             "rule": self.rule,
             "section": self.section,
@@ -288,7 +287,7 @@ class Step:
         if self.result_kind is not None:
             out["result_type"] = self.result_kind.as_dict()
         object.__setattr__(self, "_as_dict", out)
-        return out
+        return dict(out)
 
 
 def read_step(read: ParameterRead) -> Step:
@@ -433,8 +432,26 @@ class Trace:
         """The steps that applied (what a participant is shown)."""
         return tuple(s for s in self.steps if s.applied)
 
-    def as_list(self) -> list[dict[str, Any]]:
-        return [s.as_dict() for s in self.steps]
+    def as_list(self, shared: SharedSteps | None = None) -> list[dict[str, Any]]:
+        """Each step's dictionary. ``shared``: one result's steps, so that a step listed in several of
+        its traces is one dictionary there (the command line encodes it once,
+        ``streaming.write_result``); each result still gets its own copies."""
+        return [s.as_dict() for s in self.steps] if shared is None else list(map(shared.of, self.steps))
+
+
+class SharedSteps:
+    """The dictionaries of one result's steps, each made once (``Trace.as_list(shared)``)."""
+
+    def __init__(self) -> None:
+        self._made: dict[int, dict[str, Any]] = {}
+        self._kept: list[Step] = []  # each step stays alive, so its id stays its own
+
+    def of(self, step: Step) -> dict[str, Any]:
+        made = self._made.get(id(step))
+        if made is None:
+            self._kept.append(step)
+            made = self._made[id(step)] = step.as_dict()
+        return made
 
 
 class TraceBuilder:
