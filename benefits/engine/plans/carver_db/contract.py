@@ -28,10 +28,11 @@ from .results import calculate_benefits
 
 def _form_json(f: FormAmount) -> dict[str, Any]:
     out: dict[str, Any] = {"monthly": money_str(f.monthly)}
-    if f.survivor_monthly is not None:
-        out["survivor_monthly"] = money_str(f.survivor_monthly)
-    if f.monthly_after is not None:
-        out["monthly_after_social_security"] = money_str(f.monthly_after)
+    survivor, after = f.survivor_monthly, f.monthly_after  # each worked out once
+    if survivor is not None:
+        out["survivor_monthly"] = money_str(survivor)
+    if after is not None:
+        out["monthly_after_social_security"] = money_str(after)
     if f.note:
         out["note"] = f.note
     return out
