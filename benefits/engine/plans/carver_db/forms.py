@@ -260,12 +260,13 @@ def prime_limit_ratios(
     if len(todo) < 2:  # nothing to share: the scalar call is as quick
         return
     ages = np.array([a for a, _ in todo], dtype=np.float64) / 12.0
-    life = form_factors(basis, Form.life(), ages)
+    shared: dict[tuple[object, ...], np.ndarray] = {}  # one survival matrix for every form
+    life = form_factors(basis, Form.life(), ages, survival_cache=shared)
     for key in keys:
         spouses = None
         if key.startswith("js"):
             spouses = np.array([s for _, s in todo], dtype=np.float64) / 12.0
-        factors = form_factors(basis, _limit_form(key), ages, spouses)
+        factors = form_factors(basis, _limit_form(key), ages, spouses, survival_cache=shared)
         for (age_m, spouse_m), num, den in zip(todo, life.tolist(), factors.tolist(), strict=True):
             if den != 0.0 and np.isfinite(num) and np.isfinite(den):
                 _remember(key, age_m, spouse_m, num / den)
