@@ -30,7 +30,7 @@ next request always records.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -436,7 +436,7 @@ class Trace:
         """Each step's dictionary. ``shared``: one result's steps, so that a step listed in several of
         its traces is one dictionary there (the command line encodes it once,
         ``streaming.write_result``); each result still gets its own copies."""
-        return [s.as_dict() for s in self.steps] if shared is None else list(map(shared.of, self.steps))
+        return [s.as_dict() for s in self.steps] if shared is None else shared.dicts(self.steps)
 
 
 class SharedSteps:
@@ -446,12 +446,16 @@ class SharedSteps:
         self._made: dict[int, dict[str, Any]] = {}
         self._kept: list[Step] = []  # each step stays alive, so its id stays its own
 
-    def of(self, step: Step) -> dict[str, Any]:
-        made = self._made.get(id(step))
-        if made is None:
-            self._kept.append(step)
-            made = self._made[id(step)] = step.as_dict()
-        return made
+    def dicts(self, steps: Iterable[Step]) -> list[dict[str, Any]]:
+        """The dictionaries of ``steps``, in order (one loop: a traced request lists 16,000)."""
+        get, out = self._made.get, []
+        for step in steps:
+            made = get(id(step))
+            if made is None:
+                self._kept.append(step)
+                made = self._made[id(step)] = step.as_dict()
+            out.append(made)
+        return out
 
 
 class TraceBuilder:

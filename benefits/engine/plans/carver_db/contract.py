@@ -83,7 +83,7 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
             # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
             steps = f.trace.steps
             tail = steps[skip:] if steps[:skip] == nb.trace.steps else steps
-            traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER, *map(shared.of, tail)]
+            traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER, *shared.dicts(tail)]
         rv = e.relative_values
         if rv is not None and rv.basis is not None:
             item["relative_value_basis"] = rv.basis.as_json()
