@@ -112,6 +112,7 @@ def months_between_firsts(earlier: date, later: date) -> int:
     return (later.year - earlier.year) * 12 + (later.month - earlier.month)
 
 
+@functools.lru_cache(maxsize=65536)  # a pure function; each form of a date asks for the same age
 def completed_age(birth: date, on: date) -> int:
     """Age in completed years on a date: the engine's one calendar age (``age``), so a February 29
     birthday is reached on February 28 in a common year, as everywhere else."""

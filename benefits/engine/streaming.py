@@ -35,6 +35,45 @@ from .request import (
     result_for,
 )
 
+# The encoder ``json.dumps(…, ensure_ascii=False)`` makes, built once. No circular check: a result is a
+# tree the engine built from fresh containers (a step's dictionary may be listed many times, never
+# inside itself), and the check costs a sixth of the encoding.
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+def write_result(result: dict[str, Any], out: TextIO) -> None:
+    """Write ``json.dumps(result, ensure_ascii=False)``, byte for byte, a piece at a time (a traced
+    result's JSON is megabytes: it is never held whole). A traced result may list a step it repeats
+    (each form of a date repeats the date's steps, a parameter read recurs in every trace that read
+    it) as one dictionary (``trace.SharedSteps``): each is encoded once, its text repeated."""
+    traces = result.get("traces")
+    if not isinstance(traces, dict) or not all(isinstance(k, str) for k in (*result, *traces)):
+        out.write(_ENCODE(result))
+        return
+    sep = "{"
+    for key, value in result.items():
+        out.write(f"{sep}{_ENCODE(key)}: ")
+        sep = ", "
+        if value is not traces:
+            out.write(_ENCODE(value))
+            continue
+        seen: dict[int, str] = {}  # id of a step's dictionary → its text; each is alive in ``traces``
+        inner = "{"
+        for name, steps in traces.items():
+            if type(steps) is not list:
+                out.write(f"{inner}{_ENCODE(name)}: {_ENCODE(steps)}")
+            else:
+                texts = []
+                for step in steps:
+                    text = seen.get(id(step))
+                    if text is None:
+                        text = seen[id(step)] = _ENCODE(step)
+                    texts.append(text)
+                out.write(f"{inner}{_ENCODE(name)}: [{', '.join(texts)}]")
+            inner = ", "
+        out.write("{}" if inner == "{" else "}")
+    out.write("{}" if sep == "{" else "}")
+
 
 def write_response(request: Request, out: TextIO, results: Iterable[dict[str, Any]] | None = None) -> None:
     """``{"plan", "as_of", "engine_version", "results": [...]}`` with each result written when ready."""
@@ -43,7 +82,7 @@ def write_response(request: Request, out: TextIO, results: Iterable[dict[str, An
     for i, result in enumerate(iter_results(request) if results is None else results):
         if i:
             out.write(", ")
-        out.write(json.dumps(result, ensure_ascii=False))
+        write_result(result, out)
     out.write("]}\n")
 
 
@@ -122,7 +161,7 @@ def write_jsonl(fh: IO[bytes], out: TextIO) -> int:
     request = _header(fh)
     count = 0
     for index, item in _participants(fh, request):
-        out.write(json.dumps(result_for(request, item, index), ensure_ascii=False))
+        write_result(result_for(request, item, index), out)
         out.write("\n")
         count += 1
     return count

@@ -11,7 +11,7 @@ import pytest
 
 from benefits.engine.__main__ import main
 from benefits.engine.request import calculate_request, parse_request
-from benefits.engine.streaming import write_response
+from benefits.engine.streaming import write_response, write_result
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
@@ -284,3 +284,28 @@ def test_every_malformed_census_line_exits_2_with_one_line_naming_it(
         assert message.startswith(f"malformed request at {pointer}"), message
         assert rule in message and f"line {line}" in message, message
         assert "Traceback" not in message
+
+
+def _written(result: dict) -> str:
+    out = io.StringIO()
+    write_result(result, out)
+    return out.getvalue()
+
+
+def test_a_traced_result_written_a_piece_at_a_time_is_json_dumps_byte_for_byte():
+    """Issue 29: a step one result lists in many traces is encoded once (``write_result``); the text
+    is ``json.dumps`` of the result, whatever shape its traces take."""
+    request = json.loads((ROOT / "examples" / "carver-db.json").read_text())
+    for result in calculate_request(request)["results"]:
+        assert result.get("traces")
+        assert _written(result) == json.dumps(result, ensure_ascii=False)
+    step = {"rule": "Ünïcode §", "result": "1.5"}
+    odd = [
+        {"id": "A", "traces": {}},
+        {"id": "B", "traces": {"x": [step, step], "y": [], "z": "not a list"}, "after": [1, 2.5, None]},
+        {"id": "C", "traces": {1: [step]}},  # a key JSON turns into a string: the plain encoder
+        {"id": "D", "traces": None},
+        {"traces": {"x": [step]}},
+    ]
+    for result in odd:
+        assert _written(result) == json.dumps(result, ensure_ascii=False)

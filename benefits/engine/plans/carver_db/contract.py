@@ -16,7 +16,7 @@ from benefits.engine.relative_value import (
     groups_json,
     relative_value_json,
 )
-from benefits.engine.trace import Trace
+from benefits.engine.trace import SharedSteps
 from benefits.engine.types import Participant
 
 from .cash_out import CashOut
@@ -28,10 +28,11 @@ from .results import calculate_benefits
 
 def _form_json(f: FormAmount) -> dict[str, Any]:
     out: dict[str, Any] = {"monthly": money_str(f.monthly)}
-    if f.survivor_monthly is not None:
-        out["survivor_monthly"] = money_str(f.survivor_monthly)
-    if f.monthly_after is not None:
-        out["monthly_after_social_security"] = money_str(f.monthly_after)
+    survivor, after = f.survivor_monthly, f.monthly_after  # each worked out once
+    if survivor is not None:
+        out["survivor_monthly"] = money_str(survivor)
+    if after is not None:
+        out["monthly_after_social_security"] = money_str(after)
     if f.note:
         out["note"] = f.note
     return out
@@ -56,7 +57,8 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
     """The contract keys of a benefit picture, whichever path priced it (``dates.grid_outputs`` shares
     this with ``plan_outputs``, so both write the same bytes)."""
     nb = result.at_nrd
-    traces: dict[str, list[Any]] = {"accrued_benefit.monthly_at_nrd": nb.trace.as_list()}
+    shared = SharedSteps()  # a step listed in many traces (each form repeats its date's) made once
+    traces: dict[str, list[Any]] = {"accrued_benefit.monthly_at_nrd": nb.trace.as_list(shared)}
     out: dict[str, Any] = {
         "accrued_benefit": {
             "monthly_at_nrd": money_str(nb.annual / 12),
@@ -79,15 +81,16 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
         skip = len(nb.trace.steps)
         for k, f in e.forms.items():
             # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
-            tail = f.trace.steps[skip:] if f.trace.steps[:skip] == nb.trace.steps else f.trace.steps
-            traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER] + Trace(tail).as_list()
+            steps = f.trace.steps
+            tail = steps[skip:] if steps[:skip] == nb.trace.steps else steps
+            traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER, *shared.dicts(tail)]
         rv = e.relative_values
         if rv is not None and rv.basis is not None:
             item["relative_value_basis"] = rv.basis.as_json()
             item["relative_value_groups"] = groups_json(rv.groups)
             for k, value in rv.values.items():
                 item["forms"][k]["relative_value"] = relative_value_json(value)
-                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
+                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list(shared)
             fallback: str = getattr(rv.note, "field", "")
             if fallback:  # on the plan's rate: the law's market data for the date are absent
                 item["notes"] = [rv.note]
@@ -103,21 +106,21 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
             item["cash_out"] = _cash_out_json(e.cash_out)
             if e.cash_out.missing is not None:
                 log.items.append(Missing(*e.cash_out.missing, (f"/estimates/{i}/cash_out",)))
-            traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list()
+            traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list(shared)
             if e.cash_out.required:
                 item["forms"] = {"lump_sum": {"lump_sum": money_str(e.cash_out.value or ZERO)}}
-                traces[f"estimates[{i}].forms.lump_sum"] = e.cash_out.trace.as_list()
+                traces[f"estimates[{i}].forms.lump_sum"] = e.cash_out.trace.as_list(shared)
         if e.spouse_benefit is not None and e.spouse_benefit.eligible:
             item["preretirement_spouse_benefit"] = {
                 "monthly": money_str(e.spouse_benefit.monthly),
                 "rule": e.spouse_benefit.rule,
             }
-            traces[f"estimates[{i}].preretirement_spouse_benefit"] = e.spouse_benefit.trace.as_list()
+            traces[f"estimates[{i}].preretirement_spouse_benefit"] = e.spouse_benefit.trace.as_list(shared)
         if e.error:
             item["error"] = e.error
         if e.error or not e.forms:
             # No form carries the estimate's own steps (and the limits it read): list them here.
-            traces[f"estimates[{i}]"] = e.trace.as_list()
+            traces[f"estimates[{i}]"] = e.trace.as_list(shared)
         estimates.append(item)
     out["estimates"] = estimates
     first_co = next((e.cash_out for e in result.estimates if e.cash_out is not None), None)

@@ -28,6 +28,7 @@ from benefits.engine.core import CoreResult
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
+from .accrued import AccrualData
 from .cash_out import CashOut, cash_out, cash_out_event, cash_outs_of_dates
 from .commencement import earliest_commencement_date, life_amount_at
 from .contract import outputs_json
@@ -35,15 +36,16 @@ from .estimates import (
     CarverBenefits,
     Estimate,
     Limits415,
+    NrdBenefit,
     _annuitant_birth,
     _limit_415,
     benefit_at_nrd,
 )
 from .forms import ss_commencement_date, untraced_form_amounts
-from .inputs import ONE_DAY, ZERO, _pd_decimal, accrual_data, settings_of
+from .inputs import ONE_DAY, ZERO, _pd_decimal, settings_of
 from .limits import apply_415
 from .relative import relative_values_of_dates
-from .results import _safe_estimate, plan_notes
+from .results import _safe_estimate, benefit_picture
 from .settings import UNFROZEN_PROJECTION
 
 _NO_TRACE = Trace()
@@ -61,21 +63,17 @@ def grid_benefits(
     p: Participant, as_of: date, core: CoreResult, assumptions: Mapping[str, Any] | None = None
 ) -> CarverBenefits:
     """``results.calculate_benefits`` with every date priced in one pass."""
-    settings = settings_of(core)
-    data = accrual_data(p, as_of, core)
-    nb = benefit_at_nrd(p, as_of, core, data)
-    earliest = (
-        earliest_commencement_date(p.birth_date, data.termination_date, p.hire_date)
-        if nb.vested_percent > 0
-        else None
-    )
-    if not p.commencement_dates:  # a census line: nothing to price, nothing to set up
-        ests: tuple[Estimate, ...] = ()
-    elif p.death_date is not None or nb.vested_percent <= 0:  # outside the grid: the scalar path
-        ests = tuple(_safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates)
-    else:
-        ests = _estimates(p, as_of, core, assumptions, data, nb)
-    return CarverBenefits(nb, earliest, ests, settings, plan_notes(core))
+
+    def price(data: AccrualData, nb: NrdBenefit) -> tuple[Estimate, ...]:
+        if not p.commencement_dates:  # a census line: nothing to price, nothing to set up
+            return ()
+        if p.death_date is not None or nb.vested_percent <= 0:  # outside the grid: the scalar path
+            return tuple(
+                _safe_estimate(p, as_of, d, core, assumptions, nb, data) for d in p.commencement_dates
+            )
+        return _estimates(p, as_of, core, assumptions, data, nb)
+
+    return benefit_picture(p, core, as_of, price)
 
 
 def _estimates(
@@ -83,8 +81,8 @@ def _estimates(
     as_of: date,
     core: CoreResult,
     assumptions: Mapping[str, Any] | None,
-    data: Any,
-    nb: Any,
+    data: AccrualData,
+    nb: NrdBenefit,
 ) -> tuple[Estimate, ...]:
     """``estimate()`` for each date (a living participant with a vested benefit), its branches in
     the same order, then the relative values of every date that has forms, together."""
@@ -124,12 +122,12 @@ def _estimates(
             raise co
         return co
 
-    def one(d: date) -> Estimate:
-        def fail(message: str) -> Estimate:
-            return Estimate(d, "none", ZERO, normal_form, {}, None, None, None, _NO_TRACE, message)
+    def fail(d: date, message: str) -> Estimate:
+        return Estimate(d, "none", ZERO, normal_form, {}, None, None, None, _NO_TRACE, message)
 
+    def one(d: date) -> Estimate:
         if d.day != 1:
-            return fail("A Retirement Date is always the first day of a month (§1.1(GG))")
+            return fail(d, "A Retirement Date is always the first day of a month (§1.1(GG))")
         co = None
         if term is not None and d > term:
             co = co_at(d)
@@ -140,7 +138,7 @@ def _estimates(
                 f"Payments cannot start before {earliest.isoformat()}: age 55 and after leaving employment"
             )
             if co is None:
-                return fail(message)
+                return fail(d, message)
             if co.required is None:
                 message += "; whether the benefit is small enough to be cashed out cannot be checked yet"
             return Estimate(d, "none", ZERO, normal_form, {}, co, None, None, _NO_TRACE, message)
@@ -188,7 +186,7 @@ def _estimates(
         try:
             out.append(one(d))
         except ValueError as exc:  # a date the plan cannot price (e.g. beyond Table A), as _safe_estimate
-            out.append(Estimate(d, "none", ZERO, normal_form, {}, None, None, None, _NO_TRACE, str(exc)))
+            out.append(fail(d, str(exc)))
     priced = [i for i, e in enumerate(out) if e.forms]
     values = relative_values_of_dates(
         [out[i] for i in priced],
@@ -201,9 +199,7 @@ def _estimates(
     for i, rv in zip(priced, values, strict=True):
         e = out[i]
         if isinstance(rv, ValueError):  # the scalar path's _safe_estimate turns it into the date's error
-            out[i] = Estimate(
-                e.commencement_date, "none", ZERO, normal_form, {}, None, None, None, _NO_TRACE, str(rv)
-            )
+            out[i] = fail(e.commencement_date, str(rv))
         elif isinstance(rv, Exception):  # stops the participant, as on the scalar path
             raise rv
         else:

@@ -173,12 +173,14 @@ def _limit_415(p: Participant, core: CoreResult, data: AccrualData, retirement_d
 class Limits415:
     """``_limit_415`` for one participant at many dates: what does not change with the date (the
     §415 compensation, each limitation year's dollar amount, the highest average for each last
-    year) is read once. ``at(d)`` equals ``_limit_415(p, core, data, d)``."""
+    year) is read once. ``at(d)`` equals ``_limit_415(p, core, data, d)``. ``traced``: the dollar
+    amount is read again for every date, so that each date's trace lists the read (on the traced
+    path the read is one of the estimate's steps, ``parameters.recorded_reads``)."""
 
-    def __init__(self, p: Participant, core: CoreResult, data: AccrualData) -> None:
+    def __init__(self, p: Participant, core: CoreResult, data: AccrualData, *, traced: bool = False) -> None:
         from benefits.engine.parameters import parameter
 
-        self.p, self.core, self.data = p, core, data
+        self.p, self.core, self.data, self.traced = p, core, data, traced
         self.dollar = parameter("irs_415b_dollar_limit")
         self.comp = _section_415_compensation(p)
         self.never_in_dc = bool(p.plan_data.get("never_in_defined_contribution_plan", False))
@@ -187,7 +189,7 @@ class Limits415:
 
     def at(self, retirement_date: date) -> Limit415 | None:
         year = retirement_date.year
-        if year not in self.amounts:
+        if self.traced or year not in self.amounts:
             self.amounts[year] = self.dollar.latest_published(date(year, 12, 31)).value
         amount = self.amounts[year]
         if amount is None:
@@ -229,8 +231,10 @@ def estimate(
     *,
     nrd_benefit: NrdBenefit | None = None,
     data: AccrualData | None = None,
+    limits: Limits415 | None = None,
 ) -> Estimate:
-    """Every form the plan pays from ``commencement_date`` (a first of a month)."""
+    """Every form the plan pays from ``commencement_date`` (a first of a month). ``limits``: the
+    participant's §415 inputs read once for all his dates (``Limits415`` made with ``traced``)."""
     settings = settings_of(core)
     data = data or accrual_data(p, as_of, core)
     nb = nrd_benefit or benefit_at_nrd(p, as_of, core, data)
@@ -334,7 +338,11 @@ def estimate(
     )
     tb.include(nb.trace)
     tb.include(life.trace)
-    limit = _limit_415(p, core, data, commencement_date)
+    limit = (
+        limits.at(commencement_date)
+        if limits is not None and data is limits.data
+        else _limit_415(p, core, data, commencement_date)
+    )
     annual = life.annual
     if limit is not None:
         annual, lt = apply_415(annual, limit)
@@ -362,7 +370,7 @@ def estimate(
         limit_annual=limit.annual_limit if limit is not None else None,
     )
     base = tb.build()
-    forms = {k: replace(v, trace=base.extend(v.trace)) for k, v in forms.items()}
+    forms = {k: v.with_trace(base.extend(v.trace)) for k, v in forms.items()}
     if co is not None and co.required:
         return Estimate(commencement_date, life.kind, annual, normal_form, {}, co, None, limit, base)
     rv = form_relative_values(

@@ -7,16 +7,19 @@ factors (SPEC §7). Every form amount is the Life-No Death Benefit amount times 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property, lru_cache
 
-from benefits.engine.actuarial import Basis, Form, form_factor, life_annuity, plan_basis
+import numpy as np
+
+from benefits.engine.actuarial import Basis, Form, form_factor, form_factors, life_annuity, plan_basis
 from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_years_between, months_between
 from benefits.engine.life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
 from benefits.engine.money import to_decimal, to_money, to_money_down
-from benefits.engine.trace import Trace, money
+from benefits.engine.trace import Step, Trace, money, recording
 from benefits.engine.trace import factor as factor_of
 from benefits.engine.trace import years as years_of
 
@@ -107,16 +110,19 @@ def js_factor(
     diff = full_years_between(participant_birth, annuitant_birth)
     younger = annuitant_birth > participant_birth
     factor = _js_adjusted(base, diff, younger)
-    trace = Trace().add(
-        f"Joint and Survivor / Contingent Pensioner factor for {percent}% continuation: the age band "
-        "factor, adjusted .01 for each full year the joint annuitant is younger (older) than the "
-        "participant by more than 3 years, at most .98",
-        section="Table A, §3.3(A), §8.1",
-        result=factor_of(factor, 2),
-        participant_age=age,
-        band_factor=factor_of(base, 2),
-        years_apart=diff,
-        annuitant_is_younger=younger,
+    trace = _table_a_step(
+        ("js", percent, age, diff, younger),
+        lambda: Trace().add(
+            f"Joint and Survivor / Contingent Pensioner factor for {percent}% continuation: the age band "
+            "factor, adjusted .01 for each full year the joint annuitant is younger (older) than the "
+            "participant by more than 3 years, at most .98",
+            section="Table A, §3.3(A), §8.1",
+            result=factor_of(factor, 2),
+            participant_age=age,
+            band_factor=factor_of(base, 2),
+            years_apart=diff,
+            annuitant_is_younger=younger,
+        ),
     )
     return factor, trace
 
@@ -130,12 +136,35 @@ def certain_factor(participant_birth: date, retirement_date: date, years: int) -
     """Years Certain and Life Option factor by age at benefit commencement (Table A)."""
     age = completed_age(participant_birth, retirement_date)
     factor = _CC_TABLE[_band(age)][years]
-    trace = Trace().add(
-        f"Life and {years} Years Certain factor for age {age} at commencement",
-        section="Table A, §8.2",
-        result=factor_of(factor, 2),
+    trace = _table_a_step(
+        ("cc", years, age),
+        lambda: Trace().add(
+            f"Life and {years} Years Certain factor for age {age} at commencement",
+            section="Table A, §8.2",
+            result=factor_of(factor, 2),
+        ),
     )
     return factor, trace
+
+
+# A Table A factor's step for what determines it (the form, the age, the years apart): the same
+# step for every date and participant with those, made once (``_table_a_step``).
+_TABLE_A_STEPS: dict[tuple[object, ...], Step] = {}
+
+
+def _table_a_step(key: tuple[object, ...], make: Callable[[], Trace]) -> Trace:
+    """``make()``: a one-step trace that reads no regulatory value and depends on ``key`` alone,
+    its step made once and shared (a traced request of 181 dates asks for each a dozen times)."""
+    if not recording():
+        return make()
+    step = _TABLE_A_STEPS.get(key)
+    if step is None:
+        trace = make()
+        if len(_TABLE_A_STEPS) >= 4096:
+            _TABLE_A_STEPS.clear()
+        _TABLE_A_STEPS[key] = trace.steps[0]
+        return trace
+    return Trace((step,))
 
 
 def longest_certain_period(participant_birth: date, retirement_date: date) -> tuple[Decimal | None, Trace]:
@@ -175,19 +204,72 @@ def gatt_basis() -> Basis:
     return plan_basis(get_table("gatt1983_unisex"), LIMIT_RATE, label="GATT (1983 GAM 50/50) at 5%")
 
 
-@lru_cache(maxsize=65536)
+# limit_ratio's answers: (form key, age in months, annuitant's age in months) → ratio. Bounded like
+# the lru_cache it replaces; a plain dict so that a request's dates can be priced into it together.
+_LIMIT_RATIOS: dict[tuple[str, int, int | None], float] = {}
+_LIMIT_RATIOS_MAX = 65536
+
+
+def _limit_form(key: str) -> Form:
+    return (
+        Form.certain_and_life(int(key[2:]))
+        if key.startswith("cc")
+        else Form.contingent(SURVIVOR_SHARE[key[2:]])
+    )
+
+
 def limit_ratio(key: str, age_m: int, annuitant_m: int | None) -> float:
     """ä(life) ÷ ä(form) at 5% on the GATT table, at exact ages in months (``js*`` for a Contingent
     Pensioner, ``cc*`` for years certain)."""
+    hit = _LIMIT_RATIOS.get((key, age_m, annuitant_m))
+    if hit is None:
+        basis = gatt_basis()
+        age = age_m / 12.0
+        spouse = None if key.startswith("cc") or annuitant_m is None else annuitant_m / 12.0
+        hit = life_annuity(basis, age) / form_factor(basis, _limit_form(key), age, spouse)
+        _remember(key, age_m, annuitant_m, hit)
+    return hit
+
+
+def _remember(key: str, age_m: int, annuitant_m: int | None, ratio: float) -> None:
+    if len(_LIMIT_RATIOS) >= _LIMIT_RATIOS_MAX:
+        _LIMIT_RATIOS.clear()
+    _LIMIT_RATIOS[(key, age_m, annuitant_m)] = ratio
+
+
+def prime_limit_ratios(
+    participant_birth: date, annuitant_birth: date | None, married: bool, dates: Sequence[date]
+) -> None:
+    """Put every ``limit_ratio`` the §6.1(C)(3) test will ask for on ``dates`` into its memo, each
+    form's ratios in one NumPy pass (``form_factors``: every element the scalar factor to the last
+    bit, so the memo holds what ``limit_ratio`` would compute). Only a cache: an age the tables do
+    not cover, or a factor of zero, is left to the scalar call (and its error)."""
     basis = gatt_basis()
-    age = age_m / 12.0
-    if key.startswith("cc"):
-        form = Form.certain_and_life(int(key[2:]))
-        spouse = None
-    else:
-        form = Form.contingent(SURVIVOR_SHARE[key[2:]])
-        spouse = None if annuitant_m is None else annuitant_m / 12.0
-    return life_annuity(basis, age) / form_factor(basis, form, age, spouse)
+    keys = [f"cc{years}" for years in CERTAIN_YEARS]
+    if annuitant_birth is not None and not married:
+        keys += [f"js{pct}" for pct in JS_PERCENTS]
+    lives: dict[tuple[int, int | None], None] = {}
+    for d in dates:
+        age_m = months_between(participant_birth, d)
+        spouse_m = None if annuitant_birth is None else months_between(annuitant_birth, d)
+        if age_m >= basis.table.min_age * 12 and (
+            spouse_m is None or spouse_m >= basis.beneficiary_table.min_age * 12
+        ):
+            lives[(age_m, spouse_m)] = None
+    todo = [life for life in lives if any((k, *life) not in _LIMIT_RATIOS for k in keys)]
+    if len(todo) < 2:  # nothing to share: the scalar call is as quick
+        return
+    ages = np.array([a for a, _ in todo], dtype=np.float64) / 12.0
+    shared: dict[tuple[object, ...], np.ndarray] = {}  # one survival matrix for every form
+    life = form_factors(basis, Form.life(), ages, survival_cache=shared)
+    for key in keys:
+        spouses = None
+        if key.startswith("js"):
+            spouses = np.array([s for _, s in todo], dtype=np.float64) / 12.0
+        factors = form_factors(basis, _limit_form(key), ages, spouses, survival_cache=shared)
+        for (age_m, spouse_m), num, den in zip(todo, life.tolist(), factors.tolist(), strict=True):
+            if den != 0.0 and np.isfinite(num) and np.isfinite(den):
+                _remember(key, age_m, spouse_m, num / den)
 
 
 def limit_tested(key: str, married: bool) -> bool:
@@ -217,6 +299,44 @@ def form_limit_annual(
     return to_money_down(limit_annual * to_decimal(ratio) / 12) * 12
 
 
+def _hold_to_limit(
+    forms: dict[str, FormAmount],
+    limit_annual: Decimal,
+    *,
+    married: bool,
+    participant_birth: date,
+    retirement_date: date,
+    annuitant_birth: date | None,
+    traced: bool,
+) -> None:
+    """§6.1(C)(3): each form the test applies to (``limit_tested``) held, in ``forms``, to the §415
+    limit converted to it; ``traced``: the reduction is a step of the form's trace."""
+    for key, f in list(forms.items()):
+        if not limit_tested(key, married):
+            continue
+        cap = form_limit_annual(
+            limit_annual,
+            key,
+            participant_birth=participant_birth,
+            retirement_date=retirement_date,
+            annuitant_birth=annuitant_birth,
+        )
+        if f.annual <= cap:
+            continue
+        trace = f.trace
+        if traced:
+            trace = trace.add(
+                "Reduced to the Code §415 limit converted to this form: the limit × life annuity factor ÷ "
+                "form factor, at 5% with the GATT mortality table",
+                section="§6.1(C)(3), Table A (GATT)",
+                result=money(cap),
+                annual_limit=money(limit_annual),
+                before_limit=money(f.annual),
+            )
+        survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
+        forms[key] = replace(f, annual=cap, trace=trace, survivor_annual=survivor_annual)
+
+
 @dataclass(frozen=True)
 class FormAmount:
     """One form's annual amount (full precision) and its monthly payment (rounded to cents)."""
@@ -229,6 +349,15 @@ class FormAmount:
     annual_after: Decimal | None = None  # level income option: the reduced amount after SS starts
     note: str = ""
     survivor_share: Decimal | None = None  # J&S / contingent forms: the continuation percentage
+
+    def with_trace(self, trace: Trace) -> FormAmount:
+        """This form with ``trace``: ``dataclasses.replace(self, trace=trace)`` without re-running
+        ``__init__`` field by field (every form of every date of a traced request makes one). The
+        figures are the same, so a ``monthly`` already worked out is kept."""
+        other = object.__new__(FormAmount)
+        other.__dict__.update(self.__dict__)
+        other.__dict__["trace"] = trace
+        return other
 
     @cached_property  # read for the result, the survivor's amount and the relative value
     def monthly(self) -> Decimal:
@@ -314,28 +443,15 @@ def form_amounts(
         note = "" if not married else "needs the Spouse's consent (§7.6)"
         forms[f"cc{years}"] = FormAmount(f"cc{years}", annual, factor, trace, note=note)
     if limit_annual is not None:
-        for key, f in list(forms.items()):
-            if not limit_tested(key, married):
-                continue
-            cap = form_limit_annual(
-                limit_annual,
-                key,
-                participant_birth=participant_birth,
-                retirement_date=retirement_date,
-                annuitant_birth=annuitant_birth,
-            )
-            if f.annual <= cap:
-                continue
-            trace = f.trace.add(
-                "Reduced to the Code §415 limit converted to this form: the limit × life annuity factor ÷ "
-                "form factor, at 5% with the GATT mortality table",
-                section="§6.1(C)(3), Table A (GATT)",
-                result=money(cap),
-                annual_limit=money(limit_annual),
-                before_limit=money(f.annual),
-            )
-            survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
-            forms[key] = replace(f, annual=cap, trace=trace, survivor_annual=survivor_annual)
+        _hold_to_limit(
+            forms,
+            limit_annual,
+            married=married,
+            participant_birth=participant_birth,
+            retirement_date=retirement_date,
+            annuitant_birth=annuitant_birth,
+            traced=True,
+        )
     level = social_security_option(
         life_annual,
         participant_birth=participant_birth,
@@ -509,20 +625,15 @@ def untraced_form_amounts(
         note = "" if not married else "needs the Spouse's consent (§7.6)"
         forms[f"cc{years}"] = FormAmount(f"cc{years}", life_annual * factor, factor, empty, note=note)
     if limit_annual is not None:
-        for key, f in list(forms.items()):
-            if not limit_tested(key, married):
-                continue
-            cap = form_limit_annual(
-                limit_annual,
-                key,
-                participant_birth=participant_birth,
-                retirement_date=retirement_date,
-                annuitant_birth=annuitant_birth,
-            )
-            if f.annual <= cap:
-                continue
-            survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
-            forms[key] = replace(f, annual=cap, survivor_annual=survivor_annual)
+        _hold_to_limit(
+            forms,
+            limit_annual,
+            married=married,
+            participant_birth=participant_birth,
+            retirement_date=retirement_date,
+            annuitant_birth=annuitant_birth,
+            traced=False,
+        )
     # social_security_option's figures without its trace (§8.3, GAP-10)
     if ss_option_amount is not None and ss_option_amount > 0:
         from benefits.engine.dates import months_between_firsts
