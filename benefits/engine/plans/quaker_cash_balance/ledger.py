@@ -49,6 +49,7 @@ def build_ledger(
     credit_dates: Mapping[int, date] | None = None,
     opening_basis: str = "",
     opening_earns_first_quarter: bool = False,
+    credit_rate: Callable[[int], tuple[Rate, Decimal, str, Decimal]] | None = None,
 ) -> Ledger:
     """Post every credit and debit dated on or before ``through``.
 
@@ -56,6 +57,8 @@ def build_ledger(
     on ``credit_dates[year]`` under the GAP-2 "separation" setting). ``asd`` is the Annuity Starting
     Date (of the participant, or of a survivor under §5.12(d)): no interest for its quarter, and
     the account is debited to zero on it. A credit due after the ASD is posted as a residual.
+    ``credit_rate``: a year's ``treasury_rate`` with ``credit_rate_in_percent`` of it, if the caller
+    keeps them (the same values, made once for every ledger of the same market data).
     """
     rnd = to_cents if settings.round_each_posting else unrounded
     credit_dates = credit_dates or {}
@@ -98,8 +101,11 @@ def build_ledger(
     def year_rate(year: int) -> tuple[Rate, Decimal, str, Decimal]:
         """The year's rate, its quarterly credit rate, the words, and that rate in percent."""
         if year not in rates:
-            rate = treasury_rate(year)
-            rates[year] = (rate, *credit_rate_in_percent(rate, settings.interest_floor))
+            if credit_rate is not None:
+                rates[year] = credit_rate(year)
+            else:
+                rate = treasury_rate(year)
+                rates[year] = (rate, *credit_rate_in_percent(rate, settings.interest_floor))
         return rates[year]
 
     # What each kind of event posts, given the account's state (debited, distributed).
@@ -280,14 +286,29 @@ def account_ledger(
         for p in periods:
             if p.end is not None and p.end.year in pay:
                 credit_dates[p.end.year] = p.end
+    floor = settings.interest_floor
+    # Equal floors that print apart (0.02, 0.020) give words apart: keyed by their exact digits.
+    floor_digits = None if floor is None else floor.as_tuple()
+
+    def treasury_rate(y: int) -> Rate:
+        return market.treasury_rate(y, allow_estimate=y > as_of.year)
+
+    def credit_rate(y: int) -> tuple[Rate, Decimal, str, Decimal]:
+        def compute() -> tuple[Rate, Decimal, str, Decimal]:
+            rate = treasury_rate(y)
+            return (rate, *credit_rate_in_percent(rate, floor))
+
+        return market.derived(("quarterly credit", y, y > as_of.year, floor_digits), compute)
+
     return build_ledger(
         account_open=account_open,
         opening_balance=opening_balance,
         pay_credits=pay,
-        treasury_rate=lambda y: market.treasury_rate(y, allow_estimate=y > as_of.year),
+        treasury_rate=treasury_rate,
         through=through,
         settings=settings,
         asd=asd,
         forfeitures=forfeitures,
         credit_dates=credit_dates,
+        credit_rate=credit_rate,
     )
