@@ -18,7 +18,7 @@ from typing import Any
 from benefits.engine.money import CENT, ZERO
 
 from .compensation import ActivePeriod, CountableCompensation, countable_compensation
-from .interest import credit_rate_in_percent, next_quarter, quarter_end, quarter_of, to_cents, unrounded
+from .interest import credit_rate_in_percent, quarter_end, quarter_of, to_cents, unrounded
 from .ledger_entries import (
     DISTRIBUTION,
     FORFEITURE,
@@ -34,6 +34,8 @@ from .market import MarketData, Rate
 from .settings import BenefitSettings
 
 PAY_CREDIT_RATE = Decimal("0.05")  # §4.3(b)
+# A LedgerEntry from a tuple of all its fields, without the named tuple's Python-level ``__new__``.
+new_entry = tuple.__new__
 
 
 def build_ledger(
@@ -197,10 +199,10 @@ def build_ledger(
                     ic = (base * quarterly).quantize(CENT, ROUND_HALF_UP) if rounding else base * quarterly
                     shadow = balance = balance + ic
                     append(
-                        LedgerEntry(
+                        new_entry(LedgerEntry, (
                             q_end, INTEREST_CREDIT, ic, balance,
                             ("{:.2f} × {:.4f}% ({})", base, in_percent, note), "§4.4", rate.estimate, False,
-                        )  # fmt: skip
+                        ))  # fmt: skip
                     )
                 if pay_due:
                     credit_pay(q_end, y)
@@ -238,7 +240,10 @@ def build_ledger(
         if q_end >= through or (distributed and asd is not None and y > asd.year) or (distributed and q == 4):
             break
         base = shadow
-        y, q = next_quarter(y, q)
+        if q == 4:  # ``next_quarter``, inlined
+            y, q = y + 1, 1
+        else:
+            q += 1
     return Ledger(tuple(entries))
 
 
