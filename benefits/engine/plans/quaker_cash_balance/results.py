@@ -271,7 +271,8 @@ def benefits(
         as_of=as_of,
         vested_percent=percent(pct),
         vested_balance=money(vested),
-        entries=len([e for e in ledger.entries if e.date <= as_of]),
+        # Counted only for a trace that keeps it (``add`` keeps nothing without traces).
+        entries=len([e for e in ledger.entries if e.date <= as_of]) if recording() else None,
     )
     account = Account(as_of, balance, pct, vested, acct_trace)
     notes: list[str] = []
