@@ -198,12 +198,9 @@ def build_ledger(
                     rate, quarterly, note, in_percent = rates.get(y) or year_rate(y)
                     ic = (base * quarterly).quantize(CENT, ROUND_HALF_UP) if rounding else base * quarterly
                     shadow = balance = balance + ic
-                    append(
-                        new_entry(LedgerEntry, (
-                            q_end, INTEREST_CREDIT, ic, balance,
-                            ("{:.2f} × {:.4f}% ({})", base, in_percent, note), "§4.4", rate.estimate, False,
-                        ))  # fmt: skip
-                    )
+                    why = ("{:.2f} × {:.4f}% ({})", base, in_percent, note)
+                    fields = (q_end, INTEREST_CREDIT, ic, balance, why, "§4.4", rate.estimate, False)
+                    append(new_entry(LedgerEntry, fields))
                 if pay_due:
                     credit_pay(q_end, y)
         else:

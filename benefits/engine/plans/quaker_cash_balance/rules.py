@@ -8,8 +8,8 @@ the SPEC readings in docs/plan-notes/quaker-cash-balance/service-vesting.md (SPE
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from datetime import date
+from functools import cache
 from typing import Literal
 
 from ...core import CoreResult, ParticipantError

@@ -94,7 +94,9 @@ def separated(draw):
     periods = [EmploymentPeriod(hire, end)]
     if draw(st.booleans()):
         back = end + timedelta(days=draw(st.integers(30, 3000)))
-        periods.append(EmploymentPeriod(back, draw(st.one_of(st.none(), st.just(back + timedelta(days=500))))))
+        periods.append(
+            EmploymentPeriod(back, draw(st.one_of(st.none(), st.just(back + timedelta(days=500)))))
+        )
     last_end = periods[-1].end or periods[-1].start
     earliest = max(last_end + timedelta(days=400), date(2010, 1, 1))
     assume(earliest <= date(2026, 11, 30))
