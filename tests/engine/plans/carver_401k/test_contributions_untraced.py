@@ -5,12 +5,15 @@ are the traced path's, over random years, pay, deferrals and employer contributi
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benefits.engine.parameters import recorded_reads
 from benefits.engine.plans.carver_401k.contributions import _year_traced, _year_untraced, year_contributions
+from benefits.engine.plans.carver_401k.limits import _lookup
 from benefits.engine.plans.carver_401k.settings import BenefitSettings
 from benefits.engine.trace import traces_off
 
@@ -49,3 +52,28 @@ def test_untraced_year_contributions_are_the_traced_figures(args):
                                                       nonelective_made=a[4], discretionary_percent=a[5],
                                                       special=a[6], irs_402g_limit=a[7], irs_comp_limit=a[8],
                                                       settings=a[9]), args) == _outcome(_year_traced, args)  # fmt: skip
+
+
+@given(
+    st.sampled_from(
+        [
+            "irs_401a17_compensation_limit",
+            "irs_402g_elective_deferral_limit",
+            "irs_415c_annual_additions_limit",
+        ]
+    ),
+    st.lists(st.dates(date(1960, 1, 1), date(2060, 12, 31)), min_size=1, max_size=6),
+)
+def test_a_limit_looked_up_once_without_a_trace_is_the_recorded_lookup(name, days):
+    def outcome(on):
+        try:
+            return str(_lookup(name, on))
+        except Exception as exc:  # noqa: BLE001 - a limit not in force raises the same each time
+            return type(exc), str(exc)
+
+    for on in days:
+        with recorded_reads():
+            recorded = outcome(on)
+        with traces_off():
+            assert outcome(on) == recorded
+            assert outcome(on) == recorded  # the memoized answer

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import functools
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
@@ -142,9 +143,26 @@ def test_an_untraced_quiet_account_carried_from_december_31_is_the_frozen_ledger
     assert bare == built
 
 
-def _outcome(accrued):
+def _outcome(compute):
     try:
-        a = accrued()
+        a = compute()
     except Exception as exc:  # noqa: BLE001 - both paths must stop the same way
         return type(exc), str(exc)
-    return None if a is None else (str(a.balance_at_nrd), str(a.monthly_at_nrd), a.estimate)
+    if a is None or isinstance(a, Decimal):
+        return None if a is None else str(a)
+    return str(a.balance_at_nrd), str(a.monthly_at_nrd), a.estimate
+
+
+@given(
+    st.sampled_from(["irs_401a17_compensation_limit", "irs_414q_hce_compensation_threshold"]),
+    st.lists(st.integers(1960, 2060), min_size=1, max_size=6),
+)
+def test_a_limit_looked_up_once_without_a_trace_is_the_recorded_lookup(name, years):
+    from benefits.engine.plans.quaker_cash_balance.inputs import _limit
+
+    for year in years:
+        with recorded_reads():
+            recorded = _outcome(functools.partial(_limit, name, year))
+        with traces_off():
+            assert _outcome(functools.partial(_limit, name, year)) == recorded
+            assert _outcome(functools.partial(_limit, name, year)) == recorded  # the memoized answer
