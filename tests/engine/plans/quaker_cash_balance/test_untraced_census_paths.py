@@ -90,7 +90,7 @@ def separated(draw):
     """Participants separated before vesting (a forfeiture), some rehired (a restoration, or a new
     forfeiture), their Normal Retirement Date still ahead."""
     birth = draw(st.dates(date(1960, 1, 1), date(1995, 12, 31)))
-    hire = draw(st.dates(max(date(birth.year + 19, 1, 1), date(1998, 1, 1)), date(2022, 12, 31)))
+    hire = draw(st.dates(max(date(birth.year + 19, 1, 1), date(2000, 1, 1)), date(2022, 12, 31)))
     end = hire + timedelta(days=draw(st.integers(400, 1100)))
     periods = [EmploymentPeriod(hire, end)]
     if draw(st.booleans()):
