@@ -379,7 +379,7 @@ def revrul_reading(groups: Mapping[str, Any]) -> str | None:
 
 def resolve_settings(classes: Mapping[str, type], given: Mapping[str, Any] | None) -> dict[str, Any]:
     """Default instances for each settings group, replaced by any given instance."""
-    out = {name: cls() for name, cls in classes.items()}
+    out = {name: _default_settings(cls) for name, cls in classes.items()}
     for name, value in (given or {}).items():
         if name not in out:
             raise KeyError(f"unknown settings group {name!r}")
@@ -387,6 +387,21 @@ def resolve_settings(classes: Mapping[str, type], given: Mapping[str, Any] | Non
             raise TypeError(f"settings group {name!r} must be a {classes[name].__name__}")
         out[name] = value
     return out
+
+
+def _default_settings(cls: type) -> Any:
+    """``cls()``: one shared instance of a frozen settings class (immutable, so sharing it is safe; a
+    census resolves the settings for every participant), a new one of any other class."""
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.frozen:
+        return cls()
+    instance = _DEFAULTS.get(cls)
+    if instance is None:
+        instance = _DEFAULTS[cls] = cls()
+    return instance
+
+
+_DEFAULTS: dict[type, Any] = {}
 
 
 @dataclass(frozen=True)

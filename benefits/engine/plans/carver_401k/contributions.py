@@ -12,7 +12,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import quarter_of
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder, money, percent
+from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 
 from .limits import PLAN_402G_LIMITS, LimitUnavailable, compensation_limit, deferral_limit_402g
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -265,6 +265,73 @@ def year_contributions(
     deferral rate was level all year (then the per-payroll reading A6 agrees), an upper bound when
     the rate changed. Use ``match_for_periods`` when the payroll detail is known.
     """
+    args = (year, compensation, deferrals, employed_last_day, nonelective_made, discretionary_percent,
+            special, irs_402g_limit, irs_comp_limit, settings)  # fmt: skip
+    return _year_traced(*args) if recording() else _year_untraced(*args)
+
+
+def _year_untraced(
+    year: int,
+    compensation: object,
+    deferrals: object,
+    employed_last_day: bool,
+    nonelective_made: bool,
+    discretionary_percent: object | None,
+    special: object | None,
+    irs_402g_limit: object | None,
+    irs_comp_limit: object | None,
+    settings: BenefitSettings,
+) -> YearContributions:
+    """``_year_traced`` when no trace is kept: the same Decimal steps in the same order, without the
+    trace steps' words and arguments (a census computes every participant's every year)."""
+    comp = to_money(compensation)
+    defs = to_money(deferrals)
+    limit = compensation_limit(year, irs_comp_limit)
+    comp_used = min(comp, limit) if limit is not None else comp
+    try:
+        lim402, _ = deferral_limit_402g(year, irs_402g_limit)
+    except LimitUnavailable:
+        lim402 = None
+    excess = ZERO
+    matched = defs
+    if lim402 is not None and defs > lim402:
+        excess = defs - lim402
+        matched = lim402
+    cap15 = to_money(comp_used * DEFERRAL_CAP_RATE)
+    if matched > cap15:
+        matched = cap15
+    on = date(year, 1, 1)
+    src = match_source(on, settings)
+    m = period_match(matched, comp_used, on, settings)
+    amounts: dict[str, Decimal] = {BEFORE_TAX: defs, src: m, "matching": m}
+    if nonelective_made and year >= NONELECTIVE_START.year:
+        amounts[NONELECTIVE] = to_money(NONELECTIVE_RATE * comp_used) if employed_last_day else ZERO
+    if discretionary_percent is not None:
+        pct = to_decimal(discretionary_percent)
+        if not ZERO <= pct <= MAX_DISCRETIONARY_PERCENT:
+            raise ValueError("§3.6: the Discretionary Employer Contribution is at most 15% of Compensation")
+        amounts[DISCRETIONARY] = to_money(pct / HUNDRED * comp_used) if employed_last_day else ZERO
+    if special is not None:
+        amounts[SPECIAL] = to_money(special)
+    return YearContributions(year, amounts, excess, _NO_TRACE)
+
+
+_NO_TRACE = Trace((), None)  # what a TraceBuilder builds when no trace is kept
+
+
+def _year_traced(
+    year: int,
+    compensation: object,
+    deferrals: object,
+    employed_last_day: bool,
+    nonelective_made: bool,
+    discretionary_percent: object | None,
+    special: object | None,
+    irs_402g_limit: object | None,
+    irs_comp_limit: object | None,
+    settings: BenefitSettings,
+) -> YearContributions:
+    """``year_contributions`` with every step of its trace."""
     tb = TraceBuilder()
     comp = to_money(compensation)
     defs = to_money(deferrals)

@@ -10,7 +10,7 @@ from datetime import date
 from decimal import Decimal
 
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
-from benefits.engine.parameters import UnknownParameter, parameter
+from benefits.engine.parameters import UnknownParameter, current_reads, parameter
 from benefits.engine.trace import Trace, TraceBuilder, money, percent
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -32,7 +32,25 @@ class LimitUnavailable(LookupError):
 
 
 def _lookup(name: str, on: date) -> Decimal | None:
-    """The shared dated IRS parameters (benefits/engine/parameters), None when not in force."""
+    """The shared dated IRS parameters (benefits/engine/parameters), None when not in force.
+
+    When no read is being recorded (no trace kept) each value is looked up once: a parameter's
+    file is loaded once a process and never changes, and a census asks for every year's limits
+    for every participant. A value not in force raises each time, as the lookup does."""
+    if current_reads() is not None:
+        return _read(name, on)
+    key = (name, on)
+    try:
+        return _UNRECORDED[key]
+    except KeyError:
+        value = _UNRECORDED[key] = _read(name, on)
+        return value
+
+
+_UNRECORDED: dict[tuple[str, date], Decimal | None] = {}
+
+
+def _read(name: str, on: date) -> Decimal | None:
     try:
         return parameter(name).at_or_none(on)
     except UnknownParameter:

@@ -48,8 +48,18 @@ def active_paydays(periods: Sequence[ActivePeriod], year: int) -> int:
     on or before ``end`` when the month is before ``end``'s (or is ``end``'s and ``end`` is its last
     day); counted as month-index ranges, so no calendar lookups.
     """
-    months: set[int] = set()
     first, last = year * 12, year * 12 + 11
+    if len(periods) == 1:  # the usual case: one span, no overlaps to merge
+        p = periods[0]
+        lo = p.start.year * 12 + p.start.month - 1
+        if p.end is None:
+            hi = last
+        else:
+            hi = p.end.year * 12 + p.end.month - 1
+            if p.end != month_end(p.end.year, p.end.month):
+                hi -= 1
+        return max(0, min(hi, last) - max(lo, first) + 1)
+    months: set[int] = set()
     for p in periods:
         lo = p.start.year * 12 + p.start.month - 1
         if p.end is None:

@@ -17,7 +17,7 @@ from benefits.engine.dates import (
 )
 from benefits.engine.missing import MissingInput
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
-from benefits.engine.parameters import parameter
+from benefits.engine.parameters import current_reads, parameter
 from benefits.engine.plan_support import pd_decimal, pd_text_date
 from benefits.engine.service import ServiceHistory
 from benefits.engine.trace import Trace
@@ -159,13 +159,31 @@ def _settings(core: CoreResult | None) -> BenefitSettings:
 
 def _comp_limit(year: int) -> Decimal:
     # Projected pay years beyond the last published limit use it as a traced estimate.
-    value = parameter("irs_401a17_compensation_limit").latest_published(date(year, 1, 1)).value
-    assert value is not None
-    return value
+    return _limit("irs_401a17_compensation_limit", year)
 
 
 def _loan_limit(year: int) -> Decimal:
-    value = parameter("irs_414q_hce_compensation_threshold").latest_published(date(year, 1, 1)).value
+    return _limit("irs_414q_hce_compensation_threshold", year)
+
+
+def _limit(name: str, year: int) -> Decimal:
+    """The value in force on January 1 of ``year``, or the latest published. With no read recorded
+    (no trace kept) each is looked up once: a parameter file is loaded once a process and never
+    changes, and a census's ledgers ask for every year's limit for every participant."""
+    if current_reads() is None:
+        key = (name, year)
+        value = _UNRECORDED.get(key)
+        if value is None:
+            value = _UNRECORDED[key] = _latest(name, year)
+        return value
+    return _latest(name, year)
+
+
+_UNRECORDED: dict[tuple[str, int], Decimal] = {}
+
+
+def _latest(name: str, year: int) -> Decimal:
+    value = parameter(name).latest_published(date(year, 1, 1)).value
     assert value is not None
     return value
 

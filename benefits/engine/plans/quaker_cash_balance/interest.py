@@ -125,13 +125,23 @@ def _interest_only(
 ) -> Decimal:
     """``balance`` after the Interest Credit of every quarter from ``first`` to the last one ending
     before ``before`` (the first credited on ``base``, each later one on the balance before it)."""
-    rnd = to_cents if settings.round_each_posting else unrounded
+    rounding = settings.round_each_posting
     quarterly = {} if quarterly is None else quarterly
     y, q = first
+    # Year by year (the rate is the year's), each quarter rounded on its own: the accrued benefit
+    # and the whipsaw carry a balance this way over decades of quarters.
     while quarter_end(y, q) < before:  # no Interest Credit for the quarter of ``before``
         if y not in quarterly:
             quarterly[y] = quarterly_rate(treasury_rate(y), settings)  # no words needed
-        balance = balance + rnd(base * quarterly[y])
-        base = balance
-        y, q = next_quarter(y, q)
+        rate = quarterly[y]
+        while True:
+            credit = base * rate
+            balance = balance + (credit.quantize(CENT, ROUND_HALF_UP) if rounding else credit)
+            base = balance
+            if q == 4:
+                y, q = y + 1, 1
+                break
+            q += 1
+            if quarter_end(y, q) >= before:
+                return balance
     return balance

@@ -81,6 +81,18 @@ class Ledger:
         return Statement(start, end, opening, pay, interest, other, self.balance_at(end), picked)
 
     @property
+    def forfeited_at_end(self) -> bool:
+        """Whether the account stands forfeited after its last entry (§2.3(a)), not restored
+        (§5.14(a)(i)): forfeitures post only on an account not forfeited and restorations only on
+        one forfeited, so it is so exactly when the last of them is a forfeiture."""
+        for e in reversed(self.entries):
+            if e.kind == FORFEITURE:
+                return True
+            if e.kind == RESTORATION:
+                return False
+        return False
+
+    @property
     def estimated_from(self) -> date | None:
         """The first entry that rests on projected pay or rates, if any."""
         return next((e.date for e in self.entries if e.estimate), None)

@@ -17,12 +17,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from benefits.engine.dates import add_months
 
@@ -70,6 +70,16 @@ class MarketData:
     _treasury: dict[tuple[int, bool], Rate] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    # Values derived from the data alone (each year's quarterly credit rate and its words), made once.
+    _derived: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def derived[T](self, key: object, compute: Callable[[], T]) -> T:
+        """``compute()``, made once for this data and ``key`` (which names everything else it reads)."""
+        try:
+            return cast(T, self._derived[key])
+        except KeyError:
+            value = self._derived[key] = compute()
+            return value
 
     # -- §4.4(c) ---------------------------------------------------------------------------------
     def treasury_rate(self, plan_year: int, *, allow_estimate: bool) -> Rate:

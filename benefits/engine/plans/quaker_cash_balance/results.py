@@ -96,6 +96,20 @@ def accrued_benefit(
         # credits up to the last December 31), so its balance is read, not built again.
         replay_limit_reads(frozen, nrd.year)
         balance = ledger.balance_before(nrd)
+    elif not recording() and _quiet_after(frozen, last_dec31, nrd):
+        # No trace (which would list the limits of every year to NRD): post to the last
+        # December 31 only; after it the account earns the Interest Credits alone, or, left
+        # forfeited, nothing (its credits count only toward a restoration), the same Treasury
+        # Rates read either way.
+        to_dec31 = participant_ledger(p, as_of, market, core, through=last_dec31, inputs=frozen)
+        carried = interest_only_balance(
+            to_dec31.balance_at(last_dec31),
+            year_end=last_dec31,
+            before=nrd,
+            treasury_rate=lambda y: market.treasury_rate(y, allow_estimate=y > as_of.year),
+            settings=_settings(core),
+        )
+        balance = to_dec31.balance_at(last_dec31) if to_dec31.forfeited_at_end else carried
     else:
         balance = participant_ledger(p, as_of, market, core, through=nrd, inputs=frozen).balance_before(nrd)
     pct = core.vesting.percent
@@ -112,6 +126,22 @@ def accrued_benefit(
         vested_percent=percent(pct),
     ).extend(sla.trace)
     return AccruedBenefit(nrd, balance, sla.monthly, nrd > as_of, trace)
+
+
+def _quiet_after(frozen: AccountInputs, last_dec31: date, nrd: date) -> bool:
+    """Whether nothing but Interest Credits posts to the frozen account after ``last_dec31`` (before
+    NRD): opened by then, every span, forfeiture and restoration on or before it, never paid out."""
+    return (
+        nrd > last_dec31
+        and frozen.account_open is not None
+        and frozen.account_open <= last_dec31
+        and frozen.distributed_on is None
+        and all(cast(date, x.end) <= last_dec31 for x in frozen.periods)
+        and all(
+            f.on <= last_dec31 and (f.restored_on is None or f.restored_on <= last_dec31)
+            for f in frozen.forfeitures
+        )
+    )
 
 
 def survivor_benefit(
@@ -265,7 +295,8 @@ def benefits(
         as_of=as_of,
         vested_percent=percent(pct),
         vested_balance=money(vested),
-        entries=len([e for e in ledger.entries if e.date <= as_of]),
+        # Counted only for a trace that keeps it (``add`` keeps nothing without traces).
+        entries=len([e for e in ledger.entries if e.date <= as_of]) if recording() else None,
     )
     account = Account(as_of, balance, pct, vested, acct_trace)
     notes: list[str] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import Literal
 
 from ...core import CoreResult, ParticipantError
@@ -87,6 +88,11 @@ SETTINGS_CLASSES = {"service_vesting": ServiceVestingSettings}
 
 
 def hours_rules(s: ServiceVestingSettings) -> HoursRules:
+    return _hours_rules(s.vested_keep_service_after_five_breaks)
+
+
+@cache  # the rules depend on that one setting: made once, not for every participant of a census
+def _hours_rules(vested_protects: bool) -> HoursRules:
     return HoursRules(
         year_section="Quaker §1.63(b)",
         break_section="Quaker §1.9",
@@ -94,7 +100,7 @@ def hours_rules(s: ServiceVestingSettings) -> HoursRules:
             "Quaker §1.63 (AMBIG-4: five consecutive breaks)",
             min_breaks=5,
             parity=False,
-            vested_protects=s.vested_keep_service_after_five_breaks,
+            vested_protects=vested_protects,
         ),
         first_year_rule="next_year_if_neither",
         first_year_section="Quaker §1.63(c)",
