@@ -255,13 +255,15 @@ def comparison_basis(
     *,
     married: bool,
     table: MortalityTable | None = None,
+    _years: dict[tuple[int, MortalityTable], tuple[bool, str]] | None = None,
 ) -> tuple[ComparisonBasis | None, str]:
     """The single basis for every form on ``asd`` and a note: (basis, "") on the chosen basis;
     (basis, note) on the plan's rate because the law's market data for the date are absent (the note,
     a ``MissingNote``, names the missing input); (None, note) when no basis can be formed.
 
     ``table`` pins the mortality table (a plan that prices with a pinned table); by default the
-    §417(e)(3) applicable table for the ASD.
+    §417(e)(3) applicable table for the ASD. ``_years``: a dict the caller owns, to share the
+    stand-in table's words between the dates of one year (``relative_values_of_dates``).
     """
     a = assumptions or {}
     month = lookback_month(asd, rules.lookback_months)
@@ -269,9 +271,16 @@ def comparison_basis(
     stand_in = False
     if table is not None:
         mortality = table.name
-        if asd.year > last_417e_year() and table is latest_417e_table(asd.year):
-            # the plan priced on the latest table for want of the ASD's own: say so, plainly
-            stand_in, (_, mortality) = True, _table_for(asd)
+        if asd.year > last_417e_year():
+            # the plan priced on the latest table for want of the ASD's own: say so, plainly (the
+            # year's answer depends on the year alone: a grid's dates of one year share it)
+            known = None if _years is None else _years.get((asd.year, table))
+            if known is None:
+                known = (table is latest_417e_table(asd.year), _table_for(asd)[1])
+                if _years is not None:
+                    _years[(asd.year, table)] = known
+            if known[0]:
+                stand_in, mortality = True, known[1]
     else:
         try:
             table, mortality = _table_for(asd)
@@ -441,13 +450,14 @@ def relative_values_of_dates(
     rules: ComparisonRules,
     table: MortalityTable | None = None,
     single_sum: str | None = "lump_sum",
+    survival_cache: dict[tuple[Any, ...], Any] | None = None,
 ) -> list[RelativeValues | Exception]:
     """``relative_values`` for many ASDs at once (a price grid, without traces): element ``i`` equals
     ``relative_values(dates[i][1], asd=dates[i][0], ...)``, figures, basis, groups and note, or is
     the exception that call raises. Each date keeps its own basis (the §417(e)(3) table and rates of
     its stability period and look-back month); the annuity factors of every date on the same basis
     and form are one ``form_factors`` pass (each the same float as ``form_factor``'s), the survival
-    matrices shared between the forms. No trace step is made (the traces map holds empty traces).
+    matrices shared between the forms (and with the caller's pricing: ``survival_cache``). No trace step is made (the traces map holds empty traces).
     A date's forms may be given as a function that makes them: it is called only when the date's
     basis can be formed (most projected dates of a modeler grid have no market data)."""
     out: list[RelativeValues | Exception] = []
@@ -457,10 +467,13 @@ def relative_values_of_dates(
     made: dict[int, Sequence[OptionalForm]] = {}
     # One basis object for the dates that share one (their labels aside): the requests are keyed by
     # its id, so a Basis is hashed once a date, not once a form.
-    canonical: dict[Basis, Basis] = {}
+    canonical: dict[tuple[Any, ...], Basis] = {}
+    years: dict[tuple[int, MortalityTable], tuple[bool, str]] = {}
     for i, (asd, given) in enumerate(dates):
         try:
-            basis, note = comparison_basis(asd, assumptions, rules, married=married, table=table)
+            basis, note = comparison_basis(
+                asd, assumptions, rules, married=married, table=table, _years=years
+            )
         except Exception as exc:  # noqa: BLE001 - the scalar call would raise it: that date's outcome
             out.append(exc)
             continue
@@ -480,8 +493,11 @@ def relative_values_of_dates(
             )
             continue
         age = attained_age(birth_date, asd, AgeMethod.EXACT_MONTHS)
-        shared = replace(basis.basis, label="")  # the numbers do not read the label
-        shared = canonical.setdefault(shared, shared)
+        b = basis.basis
+        numbers = (id(b.table), b.interest, b.frequency, b.timing, b.convention, id(b.spouse_table))
+        shared = canonical.get(numbers)  # type: ignore[assignment]
+        if shared is None:  # the numbers do not read the label
+            shared = canonical[numbers] = replace(b, label="")
         spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
         for j, option in enumerate(forms):
             kind = option.form.kind
@@ -500,7 +516,7 @@ def relative_values_of_dates(
         out.append(RelativeValues(None))  # replaced below
         pending.append((i, basis, age, note))
     factors: dict[tuple[int, int], float] = {}
-    survival: dict[tuple[Any, ...], Any] = {}
+    survival: dict[tuple[Any, ...], Any] = {} if survival_cache is None else survival_cache
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     by_id = {id(b): b for b in canonical.values()}
     for (basis_id, form), items in sorted(requests.items(), key=lambda r: not r[0][1].needs_spouse):
