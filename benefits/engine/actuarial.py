@@ -622,9 +622,33 @@ def form_factors(
     def rows(table: MortalityTable, lives: np.ndarray) -> np.ndarray:
         known = cache.get((table, lives.tobytes(), *key))
         if known is None or known.shape[1] < width:
-            known = _survival_rows(table, lives, times(width))
+            known = _gathered(table, lives) if uniform else _survival_rows(table, lives, times(width))
             cache[(table, lives.tobytes(), *key)] = known
         return known[:, :width]
+
+    def _gathered(table: MortalityTable, lives: np.ndarray) -> np.ndarray:
+        """The lives' survival rows, each row already made for another set of lives (the same age,
+        table and payment times: the same elements) copied, the rest made in one pass."""
+        index: dict[float, tuple[np.ndarray, int]] = cache.setdefault(  # type: ignore[assignment]
+            ("rows", table, m, timing, float(defer_arr[0])),
+            {},  # type: ignore[arg-type]
+        )
+        found = [index.get(a) for a in lives.tolist()]
+        missing = [i for i, f in enumerate(found) if f is None or f[0].shape[1] < width]
+        if len(missing) == len(found):
+            out = _survival_rows(table, lives, times(width))
+        else:
+            out = np.empty((len(found), width))
+            for i, f in enumerate(found):
+                if f is not None and f[0].shape[1] >= width:
+                    out[i] = f[0][f[1], :width]
+            if missing:
+                out[missing] = _survival_rows(table, lives[missing], times(width))
+        for i, a in enumerate(lives.tolist()):
+            f = found[i]
+            if f is None or f[0].shape[1] < width:
+                index[a] = (out, i)
+        return out
 
     def survival(at: np.ndarray | None) -> np.ndarray:
         if at is not None:  # survival to the first payment (a deferred certain period)

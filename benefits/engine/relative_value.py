@@ -248,6 +248,14 @@ def _day(on: date) -> str:
     return f"{on:%B} {on.day}, {on.year}"
 
 
+_RATE_WORDS = {
+    "law": "the §417(e)(3) applicable interest rate for the date",
+    "plan_rate": "the plan's applicable interest rate",
+    "plan_rate_fallback": "the plan's applicable interest rate (the §417(e)(3) rate for the "
+    "date was not supplied)",
+}
+
+
 def comparison_basis(
     asd: date,
     assumptions: Mapping[str, Any] | None,
@@ -314,22 +322,18 @@ def comparison_basis(
         law_before_2008 = rules.interest == "segment_rates" and source == f"assumptions.{rules.rate_key}"
         reading = "law" if law_before_2008 else "plan_rate"
     basis = Basis(table, interest, label=f"{mortality}, {words}")
-    plain = {
-        "law": f"the interest rate and mortality table the law prescribes for payments starting {on}",
-        "plan_rate": "the plan's own interest rate with the law's mortality table",
-        "plan_rate_fallback": (
+    if reading == "law":  # only the reading's words are made (a grid forms a basis for every date)
+        plain = f"the interest rate and mortality table the law prescribes for payments starting {on}"
+    elif reading == "plan_rate":
+        plain = "the plan's own interest rate with the law's mortality table"
+    else:
+        plain = (
             f"the plan's own interest rate, because the rates the law prescribes for payments "
             f"starting {on} are not loaded yet, with the law's mortality table"
-        ),
-    }[reading]
+        )
     source = (
         f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
-        + {
-            "law": "the §417(e)(3) applicable interest rate for the date",
-            "plan_rate": "the plan's applicable interest rate",
-            "plan_rate_fallback": "the plan's applicable interest rate (the §417(e)(3) rate for the "
-            "date was not supplied)",
-        }[reading]
+        + _RATE_WORDS[reading]
         + f" for the look-back month, one basis for every form ({source})"
     )
     words_sentence = f"Relative values are worked out on {plain}."
@@ -495,7 +499,7 @@ def relative_values_of_dates(
         age = attained_age(birth_date, asd, AgeMethod.EXACT_MONTHS)
         b = basis.basis
         numbers = (id(b.table), b.interest, b.frequency, b.timing, b.convention, id(b.spouse_table))
-        shared = canonical.get(numbers)  # type: ignore[assignment]
+        shared = canonical.get(numbers)
         if shared is None:  # the numbers do not read the label
             shared = canonical[numbers] = replace(b, label="")
         spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
@@ -557,11 +561,14 @@ def _values_of_date(
         factor = factors.get((i, j))
         if factor is None:
             return _apv(option, basis.basis, age, asd)
-        return to_decimal(option.amount) * to_decimal(factor * m)
+        amount = option.amount  # to_decimal's steps: the amount as it is, the float through its repr
+        return (amount if type(amount) is Decimal else to_decimal(amount)) * Decimal(repr(factor * m))
 
-    qjsa_apv = apv(next(j for j, f in enumerate(forms) if f.key == basis.form))
+    qi = next(j for j, f in enumerate(forms) if f.key == basis.form)
+    qjsa_apv = apv(qi)
     if qjsa_apv <= 0:
         return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
+    apvs = [qjsa_apv if j == qi else apv(j) for j in range(len(forms))]  # the comparison form's once
     explained = asd - timedelta(days=rules.explanation_days_before_asd)
     # relative_value_of_apvs' arithmetic, without the trace step it would make for each form
     q = float(qjsa_apv)
@@ -569,8 +576,7 @@ def _values_of_date(
     allowed = explained >= APPROX_EQUAL_RULE_START
     empty = Trace()
     values: dict[str, RelativeValue] = {}
-    for j, option in enumerate(forms):
-        opt = apv(j)
+    for option, opt in zip(forms, apvs, strict=True):
         ratio = float(opt) / q
         percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
         approx = allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH

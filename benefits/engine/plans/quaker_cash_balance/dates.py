@@ -68,7 +68,7 @@ def grid_outputs(
 ) -> dict[str, Any]:
     """``contract.plan_outputs`` with every commencement date priced in one pass (no ``traces`` key
     is read by anyone: the untraced request drops it)."""
-    return contract_outputs(participant, as_of, assumptions, core, grid_benefits)
+    return contract_outputs(participant, as_of, assumptions, core, grid_benefits, traces_map=False)
 
 
 def grid_benefits(
