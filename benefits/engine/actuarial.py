@@ -627,24 +627,35 @@ def form_factors(
         return known[:, :width]
 
     def _gathered(table: MortalityTable, lives: np.ndarray) -> np.ndarray:
-        """The lives' survival rows, each row already made for another set of lives (the same age,
-        table and payment times: the same elements) copied, the rest made in one pass."""
+        """The lives' survival rows: a row already made for another set of lives (the same age, table
+        and payment times, so the same elements) is copied, and only its missing later payment
+        times are made; the other rows are made in one pass."""
         index: dict[float, tuple[np.ndarray, int]] = cache.setdefault(  # type: ignore[assignment]
             ("rows", table, m, timing, float(defer_arr[0])),
             {},  # type: ignore[arg-type]
         )
-        found = [index.get(a) for a in lives.tolist()]
-        missing = [i for i, f in enumerate(found) if f is None or f[0].shape[1] < width]
-        if len(missing) == len(found):
+        ages = lives.tolist()
+        found = [index.get(a) for a in ages]
+        if not any(found):
             out = _survival_rows(table, lives, times(width))
         else:
             out = np.empty((len(found), width))
+            missing: list[int] = []
+            short: dict[int, list[int]] = {}  # columns already made → rows to extend
             for i, f in enumerate(found):
-                if f is not None and f[0].shape[1] >= width:
-                    out[i] = f[0][f[1], :width]
+                if f is None:
+                    missing.append(i)
+                    continue
+                made = min(f[0].shape[1], width)
+                out[i, :made] = f[0][f[1], :made]
+                if made < width:
+                    short.setdefault(made, []).append(i)
+            at = times(width)
             if missing:
-                out[missing] = _survival_rows(table, lives[missing], times(width))
-        for i, a in enumerate(lives.tolist()):
+                out[missing] = _survival_rows(table, lives[missing], at)
+            for made, idx in short.items():
+                out[idx, made:] = _survival_rows(table, lives[idx], at[made:])
+        for i, a in enumerate(ages):
             f = found[i]
             if f is None or f[0].shape[1] < width:
                 index[a] = (out, i)
