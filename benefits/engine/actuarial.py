@@ -642,14 +642,21 @@ def form_factors(
             out = np.empty((len(found), width))
             missing: list[int] = []
             short: dict[int, list[int]] = {}  # columns already made → rows to extend
+            sources: dict[int, tuple[np.ndarray, list[int], list[int]]] = {}  # one copy per matrix
             for i, f in enumerate(found):
                 if f is None:
                     missing.append(i)
                     continue
-                made = min(f[0].shape[1], width)
-                out[i, :made] = f[0][f[1], :made]
+                source = sources.get(id(f[0]))
+                if source is None:
+                    source = sources[id(f[0])] = (f[0], [], [])
+                source[1].append(i)
+                source[2].append(f[1])
+            for matrix, to, from_ in sources.values():
+                made = min(matrix.shape[1], width)
+                out[to, :made] = matrix[from_, :made]
                 if made < width:
-                    short.setdefault(made, []).append(i)
+                    short.setdefault(made, []).extend(to)
             at = times(width)
             if missing:
                 out[missing] = _survival_rows(table, lives[missing], at)
