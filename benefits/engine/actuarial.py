@@ -622,9 +622,51 @@ def form_factors(
     def rows(table: MortalityTable, lives: np.ndarray) -> np.ndarray:
         known = cache.get((table, lives.tobytes(), *key))
         if known is None or known.shape[1] < width:
-            known = _survival_rows(table, lives, times(width))
+            known = _gathered(table, lives) if uniform else _survival_rows(table, lives, times(width))
             cache[(table, lives.tobytes(), *key)] = known
         return known[:, :width]
+
+    def _gathered(table: MortalityTable, lives: np.ndarray) -> np.ndarray:
+        """The lives' survival rows: a row already made for another set of lives (the same age, table
+        and payment times, so the same elements) is copied, and only its missing later payment
+        times are made; the other rows are made in one pass."""
+        index: dict[float, tuple[np.ndarray, int]] = cache.setdefault(  # type: ignore[assignment]
+            ("rows", table, m, timing, float(defer_arr[0])),
+            {},  # type: ignore[arg-type]
+        )
+        ages = lives.tolist()
+        found = [index.get(a) for a in ages]
+        if not any(found):
+            out = _survival_rows(table, lives, times(width))
+        else:
+            out = np.empty((len(found), width))
+            missing: list[int] = []
+            short: dict[int, list[int]] = {}  # columns already made → rows to extend
+            sources: dict[int, tuple[np.ndarray, list[int], list[int]]] = {}  # one copy per matrix
+            for i, f in enumerate(found):
+                if f is None:
+                    missing.append(i)
+                    continue
+                source = sources.get(id(f[0]))
+                if source is None:
+                    source = sources[id(f[0])] = (f[0], [], [])
+                source[1].append(i)
+                source[2].append(f[1])
+            for matrix, to, from_ in sources.values():
+                made = min(matrix.shape[1], width)
+                out[to, :made] = matrix[from_, :made]
+                if made < width:
+                    short.setdefault(made, []).extend(to)
+            at = times(width)
+            if missing:
+                out[missing] = _survival_rows(table, lives[missing], at)
+            for made, idx in short.items():
+                out[idx, made:] = _survival_rows(table, lives[idx], at[made:])
+        for i, a in enumerate(ages):
+            f = found[i]
+            if f is None or f[0].shape[1] < width:
+                index[a] = (out, i)
+        return out
 
     def survival(at: np.ndarray | None) -> np.ndarray:
         if at is not None:  # survival to the first payment (a deferred certain period)

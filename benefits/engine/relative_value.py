@@ -248,6 +248,14 @@ def _day(on: date) -> str:
     return f"{on:%B} {on.day}, {on.year}"
 
 
+_RATE_WORDS = {
+    "law": "the §417(e)(3) applicable interest rate for the date",
+    "plan_rate": "the plan's applicable interest rate",
+    "plan_rate_fallback": "the plan's applicable interest rate (the §417(e)(3) rate for the "
+    "date was not supplied)",
+}
+
+
 def comparison_basis(
     asd: date,
     assumptions: Mapping[str, Any] | None,
@@ -255,13 +263,15 @@ def comparison_basis(
     *,
     married: bool,
     table: MortalityTable | None = None,
+    _years: dict[tuple[int, MortalityTable], tuple[bool, str]] | None = None,
 ) -> tuple[ComparisonBasis | None, str]:
     """The single basis for every form on ``asd`` and a note: (basis, "") on the chosen basis;
     (basis, note) on the plan's rate because the law's market data for the date are absent (the note,
     a ``MissingNote``, names the missing input); (None, note) when no basis can be formed.
 
     ``table`` pins the mortality table (a plan that prices with a pinned table); by default the
-    §417(e)(3) applicable table for the ASD.
+    §417(e)(3) applicable table for the ASD. ``_years``: a dict the caller owns, to share the
+    stand-in table's words between the dates of one year (``relative_values_of_dates``).
     """
     a = assumptions or {}
     month = lookback_month(asd, rules.lookback_months)
@@ -269,9 +279,16 @@ def comparison_basis(
     stand_in = False
     if table is not None:
         mortality = table.name
-        if asd.year > last_417e_year() and table is latest_417e_table(asd.year):
-            # the plan priced on the latest table for want of the ASD's own: say so, plainly
-            stand_in, (_, mortality) = True, _table_for(asd)
+        if asd.year > last_417e_year():
+            # the plan priced on the latest table for want of the ASD's own: say so, plainly (the
+            # year's answer depends on the year alone: a grid's dates of one year share it)
+            known = None if _years is None else _years.get((asd.year, table))
+            if known is None:
+                known = (table is latest_417e_table(asd.year), _table_for(asd)[1])
+                if _years is not None:
+                    _years[(asd.year, table)] = known
+            if known[0]:
+                stand_in, mortality = True, known[1]
     else:
         try:
             table, mortality = _table_for(asd)
@@ -305,22 +322,18 @@ def comparison_basis(
         law_before_2008 = rules.interest == "segment_rates" and source == f"assumptions.{rules.rate_key}"
         reading = "law" if law_before_2008 else "plan_rate"
     basis = Basis(table, interest, label=f"{mortality}, {words}")
-    plain = {
-        "law": f"the interest rate and mortality table the law prescribes for payments starting {on}",
-        "plan_rate": "the plan's own interest rate with the law's mortality table",
-        "plan_rate_fallback": (
+    if reading == "law":  # only the reading's words are made (a grid forms a basis for every date)
+        plain = f"the interest rate and mortality table the law prescribes for payments starting {on}"
+    elif reading == "plan_rate":
+        plain = "the plan's own interest rate with the law's mortality table"
+    else:
+        plain = (
             f"the plan's own interest rate, because the rates the law prescribes for payments "
             f"starting {on} are not loaded yet, with the law's mortality table"
-        ),
-    }[reading]
+        )
     source = (
         f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
-        + {
-            "law": "the §417(e)(3) applicable interest rate for the date",
-            "plan_rate": "the plan's applicable interest rate",
-            "plan_rate_fallback": "the plan's applicable interest rate (the §417(e)(3) rate for the "
-            "date was not supplied)",
-        }[reading]
+        + _RATE_WORDS[reading]
         + f" for the look-back month, one basis for every form ({source})"
     )
     words_sentence = f"Relative values are worked out on {plain}."
@@ -441,13 +454,14 @@ def relative_values_of_dates(
     rules: ComparisonRules,
     table: MortalityTable | None = None,
     single_sum: str | None = "lump_sum",
+    survival_cache: dict[tuple[Any, ...], Any] | None = None,
 ) -> list[RelativeValues | Exception]:
     """``relative_values`` for many ASDs at once (a price grid, without traces): element ``i`` equals
     ``relative_values(dates[i][1], asd=dates[i][0], ...)``, figures, basis, groups and note, or is
     the exception that call raises. Each date keeps its own basis (the §417(e)(3) table and rates of
     its stability period and look-back month); the annuity factors of every date on the same basis
     and form are one ``form_factors`` pass (each the same float as ``form_factor``'s), the survival
-    matrices shared between the forms. No trace step is made (the traces map holds empty traces).
+    matrices shared between the forms (and with the caller's pricing: ``survival_cache``). No trace step is made (the traces map holds empty traces).
     A date's forms may be given as a function that makes them: it is called only when the date's
     basis can be formed (most projected dates of a modeler grid have no market data)."""
     out: list[RelativeValues | Exception] = []
@@ -457,10 +471,13 @@ def relative_values_of_dates(
     made: dict[int, Sequence[OptionalForm]] = {}
     # One basis object for the dates that share one (their labels aside): the requests are keyed by
     # its id, so a Basis is hashed once a date, not once a form.
-    canonical: dict[Basis, Basis] = {}
+    canonical: dict[tuple[Any, ...], Basis] = {}
+    years: dict[tuple[int, MortalityTable], tuple[bool, str]] = {}
     for i, (asd, given) in enumerate(dates):
         try:
-            basis, note = comparison_basis(asd, assumptions, rules, married=married, table=table)
+            basis, note = comparison_basis(
+                asd, assumptions, rules, married=married, table=table, _years=years
+            )
         except Exception as exc:  # noqa: BLE001 - the scalar call would raise it: that date's outcome
             out.append(exc)
             continue
@@ -480,8 +497,11 @@ def relative_values_of_dates(
             )
             continue
         age = attained_age(birth_date, asd, AgeMethod.EXACT_MONTHS)
-        shared = replace(basis.basis, label="")  # the numbers do not read the label
-        shared = canonical.setdefault(shared, shared)
+        b = basis.basis
+        numbers = (id(b.table), b.interest, b.frequency, b.timing, b.convention, id(b.spouse_table))
+        shared = canonical.get(numbers)
+        if shared is None:  # the numbers do not read the label
+            shared = canonical[numbers] = replace(b, label="")
         spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
         for j, option in enumerate(forms):
             kind = option.form.kind
@@ -500,7 +520,7 @@ def relative_values_of_dates(
         out.append(RelativeValues(None))  # replaced below
         pending.append((i, basis, age, note))
     factors: dict[tuple[int, int], float] = {}
-    survival: dict[tuple[Any, ...], Any] = {}
+    survival: dict[tuple[Any, ...], Any] = {} if survival_cache is None else survival_cache
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     by_id = {id(b): b for b in canonical.values()}
     for (basis_id, form), items in sorted(requests.items(), key=lambda r: not r[0][1].needs_spouse):
@@ -541,11 +561,14 @@ def _values_of_date(
         factor = factors.get((i, j))
         if factor is None:
             return _apv(option, basis.basis, age, asd)
-        return to_decimal(option.amount) * to_decimal(factor * m)
+        amount = option.amount  # to_decimal's steps: the amount as it is, the float through its repr
+        return (amount if type(amount) is Decimal else to_decimal(amount)) * Decimal(repr(factor * m))
 
-    qjsa_apv = apv(next(j for j, f in enumerate(forms) if f.key == basis.form))
+    qi = next(j for j, f in enumerate(forms) if f.key == basis.form)
+    qjsa_apv = apv(qi)
     if qjsa_apv <= 0:
         return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
+    apvs = [qjsa_apv if j == qi else apv(j) for j in range(len(forms))]  # the comparison form's once
     explained = asd - timedelta(days=rules.explanation_days_before_asd)
     # relative_value_of_apvs' arithmetic, without the trace step it would make for each form
     q = float(qjsa_apv)
@@ -553,8 +576,7 @@ def _values_of_date(
     allowed = explained >= APPROX_EQUAL_RULE_START
     empty = Trace()
     values: dict[str, RelativeValue] = {}
-    for j, option in enumerate(forms):
-        opt = apv(j)
+    for option, opt in zip(forms, apvs, strict=True):
         ratio = float(opt) / q
         percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
         approx = allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH

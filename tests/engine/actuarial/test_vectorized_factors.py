@@ -101,3 +101,22 @@ def test_life_annuity_factors_match_the_monthly_ages_of_a_grid():
 def test_no_lives_no_factors():
     basis = plan_basis(get_table("up1984"), 0.08)
     assert len(form_factors(basis, Form.life(), [])) == 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    basis=bases(),
+    first=st.lists(ages, min_size=1, max_size=30),
+    second=st.lists(ages, min_size=1, max_size=30),
+    forms=st.lists(st.sampled_from(FORMS), min_size=2, max_size=4),
+)
+def test_overlapping_lives_sharing_one_survival_cache_stay_exact(basis, first, second, forms):
+    # A grid's comparison prices some of the same ages as its pricing, on the same table, with more
+    # or fewer payment times (another spouse, another form): the rows made for one set of lives are
+    # copied, or extended to the later payment times, for the next; each factor stays the scalar one.
+    cache: dict = {}
+    for form, lives in zip(forms, (first, second, first + second, second[::-1]), strict=False):
+        spouses = [max(20.0, a - 7) for a in lives] if form.needs_spouse else None
+        got = form_factors(basis, form, lives, spouses, survival_cache=cache)
+        for i, a in enumerate(lives):
+            assert got[i] == form_factor(basis, form, a, None if spouses is None else spouses[i])

@@ -47,6 +47,8 @@ def contract_outputs(
     assumptions: Mapping[str, Any],
     core: CoreResult,
     benefits_of: Callable[..., QuakerBenefits],
+    *,
+    traces_map: bool = True,
 ) -> dict[str, Any]:
     """The contract keys for one participant (engine-cli.md) from ``benefits_of``, ``results.benefits``
     or the one-pass path's (``dates.grid_benefits``): the same keys, written the same way.
@@ -58,7 +60,8 @@ def contract_outputs(
     ``missing``): a Treasury yield the account needs blocks every benefit figure (vesting and dates
     stay); a missing Applicable Interest Rate keeps the account figures and blocks the annuity
     figures; a month the grandfathered minimum lump sum needs blocks that lump sum. Malformed market
-    data is a participant error (pointer into the request).
+    data is a participant error (pointer into the request). ``traces_map`` false: the ``traces`` map
+    is left empty (the one-pass path, whose result is read without it).
     """
     missing: list[dict[str, Any]] = []
     try:
@@ -78,7 +81,7 @@ def contract_outputs(
             if "missing" not in exc2.message:
                 raise ParticipantError(exc2.field, exc2.message, absolute=True) from None
             raise
-    traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()}
+    traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()} if traces_map else {}
     estimates = []
     for i, e in enumerate(b.estimates):
         item: dict[str, Any] = {
@@ -99,7 +102,8 @@ def contract_outputs(
             item["relative_value_groups"] = groups_json(rv.groups)
             for k, value in rv.values.items():
                 item["forms"][k]["relative_value"] = relative_value_json(value)
-                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
+                if traces_map:
+                    traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         if e.notes:
             item["notes"] = list(e.notes)
         for field_, message in e.missing:
@@ -114,6 +118,8 @@ def contract_outputs(
                 | ({"fallback": where} if rv.basis else {})
             )
         estimates.append(item)
+        if not traces_map:
+            continue
         for k, f in e.forms.items():
             traces[f"estimates[{i}].forms.{k}"] = f.trace.as_list()
         if not e.forms:

@@ -68,7 +68,7 @@ def grid_outputs(
 ) -> dict[str, Any]:
     """``contract.plan_outputs`` with every commencement date priced in one pass (no ``traces`` key
     is read by anyone: the untraced request drops it)."""
-    return contract_outputs(participant, as_of, assumptions, core, grid_benefits)
+    return contract_outputs(participant, as_of, assumptions, core, grid_benefits, traces_map=False)
 
 
 def grid_benefits(
@@ -120,9 +120,10 @@ def _estimates(
         w if pay and w is not None and w > r.vested else r.vested
         for r, w in zip(rows, projected, strict=True)
     ]
-    price_rows(p, core, rows, lumps)
+    survival: dict[tuple[Any, ...], Any] = {}  # the survival matrices, shared with the comparison
+    price_rows(p, core, rows, lumps, survival)
     forms = [_forms(r) if r.basis is not None and not r.cash_out else {} for r in rows]
-    values = _relative_values(p, core, rows, forms, assumptions, market)
+    values = _relative_values(p, core, rows, forms, assumptions, market, survival)
     earliest = None
     if inputs.separation is not None:
         earliest = earliest_lump_sum_date(
@@ -158,6 +159,7 @@ def _relative_values(
     forms: list[dict[str, FormAmount]],
     assumptions: Mapping[str, Any] | None,
     market: MarketData,
+    survival: dict[tuple[Any, ...], Any] | None = None,
 ) -> list[RelativeValues | None]:
     """``form_relative_values`` of every priced row, the dates on one Applicable Mortality Table
     together (the comparison is pinned to the table the forms were priced on)."""
@@ -177,6 +179,7 @@ def _relative_values(
             assumptions=a,
             rules=rules,
             table=table,
+            survival_cache=survival,
         )
         for i, v in zip(idx, values, strict=True):
             if isinstance(v, Exception):

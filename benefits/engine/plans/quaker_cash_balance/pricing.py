@@ -105,7 +105,11 @@ def date_rows(
 
 
 def price_rows(
-    p: Participant, core: CoreResult, rows: Sequence[DateRow], lumps: Sequence[Decimal] | None = None
+    p: Participant,
+    core: CoreResult,
+    rows: Sequence[DateRow],
+    lumps: Sequence[Decimal] | None = None,
+    survival: dict[tuple[Any, ...], np.ndarray] | None = None,
 ) -> None:
     """Every row's forms, lump sum and §415(b) limit, its factors from one vectorized pass.
 
@@ -116,7 +120,7 @@ def price_rows(
         if r.basis is not None:
             r.lump = r.vested if lumps is None else lumps[i]
     priced = [r for r in rows if r.basis is not None and not r.cash_out]
-    factors = _Factors()
+    factors = _Factors(survival)
 
     # The life annuity the account buys at each date (§1.2(g)), on each date's Applicable basis.
     life = factors.by_basis([(r.basis.basis, r.age) for r in priced])  # type: ignore[union-attr]
@@ -227,8 +231,8 @@ class _Factors:
     """Factors for many (basis, age) requests, computed by basis on the vectorized path; the
     survival matrices are shared between the bases on the same table."""
 
-    def __init__(self) -> None:
-        self.survival: dict[tuple[Any, ...], np.ndarray] = {}
+    def __init__(self, survival: dict[tuple[Any, ...], np.ndarray] | None = None) -> None:
+        self.survival: dict[tuple[Any, ...], np.ndarray] = {} if survival is None else survival
 
     def by_basis(
         self, requests: Sequence[tuple[Basis, float]], deferrals: Sequence[float] | None = None

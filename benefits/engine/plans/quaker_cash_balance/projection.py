@@ -19,7 +19,7 @@ from benefits.engine.dates import months_between
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.types import Participant
 
-from .annuity import applicable_basis, balance_to_life_annuity
+from .annuity import ApplicableBasis, applicable_basis, balance_to_life_annuity
 from .inputs import _settings, vested_amount
 from .interest import projected_balance_before
 from .market import MarketData, MarketDataError, Rate
@@ -40,6 +40,7 @@ def projection_values(
     at_nrd: dict[tuple[Decimal, date], Decimal | None] = {}  # (opening, quarter) → NRD monthly
     quarterly: dict[int, Decimal] = {}  # Plan Year → quarterly Interest Credit rate
     wanted: list[tuple[int, Decimal]] = []
+    nrd_basis: list[ApplicableBasis] = []  # NRD's Applicable basis, formed once it can be
     for i, r in enumerate(rows):
         if r.basis is None or r.d >= nrd:
             continue
@@ -52,9 +53,9 @@ def projection_values(
                     key[0], start=start, before=nrd, treasury_rate=treasury, settings=settings,
                     quarterly=quarterly,
                 )  # fmt: skip
-                sla = balance_to_life_annuity(
-                    balance, birth_date=p.birth_date, start=nrd, basis=applicable_basis(nrd, market)
-                )
+                if not nrd_basis:
+                    nrd_basis.append(applicable_basis(nrd, market))
+                sla = balance_to_life_annuity(balance, birth_date=p.birth_date, start=nrd, basis=nrd_basis[0])
                 at_nrd[key] = sla.monthly
             except MarketDataError:
                 at_nrd[key] = None
