@@ -18,6 +18,24 @@ hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, prin
 if os.environ.get("CI") and not os.environ.get("HYPOTHESIS_RANDOM"):
     hypothesis_settings.load_profile("ci")
 
+
+def pytest_collection_modifyitems(config, items):
+    """Longest files first, so the parallel run (--dist loadfile: a file is one unit of work, given to the
+    next free worker) does not end with one worker alone on a long file. The browser tests are the long
+    ones (tens of seconds a test); the other files follow with the most tests first. The order within a
+    file is kept. xdist's own reordering (by test count only) is off in pyproject.toml, or it would put
+    the browser files, which have few tests, last."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: the collection order, as written
+        return
+    per_file: dict[object, int] = {}
+    browser: set[object] = set()
+    for item in items:
+        per_file[item.path] = per_file.get(item.path, 0) + 1
+        if item.get_closest_marker("browser"):
+            browser.add(item.path)
+    items.sort(key=lambda item: (item.path not in browser, -per_file[item.path]))
+
+
 # Django imports stay inside the fixtures so the engine's tests (tests/engine) also run without Django:
 #   pytest -p no:django tests/engine
 PASSWORD = "correct-horse-battery-9"  # noqa: S105 - the factories' password
