@@ -9,6 +9,7 @@ import time
 import uuid
 
 import pytest
+import time_machine
 from hypothesis import settings as hypothesis_settings
 
 # CI runs the property tests derandomized (the same examples every run) and without per-example
@@ -128,12 +129,15 @@ def login_with_totp(client, user, password: str = PASSWORD, secret: str = TOTP_S
     """The real two-step login: password, then a TOTP code. Returns the final response."""
     resp = client.post("/accounts/login/", {"login": user.email, "password": password})
     assert resp.status_code == 302 and resp["Location"] == "/accounts/2fa/authenticate/", resp
-    # A code read in the last moments of its 30-second step can reach the server in the next step
-    # (a loaded machine), where it is no longer valid: wait for a fresh step instead.
-    left = 30 - time.time() % 30
-    if left < 3:
-        time.sleep(left + 0.1)
-    return client.post("/accounts/2fa/authenticate/", {"code": totp_now(secret)})
+    return post_totp_code(client, secret)
+
+
+def post_totp_code(client, secret: str = TOTP_SECRET):
+    """Post the current TOTP code with the clock held still: the code and the server's check read the same
+    instant, so a 30-second step cannot end between them (on a loaded machine it could), and no test
+    waits for the next step."""
+    with time_machine.travel(time.time(), tick=False):
+        return client.post("/accounts/2fa/authenticate/", {"code": totp_now(secret)})
 
 
 @pytest.fixture
