@@ -9,6 +9,7 @@ import time
 import uuid
 
 import pytest
+import time_machine
 from hypothesis import settings as hypothesis_settings
 
 # CI runs the property tests derandomized (the same examples every run) and without per-example
@@ -17,6 +18,24 @@ from hypothesis import settings as hypothesis_settings
 hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 if os.environ.get("CI") and not os.environ.get("HYPOTHESIS_RANDOM"):
     hypothesis_settings.load_profile("ci")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Longest files first, so the parallel run (--dist loadfile: a file is one unit of work, given to the
+    next free worker) does not end with one worker alone on a long file. The browser tests are the long
+    ones (tens of seconds a test); the other files follow with the most tests first. The order within a
+    file is kept. xdist's own reordering (by test count only) is off in pyproject.toml, or it would put
+    the browser files, which have few tests, last."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # one process: the collection order, as written
+        return
+    per_file: dict[object, int] = {}
+    browser: set[object] = set()
+    for item in items:
+        per_file[item.path] = per_file.get(item.path, 0) + 1
+        if item.get_closest_marker("browser"):
+            browser.add(item.path)
+    items.sort(key=lambda item: (item.path not in browser, -per_file[item.path]))
+
 
 # Django imports stay inside the fixtures so the engine's tests (tests/engine) also run without Django:
 #   pytest -p no:django tests/engine
@@ -110,12 +129,15 @@ def login_with_totp(client, user, password: str = PASSWORD, secret: str = TOTP_S
     """The real two-step login: password, then a TOTP code. Returns the final response."""
     resp = client.post("/accounts/login/", {"login": user.email, "password": password})
     assert resp.status_code == 302 and resp["Location"] == "/accounts/2fa/authenticate/", resp
-    # A code read in the last moments of its 30-second step can reach the server in the next step
-    # (a loaded machine), where it is no longer valid: wait for a fresh step instead.
-    left = 30 - time.time() % 30
-    if left < 3:
-        time.sleep(left + 0.1)
-    return client.post("/accounts/2fa/authenticate/", {"code": totp_now(secret)})
+    return post_totp_code(client, secret)
+
+
+def post_totp_code(client, secret: str = TOTP_SECRET):
+    """Post the current TOTP code with the clock held still: the code and the server's check read the same
+    instant, so a 30-second step cannot end between them (on a loaded machine it could), and no test
+    waits for the next step."""
+    with time_machine.travel(time.time(), tick=False):
+        return client.post("/accounts/2fa/authenticate/", {"code": totp_now(secret)})
 
 
 @pytest.fixture

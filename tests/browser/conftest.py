@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import axe_playwright_python
 import pytest
 
 from tests.conftest import totp_now
@@ -60,19 +62,50 @@ def page(browser, live_server):
     assert not refused, "Content-Security-Policy refusals:\n" + "\n".join(refused)
 
 
-_last_code: dict[str, str] = {}
+class TotpClock:
+    """Hands out TOTP codes allauth has not seen, without waiting for the clock.
+
+    allauth accepts a code once (its used-code marker lives in the cache, emptied before every test),
+    and a code read in the last moments of its 30-second step may reach the server in the next. Where a
+    fresh code needs the next step, the test's clock (time-machine; the live server runs in this process,
+    so it reads the same clock) moves to it instead of the test sleeping up to 30 seconds.
+    """
+
+    def __init__(self, time_machine) -> None:
+        self.time_machine = time_machine
+        self.used: dict[str, str] = {}
+
+    def next_step(self) -> None:
+        ahead = 30 - time.time() % 30 + 0.5
+        if self.time_machine.traveller is None:
+            self.time_machine.move_to(datetime.now(UTC) + timedelta(seconds=ahead), tick=True)
+        else:
+            self.time_machine.shift(ahead)
+
+    def code(self, secret: str) -> str:
+        if 30 - time.time() % 30 < 4:  # too close to the step's end to reach the server inside it
+            self.next_step()
+        if totp_now(secret) == self.used.get(secret):
+            self.next_step()
+        code = self.used[secret] = totp_now(secret)
+        return code
+
+
+_clock: list[TotpClock] = []
+
+
+@pytest.fixture(autouse=True)
+def totp_clock(time_machine):
+    """This test's TOTP clock (codes used by earlier tests do not count: their cache is gone)."""
+    clock = TotpClock(time_machine)
+    _clock[:] = [clock]
+    yield clock
+    _clock.clear()
 
 
 def fresh_totp_code(secret: str) -> str:
-    """A TOTP code not used before: allauth refuses a code twice, so wait for the next 30 s step if needed."""
-    if 30 - time.time() % 30 < 4:  # too close to the step's end to reach the server inside it
-        time.sleep(30 - time.time() % 30 + 0.2)
-    code = totp_now(secret)
-    while code == _last_code.get(secret):
-        time.sleep(30 - time.time() % 30 + 0.5)
-        code = totp_now(secret)
-    _last_code[secret] = code
-    return code
+    """A TOTP code allauth has not seen in this test (see TotpClock)."""
+    return _clock[0].code(secret)
 
 
 def login(page, email: str, password: str = "demo-pass-2026", totp_secret: str | None = None) -> None:
@@ -88,17 +121,27 @@ def login(page, email: str, password: str = "demo-pass-2026", totp_secret: str |
     page.wait_for_load_state("networkidle")
 
 
+# axe-core as the axe-playwright-python package ships it. Injected once per document, and only the
+# violations come back: the passes, incomplete and inapplicable results of the full report (every node
+# of every rule, serialized to Python) were most of each check's time and are never read.
+AXE_SCRIPT = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text(encoding="utf-8")
+AXE_OPTIONS = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
+AXE_VIOLATIONS = """async (options) => {
+  const results = await axe.run(document, options);
+  return results.violations.map((v) => ({id: v.id, help: v.help, count: v.nodes.length, target: v.nodes[0].target}));
+}"""
+
+
 def assert_accessible(page, *, ignore: tuple[str, ...] = ()) -> None:
     """No axe-core violations of WCAG 2 A/AA on the current page."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(
-        page, options={"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21aa"]}}
-    )
-    violations = [v for v in results.response["violations"] if v["id"] not in ignore]
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE_SCRIPT)
+    violations = [v for v in page.evaluate(AXE_VIOLATIONS, AXE_OPTIONS) if v["id"] not in ignore]
     assert not violations, "\n".join(
-        f"{v['id']}: {v['help']} ({len(v['nodes'])} nodes, e.g. {v['nodes'][0]['target']})"
-        for v in violations
+        f"{v['id']}: {v['help']} ({v['count']} nodes, e.g. {v['target']})" for v in violations
     )
 
 
@@ -107,3 +150,13 @@ def screenshot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+@pytest.fixture
+def sweep_data(db, settings, tmp_path):
+    """The demo data set of the access matrix: pat's run, quote, PDF and claims in every state."""
+    from benefits.services import today
+    from tests.test_access_matrix import _build
+
+    settings.PRIVATE_STORAGE_ROOT = tmp_path
+    return _build(today())

@@ -13,7 +13,7 @@ from django.core.management import call_command
 
 from elections.account_elections.models import DeferralElection, DiversificationElection
 from tests.browser.conftest import assert_accessible, login, screenshot
-from tests.browser.test_accessibility_sweep import OVERFLOW_JS
+from tests.browser.sweep import OVERFLOW_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -4,7 +4,6 @@ committee approves on review; every page is checked with axe, every deadline is 
 from __future__ import annotations
 
 import re
-import time
 from datetime import date, timedelta
 
 import pytest
@@ -35,15 +34,8 @@ def _start() -> date:
     return date(d.year + (d.month == 12), d.month % 12 + 1, 1)
 
 
-_last_window: list[int] = []
-
-
 def _login_committee(page) -> None:
-    """A TOTP code is accepted once: a second login waits for the next 30-second code."""
-    window = int(time.time() // 30)
-    if _last_window and _last_window[-1] == window:
-        time.sleep(30 - time.time() % 30 + 0.5)
-    _last_window.append(int(time.time() // 30))
+    """A TOTP code is accepted once: a second login takes the next 30-second code (see TotpClock)."""
     login(page, "committee@demo.test", totp_secret=COMMITTEE_TOTP_SECRET)
 
 

@@ -5,7 +5,6 @@ on Pat's dashboard. Every page is checked with axe."""
 
 from __future__ import annotations
 
-import time
 from datetime import date
 
 import pytest
@@ -15,7 +14,7 @@ from benefits.demo.loader import ADMIN_TOTP_SECRET
 from elections.benefit_elections.models import Election, Notice
 from elections.models import Claim, ClaimState
 from tests.browser.conftest import assert_accessible, login, screenshot
-from tests.browser.test_accessibility_sweep import OVERFLOW_JS
+from tests.browser.sweep import OVERFLOW_JS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,14 +27,8 @@ def demo(db, settings, tmp_path):
     call_command("load_demo", as_of=date.today())  # noqa: DTZ011 - the demo's own "today"
 
 
-_last_window: list[int] = []
-
-
 def _login_admin(page) -> None:
-    window = int(time.time() // 30)
-    if _last_window and _last_window[-1] == window:
-        time.sleep(30 - time.time() % 30 + 0.5)
-    _last_window.append(int(time.time() // 30))
+    """A TOTP code is accepted once: a second login takes the next 30-second code (see TotpClock)."""
     login(page, "admin@demo.test", totp_secret=ADMIN_TOTP_SECRET)
 
 

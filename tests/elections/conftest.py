@@ -4,6 +4,8 @@ from datetime import date, timedelta
 
 import pytest
 from django.core.management import call_command
+from django.db import transaction
+from django.test import override_settings
 
 from accounts.models import User
 from benefits.models import PlanMembership
@@ -18,6 +20,22 @@ AS_OF = date(2026, 11, 21)
 def demo(db, settings, tmp_path):
     settings.PRIVATE_STORAGE_ROOT = tmp_path
     call_command("load_demo", as_of=AS_OF)
+
+
+def demo_for_the_module(django_db_blocker, tmp_path_factory):
+    """The demo loaded once for a module, inside a transaction rolled back after it; each test's own
+    transaction is a savepoint within it, so every test still starts from the demo as loaded. For a
+    module none of whose tests commit (no transaction=True): it overrides `demo` with
+
+        @pytest.fixture(scope="module")
+        def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+            yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+    """
+    private = tmp_path_factory.mktemp("private")
+    with override_settings(PRIVATE_STORAGE_ROOT=private), django_db_blocker.unblock(), transaction.atomic():
+        call_command("load_demo", as_of=AS_OF)
+        yield
+        transaction.set_rollback(True)
 
 
 @pytest.fixture

@@ -14,9 +14,16 @@ from django.urls import reverse
 
 from benefits.engine_adapter import membership_calculate
 from elections.benefit_elections import services
-from tests.elections.conftest import AS_OF, membership
+from tests.elections.conftest import AS_OF, demo_for_the_module, membership
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 ASD = date(2027, 2, 1)  # after pat's Early Retirement Date, inside the 13-month lump-sum window
 

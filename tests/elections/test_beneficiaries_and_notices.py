@@ -15,10 +15,18 @@ from benefits.models import MarketRate, Participant
 from benefits.services.documents import document_bytes
 from elections.claims import services
 from elections.models import BeneficiaryLink, Claim, ClaimState
-from tests.elections.conftest import AS_OF, file_db_claim, membership
+from tests.elections.conftest import AS_OF, demo_for_the_module, file_db_claim, membership
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
+
 ON = AS_OF
 
 

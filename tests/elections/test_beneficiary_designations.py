@@ -20,9 +20,16 @@ from elections.consents import services as consents
 from elections.consents.models import SpousalConsent
 from elections.models import ClaimState
 from elections.uploads import check_upload
-from tests.elections.conftest import AS_OF, membership
+from tests.elections.conftest import AS_OF, demo_for_the_module, membership
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 DEMO_PASSWORD = "demo-pass-2026"  # noqa: S105 - the demo logins' password (README)

@@ -14,9 +14,15 @@ from benefits.engine_adapter import membership_calculate
 from elections.claims import services
 from elections.models import Claim
 from tests.conftest import token
-from tests.elections.conftest import file_db_claim, membership, start_date
+from tests.elections.conftest import demo_for_the_module, file_db_claim, membership, start_date
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
 
 
 @pytest.fixture

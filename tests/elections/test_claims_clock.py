@@ -11,9 +11,16 @@ from django.urls import reverse
 from elections.claims import checks, services
 from elections.models import Claim, ClaimState
 from tests.conftest import login_with_totp, token
-from tests.elections.conftest import AS_OF, file_db_claim
+from tests.elections.conftest import AS_OF, demo_for_the_module, file_db_claim
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 ON = AS_OF
 

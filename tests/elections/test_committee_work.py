@@ -14,9 +14,15 @@ from elections.claims import committee_work, selectors, services
 from elections.claims.checks import ClaimInvalid
 from elections.models import ClaimState
 from tests.conftest import login_with_totp
-from tests.elections.conftest import AS_OF, file_db_claim, file_withdrawal
+from tests.elections.conftest import AS_OF, demo_for_the_module, file_db_claim, file_withdrawal
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
 
 
 @pytest.fixture

@@ -23,10 +23,17 @@ from django.test import TestCase
 from elections.benefit_elections import services
 from elections.benefit_elections.models import Election
 from elections.models import Claim, ClaimState
-from tests.elections.conftest import AS_OF
+from tests.elections.conftest import AS_OF, demo_for_the_module
 from tests.elections.test_benefit_elections import DEMO_PASSWORD, asd_of, issue
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 SAM = {"who": "other", "name": "Sam Morgan", "relationship": "child", "birth_date": "1995-04-02"}
 PAYMENT = {

@@ -26,9 +26,15 @@ from benefits.models import AuditEvent, GeneratedDocument
 from elections.benefit_elections import services as elections
 from elections.models import Claim, ClaimState
 from tests.conftest import login_with_totp, token
-from tests.elections.conftest import AS_OF
+from tests.elections.conftest import AS_OF, demo_for_the_module
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
 
 
 class FailingBackend(BaseEmailBackend):

@@ -27,12 +27,20 @@ from tests.elections.conftest import (
     AS_OF,
     clear_demo_claims,
     demo_claim_ids,
+    demo_for_the_module,
     file_db_claim,
     membership,
     start_date,
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 ON = AS_OF
 DEMO_PASSWORD = "demo-pass-2026"  # noqa: S105 - the demo logins' password (README)

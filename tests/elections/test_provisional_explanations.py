@@ -26,9 +26,16 @@ from elections.benefit_elections import services as elections
 from elections.benefit_elections.models import BatchRule, ElectionDraft, Notice, NoticeBatch, NoticeBatchItem
 from elections.claims import services as claims
 from elections.models import ClaimState
-from tests.elections.conftest import clear_demo_claims, membership
+from tests.elections.conftest import clear_demo_claims, demo_for_the_module, membership
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 ON = date(2026, 12, 5)  # within the 90 days before March 1, 2027 (Carver DB §7.5)
 MARCH = date(2027, 3, 1)  # look-back month December 2026: not published on ON

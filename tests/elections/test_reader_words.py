@@ -16,9 +16,16 @@ from benefits.services.documents import document_bytes
 from elections.benefit_elections.presenters import present_content
 from elections.models import Claim, ClaimState
 from tests.conftest import login_with_totp
+from tests.elections.conftest import demo_for_the_module
 from tests.elections.test_benefit_elections import elect, issue
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
 
 
 @pytest.fixture

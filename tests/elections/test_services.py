@@ -10,9 +10,23 @@ from django_fsm import TransitionNotAllowed
 from benefits.models import AuditEvent, MarketRate
 from elections.claims import checks, services
 from elections.models import Claim, ClaimEvent, ClaimState, ClaimVote
-from tests.elections.conftest import AS_OF, demo_claim_ids, file_db_claim, membership, start_date
+from tests.elections.conftest import (
+    AS_OF,
+    demo_claim_ids,
+    demo_for_the_module,
+    file_db_claim,
+    membership,
+    start_date,
+)
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 ON = AS_OF
 

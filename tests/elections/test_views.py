@@ -16,6 +16,7 @@ from tests.elections.conftest import (
     AS_OF,
     clear_demo_claims,
     demo_claim_ids,
+    demo_for_the_module,
     file_db_claim,
     file_withdrawal,
     membership,
@@ -23,6 +24,13 @@ from tests.elections.conftest import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 PDF = b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n"
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32

@@ -27,8 +27,17 @@ from benefits.models import AuditEvent
 from elections.models import ClaimState
 from payments import deaths, services
 from payments.models import PayeeDeath, Payment, PaymentInstalment
-from tests.elections.conftest import membership
+from tests.elections.conftest import demo_for_the_module, membership
 from tests.payments.test_payments import admin, confirm  # noqa: F401 - the demo's administrator
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker, tmp_path_factory):
+    """Loaded once: no test here commits (see demo_for_the_module)."""
+    yield from demo_for_the_module(django_db_blocker, tmp_path_factory)
+
 
 DIED = date(2027, 2, 14)
 ON = date(2027, 3, 20)  # the day the administrator records it (after the March payment went out)

@@ -1,23 +1,20 @@
-"""Every page each role can reach passes axe-core (WCAG 2.1 AA) at 1280 px and at 375 px, and at 375 px
-nothing makes the page scroll sideways except inside an element meant to scroll (a table wrapper).
+"""The accessibility sweep's machinery: every page a role can reach passes axe-core (WCAG 2.1 AA) at
+1280 px and at 375 px, and at 375 px nothing makes the page scroll sideways except inside an element meant
+to scroll (a table wrapper).
 
 One test per role logs in through the real pages and walks its pages; every failure of every page is
-collected and reported together, so one run shows all that is left to fix.
+collected and reported together, so one run shows all that is left to fix. The tests are one file per
+role (test_sweep_*.py), so the parallel run can spread them over its workers.
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-import pytest
 from django.urls import reverse
 
 from accounts.models import User
-from benefits.demo.loader import ADMIN_TOTP_SECRET, COMMITTEE_TOTP_SECRET
-from benefits.models import Plan
-from tests.browser.conftest import assert_accessible, fresh_totp_code, login, screenshot
-
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+from tests.browser.conftest import assert_accessible, fresh_totp_code, screenshot
 
 WIDTHS = (1280, 375)
 PHONE = 375
@@ -58,16 +55,6 @@ OVERFLOW_JS = """
 """
 
 
-@pytest.fixture
-def data(db, settings, tmp_path):
-    """The demo data set of the access matrix: pat's run, quote, PDF and claims in every state."""
-    from benefits.services import today
-    from tests.test_access_matrix import _build
-
-    settings.PRIVATE_STORAGE_ROOT = tmp_path
-    return _build(today())
-
-
 # Pages that fail now, each with the reason, left to whoever owns them. Strict: once a page passes, the
 # test says so, and the entry must go.
 KNOWN_GAPS: dict[str, str] = {}
@@ -87,8 +74,11 @@ class Sweep:
         self.visited.append(label)
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})
+            # goto waits for the load event (styles, scripts, images); the web fonts the text is set in
+            # are the only late arrivals. No page asks for more on load (htmx polls start after a
+            # second, on progress pages only), so "networkidle", a fixed 500 ms of silence, adds nothing.
             response = page.goto(url)
-            page.wait_for_load_state("networkidle")
+            page.evaluate("() => document.fonts.ready.then(() => true)")
             self.check_current(label, url, width, response)
 
     def check_current(self, label: str, url: str, width: int, response=None) -> None:
@@ -139,7 +129,7 @@ class Sweep:
         assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
 
 
-def _staff_login(sweep: Sweep, email: str, secret: str, *, check_prompt: bool = False) -> None:
+def staff_login(sweep: Sweep, email: str, secret: str, *, check_prompt: bool = False) -> None:
     """The real two-step login; the TOTP prompt is itself a page to check."""
     page = sweep.page
     page.set_viewport_size({"width": WIDTHS[0], "height": 900})
@@ -156,7 +146,7 @@ def _staff_login(sweep: Sweep, email: str, secret: str, *, check_prompt: bool = 
     assert "/accounts/" not in page.url, f"staff login stopped at {page.url}"
 
 
-def _verified_user(email: str, role: str = User.Role.PARTICIPANT) -> User:
+def verified_user(email: str, role: str = User.Role.PARTICIPANT) -> User:
     from allauth.account.models import EmailAddress
 
     user = User.objects.create_user(email=email, password="demo-pass-2026", role=role)
@@ -164,62 +154,7 @@ def _verified_user(email: str, role: str = User.Role.PARTICIPANT) -> User:
     return user
 
 
-def test_participant_pages(page, data):
-    sweep = Sweep(page)
-    login(page, "pat@demo.test")
-    pid = data.pid
-    pages = [("dashboard", reverse("benefits:dashboard"))]
-    for key in ("carver-db", "carver-401k", "carver-esop"):
-        pages.append((f"vesting {key}", reverse("benefits:plan_vesting", args=[pid, key])))
-        pages.append((f"statement {key}", reverse("benefits:plan_statement", args=[pid, key])))
-    pages += [
-        ("modeler", reverse("benefits:plan_modeler", args=[pid, "carver-db"])),
-        ("modeler result", reverse("benefits:modeler_run", args=[pid, data.run_id])),
-        ("modeler estimate", reverse("benefits:modeler_estimate", args=[pid, data.run_id, 0])),
-        ("quote", reverse("benefits:quote_detail", args=[pid, data.quote_id])),
-        ("quote estimate", reverse("benefits:quote_estimate", args=[pid, data.quote_id, 0])),
-        ("claims home", reverse("elections:claims_home")),
-    ]
-    page.goto(reverse("elections:claims_home"))
-    offered = page.locator("a[href*='/claims/new/']").evaluate_all(
-        "els => els.map(e => e.getAttribute('href'))"
-    )
-    assert offered, "no claim form is offered to pat"
-    pages += [(f"claim new {href.strip('/').split('/')[-1]}", href) for href in offered]
-    for state in ("received", "under_review", "info_requested", "denied"):
-        pages.append((f"claim {state}", reverse("elections:claim_detail", args=[getattr(data, state)])))
-    pages += [
-        ("electronic delivery", reverse("benefits:delivery_preferences", args=[pid])),
-        ("security", reverse("mfa_index")),
-        ("403", reverse("benefits:admin_plans")),
-        ("404", reverse("benefits:participant_dashboard", args=[0])),
-    ]
-    for label, url in pages:
-        sweep.check(url, f"participant {label}")
-    # A refused form shows its errors next to the fields: that state is a page of its own.
-    page.set_viewport_size({"width": PHONE, "height": 900})
-    modeler = reverse("benefits:plan_modeler", args=[pid, "carver-db"])
-    page.goto(modeler)
-    page.get_by_role("textbox", name="Start dates").fill("2027-01-15")
-    page.get_by_role("button", name="Calculate").click()
-    page.wait_for_load_state("networkidle")
-    sweep.visited.append("participant modeler with errors")
-    sweep.check_current("participant modeler with errors", modeler, PHONE)
-    # Setting up an authenticator: the password again, then the QR code and secret.
-    sweep.reauthenticate("participant")
-    sweep.check(reverse("mfa_activate_totp"), "participant totp activate")
-    sweep.report()
-
-
-def test_unlinked_participant_page(page, data):
-    _verified_user("new@sweep.test")
-    sweep = Sweep(page)
-    login(page, "new@sweep.test")
-    sweep.check(reverse("accounts:link_identity"), "unlinked participant link identity")
-    sweep.report()
-
-
-def _staff_pages(d) -> list[tuple[str, str]]:
+def staff_pages(d) -> list[tuple[str, str]]:
     """What committee members and administrators both see: participants, read-only, and MFA pages."""
     pid = d.pid
     return [
@@ -236,73 +171,7 @@ def _staff_pages(d) -> list[tuple[str, str]]:
     ]
 
 
-def _staff_mfa_pages(sweep: Sweep, role: str) -> None:
+def staff_mfa_pages(sweep: Sweep, role: str) -> None:
     sweep.reauthenticate(role)
     sweep.check(reverse("mfa_view_recovery_codes"), f"{role} recovery codes")
     sweep.check(reverse("mfa_deactivate_totp"), f"{role} totp deactivate")
-
-
-def test_committee_pages(page, data):
-    sweep = Sweep(page)
-    _staff_login(sweep, "committee@demo.test", COMMITTEE_TOTP_SECRET, check_prompt=True)
-    pages = _staff_pages(data) + [
-        ("queue", reverse("elections:committee_queue")),
-        ("queue with closed", reverse("elections:committee_queue") + "?all=1"),
-    ]
-    # The claim page is where the committee decides: each state shows its own actions.
-    for state in ("received", "under_review", "info_requested", "denied"):
-        pages.append((f"claim {state}", reverse("elections:claim_detail", args=[getattr(data, state)])))
-    pages += [("403", reverse("benefits:admin_plans")), ("404", reverse("elections:claim_detail", args=[0]))]
-    for label, url in pages:
-        sweep.check(url, f"committee {label}")
-    _staff_mfa_pages(sweep, "committee")
-    sweep.report()
-
-
-def test_administrator_pages(page, data):
-    sweep = Sweep(page)
-    _staff_login(sweep, "admin@demo.test", ADMIN_TOTP_SECRET)
-    pages = _staff_pages(data) + [
-        ("plans", reverse("benefits:admin_plans")),
-        ("audit log", reverse("benefits:audit_log")),
-        ("data imports", reverse("benefits:imports_home")),
-        ("market rates", reverse("benefits:market_rates")),
-        ("documents to mail", reverse("benefits:delivery_mailing")),
-        ("after a death", reverse("payments:deaths")),
-        ("403", reverse("elections:committee_queue")),
-    ]
-    pages += [
-        (f"plan {key}", reverse("benefits:admin_plan_detail", args=[key]))
-        for key in Plan.objects.order_by("key").values_list("key", flat=True)
-    ]
-    for label, url in pages:
-        sweep.check(url, f"administrator {label}")
-    _staff_mfa_pages(sweep, "administrator")
-    sweep.report()
-
-
-def test_staff_without_mfa_is_sent_to_an_accessible_enrolment(page, data):
-    _verified_user("nomfa@sweep.test", User.Role.COMMITTEE)
-    sweep = Sweep(page)
-    login(page, "nomfa@sweep.test")
-    page.goto(reverse("elections:committee_queue"))
-    # The MFA middleware sends them to enrolment, and allauth asks for the password first.
-    assert urlsplit(page.url).path in (reverse("mfa_activate_totp"), reverse("account_reauthenticate")), (
-        page.url
-    )
-    sweep.reauthenticate("no-mfa staff")
-    sweep.check(reverse("mfa_activate_totp"), "no-mfa staff totp activate")
-    sweep.report()
-
-
-def test_anonymous_pages(page, data):
-    sweep = Sweep(page)
-    for label, url in (
-        ("login", reverse("account_login")),
-        ("signup", reverse("account_signup")),
-        ("password reset", reverse("account_reset_password")),
-        ("password reset done", reverse("account_reset_password_done")),
-    ):
-        sweep.check(url, f"anonymous {label}")
-    sweep.check("/no-such-page/", "anonymous 404")
-    sweep.report()
