@@ -597,11 +597,22 @@ def _values_of_date(
     allowed = explained >= APPROX_EQUAL_RULE_START
     empty = Trace()
     values: dict[str, RelativeValue] = {}
+    new = object.__new__
     for option, opt in zip(forms, apvs, strict=True):
         ratio = float(opt) / q
         percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
         approx = allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
-        values[option.key] = RelativeValue(ratio, percent_, approx, opt, qjsa_apv, empty)
+        # RelativeValue(ratio, percent_, approx, opt, qjsa_apv, empty), its fields set directly (the
+        # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
+        value = values[option.key] = new(RelativeValue)
+        value.__dict__.update(
+            ratio=ratio,
+            percent=percent_,
+            approximately_equal=approx,
+            option_apv=opt,
+            qjsa_apv=qjsa_apv,
+            trace=empty,
+        )
     groups = group_relative_values(
         list(values.items()), single_sum=single_sum if single_sum in values else None
     )
