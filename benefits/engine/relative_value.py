@@ -244,6 +244,18 @@ def _law_rates(
     return SegmentRates(r1, r2, r3), words, f"assumptions.{rules.segment_rates_key}"
 
 
+def _plan_rate_of(
+    a: Mapping[str, Any], rules: ComparisonRules, month: str, memo: dict[tuple[int | None, str], Any] | None
+) -> tuple[Interest, str, str] | MissingNote:
+    """``_plan_rate``, read once a month when the caller keeps a ``memo``."""
+    if memo is None:
+        return _plan_rate(a, rules, month)
+    plan = memo.get((None, month))
+    if plan is None:
+        plan = memo[(None, month)] = _plan_rate(a, rules, month)
+    return plan
+
+
 def _day(on: date) -> str:
     return f"{on:%B} {on.day}, {on.year}"
 
@@ -264,6 +276,7 @@ def comparison_basis(
     married: bool,
     table: MortalityTable | None = None,
     _years: dict[tuple[int, MortalityTable], tuple[bool, str]] | None = None,
+    _rates: dict[tuple[int | None, str], Any] | None = None,
 ) -> tuple[ComparisonBasis | None, str]:
     """The single basis for every form on ``asd`` and a note: (basis, "") on the chosen basis;
     (basis, note) on the plan's rate because the law's market data for the date are absent (the note,
@@ -271,7 +284,9 @@ def comparison_basis(
 
     ``table`` pins the mortality table (a plan that prices with a pinned table); by default the
     §417(e)(3) applicable table for the ASD. ``_years``: a dict the caller owns, to share the
-    stand-in table's words between the dates of one year (``relative_values_of_dates``).
+    stand-in table's words between the dates of one year (``relative_values_of_dates``); ``_rates``
+    likewise shares the law's rates read for one year and look-back month, and the plan's rate read
+    for one month (the dates of a stability period read the same month).
     """
     a = assumptions or {}
     month = lookback_month(asd, rules.lookback_months)
@@ -299,9 +314,14 @@ def comparison_basis(
     fallback: MissingNote | None = None
     reading: BasisReading
     if rules.interest == "segment_rates" and asd.year >= 2008:
-        law = _law_rates(a, rules, asd, month)
+        # _law_rates reads the ASD's year and the month only
+        law = None if _rates is None else _rates.get((asd.year, month))
+        if law is None:
+            law = _law_rates(a, rules, asd, month)
+            if _rates is not None:
+                _rates[(asd.year, month)] = law
         if isinstance(law, MissingNote):
-            plan = _plan_rate(a, rules, month)
+            plan = _plan_rate_of(a, rules, month, _rates)
             if isinstance(plan, MissingNote):
                 return None, MissingNote(f"relative values omitted: {law}", law.field)
             fallback = MissingNote(
@@ -313,7 +333,7 @@ def comparison_basis(
         else:
             (interest, words, source), reading = law, "law"
     else:
-        plan = _plan_rate(a, rules, month)
+        plan = _plan_rate_of(a, rules, month, _rates)
         if isinstance(plan, MissingNote):
             return None, plan
         interest, words, source = plan
@@ -473,10 +493,11 @@ def relative_values_of_dates(
     # its id, so a Basis is hashed once a date, not once a form.
     canonical: dict[tuple[Any, ...], Basis] = {}
     years: dict[tuple[int, MortalityTable], tuple[bool, str]] = {}
+    rates: dict[tuple[int | None, str], Any] = {}
     for i, (asd, given) in enumerate(dates):
         try:
             basis, note = comparison_basis(
-                asd, assumptions, rules, married=married, table=table, _years=years
+                asd, assumptions, rules, married=married, table=table, _years=years, _rates=rates
             )
         except Exception as exc:  # noqa: BLE001 - the scalar call would raise it: that date's outcome
             out.append(exc)
@@ -576,11 +597,22 @@ def _values_of_date(
     allowed = explained >= APPROX_EQUAL_RULE_START
     empty = Trace()
     values: dict[str, RelativeValue] = {}
+    new = object.__new__
     for option, opt in zip(forms, apvs, strict=True):
         ratio = float(opt) / q
         percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
         approx = allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
-        values[option.key] = RelativeValue(ratio, percent_, approx, opt, qjsa_apv, empty)
+        # RelativeValue(ratio, percent_, approx, opt, qjsa_apv, empty), its fields set directly (the
+        # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
+        value = values[option.key] = new(RelativeValue)
+        value.__dict__.update(
+            ratio=ratio,
+            percent=percent_,
+            approximately_equal=approx,
+            option_apv=opt,
+            qjsa_apv=qjsa_apv,
+            trace=empty,
+        )
     groups = group_relative_values(
         list(values.items()), single_sum=single_sum if single_sum in values else None
     )

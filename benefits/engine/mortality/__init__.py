@@ -383,8 +383,10 @@ PPA_FIRST_PERIOD = date(2008, 1, 1)
 
 def _read(table: MortalityTable, asd: date | None, period_start: date, why: str) -> None:
     """Record the table choice so the trace of the figure lists it (parameters.recorded_reads)."""
-    from benefits.engine.parameters import ParameterEntry, ParameterRead, record_read
+    from benefits.engine.parameters import ParameterEntry, ParameterRead, current_reads, record_read
 
+    if current_reads() is None:  # nothing records it (no traces): the read is not built
+        return
     on = asd or period_start
     record_read(
         ParameterRead(

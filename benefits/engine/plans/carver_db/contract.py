@@ -11,7 +11,7 @@ from typing import Any
 
 from benefits.engine.core import CoreResult
 from benefits.engine.missing import Missing, MissingLog
-from benefits.engine.money import money_str
+from benefits.engine.money import money_str, to_money
 from benefits.engine.relative_value import (
     groups_json,
     relative_value_json,
@@ -27,12 +27,18 @@ from .results import calculate_benefits
 
 
 def _form_json(f: FormAmount) -> dict[str, Any]:
-    out: dict[str, Any] = {"monthly": money_str(f.monthly)}
-    survivor, after = f.survivor_monthly, f.monthly_after  # each worked out once
-    if survivor is not None:
-        out["survivor_monthly"] = money_str(survivor)
-    if after is not None:
-        out["monthly_after_social_security"] = money_str(after)
+    # f.monthly, f.survivor_monthly and f.monthly_after, each already a whole number of cents, so
+    # its money string is str(); read here without the properties' descriptors (every form of
+    # every date passes here).
+    cached = f.__dict__
+    monthly = cached.get("monthly")
+    if monthly is None:
+        monthly = cached["monthly"] = to_money(f.annual / 12)
+    out: dict[str, Any] = {"monthly": str(monthly)}
+    if f.survivor_share is not None:
+        out["survivor_monthly"] = str(to_money(monthly * f.survivor_share))
+    if f.annual_after is not None:
+        out["monthly_after_social_security"] = str(to_money(f.annual_after / 12))
     if f.note:
         out["note"] = f.note
     return out
@@ -53,12 +59,15 @@ def plan_outputs(
     return outputs_json(calculate_benefits(participant, as_of, core, assumptions))
 
 
-def outputs_json(result: CarverBenefits) -> dict[str, Any]:
+def outputs_json(result: CarverBenefits, *, traces_key: bool = True) -> dict[str, Any]:
     """The contract keys of a benefit picture, whichever path priced it (``dates.grid_outputs`` shares
-    this with ``plan_outputs``, so both write the same bytes)."""
+    this with ``plan_outputs``, so both write the same bytes). ``traces_key`` false: no ``traces``
+    map is built (the one-pass path runs only for requests that drop it)."""
     nb = result.at_nrd
     shared = SharedSteps()  # a step listed in many traces (each form repeats its date's) made once
-    traces: dict[str, list[Any]] = {"accrued_benefit.monthly_at_nrd": nb.trace.as_list(shared)}
+    traces: dict[str, list[Any]] = {}
+    if traces_key:
+        traces["accrued_benefit.monthly_at_nrd"] = nb.trace.as_list(shared)
     out: dict[str, Any] = {
         "accrued_benefit": {
             "monthly_at_nrd": money_str(nb.annual / 12),
@@ -79,7 +88,7 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
             "kind": e.kind,
         }
         skip = len(nb.trace.steps)
-        for k, f in e.forms.items():
+        for k, f in e.forms.items() if traces_key else ():
             # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
             steps = f.trace.steps
             tail = steps[skip:] if steps[:skip] == nb.trace.steps else steps
@@ -90,7 +99,8 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
             item["relative_value_groups"] = groups_json(rv.groups)
             for k, value in rv.values.items():
                 item["forms"][k]["relative_value"] = relative_value_json(value)
-                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list(shared)
+                if traces_key:
+                    traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list(shared)
             fallback: str = getattr(rv.note, "field", "")
             if fallback:  # on the plan's rate: the law's market data for the date are absent
                 item["notes"] = [rv.note]
@@ -106,19 +116,24 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
             item["cash_out"] = _cash_out_json(e.cash_out)
             if e.cash_out.missing is not None:
                 log.items.append(Missing(*e.cash_out.missing, (f"/estimates/{i}/cash_out",)))
-            traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list(shared)
+            if traces_key:
+                traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list(shared)
             if e.cash_out.required:
                 item["forms"] = {"lump_sum": {"lump_sum": money_str(e.cash_out.value or ZERO)}}
-                traces[f"estimates[{i}].forms.lump_sum"] = e.cash_out.trace.as_list(shared)
+                if traces_key:
+                    traces[f"estimates[{i}].forms.lump_sum"] = e.cash_out.trace.as_list(shared)
         if e.spouse_benefit is not None and e.spouse_benefit.eligible:
             item["preretirement_spouse_benefit"] = {
                 "monthly": money_str(e.spouse_benefit.monthly),
                 "rule": e.spouse_benefit.rule,
             }
-            traces[f"estimates[{i}].preretirement_spouse_benefit"] = e.spouse_benefit.trace.as_list(shared)
+            if traces_key:
+                traces[f"estimates[{i}].preretirement_spouse_benefit"] = e.spouse_benefit.trace.as_list(
+                    shared
+                )
         if e.error:
             item["error"] = e.error
-        if e.error or not e.forms:
+        if traces_key and (e.error or not e.forms):
             # No form carries the estimate's own steps (and the limits it read): list them here.
             traces[f"estimates[{i}]"] = e.trace.as_list(shared)
         estimates.append(item)
@@ -135,5 +150,6 @@ def outputs_json(result: CarverBenefits) -> dict[str, Any]:
         out["notes"] = list(result.notes)
     if log.items:
         out["missing"] = log.as_json()
-    out["traces"] = traces
+    if traces_key:
+        out["traces"] = traces
     return out

@@ -55,8 +55,8 @@ def grid_outputs(
     participant: Participant, as_of: date, assumptions: Mapping[str, Any], core: CoreResult
 ) -> dict[str, Any]:
     """``contract.plan_outputs`` for every commencement date in one pass (no ``traces`` key is read
-    by anyone: the untraced request drops it)."""
-    return outputs_json(grid_benefits(participant, as_of, core, assumptions))
+    by anyone: the untraced request drops it, so none is built)."""
+    return outputs_json(grid_benefits(participant, as_of, core, assumptions), traces_key=False)
 
 
 def grid_benefits(

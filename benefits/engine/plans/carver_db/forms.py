@@ -311,8 +311,16 @@ def _hold_to_limit(
 ) -> None:
     """§6.1(C)(3): each form the test applies to (``limit_tested``) held, in ``forms``, to the §415
     limit converted to it; ``traced``: the reduction is a step of the form's trace."""
+    age_m = months_between(participant_birth, retirement_date)
+    annuitant_m = months_between(annuitant_birth, retirement_date) if annuitant_birth is not None else None
+    limit_float = float(limit_annual)
     for key, f in list(forms.items()):
         if not limit_tested(key, married):
+            continue
+        # The cap is the limit × ratio less at most 12 cents of rounding: a form a dollar or more
+        # below limit × ratio (in floats, far inside that dollar) keeps its amount, as the exact
+        # test would decide, without the Decimal conversion.
+        if float(f.annual) < limit_float * limit_ratio(key, age_m, annuitant_m) - 1.0:
             continue
         cap = form_limit_annual(
             limit_annual,
@@ -357,6 +365,32 @@ class FormAmount:
         other = object.__new__(FormAmount)
         other.__dict__.update(self.__dict__)
         other.__dict__["trace"] = trace
+        return other
+
+    @staticmethod
+    def quick(
+        form: str,
+        annual: Decimal,
+        factor: Decimal,
+        trace: Trace,
+        survivor_annual: Decimal | None = None,
+        annual_after: Decimal | None = None,
+        note: str = "",
+        survivor_share: Decimal | None = None,
+    ) -> FormAmount:
+        """``FormAmount(…)`` without the frozen dataclass's field-by-field ``__init__`` (the one-pass
+        path makes one for every form of every date); the same fields, so an equal object."""
+        other = object.__new__(FormAmount)
+        other.__dict__.update(
+            form=form,
+            annual=annual,
+            factor=factor,
+            trace=trace,
+            survivor_annual=survivor_annual,
+            annual_after=annual_after,
+            note=note,
+            survivor_share=survivor_share,
+        )
         return other
 
     @cached_property  # read for the result, the survivor's amount and the relative value
@@ -593,7 +627,7 @@ def untraced_form_amounts(
     age = completed_age(participant_birth, retirement_date)
     band = _band(age)
     forms = {
-        "life": FormAmount(
+        "life": FormAmount.quick(
             "life", life_annual, ONE, empty, note="needs the Spouse's consent (§7.6)" if married else ""
         )
     }
@@ -608,7 +642,7 @@ def untraced_form_amounts(
             else:
                 note = "needs Plan Administrator review of the §7.5 more-than-50% test (GAP-11)"
             share = SURVIVOR_SHARE[pct]
-            forms[f"js{pct}"] = FormAmount(
+            forms[f"js{pct}"] = FormAmount.quick(
                 f"js{pct}",
                 annual,
                 factor,
@@ -623,7 +657,7 @@ def untraced_form_amounts(
             continue
         factor = _CC_TABLE[band][years]
         note = "" if not married else "needs the Spouse's consent (§7.6)"
-        forms[f"cc{years}"] = FormAmount(f"cc{years}", life_annual * factor, factor, empty, note=note)
+        forms[f"cc{years}"] = FormAmount.quick(f"cc{years}", life_annual * factor, factor, empty, note=note)
     if limit_annual is not None:
         _hold_to_limit(
             forms,
@@ -645,5 +679,7 @@ def untraced_form_amounts(
             increased = life_annual + ss_option_amount * factor
             reduced = increased - ss_option_amount
             if reduced >= 0:
-                forms["ss_level"] = FormAmount("ss_level", increased, factor, empty, annual_after=reduced)
+                forms["ss_level"] = FormAmount.quick(
+                    "ss_level", increased, factor, empty, annual_after=reduced
+                )
     return forms

@@ -61,6 +61,7 @@ from .projection import projection_values
 from .results import benefits, scalar_estimates
 
 _NO_TRACE = Trace()
+_DEFAULT_TRACE: Trace = FormAmount.trace  # the dataclass default, the very object
 
 
 def grid_outputs(
@@ -140,16 +141,29 @@ def _forms(r: DateRow) -> dict[str, FormAmount]:
     """The row's forms as ``estimate`` gives them (each survivor's amount from the form's final one),
     then the lump sum."""
     out = {
-        key: FormAmount(
+        key: _form_amount(
             key,
             FORM_NAMES[key],
-            monthly=amount,
-            survivor_monthly=to_money(amount * SURVIVOR_FORMS[key]) if key in SURVIVOR_FORMS else None,
+            amount,
+            to_money(amount * SURVIVOR_FORMS[key]) if key in SURVIVOR_FORMS else None,
+            None,
         )
         for key, amount in r.monthly.items()
     }
-    out["lump_sum"] = FormAmount("lump_sum", "Lump sum", lump_sum=r.lump)
+    out["lump_sum"] = _form_amount("lump_sum", "Lump sum", None, None, r.lump)
     return out
+
+
+def _form_amount(
+    key: str, name: str, monthly: Decimal | None, survivor: Decimal | None, lump: Decimal | None
+) -> FormAmount:
+    """``FormAmount(key, name, monthly=…, survivor_monthly=…, lump_sum=…)`` without the frozen
+    dataclass's field-by-field ``__init__`` (a grid makes one for every form of every date)."""
+    f = object.__new__(FormAmount)
+    f.__dict__.update(
+        key=key, name=name, monthly=monthly, survivor_monthly=survivor, lump_sum=lump, trace=_DEFAULT_TRACE
+    )
+    return f
 
 
 def _relative_values(
