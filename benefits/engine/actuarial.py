@@ -924,14 +924,21 @@ def group_relative_values(
     ordered = sorted(items, key=lambda item: item[1].ratio)
     groups: list[RelativeValueGroup] = []
     current: list[tuple[str, RelativeValue]] = []
+    limit = float(width) + 1e-12  # the same float for every comparison
 
     def close() -> None:
         names = tuple(name for name, _ in current)
         disclosed = single_sum if single_sum in names else names[0]
-        groups.append(RelativeValueGroup(names, current[0][1].percent, current[-1][1].percent, disclosed))
+        # RelativeValueGroup(names, low, high, disclosed) without the frozen dataclass's
+        # field-by-field __init__ (a grid groups every date's forms)
+        group = object.__new__(RelativeValueGroup)
+        group.__dict__.update(
+            members=names, low=current[0][1].percent, high=current[-1][1].percent, disclosed=disclosed
+        )
+        groups.append(group)
 
     for name, rv in ordered:
-        if current and (rv.ratio - current[0][1].ratio) * 100 > float(width) + 1e-12:
+        if current and (rv.ratio - current[0][1].ratio) * 100 > limit:
             close()
             current = []
         current.append((name, rv))

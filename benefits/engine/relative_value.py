@@ -217,7 +217,11 @@ def _plan_rate(
 
 
 def _law_rates(
-    a: Mapping[str, Any], rules: ComparisonRules, asd: date, month: str
+    a: Mapping[str, Any],
+    rules: ComparisonRules,
+    asd: date,
+    month: str,
+    memo: dict[tuple[Any, ...], Any] | None = None,
 ) -> tuple[Interest, str, str] | MissingNote:
     """The §417(e)(3) applicable interest rate for an ASD in a plan year from 2008: the segment rates
     of the look-back month (PPA 2006 transition blend with the 30-year Treasury rate for 2008-2011)."""
@@ -229,8 +233,15 @@ def _law_rates(
         treasury_rate,
     )
 
+    given = a.get(rules.segment_rates_key)
+    raw = given.get(month) if isinstance(given, Mapping) and asd.year not in PHASE_IN else None
+    # The months given the same three rates read the same numbers: parsed once (``memo``).
+    key = ("law", *raw) if type(raw) is list and all(type(x) is str for x in raw) else None
+    if key is not None and memo is not None and key in memo:
+        interest, words = memo[key]
+        return interest, words + month, f"assumptions.{rules.segment_rates_key}"
     try:
-        seg = segment_rates({"segment_rates": a.get(rules.segment_rates_key)}, month)
+        seg = segment_rates({"segment_rates": given}, month)
         if asd.year in PHASE_IN:
             seg = phase_in_rates(
                 asd.year, seg, treasury_rate({"treasury_30y_monthly": a.get(rules.rate_key)}, month)
@@ -238,10 +249,14 @@ def _law_rates(
     except MissingMarketData as exc:
         return MissingNote(exc.message, exc.field)
     r1, r2, r3 = (float(r / HUNDRED) for r in seg)
-    words = f"segment rates {seg[0]:f}% / {seg[1]:f}% / {seg[2]:f}% for {month}" + (
+    interest = SegmentRates(r1, r2, r3)
+    words = f"segment rates {seg[0]:f}% / {seg[1]:f}% / {seg[2]:f}% for "
+    if key is not None and memo is not None:
+        memo[key] = (interest, words)
+    words += month + (
         f" ({asd.year} PPA transition blend with the 30-year Treasury rate)" if asd.year in PHASE_IN else ""
     )
-    return SegmentRates(r1, r2, r3), words, f"assumptions.{rules.segment_rates_key}"
+    return interest, words, f"assumptions.{rules.segment_rates_key}"
 
 
 def _plan_rate_of(
@@ -276,7 +291,7 @@ def comparison_basis(
     married: bool,
     table: MortalityTable | None = None,
     _years: dict[tuple[int, MortalityTable], tuple[bool, str]] | None = None,
-    _rates: dict[tuple[int | None, str], Any] | None = None,
+    _rates: dict[tuple[Any, ...], Any] | None = None,
 ) -> tuple[ComparisonBasis | None, str]:
     """The single basis for every form on ``asd`` and a note: (basis, "") on the chosen basis;
     (basis, note) on the plan's rate because the law's market data for the date are absent (the note,
@@ -317,7 +332,7 @@ def comparison_basis(
         # _law_rates reads the ASD's year and the month only
         law = None if _rates is None else _rates.get((asd.year, month))
         if law is None:
-            law = _law_rates(a, rules, asd, month)
+            law = _law_rates(a, rules, asd, month, _rates)
             if _rates is not None:
                 _rates[(asd.year, month)] = law
         if isinstance(law, MissingNote):
@@ -342,6 +357,27 @@ def comparison_basis(
         law_before_2008 = rules.interest == "segment_rates" and source == f"assumptions.{rules.rate_key}"
         reading = "law" if law_before_2008 else "plan_rate"
     basis = Basis(table, interest, label=f"{mortality}, {words}")
+    source = (
+        f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
+        + _RATE_WORDS[reading]
+        + f" for the look-back month, one basis for every form ({source})"
+    )
+    return _dated_basis(asd, basis, form, words, mortality, source, month, reading, stand_in), fallback or ""
+
+
+def _dated_basis(
+    asd: date,
+    basis: Basis,
+    form: str,
+    words: str,
+    mortality: str,
+    source: str,
+    month: str,
+    reading: BasisReading,
+    stand_in: bool,
+) -> ComparisonBasis:
+    """``comparison_basis``'s result for ``asd``: its plain sentence names the date."""
+    on = _day(asd)
     if reading == "law":  # only the reading's words are made (a grid forms a basis for every date)
         plain = f"the interest rate and mortality table the law prescribes for payments starting {on}"
     elif reading == "plan_rate":
@@ -351,21 +387,26 @@ def comparison_basis(
             f"the plan's own interest rate, because the rates the law prescribes for payments "
             f"starting {on} are not loaded yet, with the law's mortality table"
         )
-    source = (
-        f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
-        + _RATE_WORDS[reading]
-        + f" for the look-back month, one basis for every form ({source})"
-    )
     words_sentence = f"Relative values are worked out on {plain}."
     if stand_in:  # the IRS table for the year is not in the engine yet: the latest one stands in
         words_sentence = words_sentence[:-1] + (
             f", except that the latest IRS mortality table the calculator has ({last_417e_year()}) "
             f"stands in for the {asd.year} table."
         )
-    return (
-        ComparisonBasis(basis, form, words, mortality, source, month, reading, words_sentence),
-        fallback or "",
+    # ComparisonBasis(basis, form, words, mortality, source, month, reading, words_sentence), its
+    # fields set directly (the frozen dataclass's __init__ sets them one by one; a grid makes one a date)
+    made = object.__new__(ComparisonBasis)
+    made.__dict__.update(
+        basis=basis,
+        form=form,
+        interest=words,
+        mortality=mortality,
+        source=source,
+        lookback_month=month,
+        reading=reading,
+        words=words_sentence,
     )
+    return made
 
 
 # ------------------------------------------------------------------------------------------ values
@@ -486,14 +527,17 @@ def relative_values_of_dates(
     basis can be formed (most projected dates of a modeler grid have no market data)."""
     out: list[RelativeValues | Exception] = []
     # (date index, option index) → APV, for the options priced together; the rest priced one by one
-    requests: dict[tuple[int, Form], list[tuple[int, int, float, float | None]]] = {}
+    # keyed by the ids of the basis and the form's shape (a Form is hashed field by field; the
+    # forms of a grid's dates share their shapes)
+    requests: dict[tuple[int, int], list[tuple[int, int, float, float | None]]] = {}
+    shapes: dict[int, Form] = {}
     pending: list[tuple[int, ComparisonBasis, float, str]] = []
     made: dict[int, Sequence[OptionalForm]] = {}
     # One basis object for the dates that share one (their labels aside): the requests are keyed by
     # its id, so a Basis is hashed once a date, not once a form.
     canonical: dict[tuple[Any, ...], Basis] = {}
     years: dict[tuple[int, MortalityTable], tuple[bool, str]] = {}
-    rates: dict[tuple[int | None, str], Any] = {}
+    rates: dict[tuple[Any, ...], Any] = {}
     for i, (asd, given) in enumerate(dates):
         try:
             basis, note = comparison_basis(
@@ -537,14 +581,20 @@ def relative_values_of_dates(
                     spouse = spouse_ages[option.beneficiary_birth] = attained_age(
                         option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
                     )
-            requests.setdefault((id(shared), option.form), []).append((i, j, age, spouse))
-        out.append(RelativeValues(None))  # replaced below
+            form_id = id(option.form)
+            if form_id not in shapes:
+                shapes[form_id] = option.form
+            requests.setdefault((id(shared), form_id), []).append((i, j, age, spouse))
+        out.append(_PENDING)  # replaced below
         pending.append((i, basis, age, note))
     factors: dict[tuple[int, int], float] = {}
     survival: dict[tuple[Any, ...], Any] = {} if survival_cache is None else survival_cache
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     by_id = {id(b): b for b in canonical.values()}
-    for (basis_id, form), items in sorted(requests.items(), key=lambda r: not r[0][1].needs_spouse):
+    for (basis_id, form_id), items in sorted(
+        requests.items(), key=lambda r: not shapes[r[0][1]].needs_spouse
+    ):
+        form = shapes[form_id]
         basis_key = by_id[basis_id]
         spouses = [s for _, _, _, s in items if s is not None] if form.needs_spouse else None
         try:
@@ -563,6 +613,9 @@ def relative_values_of_dates(
     return out
 
 
+_PENDING = RelativeValues(None)  # a priced date's place in the result until its values are made
+
+
 def _values_of_date(
     i: int,
     asd: date,
@@ -576,10 +629,11 @@ def _values_of_date(
 ) -> RelativeValues:
     """One date's values from its factors (``relative_values``' steps, in its order, without traces)."""
     m = basis.basis.frequency
+    get = factors.get
 
     def apv(j: int) -> Decimal:
         option = forms[j]
-        factor = factors.get((i, j))
+        factor = get((i, j))
         if factor is None:
             return _apv(option, basis.basis, age, asd)
         amount = option.amount  # to_decimal's steps: the amount as it is, the float through its repr
@@ -616,9 +670,16 @@ def _values_of_date(
     groups = group_relative_values(
         list(values.items()), single_sum=single_sum if single_sum in values else None
     )
-    return RelativeValues(
-        basis, MappingProxyType(values), MappingProxyType(dict.fromkeys(values, empty)), groups, note
+    # RelativeValues(basis, values, traces, groups, note), its fields set directly (one a date)
+    result = new(RelativeValues)
+    result.__dict__.update(
+        basis=basis,
+        values=MappingProxyType(values),
+        traces=MappingProxyType(dict.fromkeys(values, empty)),
+        groups=groups,
+        note=note,
     )
+    return result
 
 
 def relative_value_json(rv: RelativeValue) -> dict[str, Any]:
