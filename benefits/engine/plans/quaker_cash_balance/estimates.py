@@ -358,14 +358,29 @@ def optional_forms(forms: Mapping[str, FormAmount], beneficiary_birth: date | No
     options = []
     for key, f in forms.items():
         if key == "lump_sum" and f.lump_sum is not None:
-            options.append(OptionalForm(key, _SHAPES[key], f.lump_sum))
+            options.append(_option(key, f.lump_sum, None))
         elif f.monthly is None:
             continue
         elif key in SURVIVOR_FORMS:
-            options.append(OptionalForm(key, _SHAPES[key], f.monthly, beneficiary_birth))
+            options.append(_option(key, f.monthly, beneficiary_birth))
         elif key == "life" or key in CERTAIN_FORMS:
-            options.append(OptionalForm(key, _SHAPES[key], f.monthly))
+            options.append(_option(key, f.monthly, None))
     return options
+
+
+def _option(key: str, amount: Decimal, beneficiary_birth: date | None) -> OptionalForm:
+    """``OptionalForm(key, _SHAPES[key], amount, beneficiary_birth)`` without the frozen dataclass's
+    field-by-field ``__init__`` (a grid makes one for every form of every date)."""
+    option = object.__new__(OptionalForm)
+    option.__dict__.update(
+        key=key,
+        form=_SHAPES[key],
+        amount=amount,
+        beneficiary_birth=beneficiary_birth,
+        amount_after=None,
+        change_after_months=None,
+    )
+    return option
 
 
 # Each form key's shape for the comparison (made once: a price grid compares every date's forms).

@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 
+from benefits.engine.actuarial import life_annuity
 from benefits.engine.core import CoreResult
 from benefits.engine.dates import months_between
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.types import Participant
 
-from .annuity import ApplicableBasis, applicable_basis, balance_to_life_annuity
+from .annuity import age_at, applicable_basis
 from .inputs import _settings, vested_amount
 from .interest import projected_balance_before
 from .market import MarketData, MarketDataError, Rate
@@ -40,7 +41,7 @@ def projection_values(
     at_nrd: dict[tuple[Decimal, date], Decimal | None] = {}  # (opening, quarter) → NRD monthly
     quarterly: dict[int, Decimal] = {}  # Plan Year → quarterly Interest Credit rate
     wanted: list[tuple[int, Decimal]] = []
-    nrd_basis: list[ApplicableBasis] = []  # NRD's Applicable basis, formed once it can be
+    nrd_factor: list[Decimal] = []  # 12 × ä(12) at NRD on NRD's Applicable basis, formed once it can be
     for i, r in enumerate(rows):
         if r.basis is None or r.d >= nrd:
             continue
@@ -53,10 +54,11 @@ def projection_values(
                     key[0], start=start, before=nrd, treasury_rate=treasury, settings=settings,
                     quarterly=quarterly,
                 )  # fmt: skip
-                if not nrd_basis:
-                    nrd_basis.append(applicable_basis(nrd, market))
-                sla = balance_to_life_annuity(balance, birth_date=p.birth_date, start=nrd, basis=nrd_basis[0])
-                at_nrd[key] = sla.monthly
+                if not nrd_factor:
+                    basis = applicable_basis(nrd, market)
+                    nrd_factor.append(12 * to_decimal(life_annuity(basis.basis, age_at(p.birth_date, nrd))))
+                # ``balance_to_life_annuity(balance, start=nrd, ...).monthly``, without its trace step
+                at_nrd[key] = to_money(to_decimal(balance) / nrd_factor[0])
             except MarketDataError:
                 at_nrd[key] = None
         monthly = at_nrd[key]
