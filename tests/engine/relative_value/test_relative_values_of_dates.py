@@ -122,3 +122,21 @@ def test_every_date_equals_its_own_comparison(grid):
         )
         got = (type(rv), str(rv)) if isinstance(rv, Exception) else rv
         assert figures(got) == figures(alone)
+
+
+def test_months_given_the_same_rates_keep_their_own_words():
+    """The segment rates given alike for several months are parsed once by the grid; each date's
+    basis still names its own look-back month, as the date alone gives it."""
+    dates = [date(2027, m, 1) for m in range(1, 13)]
+    months = [f"{add_months(d, -3).year:04d}-{add_months(d, -3).month:02d}" for d in dates]
+    assumptions = {"segment_rates": dict.fromkeys(months, ["4.45", "5.20", "5.85"])}
+    options = [OptionalForm("life", Form.life(), Decimal("1000.00"))]
+    together = relative_values_of_dates(
+        [(d, options) for d in dates], birth_date=BIRTH, married=False, assumptions=assumptions, rules=RULES
+    )
+    for d, month, rv in zip(dates, months, together, strict=True):
+        alone = relative_values(
+            options, birth_date=BIRTH, asd=d, married=False, assumptions=assumptions, rules=RULES
+        )
+        assert figures(rv) == figures(alone)
+        assert rv.basis.interest == f"segment rates 4.45% / 5.20% / 5.85% for {month}"
