@@ -325,7 +325,6 @@ def comparison_basis(
         except LookupError as exc:
             return None, MissingNote(f"relative values omitted: {exc}", "/engine/mortality/417e")
         stand_in = asd.year > last_417e_year()
-    on = _day(asd)
     fallback: MissingNote | None = None
     reading: BasisReading
     if rules.interest == "segment_rates" and asd.year >= 2008:
@@ -341,7 +340,7 @@ def comparison_basis(
                 return None, MissingNote(f"relative values omitted: {law}", law.field)
             fallback = MissingNote(
                 f"relative values use the plan's 30-year Treasury rate for {month} because the "
-                f"law's basis for {on} cannot be formed: {law}",
+                f"law's basis for {_day(asd)} cannot be formed: {law}",
                 law.field,
             )
             (interest, words, source), reading = plan, "plan_rate_fallback"
