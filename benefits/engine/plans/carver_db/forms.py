@@ -311,16 +311,8 @@ def _hold_to_limit(
 ) -> None:
     """§6.1(C)(3): each form the test applies to (``limit_tested``) held, in ``forms``, to the §415
     limit converted to it; ``traced``: the reduction is a step of the form's trace."""
-    age_m = months_between(participant_birth, retirement_date)
-    annuitant_m = months_between(annuitant_birth, retirement_date) if annuitant_birth is not None else None
-    limit_float = float(limit_annual)
     for key, f in list(forms.items()):
         if not limit_tested(key, married):
-            continue
-        # The cap is the limit × ratio less at most 12 cents of rounding: a form a dollar or more
-        # below limit × ratio (in floats, far inside that dollar) keeps its amount, as the exact
-        # test would decide, without the Decimal conversion.
-        if float(f.annual) < limit_float * limit_ratio(key, age_m, annuitant_m) - 1.0:
             continue
         cap = form_limit_annual(
             limit_annual,
