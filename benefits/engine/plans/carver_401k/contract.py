@@ -19,11 +19,11 @@ from benefits.engine.missing import Missing, MissingLog
 from benefits.engine.money import ZERO, money_str, percent_str, to_decimal
 from benefits.engine.plan_support import termination
 from benefits.engine.relative_value import relative_value_json
-from benefits.engine.trace import TraceBuilder, percent
+from benefits.engine.trace import TraceBuilder, percent, recording
 
 from .accounts import AccountVesting, vest_accounts
 from .annuities import illustrate
-from .contributions import match_for_periods, year_contributions
+from .contributions import match_for_periods, untraced_year_row, year_contributions
 from .distributions import (
     ACCOUNT_DISTRIBUTIONS,
     cash_out,
@@ -151,10 +151,19 @@ def plan_outputs(
     comp = dict(participant.compensation or {})
     term = termination(participant, as_of)
     contributions: dict[str, dict[str, Any]] = {}
+    untraced = not recording()
     for year in sorted(set(comp) | set(deferrals)):
         ec = given.employer_contributions[year]
+        periods = given.payroll[year]
         employed_last_day = term is None or term >= date(year, 12, 31)
         try:
+            if untraced and not ec and not periods:
+                # the usual year, without a trace: its row in one step (None: the general path below)
+                row = untraced_year_row(year, comp.get(year, ZERO), deferrals.get(year, ZERO), settings)
+                if row is not None:
+                    contributions[str(year)] = row
+                    traces[f"contributions.{year}"] = []
+                    continue
             yc = year_contributions(
                 year,
                 comp.get(year, ZERO),
@@ -169,7 +178,6 @@ def plan_outputs(
             raise ParticipantError(f"/plan_data/employer_contributions/{year}", str(exc)) from None
         amounts = dict(yc.amounts)
         year_trace = yc.trace.as_list()
-        periods = given.payroll[year]
         if periods:
             mr = match_for_periods(periods, settings=settings)
             amounts[mr.source] = amounts["matching"] = mr.match

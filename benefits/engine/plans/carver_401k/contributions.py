@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from benefits.engine.dates import quarter_of
-from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
+from benefits.engine.money import CENT, HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 
-from .limits import PLAN_402G_LIMITS, LimitUnavailable, compensation_limit, deferral_limit_402g
+from .limits import PLAN_402G_LIMITS, LimitUnavailable, compensation_limit, deferral_limit_402g, year_limits
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import BEFORE_TAX, DISCRETIONARY, MATCHING_2002, MATCHING_PRE2002, NONELECTIVE, SPECIAL
 
@@ -317,6 +317,61 @@ def _year_untraced(
 
 
 _NO_TRACE = Trace((), None)  # what a TraceBuilder builds when no trace is kept
+
+# The amounts the row below takes: pay and deferrals to the cent need at most 17 digits, well within
+# the 28 of the decimal context (no rounding but the explicit one to the cent).
+_ROW_BOUND = Decimal("1e15")
+
+
+def _not_negative(limit: Decimal | None) -> bool:
+    return limit is None or limit >= ZERO
+
+
+def untraced_year_row(
+    year: int, compensation: object, deferrals: object, settings: BenefitSettings
+) -> dict[str, str] | None:
+    """The contract's row for a Plan Year without employer contributions made or payroll detail,
+    when no trace is kept: ``_year_untraced``'s figures (the same Decimal steps, rounded at the same
+    points) as the contract's money strings, with the year's limits looked up once a process. None
+    for anything but Decimal amounts from 0 to the bound: the caller then takes the general path."""
+    if not (
+        type(compensation) is Decimal
+        and type(deferrals) is Decimal
+        and compensation.is_finite()
+        and deferrals.is_finite()
+        and ZERO <= compensation < _ROW_BOUND
+        and ZERO <= deferrals < _ROW_BOUND
+    ):
+        return None
+    limit, lim402 = year_limits(year)
+    safe_harbor = year >= SAFE_HARBOR_START.year and settings.safe_harbor_2002_adopted  # match_source
+    src = MATCHING_2002 if safe_harbor else MATCHING_PRE2002
+    if not deferrals and not deferrals.is_signed() and _not_negative(limit) and _not_negative(lim402):
+        # No deferrals: no excess, nothing above the 15% cap; the match is 50% of 0.00, or the lesser
+        # of 0.00 and 4% of pay (not negative) rounded, which is the first, 0.00.
+        return {BEFORE_TAX: "0.00", src: "0.00", "matching": "0.00"}
+    comp = compensation.quantize(CENT, ROUND_HALF_UP)
+    defs = deferrals.quantize(CENT, ROUND_HALF_UP)
+    comp_used = min(comp, limit) if limit is not None else comp
+    excess = ZERO
+    matched = defs
+    if lim402 is not None and defs > lim402:
+        excess = defs - lim402
+        matched = lim402
+    cap15 = (comp_used * DEFERRAL_CAP_RATE).quantize(CENT, ROUND_HALF_UP)
+    if matched > cap15:
+        matched = cap15
+    if safe_harbor:  # period_match
+        m = min(
+            matched.quantize(CENT, ROUND_HALF_UP), (MATCH_CAP_RATE * comp_used).quantize(CENT, ROUND_HALF_UP)
+        )
+    else:
+        m = (HALF * matched).quantize(CENT, ROUND_HALF_UP)
+    match = str(m)
+    row = {BEFORE_TAX: str(defs), src: match, "matching": match}
+    if excess > ZERO:
+        row["excess_deferrals"] = str(excess.quantize(CENT, ROUND_HALF_UP))
+    return row
 
 
 def _year_traced(

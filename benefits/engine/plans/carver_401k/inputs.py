@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from types import MappingProxyType
 from typing import Any
 
 from benefits.engine import statement_input as si
@@ -109,6 +110,9 @@ def _quotes(assumptions: Mapping[str, Any], on: date) -> dict[str, AnnuityQuote]
     return out
 
 
+_NONE_MADE: Mapping[str, Any] = MappingProxyType({})  # a year without employer contributions made
+
+
 @dataclass(frozen=True)
 class Carver401kInputs:
     """The participant's ``plan_data``, parsed once per calculation (in the order the contract has
@@ -158,9 +162,14 @@ class Carver401kInputs:
             made = balances.get(BEFORE_TAX, ZERO)
         prior_hs = _money(pd.get("prior_hardship_before_tax", "0"), "/plan_data/prior_hardship_before_tax")
         employer = pd.get("employer_contributions") or {}
-        by_year: dict[int, Mapping[str, Any]] = {}
-        payroll: dict[int, tuple[PayPeriod, ...]] = {}
-        for year in sorted(set(participant.compensation or {}) | set(deferrals)):
+        years = sorted(set(participant.compensation or {}) | set(deferrals))
+        if not employer and not pd.get("payroll"):  # the usual plan data: nothing to read by year
+            by_year: dict[int, Mapping[str, Any]] = dict.fromkeys(years, _NONE_MADE)
+            payroll: dict[int, tuple[PayPeriod, ...]] = dict.fromkeys(years, ())
+            years = []
+        else:
+            by_year, payroll = {}, {}
+        for year in years:
             ec = employer.get(str(year)) or {}
             if not isinstance(ec, Mapping):
                 raise ParticipantError(f"/plan_data/employer_contributions/{year}", "must be an object")

@@ -78,6 +78,32 @@ def compensation_limit(year: int, irs_limit: object | None = None) -> Decimal | 
     return _lookup("irs_401a17_compensation_limit", date(year, 1, 1))
 
 
+def year_limits(year: int) -> tuple[Decimal | None, Decimal | None]:
+    """(the 401(a)(17) limit, the 402(g) limit) of a Plan Year, each None when not known: what
+    ``compensation_limit(year)`` and ``deferral_limit_402g(year)`` give (``LimitUnavailable`` read as
+    None), looked up once a process when no read is recorded (a census asks for every year of every
+    participant). A limit not in force raises each time, as the lookup does."""
+    if current_reads() is not None:
+        return _year_limits(year)
+    try:
+        return _UNRECORDED_YEARS[year]
+    except KeyError:
+        value = _UNRECORDED_YEARS[year] = _year_limits(year)
+        return value
+
+
+_UNRECORDED_YEARS: dict[int, tuple[Decimal | None, Decimal | None]] = {}
+
+
+def _year_limits(year: int) -> tuple[Decimal | None, Decimal | None]:
+    limit = compensation_limit(year)  # first, as ``year_contributions`` asks: the same error first
+    try:
+        lim402: Decimal | None = deferral_limit_402g(year)[0]
+    except LimitUnavailable:
+        lim402 = None
+    return limit, lim402
+
+
 def annual_additions_limit(
     year: int,
     compensation_415: object,

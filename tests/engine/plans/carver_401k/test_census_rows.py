@@ -1,0 +1,77 @@
+"""Without traces the usual Plan Year (no employer contributions made, no payroll detail) is computed
+straight to the contract's row (issue 29, item 5): every key, in order, every digit, is the general
+path's (``year_contributions`` and the contract's money strings), over random years, pay, deferrals
+(zero, signed zero, above the §402(g) limit and the 15% cap) and settings; anything else falls back."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from benefits.engine.money import ZERO, money_str
+from benefits.engine.plans.carver_401k.contributions import untraced_year_row, year_contributions
+from benefits.engine.plans.carver_401k.settings import BenefitSettings
+from benefits.engine.trace import traces_off
+
+amounts = st.one_of(
+    st.decimals(min_value=0, max_value=600000, places=3, allow_nan=False, allow_infinity=False),
+    st.decimals(min_value=0, max_value=60000, places=2, allow_nan=False, allow_infinity=False),
+    st.sampled_from([ZERO, Decimal("-0"), Decimal("0.00"), Decimal("-0.00"), Decimal("0E+3")]),
+    st.integers(0, 60000).map(Decimal),
+)
+unusual = st.one_of(
+    st.decimals(allow_nan=True, allow_infinity=True),
+    st.decimals(min_value=Decimal("-1E20"), max_value=Decimal("1E30")),
+    st.integers(-5, 60000),
+    st.just("1000.00"),
+)
+settings_ = st.builds(BenefitSettings, safe_harbor_2002_adopted=st.booleans())
+
+
+def _row(year, comp, defs, s):
+    try:
+        return untraced_year_row(year, comp, defs, s)
+    except Exception as exc:  # noqa: BLE001
+        return type(exc), str(exc)
+
+
+def _general(year, comp, defs, s):
+    """What the contract's general path writes for the year (or the error it raises)."""
+    try:
+        yc = year_contributions(year, comp, defs, settings=s)
+    except Exception as exc:  # noqa: BLE001 - a limit not in force: both must raise the same
+        return type(exc), str(exc)
+    row = {k: money_str(v) for k, v in yc.amounts.items()}
+    if yc.excess_deferrals > ZERO:
+        row["excess_deferrals"] = money_str(yc.excess_deferrals)
+    return row
+
+
+def _items(outcome):
+    return list(outcome.items()) if isinstance(outcome, dict) else outcome
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.integers(1990, 2030), amounts, amounts, settings_)
+@example(2025, Decimal("345000"), Decimal("30000"), BenefitSettings())
+@example(2001, Decimal("-0"), Decimal("-0"), BenefitSettings())
+@example(2010, Decimal("100.005"), Decimal("0.005"), BenefitSettings())
+def test_the_usual_row_is_the_general_path(year, comp, defs, s):
+    with traces_off():
+        row = _row(year, comp, defs, s)
+        assert row is not None
+        assert _items(row) == _items(_general(year, comp, defs, s))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1990, 2030), st.one_of(amounts, unusual), st.one_of(amounts, unusual), settings_)
+def test_unusual_amounts_fall_back_or_agree(year, comp, defs, s):
+    with traces_off():
+        row = _row(year, comp, defs, s)
+        if row is not None:
+            assert _items(row) == _items(_general(year, comp, defs, s))
+        else:
+            assert not (type(comp) is Decimal and type(defs) is Decimal and comp.is_finite()
+                        and defs.is_finite() and 0 <= comp < Decimal("1e15") and 0 <= defs < Decimal("1e15"))  # fmt: skip
