@@ -15,7 +15,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import add_years
 from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
-from benefits.engine.trace import Trace, TraceBuilder, money, percent
+from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import ALL_SOURCES, LABELS, scheduled_sources, section_for
@@ -88,6 +88,7 @@ def vest_accounts(
     percent_by_source = percent_by_source or {}
     scheduled = scheduled_sources(settings)
     tb = TraceBuilder()
+    traced = recording()  # without a trace, no step's words (a census vests every participant)
     out: dict[str, SourceVesting] = {}
     for source in ALL_SOURCES:
         if source not in balances:
@@ -100,32 +101,43 @@ def vest_accounts(
         else:
             pct = to_decimal(scheduled_percent)
         d = to_money(withdrawn.get(source, ZERO)) + to_money(loaned_out.get(source, ZERO))
-        vested = vested_amount(balance, pct, d)
-        if d > ZERO:
-            tb.step(
-                f"{LABELS[source]}: vested part is P × (balance + D) − D, where D is what this account "
-                "paid out in withdrawals and lent to a loan still outstanding",
-                section="§4.1(d)",
-                result=money(vested),
-                balance=money(balance),
-                vested_percent=percent(pct),
-                d=money(d),
-            )
-        else:
-            why = (
-                "always fully vested"
-                if pct == HUNDRED and source not in scheduled
-                else ("fully vested by a §4.1(b) event" if fully_vested else "vested by the schedule")
-            )
-            tb.step(
-                f"{LABELS[source]}: {why}; vested part is {pct}% of the balance",
-                section=section_for(source, settings),
-                result=money(vested),
-                balance=money(balance),
-                vested_percent=percent(pct),
-            )
-        out[source] = SourceVesting(source, balance, pct, d, vested)
+        sv = out[source] = SourceVesting(source, balance, pct, d, vested_amount(balance, pct, d))
+        if traced:
+            _vesting_step(tb, sv, scheduled, fully_vested, settings)
     return AccountVesting(out, tb.build())
+
+
+def _vesting_step(
+    tb: TraceBuilder,
+    sv: SourceVesting,
+    scheduled: frozenset[str],
+    fully_vested: bool,
+    settings: BenefitSettings,
+) -> None:
+    source, balance, pct, d, vested = sv.source, sv.balance, sv.vested_percent, sv.d, sv.vested_balance
+    if d > ZERO:
+        tb.step(
+            f"{LABELS[source]}: vested part is P × (balance + D) − D, where D is what this account "
+            "paid out in withdrawals and lent to a loan still outstanding",
+            section="§4.1(d)",
+            result=money(vested),
+            balance=money(balance),
+            vested_percent=percent(pct),
+            d=money(d),
+        )
+    else:
+        why = (
+            "always fully vested"
+            if pct == HUNDRED and source not in scheduled
+            else ("fully vested by a §4.1(b) event" if fully_vested else "vested by the schedule")
+        )
+        tb.step(
+            f"{LABELS[source]}: {why}; vested part is {pct}% of the balance",
+            section=section_for(source, settings),
+            result=money(vested),
+            balance=money(balance),
+            vested_percent=percent(pct),
+        )
 
 
 @dataclass(frozen=True)

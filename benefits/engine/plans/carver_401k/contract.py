@@ -23,7 +23,7 @@ from benefits.engine.trace import TraceBuilder, percent, recording
 
 from .accounts import AccountVesting, vest_accounts
 from .annuities import illustrate
-from .contributions import match_for_periods, untraced_year_row, year_contributions
+from .contributions import PayPeriod, match_for_periods, untraced_year_row, year_contributions
 from .distributions import (
     ACCOUNT_DISTRIBUTIONS,
     cash_out,
@@ -52,6 +52,77 @@ def _source_out(v: AccountVesting) -> dict[str, Any]:
         }
         for s in v.by_source.values()
     }
+
+
+def _contributions(
+    participant: Any,
+    given: Carver401kInputs,
+    term: date | None,
+    settings: BenefitSettings,
+    traces: dict[str, list[Any]],
+) -> dict[str, dict[str, str]]:
+    """Each year's contributions by source (and any excess deferrals), its trace into ``traces``."""
+    comp = participant.compensation or {}
+    deferrals = given.deferrals
+    untraced = not recording()
+    out: dict[str, dict[str, str]] = {}
+    for year in sorted(set(comp) | set(deferrals)):
+        ec = given.employer_contributions[year]
+        periods = given.payroll[year]
+        if untraced and not ec and not periods:
+            # the usual year, without a trace: its row in one step (None: the general path)
+            try:
+                row = untraced_year_row(year, comp.get(year, ZERO), deferrals.get(year, ZERO), settings)
+            except (LimitUnavailable, ValueError) as exc:
+                raise _year_error(year, exc) from None
+            if row is not None:
+                out[str(year)] = row
+                traces[f"contributions.{year}"] = []
+                continue
+        out[str(year)], traces[f"contributions.{year}"] = _year_row(
+            year, comp, deferrals, ec, periods, term, settings
+        )
+    return out
+
+
+def _year_error(year: int, exc: Exception) -> ParticipantError:
+    return ParticipantError(f"/plan_data/employer_contributions/{year}", str(exc))
+
+
+def _year_row(
+    year: int,
+    comp: Mapping[int, Decimal],
+    deferrals: Mapping[int, Decimal],
+    ec: Mapping[str, Any],
+    periods: tuple[PayPeriod, ...],
+    term: date | None,
+    settings: BenefitSettings,
+) -> tuple[dict[str, str], list[Any]]:
+    """A year's contributions from its totals (``year_contributions``), the match from the payroll
+    periods when they are given, as the contract's money strings; and the year's trace."""
+    try:
+        yc = year_contributions(
+            year,
+            comp.get(year, ZERO),
+            deferrals.get(year, ZERO),
+            employed_last_day=term is None or term >= date(year, 12, 31),
+            nonelective_made=bool(ec.get("nonelective", False)),
+            discretionary_percent=ec.get("discretionary_percent"),
+            special=ec.get("special"),
+            settings=settings,
+        )
+    except (LimitUnavailable, ValueError) as exc:
+        raise _year_error(year, exc) from None
+    amounts = dict(yc.amounts)
+    year_trace = yc.trace.as_list()
+    if periods:
+        mr = match_for_periods(periods, settings=settings)
+        amounts[mr.source] = amounts["matching"] = mr.match
+        year_trace += mr.trace.as_list()
+    row = {k: money_str(v) for k, v in amounts.items()}
+    if yc.excess_deferrals > ZERO:
+        row["excess_deferrals"] = money_str(yc.excess_deferrals)
+    return row, year_trace
 
 
 def _beneficiary_birth(participant: Any) -> date | None:
@@ -122,7 +193,6 @@ def plan_outputs(
     traces["loan"] = lm.trace.as_list()
 
     # Hardship (§7.4).
-    deferrals = given.deferrals
     ha = hardship_available(
         vesting,
         before_tax_contributions_made=given.before_tax_contributions,
@@ -148,44 +218,8 @@ def plan_outputs(
     traces["withdrawal"] = w.trace.as_list()
 
     # Contributions by year (§3.1, §3.4, §3.6, §3.13).
-    comp = dict(participant.compensation or {})
     term = termination(participant, as_of)
-    contributions: dict[str, dict[str, Any]] = {}
-    untraced = not recording()
-    for year in sorted(set(comp) | set(deferrals)):
-        ec = given.employer_contributions[year]
-        periods = given.payroll[year]
-        employed_last_day = term is None or term >= date(year, 12, 31)
-        try:
-            if untraced and not ec and not periods:
-                # the usual year, without a trace: its row in one step (None: the general path below)
-                row = untraced_year_row(year, comp.get(year, ZERO), deferrals.get(year, ZERO), settings)
-                if row is not None:
-                    contributions[str(year)] = row
-                    traces[f"contributions.{year}"] = []
-                    continue
-            yc = year_contributions(
-                year,
-                comp.get(year, ZERO),
-                deferrals.get(year, ZERO),
-                employed_last_day=employed_last_day,
-                nonelective_made=bool(ec.get("nonelective", False)),
-                discretionary_percent=ec.get("discretionary_percent"),
-                special=ec.get("special"),
-                settings=settings,
-            )
-        except (LimitUnavailable, ValueError) as exc:
-            raise ParticipantError(f"/plan_data/employer_contributions/{year}", str(exc)) from None
-        amounts = dict(yc.amounts)
-        year_trace = yc.trace.as_list()
-        if periods:
-            mr = match_for_periods(periods, settings=settings)
-            amounts[mr.source] = amounts["matching"] = mr.match
-            year_trace += mr.trace.as_list()
-        contributions[str(year)] = {k: money_str(v) for k, v in amounts.items()}
-        if yc.excess_deferrals > ZERO:
-            contributions[str(year)]["excess_deferrals"] = money_str(yc.excess_deferrals)
-        traces[f"contributions.{year}"] = year_trace
+    contributions = _contributions(participant, given, term, settings, traces)
     if contributions:
         out["contributions"] = contributions
 

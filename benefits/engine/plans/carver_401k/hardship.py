@@ -17,7 +17,7 @@ from benefits.engine.dates import add_months
 from benefits.engine.money import ZERO, to_decimal, to_money
 from benefits.engine.plans.base import HardshipReason as PlanHardshipReason
 from benefits.engine.plans.base import HardshipRules
-from benefits.engine.trace import Trace, TraceBuilder, money, percent, rate
+from benefits.engine.trace import Trace, TraceBuilder, money, percent, rate, recording
 
 from .accounts import AccountVesting
 from .draws import draw_in_order
@@ -142,6 +142,8 @@ def hardship_available(
     contrib = to_money(before_tax_contributions_made) - to_money(prior_hardship_from_before_tax)
     bt_nv = vesting.balance_of(BEFORE_TAX)
     bt = min(contrib, bt_nv) if settings.hardship_before_tax_capped_by_net_value else contrib
+    if not recording():  # the same amounts without the steps' words (a census asks for everyone's)
+        return HardshipAvailable(_available_untraced(vesting, max(ZERO, bt), settings), tb.build())
     out[BEFORE_TAX] = tb.step(
         "Before-Tax Contributions made, less earlier hardship withdrawals of them (earnings are not "
         "available), and no more than the account's Net Value",
@@ -214,6 +216,28 @@ def hardship_available(
     total = sum(out.values(), ZERO)
     tb.step("Total available for a hardship distribution", section="§7.4(d), (e)", result=money(total))
     return HardshipAvailable(out, tb.build())
+
+
+def _available_untraced(
+    vesting: AccountVesting, before_tax: Decimal, settings: BenefitSettings
+) -> dict[str, Decimal]:
+    """``hardship_available``'s amounts, source by source in the same order."""
+    by = vesting.by_source
+    out = {BEFORE_TAX: before_tax}
+    if SPECIAL in by and not settings.hardship_excludes_safe_harbor:
+        out[SPECIAL] = by[SPECIAL].balance
+    if ROLLOVER in by:
+        out[ROLLOVER] = by[ROLLOVER].balance
+    for src in (MATCHING_PRE2002, TOP_HEAVY):
+        if src in by:
+            out[src] = by[src].vested_balance
+    if MATCHING_2002 in by and not settings.hardship_excludes_safe_harbor:
+        out[MATCHING_2002] = by[MATCHING_2002].vested_balance
+    if DISCRETIONARY in by:
+        out[DISCRETIONARY] = by[DISCRETIONARY].vested_balance
+    if NONELECTIVE in by and settings.hardship_includes_nonelective:
+        out[NONELECTIVE] = by[NONELECTIVE].vested_balance
+    return out
 
 
 def hardship_sources(

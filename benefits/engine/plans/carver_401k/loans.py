@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal
 
 from benefits.engine.dates import add_months, quarter_end
 from benefits.engine.money import ZERO, to_decimal, to_money, to_money_down
-from benefits.engine.trace import Trace, TraceBuilder, money, percent
+from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 
 from ..base import LoanTerms
 from .accounts import AccountVesting
@@ -42,6 +42,8 @@ def loan_base(vesting: AccountVesting, settings: BenefitSettings = DEFAULT_SETTI
     """§8.2(a): Before-Tax (with Special) and Rollover at Net Value, vested Matching and Discretionary,
     and Nonelective (vested by default, A17; full Net Value on the literal reading)."""
     tb = TraceBuilder()
+    if not recording():  # the same sum without the steps' words (a census asks for every participant)
+        return _loan_base_untraced(vesting, settings), tb.build()
     total = ZERO
     for src in (BEFORE_TAX, SPECIAL, ROLLOVER):
         if src in vesting.by_source:
@@ -68,6 +70,22 @@ def loan_base(vesting: AccountVesting, settings: BenefitSettings = DEFAULT_SETTI
             )
     tb.step("Loan base", section="§8.2(a)", result=money(total))
     return total, tb.build()
+
+
+def _loan_base_untraced(vesting: AccountVesting, settings: BenefitSettings) -> Decimal:
+    """``loan_base``'s sum, source by source in the same order."""
+    by_source = vesting.by_source
+    total = ZERO
+    for src in (BEFORE_TAX, SPECIAL, ROLLOVER):
+        if src in by_source:
+            total += by_source[src].balance
+    for src in (*MATCH_PARTS, DISCRETIONARY):
+        if src in by_source:
+            total += by_source[src].vested_balance
+    if NONELECTIVE in by_source:
+        sv = by_source[NONELECTIVE]
+        total += sv.vested_balance if settings.loan_base_nonelective_vested else sv.balance
+    return total
 
 
 @dataclass(frozen=True)
