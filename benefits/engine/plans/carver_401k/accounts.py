@@ -20,6 +20,8 @@ from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 from .settings import DEFAULT_SETTINGS, BenefitSettings
 from .sources import ALL_SOURCES, LABELS, scheduled_sources, section_for
 
+NO_D = Decimal("0.00")  # the §4.1(d) D of an account nothing was withdrawn or lent from
+
 
 def vested_amount(balance: Decimal, percent: Decimal, d: Decimal = ZERO) -> Decimal:
     """§4.1(d): X = P(AB + D) − D, to the cent, never below zero (A10).
@@ -100,7 +102,10 @@ def vest_accounts(
             pct = HUNDRED
         else:
             pct = to_decimal(scheduled_percent)
-        d = to_money(withdrawn.get(source, ZERO)) + to_money(loaned_out.get(source, ZERO))
+        if source in withdrawn or source in loaned_out:
+            d = to_money(withdrawn.get(source, ZERO)) + to_money(loaned_out.get(source, ZERO))
+        else:
+            d = NO_D  # to_money(ZERO) + to_money(ZERO), without the two roundings
         sv = out[source] = SourceVesting(source, balance, pct, d, vested_amount(balance, pct, d))
         if traced:
             _vesting_step(tb, sv, scheduled, fully_vested, settings)

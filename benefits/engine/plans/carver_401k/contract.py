@@ -47,11 +47,29 @@ def _source_out(v: AccountVesting) -> dict[str, Any]:
     return {
         s.source: {
             "balance": money_str(s.balance),
-            "vested_percent": percent_str(s.vested_percent),
+            "vested_percent": _percent_str(s.vested_percent),
             "vested_balance": money_str(s.vested_balance),
         }
         for s in v.by_source.values()
     }
+
+
+# The vested percentages a census prints are a handful (the schedule's steps): each one's words once.
+_PERCENT_STRS: dict[Decimal, str] = {}
+
+
+def _percent_str(value: Decimal) -> str:
+    """``percent_str``; equal nonzero Decimals print alike there (whatever their exponent), so a
+    nonzero one's string is kept by value (zero is left out: 0 and -0 are equal and print apart)."""
+    if type(value) is not Decimal or not value:
+        return percent_str(value)
+    try:
+        return _PERCENT_STRS[value]
+    except KeyError:
+        text = percent_str(value)
+        if len(_PERCENT_STRS) < 64:
+            _PERCENT_STRS[value] = text
+        return text
 
 
 def _contributions(

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import Any
 
 from benefits.engine import statement_input as si
 from benefits.engine.core import ParticipantError
-from benefits.engine.money import ZERO, to_decimal, to_money
+from benefits.engine.money import CENT, ZERO, to_decimal, to_money
 
 from .contributions import PayPeriod
 from .distributions import AnnuityQuote
@@ -22,9 +22,11 @@ from .sources import ALL_SOURCES, BEFORE_TAX, scheduled_sources
 
 
 def _money(raw: Any, ptr: str) -> Decimal:
-    if isinstance(raw, bool) or raw is None:
-        raise ParticipantError(ptr, "must be a decimal string")
     try:
+        if type(raw) is str:  # the usual value: what to_money does with a string, without its checks
+            return Decimal(raw).quantize(CENT, ROUND_HALF_UP)
+        if isinstance(raw, bool) or raw is None:
+            raise TypeError
         return to_money(raw)
     except (TypeError, InvalidOperation, ValueError):
         raise ParticipantError(ptr, "must be a decimal string") from None

@@ -117,6 +117,7 @@ def maximum_new_loan(
     base, base_trace = loan_base(vesting, settings)
     tb = TraceBuilder()
     tb.include(base_trace)
+    traced = recording()  # without a trace, no step's words (a census asks for every participant)
     reasons: list[str] = []
     highest = to_money(highest_balance_last_12_months)
     pending = to_money(approved_not_disbursed)
@@ -125,16 +126,21 @@ def maximum_new_loan(
     half = to_money_down(base / 2)
     cap = max(ZERO, DOLLAR_CAP - highest)
     # The lesser of the two is the maximum; the other did not bind.
-    tb.step(
-        "50% of the loan base", section="§8.2(a)", result=money(half), applied=half <= cap, base=money(base)
-    )
-    tb.step(
-        "$50,000 less the highest outstanding loan balance in the preceding 12 months",
-        section="§8.2(b)",
-        result=money(cap),
-        applied=cap < half,
-        highest_balance=money(highest),
-    )
+    if traced:
+        tb.step(
+            "50% of the loan base",
+            section="§8.2(a)",
+            result=money(half),
+            applied=half <= cap,
+            base=money(base),
+        )
+        tb.step(
+            "$50,000 less the highest outstanding loan balance in the preceding 12 months",
+            section="§8.2(b)",
+            result=money(cap),
+            applied=cap < half,
+            highest_balance=money(highest),
+        )
     amount = min(half, cap)
     if in_installment_or_annuity_pay or receiving_preretirement_death_benefit:
         reasons.append(
@@ -165,7 +171,8 @@ def maximum_new_loan(
         )
     eligible = not reasons
     final = amount if eligible else ZERO
-    tb.step("Maximum new loan", section="§8.2", result=money(final))
+    if traced:
+        tb.step("Maximum new loan", section="§8.2", result=money(final))
     return LoanMaximum(final, eligible, tuple(reasons), base, tb.build())
 
 

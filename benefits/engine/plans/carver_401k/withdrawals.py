@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import add_months, add_years
 from benefits.engine.money import ZERO
-from benefits.engine.trace import Trace, TraceBuilder, money
+from benefits.engine.trace import Trace, TraceBuilder, money, recording
 
 from .accounts import AccountVesting
 from .draws import draw_in_order
@@ -59,12 +59,15 @@ def withdrawal_at_59_half(
     all or part of the vested balance, Before-Tax first, then Rollover, vested Matching, vested
     Discretionary and Nonelective (vested by default, GAP-8)."""
     tb = TraceBuilder()
-    start = tb.step(
-        "Age 59½: six calendar months after the 59th birthday",
-        section="§7.3(a) (A3)",
-        result=age_59_half(birth_date),
-        birth_date=birth_date,
-    )
+    traced = recording()  # without a trace, no step's words (a census asks for every participant)
+    start = age_59_half(birth_date)
+    if traced:
+        tb.step(
+            "Age 59½: six calendar months after the 59th birthday",
+            section="§7.3(a) (A3)",
+            result=start,
+            birth_date=birth_date,
+        )
     reasons: list[str] = []
     if on < start:
         reasons.append("§7.3(a): the Participant has not attained age 59½")
@@ -88,14 +91,15 @@ def withdrawal_at_59_half(
         NONELECTIVE: ne,
     }
     avail = {k: v for k, v in avail.items() if k in vesting.by_source}
-    tb.step(
-        "Available: the vested balance of every account",
-        section="§7.3(a) (GAP-8)",
-        result=money(sum(avail.values(), ZERO) if not reasons else ZERO),
-        problems=list(reasons),
-    )
-    if married:
-        tb.step("Spousal consent is required", section="§7.2(a)(iii), §7.3(a)", result=True)
+    if traced:
+        tb.step(
+            "Available: the vested balance of every account",
+            section="§7.3(a) (GAP-8)",
+            result=money(sum(avail.values(), ZERO) if not reasons else ZERO),
+            problems=list(reasons),
+        )
+        if married:
+            tb.step("Spousal consent is required", section="§7.2(a)(iii), §7.3(a)", result=True)
     return Withdrawal59(not reasons, start, tuple(reasons), avail, married, tb.build())
 
 

@@ -10,9 +10,12 @@ from decimal import Decimal
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from benefits.engine.money import ZERO, money_str
+from benefits.engine.money import ZERO, money_str, percent_str
+from benefits.engine.plans.carver_401k import contract
+from benefits.engine.plans.carver_401k.accounts import vest_accounts
 from benefits.engine.plans.carver_401k.contributions import untraced_year_row, year_contributions
 from benefits.engine.plans.carver_401k.settings import BenefitSettings
+from benefits.engine.plans.carver_401k.sources import CONTRACT_SOURCES
 from benefits.engine.trace import traces_off
 
 amounts = st.one_of(
@@ -75,3 +78,41 @@ def test_unusual_amounts_fall_back_or_agree(year, comp, defs, s):
         else:
             assert not (type(comp) is Decimal and type(defs) is Decimal and comp.is_finite()
                         and defs.is_finite() and 0 <= comp < Decimal("1e15") and 0 <= defs < Decimal("1e15"))  # fmt: skip
+
+
+@given(
+    st.one_of(
+        st.decimals(min_value=-200, max_value=200, places=3, allow_nan=False, allow_infinity=False),
+        st.sampled_from(
+            [
+                Decimal("100"),
+                Decimal("100.00"),
+                Decimal("1E+2"),
+                Decimal("0"),
+                Decimal("-0"),
+                Decimal("62.50"),
+                Decimal("62.5"),
+                Decimal("0.000"),
+            ]
+        ),  # fmt: skip
+    ),
+)
+def test_a_percentage_kept_by_value_prints_as_percent_str(value):
+    first = contract._percent_str(value)  # the first asking may keep it
+    assert first == percent_str(value)
+    assert contract._percent_str(value) == percent_str(value)  # the kept one
+
+
+@given(st.dictionaries(st.sampled_from(CONTRACT_SOURCES), st.decimals(0, 10**6, places=2), min_size=1),
+       st.sampled_from([Decimal(p) for p in (0, 20, 40, 60, 80, 100)]),
+       st.dictionaries(st.sampled_from(CONTRACT_SOURCES), st.decimals(0, 10**5, places=2)),
+       st.dictionaries(st.sampled_from(CONTRACT_SOURCES), st.decimals(0, 10**5, places=2)))  # fmt: skip
+def test_vesting_without_a_trace_is_the_traced_vesting(balances, pct, withdrawn, loaned_out):
+    def figures():
+        v = vest_accounts(balances, pct, withdrawn=withdrawn, loaned_out=loaned_out)
+        return [(s.source, str(s.balance), str(s.vested_percent), str(s.d), str(s.vested_balance))
+                for s in v.by_source.values()]  # fmt: skip
+
+    traced = figures()
+    with traces_off():
+        assert figures() == traced
