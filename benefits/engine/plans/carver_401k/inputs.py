@@ -41,7 +41,10 @@ def _money_map(raw: Any, ptr: str, keys: tuple[str, ...] | None = None) -> dict[
     for k, v in raw.items():
         if keys is not None and k not in keys:
             raise ParticipantError(f"{ptr}/{k}", f"unknown source {k!r}")
-        out[str(k)] = _money(v, f"{ptr}/{k}")
+        try:  # the usual string without building its pointer (only an error names it)
+            out[str(k)] = Decimal(v).quantize(CENT, ROUND_HALF_UP) if type(v) is str else _money(v, "")
+        except (ParticipantError, InvalidOperation, ValueError):
+            out[str(k)] = _money(v, f"{ptr}/{k}")  # raises the error, with its pointer
     return out
 
 

@@ -23,9 +23,9 @@ from ...plan_support import (
 )
 from ...service import ElapsedRules, ParityRule, ServiceDataError, elapsed_service
 from ...settings import setting
-from ...trace import Trace
+from ...trace import Trace, recording
 from ...types import Participant
-from ...vesting import ALWAYS_VESTED, graded, vest
+from ...vesting import ALWAYS_VESTED, VestingResult, graded, vest
 
 PLAN = "carver-401k"
 SCHEDULE_CHANGE_DATE = date(1998, 9, 15)  # §4.1(c)
@@ -111,6 +111,16 @@ def scheduled_sources(benefit_settings: object | None) -> frozenset[str]:
     )
 
 
+_ALWAYS_VESTED_UNTRACED: list[VestingResult] = []
+
+
+def _always_vested_untraced() -> VestingResult:
+    """``vest(0, ALWAYS_VESTED)`` without a trace: the same frozen result for everyone, made once."""
+    if not _ALWAYS_VESTED_UNTRACED:
+        _ALWAYS_VESTED_UNTRACED.append(vest(0, ALWAYS_VESTED))
+    return _ALWAYS_VESTED_UNTRACED[0]
+
+
 def _years_worked(p: Participant, as_of: date) -> dict[int, int]:
     """Plan Years with some employment (an Hour of Service) up to ``as_of``."""
     out: dict[int, int] = {}
@@ -190,7 +200,7 @@ def core(
         TOP_HEAVY_SCHEDULE,
         settings.top_heavy_years,
         {y: history.total_years for y in settings.top_heavy_years},
-        _years_worked(p, as_of),
+        _years_worked(p, as_of) if settings.top_heavy_years else {},  # read only for such years
         as_of,
     )
     vesting = vest(
@@ -202,7 +212,7 @@ def core(
         projection_assumption="keeps working without a break (elapsed time, days ÷ 365)",
     )
     scheduled = scheduled_sources(benefit_settings)
-    always = vest(0, ALWAYS_VESTED)
+    always = vest(0, ALWAYS_VESTED) if recording() else _always_vested_untraced()
     by_source = {s: (vesting if s in scheduled else always) for s in SOURCES}
     return CoreResult(
         plan=PLAN,

@@ -47,7 +47,23 @@ EMPLOYER_SOURCES = (MATCHING_PRE2002, MATCHING_2002, DISCRETIONARY, NONELECTIVE,
 
 
 def scheduled_sources(settings: BenefitSettings) -> frozenset[str]:
-    """Sources vested by the §4.1(c) schedule; every other source is always 100% vested (§4.1(a))."""
+    """Sources vested by the §4.1(c) schedule; every other source is always 100% vested (§4.1(a)).
+
+    The answer for the settings last asked about is kept (frozen settings, so it cannot change): a
+    census asks several times a participant with the request's one settings object."""
+    global _last_scheduled
+    last = _last_scheduled  # one tuple, read once (another thread may replace it)
+    if last is not None and last[0] is settings:
+        return last[1]
+    out = _scheduled(settings)
+    _last_scheduled = (settings, out)
+    return out
+
+
+_last_scheduled: tuple[BenefitSettings, frozenset[str]] | None = None
+
+
+def _scheduled(settings: BenefitSettings) -> frozenset[str]:
     out = {MATCHING_PRE2002, DISCRETIONARY}
     if settings.nonelective_on_schedule:
         out.add(NONELECTIVE)

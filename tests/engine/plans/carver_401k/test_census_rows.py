@@ -5,17 +5,19 @@ path's (``year_contributions`` and the contract's money strings), over random ye
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from benefits.engine.money import ZERO, money_str, percent_str
+from benefits.engine.core import ParticipantError
+from benefits.engine.money import ZERO, money_str, percent_str, to_money
 from benefits.engine.plans.carver_401k import contract
 from benefits.engine.plans.carver_401k.accounts import vest_accounts
 from benefits.engine.plans.carver_401k.contributions import untraced_year_row, year_contributions
+from benefits.engine.plans.carver_401k.inputs import _money, _money_map
 from benefits.engine.plans.carver_401k.settings import BenefitSettings
-from benefits.engine.plans.carver_401k.sources import CONTRACT_SOURCES
+from benefits.engine.plans.carver_401k.sources import ALL_SOURCES, CONTRACT_SOURCES
 from benefits.engine.trace import traces_off
 
 amounts = st.one_of(
@@ -116,3 +118,35 @@ def test_vesting_without_a_trace_is_the_traced_vesting(balances, pct, withdrawn,
     traced = figures()
     with traces_off():
         assert figures() == traced
+
+
+@given(
+    st.one_of(
+        st.decimals(allow_nan=True, allow_infinity=True).map(str),
+        st.text(alphabet="0123456789.-+eE_ nN", max_size=12),
+        st.sampled_from(["1e3", "-0", "12.345", "1_000.5", " 7 ", "NaN", "sNaN", "Infinity", "9" * 40]),
+        st.integers(-(10**6), 10**6),
+        st.sampled_from([None, True, False, 1.5, [], {}]),
+    )
+)
+def test_plan_data_money_is_read_as_to_money_reads_it(raw):
+    def general():  # the reading before the string fast path
+        if isinstance(raw, bool) or raw is None:
+            return "error"
+        try:
+            return str(to_money(raw))
+        except (TypeError, InvalidOperation, ValueError):
+            return "error"
+
+    def read(fn):
+        try:
+            return str(fn())
+        except ParticipantError as exc:
+            assert exc.field == "/plan_data/balances/before_tax"
+            return "error"
+
+    assert read(lambda: _money(raw, "/plan_data/balances/before_tax")) == general()
+    assert (
+        read(lambda: _money_map({"before_tax": raw}, "/plan_data/balances", ALL_SOURCES)["before_tax"])
+        == general()
+    )
