@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from typing import cast
 
 from benefits.engine.dates import quarter_of
 from benefits.engine.money import CENT, HUNDRED, ZERO, to_decimal, to_money
@@ -323,10 +324,6 @@ _NO_TRACE = Trace((), None)  # what a TraceBuilder builds when no trace is kept
 _ROW_BOUND = Decimal("1e15")
 
 
-def _not_negative(limit: Decimal | None) -> bool:
-    return limit is None or limit >= ZERO
-
-
 def untraced_year_row(
     year: int, compensation: object, deferrals: object, settings: BenefitSettings
 ) -> dict[str, str] | None:
@@ -334,24 +331,22 @@ def untraced_year_row(
     when no trace is kept: ``_year_untraced``'s figures (the same Decimal steps, rounded at the same
     points) as the contract's money strings, with the year's limits looked up once a process. None
     for anything but Decimal amounts from 0 to the bound: the caller then takes the general path."""
-    if not (
-        type(compensation) is Decimal
-        and type(deferrals) is Decimal
-        and compensation.is_finite()
-        and deferrals.is_finite()
-        and ZERO <= compensation < _ROW_BOUND
-        and ZERO <= deferrals < _ROW_BOUND
-    ):
+    if not (type(compensation) is Decimal and compensation.is_finite() and ZERO <= compensation < _ROW_BOUND):
         return None
+    no_deferrals = deferrals is ZERO  # the contract's amount for a year without deferrals
+    if not no_deferrals:
+        if not (type(deferrals) is Decimal and deferrals.is_finite() and ZERO <= deferrals < _ROW_BOUND):
+            return None
+        no_deferrals = not deferrals and not deferrals.is_signed()
     limit, lim402 = year_limits(year)
     safe_harbor = year >= SAFE_HARBOR_START.year and settings.safe_harbor_2002_adopted  # match_source
     src = MATCHING_2002 if safe_harbor else MATCHING_PRE2002
-    if not deferrals and not deferrals.is_signed() and _not_negative(limit) and _not_negative(lim402):
+    if no_deferrals and (limit is None or limit >= ZERO) and (lim402 is None or lim402 >= ZERO):
         # No deferrals: no excess, nothing above the 15% cap; the match is 50% of 0.00, or the lesser
         # of 0.00 and 4% of pay (not negative) rounded, which is the first, 0.00.
         return {BEFORE_TAX: "0.00", src: "0.00", "matching": "0.00"}
     comp = compensation.quantize(CENT, ROUND_HALF_UP)
-    defs = deferrals.quantize(CENT, ROUND_HALF_UP)
+    defs = cast(Decimal, deferrals).quantize(CENT, ROUND_HALF_UP)  # ZERO or checked above
     comp_used = min(comp, limit) if limit is not None else comp
     excess = ZERO
     matched = defs
