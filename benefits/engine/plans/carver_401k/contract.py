@@ -83,8 +83,14 @@ def _contributions(
     comp = participant.compensation or {}
     deferrals = given.deferrals
     untraced = not recording()
+    years = sorted(set(comp) | set(deferrals))
+    if untraced and not given.year_details:
+        usual = _usual_rows(years, comp, deferrals, settings)
+        if usual is not None:
+            traces.update({f"contributions.{year}": [] for year in years})
+            return usual
     out: dict[str, dict[str, str]] = {}
-    for year in sorted(set(comp) | set(deferrals)):
+    for year in years:
         ec = given.employer_contributions[year]
         periods = given.payroll[year]
         if untraced and not ec and not periods:
@@ -100,6 +106,24 @@ def _contributions(
         out[str(year)], traces[f"contributions.{year}"] = _year_row(
             year, comp, deferrals, ec, periods, term, settings
         )
+    return out
+
+
+def _usual_rows(
+    years: list[int], comp: Mapping[int, Decimal], deferrals: Mapping[int, Decimal], settings: BenefitSettings
+) -> dict[str, dict[str, str]] | None:
+    """Every year's row without a trace, when no year has employer contributions or payroll; None
+    as soon as one year is not usual or cannot be computed (the caller then goes year by year, and
+    meets and reports the same in the same order)."""
+    out = {}
+    for year in years:
+        try:
+            row = untraced_year_row(year, comp.get(year, ZERO), deferrals.get(year, ZERO), settings)
+        except Exception:  # noqa: BLE001 - the year-by-year path raises it as it always has
+            return None
+        if row is None:
+            return None
+        out[str(year)] = row
     return out
 
 

@@ -139,6 +139,7 @@ class Carver401kInputs:
     # made (``plan_data.employer_contributions``) and the payroll periods (``plan_data.payroll``)
     employer_contributions: Mapping[int, Mapping[str, Any]]
     payroll: Mapping[int, tuple[PayPeriod, ...]]
+    year_details: bool  # False: no year has employer contributions made or payroll periods
     statement: Mapping[str, Any] | None  # ``plan_data.statement``; None when no statement is asked for
 
     @classmethod
@@ -168,7 +169,8 @@ class Carver401kInputs:
         prior_hs = _money(pd.get("prior_hardship_before_tax", "0"), "/plan_data/prior_hardship_before_tax")
         employer = pd.get("employer_contributions") or {}
         years = sorted(set(participant.compensation or {}) | set(deferrals))
-        if not employer and not pd.get("payroll"):  # the usual plan data: nothing to read by year
+        year_details = bool(employer or pd.get("payroll"))
+        if not year_details:  # the usual plan data: nothing to read by year
             by_year: dict[int, Mapping[str, Any]] = dict.fromkeys(years, _NONE_MADE)
             payroll: dict[int, tuple[PayPeriod, ...]] = dict.fromkeys(years, ())
             years = []
@@ -193,5 +195,6 @@ class Carver401kInputs:
             prior_hardship_before_tax=prior_hs,
             employer_contributions=by_year,
             payroll=payroll,
+            year_details=year_details,
             statement=si.section(pd),
         )
