@@ -7,9 +7,10 @@ the SPEC readings in docs/plan-notes/carver-401k/service-vesting.md (SPEC §2.3�
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from ...core import CoreResult, ParticipantError
 from ...dates import ONE_DAY, date_attaining_age, first_of_month_on_or_after
@@ -26,6 +27,9 @@ from ...settings import setting
 from ...trace import Trace, recording
 from ...types import Participant
 from ...vesting import ALWAYS_VESTED, VestingResult, graded, vest
+
+if TYPE_CHECKING:
+    from .settings import BenefitSettings
 
 PLAN = "carver-401k"
 SCHEDULE_CHANGE_DATE = date(1998, 9, 15)  # §4.1(c)
@@ -100,14 +104,25 @@ ELAPSED_RULES = ElapsedRules(
 )
 
 
-def scheduled_sources(benefit_settings: object | None) -> frozenset[str]:
+def _benefit_modules() -> tuple[type[BenefitSettings], Callable[[BenefitSettings], frozenset[str]]] | None:
+    """The benefit settings and their scheduled sources, when those modules are present."""
     try:
         from .settings import BenefitSettings
         from .sources import scheduled_sources as from_benefits
     except ImportError:
+        return None
+    return BenefitSettings, from_benefits
+
+
+_BENEFIT_MODULES = _benefit_modules()  # looked for once (the core asks for every participant)
+
+
+def scheduled_sources(benefit_settings: object | None) -> frozenset[str]:
+    if _BENEFIT_MODULES is None:
         return DEFAULT_SCHEDULED
+    settings_class, from_benefits = _BENEFIT_MODULES
     return from_benefits(
-        cast(BenefitSettings, benefit_settings) if benefit_settings is not None else BenefitSettings()
+        cast("BenefitSettings", benefit_settings) if benefit_settings is not None else settings_class()
     )
 
 
