@@ -87,8 +87,9 @@ def _contributions(
     if untraced and not given.year_details:
         usual = _usual_rows(years, comp, deferrals, settings)
         if usual is not None:
-            traces.update({f"contributions.{year}": [] for year in years})
-            return usual
+            rows, trace_keys = usual
+            traces.update({key: [] for key in trace_keys})
+            return rows
     out: dict[str, dict[str, str]] = {}
     for year in years:
         ec = given.employer_contributions[year]
@@ -111,11 +112,12 @@ def _contributions(
 
 def _usual_rows(
     years: list[int], comp: Mapping[int, Decimal], deferrals: Mapping[int, Decimal], settings: BenefitSettings
-) -> dict[str, dict[str, str]] | None:
-    """Every year's row without a trace, when no year has employer contributions or payroll; None
-    as soon as one year is not usual or cannot be computed (the caller then goes year by year, and
-    meets and reports the same in the same order)."""
+) -> tuple[dict[str, dict[str, str]], list[str]] | None:
+    """Every year's row without a trace, when no year has employer contributions or payroll, and the
+    years' trace keys; None as soon as one year is not usual or cannot be computed (the caller then
+    goes year by year, and meets and reports the same in the same order)."""
     out = {}
+    trace_keys = []
     for year in years:
         try:
             row = untraced_year_row(year, comp.get(year, ZERO), deferrals.get(year, ZERO), settings)
@@ -123,8 +125,25 @@ def _usual_rows(
             return None
         if row is None:
             return None
-        out[str(year)] = row
-    return out
+        key, trace_key = _year_keys(year)
+        out[key] = row
+        trace_keys.append(trace_key)
+    return out, trace_keys
+
+
+# Each year's key and trace key, written once (a census writes them for every year of everyone).
+_YEAR_KEYS: dict[int, tuple[str, str]] = {}
+
+
+def _year_keys(year: int) -> tuple[str, str]:
+    if type(year) is not int:  # (a bool is equal to an int and prints apart)
+        return str(year), f"contributions.{year}"
+    keys = _YEAR_KEYS.get(year)
+    if keys is None:
+        keys = (str(year), f"contributions.{year}")
+        if len(_YEAR_KEYS) < 1024:
+            _YEAR_KEYS[year] = keys
+    return keys
 
 
 def _year_error(year: int, exc: Exception) -> ParticipantError:
