@@ -61,7 +61,7 @@ _PERCENT_STRS: dict[Decimal, str] = {}
 def _percent_str(value: Decimal) -> str:
     """``percent_str``; equal nonzero Decimals print alike there (whatever their exponent), so a
     nonzero one's string is kept by value (zero is left out: 0 and -0 are equal and print apart)."""
-    if type(value) is not Decimal or not value:
+    if type(value) is not Decimal or not value or not value.is_finite():  # (a NaN cannot be kept)
         return percent_str(value)
     try:
         return _PERCENT_STRS[value]

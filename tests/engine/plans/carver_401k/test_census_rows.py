@@ -105,6 +105,17 @@ def test_a_percentage_kept_by_value_prints_as_percent_str(value):
     assert contract._percent_str(value) == percent_str(value)  # the kept one
 
 
+@given(st.sampled_from(["NaN", "-NaN", "sNaN", "Infinity", "-Infinity"]).map(Decimal))
+def test_a_percentage_that_is_not_finite_is_left_to_percent_str(value):
+    def outcome(fn):
+        try:
+            return fn(value)
+        except Exception as exc:  # noqa: BLE001 - the same error either way
+            return type(exc)
+
+    assert outcome(contract._percent_str) == outcome(percent_str)
+
+
 @given(st.dictionaries(st.sampled_from(CONTRACT_SOURCES), st.decimals(0, 10**6, places=2), min_size=1),
        st.sampled_from([Decimal(p) for p in (0, 20, 40, 60, 80, 100)]),
        st.dictionaries(st.sampled_from(CONTRACT_SOURCES), st.decimals(0, 10**5, places=2)),
