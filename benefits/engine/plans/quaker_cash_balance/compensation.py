@@ -154,4 +154,65 @@ def countable_compensation(
     return CountableCompensation(year, amount, basis, estimate)
 
 
+def countable_amount(
+    *,
+    year: int,
+    paydays: int,
+    compensation: Mapping[int, Decimal],
+    comp_limit: Decimal,
+    settings: BenefitSettings,
+    override: Mapping[int, Decimal] | None = None,
+    disability_date: date | None = None,
+    loan_agent_limit: Decimal | None = None,
+    projected_rate: Decimal | None = None,
+) -> tuple[Decimal, bool] | None:
+    """``countable_compensation``'s amount and estimate flag without its words (the untraced census),
+    ``paydays`` being ``active_paydays(periods, year)``: the same Decimal steps."""
+    if paydays == 0:
+        return None
+    estimate = False
+    if override is not None and year in override:
+        amount = override[year]
+    elif disability_date is not None and year >= disability_date.year:
+        deemed = disability_deemed_rate(compensation, disability_date, settings)
+        if year == disability_date.year:
+            before = disability_date.month - 1
+            paid = compensation.get(year, ZERO)
+            if settings.compensation_input == "annual_rate":
+                paid = paid * before / TWELVE
+            amount = paid + deemed * (12 - before) / TWELVE
+        else:
+            amount = deemed
+    else:
+        if year in compensation:
+            rate = compensation[year]
+        elif projected_rate is not None:
+            rate, estimate = projected_rate, True
+        else:
+            return ZERO, False
+        amount = rate * paydays / TWELVE if settings.compensation_input == "annual_rate" else rate
+    limit = comp_limit * paydays / TWELVE if settings.prorate_compensation_limit else comp_limit
+    if amount > limit:
+        amount = limit
+    if loan_agent_limit is not None and amount > loan_agent_limit:
+        amount = loan_agent_limit
+    return amount, estimate
+
+
+def paydays_by_year(periods: Sequence[ActivePeriod], first: int, last: int) -> list[int]:
+    """``active_paydays(periods, year)`` for each year from ``first`` to ``last``: one span's month
+    range computed once."""
+    if len(periods) != 1:
+        return [active_paydays(periods, year) for year in range(first, last + 1)]
+    p = periods[0]
+    lo = p.start.year * 12 + p.start.month - 1
+    if p.end is None:
+        hi = last * 12 + 11
+    else:
+        hi = p.end.year * 12 + p.end.month - 1
+        if p.end != month_end(p.end.year, p.end.month):
+            hi -= 1
+    return [max(0, min(hi, y * 12 + 11) - max(lo, y * 12) + 1) for y in range(first, last + 1)]
+
+
 CompLimit = Callable[[int], Decimal]

@@ -1,0 +1,72 @@
+"""Whole-cent arithmetic for the untraced census (issue 29): an Interest Credit as the product of a
+balance in cents and a quarterly rate's digits, rounded half up (away from zero) to the cent, which is
+``(base × rate).quantize(CENT, ROUND_HALF_UP)`` whenever that Decimal product is exact (fewer than 28
+digits, checked: ``Unusual`` otherwise, and the caller takes the Decimal steps).
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, Decimal, Inexact, Rounded, getcontext
+from typing import NamedTuple
+
+# Products and balances kept well inside the 28 digits a Decimal holds exactly.
+BOUND = 10**26
+
+
+class Unusual(Exception):
+    """Input the whole-cent path does not take: the caller builds the ledger the general way."""
+
+
+class CentsRate(NamedTuple):
+    """A quarterly credit rate m / d (d a power of ten, h half of it, 0 if d is 1), whether it is an
+    estimate, and ``limit``: a balance under it earns a year of credits with every product exact
+    (None if a quarter's rate is over 100%, never taken a year at a time)."""
+
+    m: int
+    d: int
+    h: int
+    estimate: bool
+    limit: int | None
+
+
+def cents_rate(quarterly: Decimal, estimate: bool) -> CentsRate:
+    sign, digits, exponent = quarterly.as_tuple()
+    if not isinstance(exponent, int):
+        raise Unusual("not a finite rate")
+    m = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
+    d = 1
+    if exponent >= 0:
+        m *= 10**exponent
+    else:
+        d = 10**-exponent
+    # Four quarters at no more than 100% each at most multiply the balance by 16.
+    limit = BOUND // (16 * abs(m) + 1) if abs(m) <= d else None
+    return CentsRate(m, d, d // 2 if d > 1 else 0, estimate, limit)
+
+
+def interest_cents(base: int, r: CentsRate) -> int:
+    """``(base × rate).quantize(CENT, ROUND_HALF_UP)`` in cents, ``base`` in cents."""
+    t = base * r.m
+    if not -BOUND < t < BOUND:
+        raise Unusual("too large for an exact product")
+    return (t + r.h) // r.d if t >= 0 else -((r.h - t) // r.d)
+
+
+def default_context() -> bool:
+    """Whether Decimal arithmetic is the default's (28 digits, half even): the exactness above."""
+    ctx = getcontext()
+    return (
+        ctx.prec == 28
+        and ctx.rounding == ROUND_HALF_EVEN
+        and ctx.Emax >= 999999
+        and not ctx.traps[Inexact]
+        and not ctx.traps[Rounded]
+    )
+
+
+def cents_of(amount: Decimal) -> tuple[int, int]:
+    """(cents, exponent) of an amount in whole cents or coarser; ``Unusual`` otherwise."""
+    exponent = amount.as_tuple().exponent
+    if not isinstance(exponent, int) or exponent < -2 or not -BOUND < amount < BOUND:
+        raise Unusual("not whole cents")
+    return int(amount.scaleb(2)), exponent
