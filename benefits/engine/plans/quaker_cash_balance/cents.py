@@ -6,6 +6,7 @@ digits, checked: ``Unusual`` otherwise, and the caller takes the Decimal steps).
 
 from __future__ import annotations
 
+import math
 from decimal import ROUND_HALF_EVEN, Decimal, Inexact, Rounded, getcontext
 from typing import NamedTuple
 
@@ -18,8 +19,8 @@ class Unusual(Exception):
 
 
 class CentsRate(NamedTuple):
-    """A quarterly credit rate m / d (d a power of ten, h half of it, 0 if d is 1), whether it is an
-    estimate, and ``limit``: a balance under it earns a year of credits with every product exact
+    """A quarterly credit rate m / d (in lowest terms, h the floor of half of d), whether it is an
+    estimate, ``limit``: a balance under it earns a year of credits with every product exact
     (None if a quarter's rate is over 100%, never taken a year at a time)."""
 
     m: int
@@ -27,6 +28,7 @@ class CentsRate(NamedTuple):
     h: int
     estimate: bool
     limit: int | None
+    bound: int  # a product base × m under it is exact in Decimal too
 
 
 def cents_rate(quarterly: Decimal, estimate: bool) -> CentsRate:
@@ -34,20 +36,26 @@ def cents_rate(quarterly: Decimal, estimate: bool) -> CentsRate:
     if not isinstance(exponent, int):
         raise Unusual("not a finite rate")
     m = int("".join(map(str, digits)) or "0") * (-1 if sign else 1)
-    d = 1
+    d = g = 1
     if exponent >= 0:
         m *= 10**exponent
     else:
         d = 10**-exponent
+        # In lowest terms (smaller products): an odd denominator has no exact half cents, so
+        # adding its floor half still rounds every other remainder the way half up does.
+        g = math.gcd(m, d)
+        m, d = m // g, d // g
+    # The Decimal product has the rate's own digits (g times ours): the bounds are on those.
+    bound = BOUND // g
     # Four quarters at no more than 100% each at most multiply the balance by 16.
-    limit = BOUND // (16 * abs(m) + 1) if abs(m) <= d else None
-    return CentsRate(m, d, d // 2 if d > 1 else 0, estimate, limit)
+    limit = bound // (16 * abs(m) + 1) if abs(m) <= d else None
+    return CentsRate(m, d, d // 2, estimate, limit, bound)
 
 
 def interest_cents(base: int, r: CentsRate) -> int:
     """``(base × rate).quantize(CENT, ROUND_HALF_UP)`` in cents, ``base`` in cents."""
     t = base * r.m
-    if not -BOUND < t < BOUND:
+    if not -r.bound < t < r.bound:
         raise Unusual("too large for an exact product")
     return (t + r.h) // r.d if t >= 0 else -((r.h - t) // r.d)
 

@@ -200,19 +200,29 @@ def countable_amount(
 
 
 def paydays_by_year(periods: Sequence[ActivePeriod], first: int, last: int) -> list[int]:
-    """``active_paydays(periods, year)`` for each year from ``first`` to ``last``: one span's month
-    range computed once."""
-    if len(periods) != 1:
+    """``active_paydays(periods, year)`` for each year from ``first`` to ``last``: each span's month
+    range computed once; spans apart from each other (a rehire) counted span by span, no set."""
+    spans = []
+    for p in periods:
+        lo = p.start.year * 12 + p.start.month - 1
+        if p.end is None:
+            hi = last * 12 + 11
+        else:
+            hi = p.end.year * 12 + p.end.month - 1
+            if p.end != month_end(p.end.year, p.end.month):
+                hi -= 1
+        if hi >= lo:
+            spans.append((lo, hi))
+    if len(spans) == 1:
+        lo, hi = spans[0]
+        return [max(0, min(hi, y * 12 + 11) - max(lo, y * 12) + 1) for y in range(first, last + 1)]
+    spans.sort()
+    if any(spans[k][0] <= spans[k - 1][1] for k in range(1, len(spans))):  # overlapping: merged
         return [active_paydays(periods, year) for year in range(first, last + 1)]
-    p = periods[0]
-    lo = p.start.year * 12 + p.start.month - 1
-    if p.end is None:
-        hi = last * 12 + 11
-    else:
-        hi = p.end.year * 12 + p.end.month - 1
-        if p.end != month_end(p.end.year, p.end.month):
-            hi -= 1
-    return [max(0, min(hi, y * 12 + 11) - max(lo, y * 12) + 1) for y in range(first, last + 1)]
+    return [
+        sum([max(0, min(hi, y * 12 + 11) - max(lo, y * 12) + 1) for lo, hi in spans])
+        for y in range(first, last + 1)
+    ]
 
 
 CompLimit = Callable[[int], Decimal]

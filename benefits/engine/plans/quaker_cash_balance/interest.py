@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 
 from benefits.engine.money import CENT, ZERO
 
-from .cents import BOUND, CentsRate, Unusual, cents_of, cents_rate, default_context
+from .cents import CentsRate, Unusual, cents_of, cents_rate, default_context
 from .market import MarketData, Rate
 from .settings import BenefitSettings
 
@@ -206,7 +206,7 @@ def _in_cents(
             rate = _CENTS_RATES.get(quarterly[y]) or _cents_rate_of(quarterly[y])
         except Unusual:
             return None
-        m, d, h, limit = rate.m, rate.d, rate.h, rate.limit
+        m, d, h, limit, bound = rate.m, rate.d, rate.h, rate.limit, rate.bound
         if q == 1 and y < end_y and base_cents == cents and limit is not None and -limit < cents < limit:
             # A whole year, unrolled: ``interest_cents`` four times, each product exact (the limit).
             t = cents * m
@@ -223,7 +223,7 @@ def _in_cents(
         last_q = 4 if y < end_y else end_q - 1
         while q <= last_q:
             t = base_cents * m
-            if not -BOUND < t < BOUND:
+            if not -bound < t < bound:
                 return None  # too large for an exact product: the Decimal steps
             cents += (t + h) // d if t >= 0 else -((h - t) // d)
             base_cents = cents

@@ -397,6 +397,25 @@ def _year_values(limit: Callable[[int], Decimal], first: int, last: int) -> tupl
     return tuple([limit(year) for year in range(first, last + 1)])
 
 
+def _plain_credit(rate: Decimal, paydays: int, limit: Decimal, estimate: bool) -> tuple[int, bool] | None:
+    """The Contribution Credit in cents of pay at ``rate`` (× ``paydays`` / 12 if given), capped at
+    ``limit``: ``to_cents(min(amount, limit) × 5%)``, on exact fractions. The Decimal steps round the
+    amount to 28 digits before the cap and the credit; a fraction with a denominator this small is a
+    half cent exactly or at least 1/(24 × denominator) from one, and from the limit, far beyond
+    that rounding, so both give the same cents. None for no credit (not positive)."""
+    num, den = rate.as_integer_ratio()
+    if paydays:
+        num, den = num * paydays, den * 12
+    cap_num, cap_den = limit.as_integer_ratio()
+    if num * cap_den > cap_num * den:  # over the limit: the limit is the amount
+        num, den = cap_num, cap_den
+    if num <= 0:
+        return None
+    if den > 10**8 or num > den * 10**12:  # not pay in cents or a few digits more
+        raise Unusual("pay outside the exact fractions")
+    return (10 * num + den) // (2 * den), estimate  # 5% of the amount in cents, half up
+
+
 def _quick_account_ledger(**args: Any) -> Ledger:
     """``_account_ledger``'s balances (``ledger_quick``): each year's Contribution Credit in cents
     from ``countable_amount``, the same lookups in the same order."""
@@ -431,8 +450,11 @@ def _quick_account_ledger(**args: Any) -> Ledger:
             else:
                 pay[year] = None  # no Compensation given: a zero credit, not posted
                 continue
+            if not prorate:
+                pay[year] = _plain_credit(rate, paydays if annual else 0, limits[i], estimate)
+                continue
             amount = rate * paydays / TWELVE if annual else rate
-            limit = limits[i] * paydays / TWELVE if prorate else limits[i]
+            limit = limits[i] * paydays / TWELVE
             if amount > limit:
                 amount = limit
         else:

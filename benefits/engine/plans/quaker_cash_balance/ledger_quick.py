@@ -188,7 +188,19 @@ def quick_ledger(
         pay_due = q == 4 and y in pay_cents and y not in credit_dates
         if (y, q) not in unusual:
             if q_end <= through:
-                credit_interest(q_end, y)
+                if debited or distributed:
+                    credit_interest(q_end, y)
+                else:  # ``credit_interest`` and ``post`` inlined (the shadow is the balance)
+                    rate = rate_of(y)
+                    balance += interest_cents(base, rate)
+                    shadow = balance
+                    append_date(q_end)
+                    append_cents(balance)
+                    if first_cents < 0:
+                        first_cents = len(cents) - 1
+                    shadow_in_cents = True
+                    if rate.estimate and estimated_from is None:
+                        estimated_from = q_end
                 if pay_due:
                     credit_pay(q_end, y)
         else:

@@ -9,6 +9,8 @@
   disability, overrides, settings), and its entries, read, are the general path's.
 * Interest Credits alone (the accrued benefit, the whipsaw projection) carried in cents are the
   Decimal steps, digit and exponent.
+* A plain year's Contribution Credit on exact fractions (``_plain_credit``) is the Decimal steps'
+  cents: the amount rounded to 28 digits, capped, 5% of it rounded half up.
 * ``countable_amount`` is ``countable_compensation``'s amount and estimate flag; ``paydays_by_year``
   is ``active_paydays`` year by year.
 """
@@ -24,6 +26,7 @@ from hypothesis import strategies as st
 
 from benefits.engine.plans.quaker_cash_balance.cents import cents_rate
 from benefits.engine.plans.quaker_cash_balance.compensation import (
+    TWELVE,
     ActivePeriod,
     active_paydays,
     countable_amount,
@@ -40,6 +43,7 @@ from benefits.engine.plans.quaker_cash_balance.interest import (
 from benefits.engine.plans.quaker_cash_balance.ledger import (
     PAY_CREDIT_RATE,
     _account_ledger,
+    _plain_credit,
     _quick_account_ledger,
     account_ledger,
     build_ledger,
@@ -250,3 +254,45 @@ def test_interest_alone_in_cents_is_the_decimal_steps(balance, base, start, befo
     first = quarter_of(start)
     args = (balance, base, first, before, treasury_rate, benefit_settings)
     assert _interest_only(*args).as_tuple() == _in_decimal(*args, {}).as_tuple()
+
+
+rates_of_pay = st.one_of(
+    st.decimals(min_value=-1000, max_value=10**7, places=2, allow_nan=False, allow_infinity=False),
+    st.decimals(min_value=0, max_value=10**6, places=6, allow_nan=False, allow_infinity=False),
+    st.integers(0, 10**6).map(D),
+    st.sampled_from([D("1E+5"), D("345000"), D("0.005"), D("2.5"), D("0.01")]),
+)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(rates_of_pay, st.integers(0, 12), st.one_of(rates_of_pay, st.integers(150000, 350000).map(D)))
+def test_the_plain_credit_on_fractions_is_the_decimal_steps(rate, paydays, limit):
+    amount = rate * paydays / TWELVE if paydays else rate
+    if amount > limit:
+        amount = limit
+    decimal = int(to_cents(amount * PAY_CREDIT_RATE).scaleb(2)) if amount > 0 else None
+    plain = _plain_credit(rate, paydays, limit, True)
+    assert (None if plain is None else plain[0]) == decimal
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    accounts(),
+    st.sampled_from([D("123.456"), D("1E+24"), D("-9.99E+23"), D("0.001"), D("5E+3")]),
+    st.booleans(),
+)
+def test_unusual_input_takes_the_general_path(args, opening, rounded):
+    """Sub-cent openings, amounts beyond exact products, unrounded postings: what the general path
+    gives (an opening in whole thousands stays on the whole-cent path, its exponent kept)."""
+    args = args | {"opening_balance": opening}
+    args["settings"] = BenefitSettings(round_each_posting=rounded)
+    try:
+        general = _account_ledger(**args)
+    except MarketDataError:
+        return
+    with traces_off():
+        untraced = account_ledger(**args)
+    if opening.as_tuple().exponent < -2 or not rounded:
+        assert not isinstance(untraced, BalanceLedger)
+    days = _probe_days(general, [])
+    assert _reads(untraced, days) == _reads(general, days)
