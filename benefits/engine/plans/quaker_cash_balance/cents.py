@@ -20,8 +20,8 @@ class Unusual(Exception):
 
 class CentsRate(NamedTuple):
     """A quarterly credit rate m / d (in lowest terms, h the floor of half of d), whether it is an
-    estimate, ``limit``: a balance under it earns a year of credits with every product exact
-    (None if a quarter's rate is over 100%, never taken a year at a time)."""
+    estimate, ``limit``: a balance from 0 up to it earns a year of credits with every product exact
+    and none negative (None for a negative rate or one over 100% a quarter: never a year at a time)."""
 
     m: int
     d: int
@@ -48,7 +48,7 @@ def cents_rate(quarterly: Decimal, estimate: bool) -> CentsRate:
     # The Decimal product has the rate's own digits (g times ours): the bounds are on those.
     bound = BOUND // g
     # Four quarters at no more than 100% each at most multiply the balance by 16.
-    limit = bound // (16 * abs(m) + 1) if abs(m) <= d else None
+    limit = bound // (16 * m + 1) if 0 <= m <= d else None
     return CentsRate(m, d, d // 2, estimate, limit, bound)
 
 

@@ -201,7 +201,8 @@ def countable_amount(
 
 def paydays_by_year(periods: Sequence[ActivePeriod], first: int, last: int) -> list[int]:
     """``active_paydays(periods, year)`` for each year from ``first`` to ``last``: each span's month
-    range computed once; spans apart from each other (a rehire) counted span by span, no set."""
+    range computed once and laid over the years (its first and last year partial, twelve between);
+    spans apart from each other (a rehire) added, overlapping ones merged the general way."""
     spans = []
     for p in periods:
         lo = p.start.year * 12 + p.start.month - 1
@@ -213,16 +214,22 @@ def paydays_by_year(periods: Sequence[ActivePeriod], first: int, last: int) -> l
                 hi -= 1
         if hi >= lo:
             spans.append((lo, hi))
-    if len(spans) == 1:
-        lo, hi = spans[0]
-        return [max(0, min(hi, y * 12 + 11) - max(lo, y * 12) + 1) for y in range(first, last + 1)]
     spans.sort()
     if any(spans[k][0] <= spans[k - 1][1] for k in range(1, len(spans))):  # overlapping: merged
         return [active_paydays(periods, year) for year in range(first, last + 1)]
-    return [
-        sum([max(0, min(hi, y * 12 + 11) - max(lo, y * 12) + 1) for lo, hi in spans])
-        for y in range(first, last + 1)
-    ]
+    counts = [0] * (last - first + 1)
+    for lo, hi in spans:
+        (lo_y, lo_m), (hi_y, hi_m) = divmod(lo, 12), divmod(hi, 12)
+        a, b = max(lo_y, first), min(hi_y, last)
+        if a > b:
+            continue
+        for i in range(a - first, b - first + 1):
+            counts[i] += 12
+        if lo_y >= first:
+            counts[lo_y - first] -= lo_m  # months before the span's first
+        if hi_y <= last:
+            counts[hi_y - first] -= 11 - hi_m  # months after the span's last
+    return counts
 
 
 CompLimit = Callable[[int], Decimal]

@@ -207,16 +207,13 @@ def _in_cents(
         except Unusual:
             return None
         m, d, h, limit, bound = rate.m, rate.d, rate.h, rate.limit, rate.bound
-        if q == 1 and y < end_y and base_cents == cents and limit is not None and -limit < cents < limit:
-            # A whole year, unrolled: ``interest_cents`` four times, each product exact (the limit).
-            t = cents * m
-            cents += (t + h) // d if t >= 0 else -((h - t) // d)
-            t = cents * m
-            cents += (t + h) // d if t >= 0 else -((h - t) // d)
-            t = cents * m
-            cents += (t + h) // d if t >= 0 else -((h - t) // d)
-            t = cents * m
-            cents += (t + h) // d if t >= 0 else -((h - t) // d)
+        if q == 1 and y < end_y and base_cents == cents and limit is not None and 0 <= cents < limit:
+            # A whole year, unrolled: ``interest_cents`` four times, each product exact and not
+            # negative (the limit).
+            cents += (cents * m + h) // d
+            cents += (cents * m + h) // d
+            cents += (cents * m + h) // d
+            cents += (cents * m + h) // d
             base_cents = cents
             y += 1
             continue

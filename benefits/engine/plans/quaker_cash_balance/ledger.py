@@ -397,16 +397,34 @@ def _year_values(limit: Callable[[int], Decimal], first: int, last: int) -> tupl
     return tuple([limit(year) for year in range(first, last + 1)])
 
 
-def _plain_credit(rate: Decimal, paydays: int, limit: Decimal, estimate: bool) -> tuple[int, bool] | None:
+def _ratios(values: tuple[Decimal, ...]) -> tuple[tuple[int, int], ...]:
+    """Each value as a fraction, kept for the very tuple (``YearLimit.years`` hands out the same one
+    for the same years: a census asks for the same few ranges)."""
+    kept = _RATIOS.get(id(values))
+    if kept is not None and kept[0] is values:
+        return kept[1]
+    ratios = tuple([v.as_integer_ratio() for v in values])
+    if len(_RATIOS) >= 4096:
+        _RATIOS.clear()
+    _RATIOS[id(values)] = (values, ratios)  # the tuple kept alive with its id
+    return ratios
+
+
+_RATIOS: dict[int, tuple[tuple[Decimal, ...], tuple[tuple[int, int], ...]]] = {}
+
+
+def _plain_credit(
+    rate: Decimal, paydays: int, limit: tuple[int, int], estimate: bool
+) -> tuple[int, bool] | None:
     """The Contribution Credit in cents of pay at ``rate`` (× ``paydays`` / 12 if given), capped at
-    ``limit``: ``to_cents(min(amount, limit) × 5%)``, on exact fractions. The Decimal steps round the
+    ``limit`` (as a fraction): ``to_cents(min(amount, limit) × 5%)``, on exact fractions. The Decimal steps round the
     amount to 28 digits before the cap and the credit; a fraction with a denominator this small is a
     half cent exactly or at least 1/(24 × denominator) from one, and from the limit, far beyond
     that rounding, so both give the same cents. None for no credit (not positive)."""
     num, den = rate.as_integer_ratio()
     if paydays:
         num, den = num * paydays, den * 12
-    cap_num, cap_den = limit.as_integer_ratio()
+    cap_num, cap_den = limit
     if num * cap_den > cap_num * den:  # over the limit: the limit is the amount
         num, den = cap_num, cap_den
     if num <= 0:
@@ -437,6 +455,7 @@ def _quick_account_ledger(**args: Any) -> Ledger:
     plain = override is None and disability is None and loans is None
     annual, prorate = settings.compensation_input == "annual_rate", settings.prorate_compensation_limit
     pay: dict[int, tuple[int, bool] | None] = {}
+    ratios: tuple[tuple[int, int], ...] = ()
     for i, paydays in enumerate(paydays_by_year(periods, first, last_year)):
         year = first + i
         if not paydays:  # never Active that year: no countable Compensation
@@ -451,7 +470,8 @@ def _quick_account_ledger(**args: Any) -> Ledger:
                 pay[year] = None  # no Compensation given: a zero credit, not posted
                 continue
             if not prorate:
-                pay[year] = _plain_credit(rate, paydays if annual else 0, limits[i], estimate)
+                ratios = ratios or _ratios(limits)
+                pay[year] = _plain_credit(rate, paydays if annual else 0, ratios[i], estimate)
                 continue
             amount = rate * paydays / TWELVE if annual else rate
             limit = limits[i] * paydays / TWELVE

@@ -153,17 +153,14 @@ def quick_ledger(
             # shadow is the balance), then the year's Contribution Credit on December 31.
             ends = year_ends(y)
             rate = rate_of(y) if ends[3] <= through else None
-            if rate is not None and rate.limit is not None and -rate.limit < balance < rate.limit:
+            if rate is not None and rate.limit is not None and 0 <= balance < rate.limit:
                 m, d, h = rate.m, rate.d, rate.h
-                # ``interest_cents`` four times, unrolled (the limit keeps each product exact).
-                t = balance * m
-                b1 = balance + ((t + h) // d if t >= 0 else -((h - t) // d))
-                t = b1 * m
-                b2 = b1 + ((t + h) // d if t >= 0 else -((h - t) // d))
-                t = b2 * m
-                b3 = b2 + ((t + h) // d if t >= 0 else -((h - t) // d))
-                t = b3 * m
-                balance = b3 + ((t + h) // d if t >= 0 else -((h - t) // d))
+                # ``interest_cents`` four times, unrolled (the limit keeps each product exact and
+                # not negative).
+                b1 = balance + (balance * m + h) // d
+                b2 = b1 + (b1 * m + h) // d
+                b3 = b2 + (b2 * m + h) // d
+                balance = b3 + (b3 * m + h) // d
                 dates += ends
                 cents += (b1, b2, b3, balance)
                 if first_cents < 0:

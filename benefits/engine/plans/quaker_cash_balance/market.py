@@ -222,6 +222,8 @@ def _frozen(value: object) -> object:
         if type(value) is dict and {*map(type, value), *map(type, value.values())} <= {str}:
             # Text keys to text values (the yearly rates): their items are their exact text.
             return ("{str}", tuple(value.items()))
+        if all(type(k) is str for k in value):  # text keys: their exact text
+            return ("{str:}", tuple([(k, _frozen(v)) for k, v in value.items()]))
         return ("{}", tuple([(_frozen(k), _frozen(v)) for k, v in value.items()]))
     if isinstance(value, list | tuple):
         return ("[]", tuple([_frozen(v) for v in value]))
