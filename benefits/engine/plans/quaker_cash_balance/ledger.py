@@ -436,7 +436,8 @@ def _plain_credit(
 
 def _quick_account_ledger(**args: Any) -> Ledger:
     """``_account_ledger``'s balances (``ledger_quick``): each year's Contribution Credit in cents
-    from ``countable_amount``, the same lookups in the same order."""
+    (``_plain_credit`` for pay alone, else ``countable_amount``), the limits of the years read as a
+    range. Any error is met again on the general path, where that path meets it."""
     settings: BenefitSettings = args["settings"]
     account_open: date = args["account_open"]
     through: date = args["through"]
