@@ -9,6 +9,7 @@ from datetime import date
 from typing import Any
 
 from benefits.engine.core import CoreResult
+from benefits.engine.parameters import current_reads
 from benefits.engine.types import Participant
 
 from .inputs import AccountInputs, _comp_limit, _core, _loan_limit, _settings, account_inputs
@@ -57,8 +58,9 @@ def replay_limit_reads(inputs: AccountInputs, last_year: int) -> None:
     """Read the limits ``participant_ledger`` reads for each Plan Year from the account's opening
     through ``last_year`` (the §401(a)(17) limit, then a loan agent's §414(q) amount), in its order:
     a figure that takes its balance from a ledger already built lists them in its trace as building
-    that ledger would have."""
-    if inputs.account_open is None:
+    that ledger would have. With no read recorded there is nothing to list: the ledger already read
+    them all (and raised for any missing)."""
+    if inputs.account_open is None or current_reads() is None:
         return
     for year in range(inputs.account_open.year, last_year + 1):
         _comp_limit(year)

@@ -35,7 +35,7 @@ from benefits.engine.mortality import (
     revrul_2001_62_table,
 )
 from benefits.engine.parameters import replaying_reads
-from benefits.engine.trace import Trace, money
+from benefits.engine.trace import Trace, money, recording
 from benefits.engine.trace import factor as factor_of
 
 from .market import MarketData, Rate
@@ -160,14 +160,17 @@ def balance_to_life_annuity(
     age = age_at(birth_date, start)
     factor = life_annuity(basis.basis, age)
     monthly = to_money(to_decimal(balance) / (12 * to_decimal(factor)))
-    trace = Trace().add(
-        f"Convert the account to a {what}: balance ÷ (12 × annuity factor)",
-        section=section,
-        result=money(monthly),
-        balance=money(balance),
-        start=start,
-        age=age_words(birth_date, start),
-        annuity_factor=factor_of(round(factor, 6), 6),
-        basis=basis.describe(),
-    )
-    return LifeAnnuity(balance, start, age, factor, monthly, basis.describe(), trace)
+    described = basis.describe()
+    trace = Trace()
+    if recording():  # the step's words only for a trace that keeps them
+        trace = trace.add(
+            f"Convert the account to a {what}: balance ÷ (12 × annuity factor)",
+            section=section,
+            result=money(monthly),
+            balance=money(balance),
+            start=start,
+            age=age_words(birth_date, start),
+            annuity_factor=factor_of(round(factor, 6), 6),
+            basis=described,
+        )
+    return LifeAnnuity(balance, start, age, factor, monthly, described, trace)

@@ -154,4 +154,82 @@ def countable_compensation(
     return CountableCompensation(year, amount, basis, estimate)
 
 
+def countable_amount(
+    *,
+    year: int,
+    paydays: int,
+    compensation: Mapping[int, Decimal],
+    comp_limit: Decimal,
+    settings: BenefitSettings,
+    override: Mapping[int, Decimal] | None = None,
+    disability_date: date | None = None,
+    loan_agent_limit: Decimal | None = None,
+    projected_rate: Decimal | None = None,
+) -> tuple[Decimal, bool] | None:
+    """``countable_compensation``'s amount and estimate flag without its words (the untraced census),
+    ``paydays`` being ``active_paydays(periods, year)``: the same Decimal steps."""
+    if paydays == 0:
+        return None
+    estimate = False
+    if override is not None and year in override:
+        amount = override[year]
+    elif disability_date is not None and year >= disability_date.year:
+        deemed = disability_deemed_rate(compensation, disability_date, settings)
+        if year == disability_date.year:
+            before = disability_date.month - 1
+            paid = compensation.get(year, ZERO)
+            if settings.compensation_input == "annual_rate":
+                paid = paid * before / TWELVE
+            amount = paid + deemed * (12 - before) / TWELVE
+        else:
+            amount = deemed
+    else:
+        if year in compensation:
+            rate = compensation[year]
+        elif projected_rate is not None:
+            rate, estimate = projected_rate, True
+        else:
+            return ZERO, False
+        amount = rate * paydays / TWELVE if settings.compensation_input == "annual_rate" else rate
+    limit = comp_limit * paydays / TWELVE if settings.prorate_compensation_limit else comp_limit
+    if amount > limit:
+        amount = limit
+    if loan_agent_limit is not None and amount > loan_agent_limit:
+        amount = loan_agent_limit
+    return amount, estimate
+
+
+def paydays_by_year(periods: Sequence[ActivePeriod], first: int, last: int) -> list[int]:
+    """``active_paydays(periods, year)`` for each year from ``first`` to ``last``: each span's month
+    range computed once and laid over the years (its first and last year partial, twelve between);
+    spans apart from each other (a rehire) added, overlapping ones merged the general way."""
+    spans = []
+    for p in periods:
+        lo = p.start.year * 12 + p.start.month - 1
+        if p.end is None:
+            hi = last * 12 + 11
+        else:
+            hi = p.end.year * 12 + p.end.month - 1
+            if p.end != month_end(p.end.year, p.end.month):
+                hi -= 1
+        if hi >= lo:
+            spans.append((lo, hi))
+    spans.sort()
+    if any(spans[k][0] <= spans[k - 1][1] for k in range(1, len(spans))):  # overlapping: merged
+        return [active_paydays(periods, year) for year in range(first, last + 1)]
+    counts = [0] * (last - first + 1)
+    for lo, hi in spans:
+        (lo_y, lo_m), (hi_y, hi_m) = divmod(lo, 12), divmod(hi, 12)
+        a, b = max(lo_y, first), min(hi_y, last)
+        if a > b:
+            continue
+        for i in range(a - first, b - first + 1):
+            counts[i] += 12
+        if lo_y >= first:
+            counts[lo_y - first] -= lo_m  # months before the span's first
+        if hi_y <= last:
+            counts[hi_y - first] -= 11 - hi_m  # months after the span's last
+    return counts
+
+
 CompLimit = Callable[[int], Decimal]

@@ -157,13 +157,33 @@ def _settings(core: CoreResult | None) -> BenefitSettings:
     return core.settings.get("benefits") or DEFAULT_SETTINGS
 
 
-def _comp_limit(year: int) -> Decimal:
-    # Projected pay years beyond the last published limit use it as a traced estimate.
-    return _limit("irs_401a17_compensation_limit", year)
+class YearLimit:
+    """A yearly limit (``_limit`` of one parameter) as a function of the year, and of a range of years."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._ranges: dict[tuple[int, int], tuple[Decimal, ...]] = {}
+
+    def __call__(self, year: int) -> Decimal:
+        return _limit(self.name, year)
+
+    def years(self, first: int, last: int) -> tuple[Decimal, ...]:
+        """Each year's value from ``first`` to ``last``, read in that order; with no read recorded,
+        the range is looked up once (a census's ledgers ask for the same ranges)."""
+        if current_reads() is not None:
+            return tuple([_limit(self.name, y) for y in range(first, last + 1)])
+        values = self._ranges.get((first, last))
+        if values is None:
+            values = tuple([_limit(self.name, y) for y in range(first, last + 1)])
+            if len(self._ranges) >= 4096:
+                self._ranges.clear()
+            self._ranges[(first, last)] = values
+        return values
 
 
-def _loan_limit(year: int) -> Decimal:
-    return _limit("irs_414q_hce_compensation_threshold", year)
+# Projected pay years beyond the last published limit use it as a traced estimate.
+_comp_limit = YearLimit("irs_401a17_compensation_limit")
+_loan_limit = YearLimit("irs_414q_hce_compensation_threshold")
 
 
 def _limit(name: str, year: int) -> Decimal:

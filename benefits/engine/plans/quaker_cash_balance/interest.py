@@ -11,7 +11,8 @@ from functools import cache, lru_cache
 
 from benefits.engine.money import CENT, ZERO
 
-from .market import Rate
+from .cents import CentsRate, Unusual, cents_of, cents_rate, default_context
+from .market import MarketData, Rate
 from .settings import BenefitSettings
 
 INTEREST_CAP = Decimal("0.12")  # §4.4(a)(i)(b)
@@ -82,13 +83,25 @@ def interest_only_balance(
     before: date,
     treasury_rate: Callable[[int], Rate],
     settings: BenefitSettings,
+    quarterly: dict[int, Decimal] | None = None,
 ) -> Decimal:
     """The balance at the start of ``before``, carried from ``balance`` (the balance after every
     posting of December 31 ``year_end``) with the quarterly Interest Credits alone: what
     ``build_ledger`` posts, quarter by quarter, when nothing else is due (no pay credit, forfeiture,
     restoration or Annuity Starting Date after ``year_end``); the same Decimal steps, without the
-    entries (the accrued benefit needs only the balance at Normal Retirement Date)."""
-    return _interest_only(balance, balance, (year_end.year + 1, 1), before, treasury_rate, settings)
+    entries (the accrued benefit needs only the balance at Normal Retirement Date). ``quarterly``:
+    each Plan Year's quarterly rate, if the caller keeps them (``shared_quarterly``)."""
+    first = (year_end.year + 1, 1)
+    return _interest_only(balance, balance, first, before, treasury_rate, settings, quarterly)
+
+
+def shared_quarterly(market: MarketData, as_of: date, settings: BenefitSettings) -> dict[int, Decimal]:
+    """The quarterly rate of each Plan Year read with ``as_of``'s estimates allowed after its year,
+    one table for the market data (filled as years are asked for): every participant's carry to NRD
+    reads the same years."""
+    floor = settings.interest_floor
+    key = ("quarterly rates", as_of.year, None if floor is None else floor.as_tuple())
+    return market.derived(key, dict)
 
 
 def projected_balance_before(
@@ -125,8 +138,25 @@ def _interest_only(
 ) -> Decimal:
     """``balance`` after the Interest Credit of every quarter from ``first`` to the last one ending
     before ``before`` (the first credited on ``base``, each later one on the balance before it)."""
-    rounding = settings.round_each_posting
     quarterly = {} if quarterly is None else quarterly
+    if settings.round_each_posting and quarter_end(*first) < before:
+        carried = _in_cents(balance, base, first, before, treasury_rate, settings, quarterly)
+        if carried is not None:
+            return carried
+    return _in_decimal(balance, base, first, before, treasury_rate, settings, quarterly)
+
+
+def _in_decimal(
+    balance: Decimal,
+    base: Decimal,
+    first: tuple[int, int],
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+    quarterly: dict[int, Decimal],
+) -> Decimal:
+    """``_interest_only`` in Decimal steps."""
+    rounding = settings.round_each_posting
     y, q = first
     # Year by year (the rate is the year's), each quarter rounded on its own: the accrued benefit
     # and the whipsaw carry a balance this way over decades of quarters.
@@ -145,3 +175,66 @@ def _interest_only(
             if quarter_end(y, q) >= before:
                 return balance
     return balance
+
+
+def _in_cents(
+    balance: Decimal,
+    base: Decimal,
+    first: tuple[int, int],
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+    quarterly: dict[int, Decimal],
+) -> Decimal | None:
+    """``_interest_only`` (rounded, at least one quarter) in whole cents: each credit the base in cents
+    times the rate's digits, rounded half up to the cent, which is the Decimal step whenever the
+    product is exact (checked); the same rate lookups in the same order. None (the Decimal steps
+    then) for a balance or base finer than a cent, or anything ``ledger_quick`` does not take."""
+    try:
+        if not default_context():
+            return None
+        cents = cents_of(balance)[0]
+        base_cents = cents_of(base)[0]
+    except Unusual:
+        return None
+    y, q = first
+    end_y, end_q = quarter_of(before)  # credited: every quarter before ``before``'s own
+    while (y, q) < (end_y, end_q):
+        if y not in quarterly:
+            quarterly[y] = quarterly_rate(treasury_rate(y), settings)
+        try:
+            rate = _CENTS_RATES.get(quarterly[y]) or _cents_rate_of(quarterly[y])
+        except Unusual:
+            return None
+        m, d, h, limit, bound = rate.m, rate.d, rate.h, rate.limit, rate.bound
+        if q == 1 and y < end_y and base_cents == cents and limit is not None and 0 <= cents < limit:
+            # A whole year, unrolled: ``interest_cents`` four times, each product exact and not
+            # negative (the limit).
+            cents += (cents * m + h) // d
+            cents += (cents * m + h) // d
+            cents += (cents * m + h) // d
+            cents += (cents * m + h) // d
+            base_cents = cents
+            y += 1
+            continue
+        last_q = 4 if y < end_y else end_q - 1
+        while q <= last_q:
+            t = base_cents * m
+            if not -bound < t < bound:
+                return None  # too large for an exact product: the Decimal steps
+            cents += (t + h) // d if t >= 0 else -((h - t) // d)
+            base_cents = cents
+            q += 1
+        y, q = y + 1, 1
+    return Decimal(cents).scaleb(-2)
+
+
+_CENTS_RATES: dict[Decimal, CentsRate] = {}
+
+
+def _cents_rate_of(quarterly: Decimal) -> CentsRate:
+    """The rate's whole-number form (equal rates, by value, have equal products), kept."""
+    rate = cents_rate(quarterly, False)
+    if len(_CENTS_RATES) < 1024:
+        _CENTS_RATES[quarterly] = rate
+    return rate

@@ -13,11 +13,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, cast
 
 from benefits.engine.money import CENT, ZERO
+from benefits.engine.parameters import current_reads
+from benefits.engine.trace import recording
 
-from .compensation import ActivePeriod, CountableCompensation, countable_compensation
+from .cents import BOUND, CentsRate, Unusual, cents_rate
+from .compensation import (
+    TWELVE,
+    ActivePeriod,
+    CountableCompensation,
+    countable_amount,
+    countable_compensation,
+    paydays_by_year,
+)
 from .interest import credit_rate_in_percent, quarter_end, quarter_of, to_cents, unrounded
 from .ledger_entries import (
     DISTRIBUTION,
@@ -30,6 +40,7 @@ from .ledger_entries import (
     Ledger,
     LedgerEntry,
 )
+from .ledger_quick import quick_ledger
 from .market import MarketData, Rate
 from .settings import BenefitSettings
 
@@ -264,7 +275,42 @@ def account_ledger(
     """The ledger of one participant from the account's opening through ``through``.
 
     Market data and pay after ``as_of``'s year are projections (GAP-4), flagged on each entry.
+    Without traces its balances alone, in whole cents (``ledger_quick``), the entries built the
+    general way only if read; input that path does not take goes the general way.
     """
+    args: dict[str, Any] = dict(
+        account_open=account_open, opening_balance=opening_balance, periods=periods,
+        compensation=compensation, comp_limit=comp_limit, market=market, as_of=as_of,
+        through=through, settings=settings, asd=asd, forfeitures=forfeitures,
+        disability_date=disability_date, countable_override=countable_override,
+        loan_agent_limit=loan_agent_limit,
+    )  # fmt: skip
+    if settings.round_each_posting and not recording() and current_reads() is None:
+        try:
+            return _quick_account_ledger(**args)
+        except Exception:  # noqa: BLE001, S110 - unusual input (or an error): the general path meets it
+            pass
+    return _account_ledger(**args)
+
+
+def _account_ledger(
+    *,
+    account_open: date,
+    opening_balance: Decimal,
+    periods: Sequence[ActivePeriod],
+    compensation: Mapping[int, Decimal],
+    comp_limit: Callable[[int], Decimal],
+    market: MarketData,
+    as_of: date,
+    through: date,
+    settings: BenefitSettings,
+    asd: date | None = None,
+    forfeitures: Sequence[Forfeiture] = (),
+    disability_date: date | None = None,
+    countable_override: Mapping[int, Decimal] | None = None,
+    loan_agent_limit: Callable[[int], Decimal] | None = None,
+) -> Ledger:
+    """``account_ledger`` on the general path: every entry with its words."""
     last_known_pay = compensation[max(compensation)] if compensation else None
     pay: dict[int, CountableCompensation] = {}
     last_year = through.year if asd is None else min(through.year, asd.year)
@@ -288,6 +334,26 @@ def account_ledger(
         for p in periods:
             if p.end is not None and p.end.year in pay:
                 credit_dates[p.end.year] = p.end
+    treasury_rate, credit_rate = _rates(market, as_of, settings)
+    return build_ledger(
+        account_open=account_open,
+        opening_balance=opening_balance,
+        pay_credits=pay,
+        treasury_rate=treasury_rate,
+        through=through,
+        settings=settings,
+        asd=asd,
+        forfeitures=forfeitures,
+        credit_dates=credit_dates,
+        credit_rate=credit_rate,
+    )
+
+
+def _rates(
+    market: MarketData, as_of: date, settings: BenefitSettings
+) -> tuple[Callable[[int], Rate], Callable[[int], tuple[Rate, Decimal, str, Decimal]]]:
+    """Each Plan Year's Treasury Rate, and its quarterly credit rate with words (made once for the
+    market data)."""
     floor = settings.interest_floor
     # Equal floors that print apart (0.02, 0.020) give words apart: keyed by their exact digits.
     floor_digits = None if floor is None else floor.as_tuple()
@@ -302,15 +368,150 @@ def account_ledger(
 
         return market.derived(("quarterly credit", y, y > as_of.year, floor_digits), compute)
 
-    return build_ledger(
+    return treasury_rate, credit_rate
+
+
+def _cents_rates(market: MarketData, as_of: date, settings: BenefitSettings) -> Callable[[int], CentsRate]:
+    """Each Plan Year's quarterly credit rate in whole numbers, from ``credit_rate``: one table for
+    the market data, the as-of year and the floor, filled as years are asked for."""
+    floor = settings.interest_floor
+    key = ("cents rates", as_of.year, None if floor is None else floor.as_tuple())
+    table: dict[int, CentsRate] = market.derived(key, dict)
+    credit_rate = _rates(market, as_of, settings)[1]
+
+    def rate_of(year: int) -> CentsRate:
+        rate = table.get(year)
+        if rate is None:
+            r, quarterly, _, _ = credit_rate(year)
+            rate = table[year] = cents_rate(quarterly, r.estimate)
+        return rate
+
+    return rate_of
+
+
+def _year_values(limit: Callable[[int], Decimal], first: int, last: int) -> tuple[Decimal, ...]:
+    """``limit(year)`` for each year from ``first`` to ``last``, in order (a range at once if it can)."""
+    years = getattr(limit, "years", None)
+    if years is not None:
+        return cast(tuple[Decimal, ...], years(first, last))
+    return tuple([limit(year) for year in range(first, last + 1)])
+
+
+def _ratios(values: tuple[Decimal, ...]) -> tuple[tuple[int, int], ...]:
+    """Each value as a fraction, kept for the very tuple (``YearLimit.years`` hands out the same one
+    for the same years: a census asks for the same few ranges)."""
+    kept = _RATIOS.get(id(values))
+    if kept is not None and kept[0] is values:
+        return kept[1]
+    ratios = tuple([v.as_integer_ratio() for v in values])
+    if len(_RATIOS) >= 4096:
+        _RATIOS.clear()
+    _RATIOS[id(values)] = (values, ratios)  # the tuple kept alive with its id
+    return ratios
+
+
+_RATIOS: dict[int, tuple[tuple[Decimal, ...], tuple[tuple[int, int], ...]]] = {}
+
+
+def _plain_credit(
+    rate: Decimal, paydays: int, limit: tuple[int, int], estimate: bool
+) -> tuple[int, bool] | None:
+    """The Contribution Credit in cents of pay at ``rate`` (× ``paydays`` / 12 if given), capped at
+    ``limit`` (as a fraction): ``to_cents(min(amount, limit) × 5%)``, on exact fractions. The Decimal steps round the
+    amount to 28 digits before the cap and the credit; a fraction with a denominator this small is a
+    half cent exactly or at least 1/(24 × denominator) from one, and from the limit, far beyond
+    that rounding, so both give the same cents. None for no credit (not positive)."""
+    num, den = rate.as_integer_ratio()
+    if paydays:
+        num, den = num * paydays, den * 12
+    cap_num, cap_den = limit
+    if num * cap_den > cap_num * den:  # over the limit: the limit is the amount
+        num, den = cap_num, cap_den
+    if num <= 0:
+        return None
+    if den > 10**8 or num > den * 10**12:  # not pay in cents or a few digits more
+        raise Unusual("pay outside the exact fractions")
+    return (10 * num + den) // (2 * den), estimate  # 5% of the amount in cents, half up
+
+
+def _quick_account_ledger(**args: Any) -> Ledger:
+    """``_account_ledger``'s balances (``ledger_quick``): each year's Contribution Credit in cents
+    (``_plain_credit`` for pay alone, else ``countable_amount``), the limits of the years read as a
+    range. Any error is met again on the general path, where that path meets it."""
+    settings: BenefitSettings = args["settings"]
+    account_open: date = args["account_open"]
+    through: date = args["through"]
+    asd: date | None = args["asd"]
+    periods: Sequence[ActivePeriod] = args["periods"]
+    compensation: Mapping[int, Decimal] = args["compensation"]
+    comp_limit, loan_limit = args["comp_limit"], args["loan_agent_limit"]
+    as_of: date = args["as_of"]
+    last_known_pay = compensation[max(compensation)] if compensation else None
+    last_year = through.year if asd is None else min(through.year, asd.year)
+    first = account_open.year
+    project = settings.project_future_pay
+    limits = _year_values(comp_limit, first, last_year)
+    loans = _year_values(loan_limit, first, last_year) if loan_limit else None
+    override, disability = args["countable_override"], args["disability_date"]
+    plain = override is None and disability is None and loans is None
+    annual, prorate = settings.compensation_input == "annual_rate", settings.prorate_compensation_limit
+    pay: dict[int, tuple[int, bool] | None] = {}
+    ratios: tuple[tuple[int, int], ...] = ()
+    for i, paydays in enumerate(paydays_by_year(periods, first, last_year)):
+        year = first + i
+        if not paydays:  # never Active that year: no countable Compensation
+            continue
+        if plain:  # ``countable_amount`` of pay alone, inline (the census's usual participant)
+            estimate = False
+            if year in compensation:
+                rate = compensation[year]
+            elif project and year >= as_of.year and last_known_pay is not None:
+                rate, estimate = last_known_pay, True
+            else:
+                pay[year] = None  # no Compensation given: a zero credit, not posted
+                continue
+            if not prorate:
+                ratios = ratios or _ratios(limits)
+                pay[year] = _plain_credit(rate, paydays if annual else 0, ratios[i], estimate)
+                continue
+            amount = rate * paydays / TWELVE if annual else rate
+            limit = limits[i] * paydays / TWELVE
+            if amount > limit:
+                amount = limit
+        else:
+            comp = countable_amount(
+                year=year,
+                paydays=paydays,
+                compensation=compensation,
+                comp_limit=limits[i],
+                settings=settings,
+                override=override,
+                disability_date=disability,
+                loan_agent_limit=None if loans is None else loans[i],
+                projected_rate=last_known_pay if (project and year >= as_of.year) else None,
+            )
+            assert comp is not None  # paydays > 0
+            amount, estimate = comp
+        credit = None
+        if amount > 0:  # the Decimal credit's cents (``build_ledger`` posts none otherwise)
+            credit = int(to_cents(amount * PAY_CREDIT_RATE).scaleb(2))
+            if not -BOUND < credit < BOUND:
+                raise Unusual("too large")
+        pay[year] = None if credit is None else (credit, estimate)
+    credit_dates: dict[int, date] = {}
+    if settings.final_year_credit == "separation":
+        for p in periods:
+            if p.end is not None and p.end.year in pay:
+                credit_dates[p.end.year] = p.end
+    return quick_ledger(
         account_open=account_open,
-        opening_balance=opening_balance,
-        pay_credits=pay,
-        treasury_rate=treasury_rate,
+        opening_balance=args["opening_balance"],
+        pay_cents=pay,
+        rate_of=_cents_rates(args["market"], as_of, settings),
         through=through,
-        settings=settings,
+        q1_2000_interest=settings.q1_2000_interest_on_beginning_balance,
         asd=asd,
-        forfeitures=forfeitures,
+        forfeitures=args["forfeitures"],
         credit_dates=credit_dates,
-        credit_rate=credit_rate,
+        full=lambda: _account_ledger(**args),
     )

@@ -4,6 +4,7 @@ kind, amount, the balance after it and its basis in plain words; statements of a
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -96,6 +97,74 @@ class Ledger:
     def estimated_from(self) -> date | None:
         """The first entry that rests on projected pay or rates, if any."""
         return next((e.date for e in self.entries if e.estimate), None)
+
+    @property
+    def has_residual(self) -> bool:
+        """Whether a credit was posted after the ASD or a forfeiture (GAP-2 work item)."""
+        return any(e.residual for e in self.entries)
+
+
+class BalanceLedger(Ledger):
+    """A ledger known by its postings' dates and balances alone (``ledger_quick``, the untraced
+    census): every balance the entries would show, in whole cents, without an entry per posting.
+    The entries themselves, asked for, are built on the general path (``full``), once.
+
+    ``cents[i]`` is the balance after posting ``i`` in cents; from ``first_cents`` on it carries the
+    cent exponent (a rounded credit is in it), before that the opening balance's exponent ``unit``.
+    """
+
+    _cents: list[int]
+    _first_cents: int
+    _unit: int
+    _flags: tuple[bool, date | None, bool]  # forfeited at the end, first estimate, any residual
+    _full: Callable[[], Ledger]
+
+    def __init__(
+        self,
+        dates: tuple[date, ...],
+        cents: list[int],
+        first_cents: int,
+        unit: int,
+        flags: tuple[bool, date | None, bool],
+        full: Callable[[], Ledger],
+    ) -> None:
+        self.__dict__.update(
+            _dates=dates, _cents=cents, _first_cents=first_cents, _unit=unit, _flags=flags, _full=full
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "entries":  # built once, on the general path, the first time they are read
+            entries = self._full().entries
+            object.__setattr__(self, "entries", entries)
+            return entries
+        raise AttributeError(name)
+
+    def _balance(self, i: int) -> Decimal:
+        """The balance after posting ``i`` as the entries hold it: the same digits and exponent."""
+        if i < 0:
+            return ZERO
+        cents = self._cents[i]
+        if i >= self._first_cents:
+            return Decimal(cents).scaleb(-2)
+        return Decimal(cents // 10 ** (self._unit + 2)).scaleb(self._unit)
+
+    def balance_at(self, on: date) -> Decimal:
+        return self._balance(bisect.bisect_right(self._dates, on) - 1)
+
+    def balance_before(self, on: date) -> Decimal:
+        return self._balance(bisect.bisect_left(self._dates, on) - 1)
+
+    @property
+    def forfeited_at_end(self) -> bool:
+        return self._flags[0]
+
+    @property
+    def estimated_from(self) -> date | None:
+        return self._flags[1]
+
+    @property
+    def has_residual(self) -> bool:
+        return self._flags[2]
 
 
 @dataclass(frozen=True)

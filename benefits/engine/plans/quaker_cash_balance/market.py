@@ -70,6 +70,7 @@ class MarketData:
     _treasury: dict[tuple[int, bool], Rate] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _air: dict[tuple[int, int], Rate] = field(default_factory=dict, init=False, repr=False, compare=False)
     # Values derived from the data alone (each year's quarterly credit rate and its words), made once.
     _derived: dict[object, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -118,7 +119,15 @@ class MarketData:
 
     # -- §1.2(e) ---------------------------------------------------------------------------------
     def applicable_interest_rate_for(self, distribution: date) -> Rate:
-        """The 30-year Treasury rate for the 2nd calendar month before the distribution month."""
+        """The 30-year Treasury rate for the 2nd calendar month before the distribution month (each
+        month's looked up once: the data never changes, and a census asks for the same months)."""
+        key = (distribution.year, distribution.month)
+        rate = self._air.get(key)
+        if rate is None:
+            rate = self._air[key] = self._applicable_interest_rate_for(distribution)
+        return rate
+
+    def _applicable_interest_rate_for(self, distribution: date) -> Rate:
         look = add_months(date(distribution.year, distribution.month, 1), -2)
         key = (look.year, look.month)
         if key in self.applicable_interest_rate:
@@ -210,6 +219,11 @@ def _frozen(value: object) -> object:
     if type(value) in _SCALARS:
         return (type(value), repr(value))
     if isinstance(value, Mapping):
+        if type(value) is dict and {*map(type, value), *map(type, value.values())} <= {str}:
+            # Text keys to text values (the yearly rates): their items are their exact text.
+            return ("{str}", tuple(value.items()))
+        if all(type(k) is str for k in value):  # text keys: their exact text
+            return ("{str:}", tuple([(k, _frozen(v)) for k, v in value.items()]))
         return ("{}", tuple([(_frozen(k), _frozen(v)) for k, v in value.items()]))
     if isinstance(value, list | tuple):
         return ("[]", tuple([_frozen(v) for v in value]))

@@ -36,7 +36,7 @@ from .inputs import (
     earliest_commencement,
     vested_amount,
 )
-from .interest import interest_only_balance
+from .interest import interest_only_balance, shared_quarterly
 from .ledger_entries import Ledger
 from .limits import (
     cash_out,
@@ -90,6 +90,7 @@ def accrued_benefit(
             before=nrd,
             treasury_rate=lambda y: market.treasury_rate(y, allow_estimate=y > as_of.year),
             settings=_settings(core),
+            quarterly=shared_quarterly(market, as_of, _settings(core)),
         )
     elif ledger is not None and nrd <= last_dec31:
         # NRD has passed: before it the frozen account is the participant's own ledger (the same
@@ -108,6 +109,7 @@ def accrued_benefit(
             before=nrd,
             treasury_rate=lambda y: market.treasury_rate(y, allow_estimate=y > as_of.year),
             settings=_settings(core),
+            quarterly=shared_quarterly(market, as_of, _settings(core)),
         )
         balance = to_dec31.balance_at(last_dec31) if to_dec31.forfeited_at_end else carried
     else:
@@ -300,8 +302,7 @@ def benefits(
     )
     account = Account(as_of, balance, pct, vested, acct_trace)
     notes: list[str] = []
-    residual = [e for e in ledger.entries if e.residual]
-    if residual:
+    if ledger.has_residual:
         notes.append("a Contribution Credit falls after the ASD: residual work item (GAP-2)")
     log = MissingLog()
     # The account needs no mortality table: a table or rate the NRD conversion lacks (the Rev. Rul.

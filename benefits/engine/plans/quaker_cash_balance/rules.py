@@ -157,7 +157,8 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
         )
     except ServiceDataError as exc:
         raise ParticipantError(exc.field, str(exc)) from None
-    by_year = {int(r.label): r.running_total for r in history.years}
+    # Read only for the Top-Heavy Plan Years (none by default): not made without them.
+    by_year = {int(r.label): r.running_total for r in history.years} if settings.top_heavy_years else {}
     th = top_heavy_status(TOP_HEAVY_SCHEDULE, settings.top_heavy_years, by_year, p.hours, as_of)
     vest_day = nra if settings.full_vesting_at == "nra" else nrd
     event = None
