@@ -11,6 +11,7 @@ from types import MappingProxyType
 from benefits.engine.core import CoreResult
 from benefits.engine.missing import MissingInput
 from benefits.engine.plan_support import pd_decimal, pd_text_date
+from benefits.engine.service import ServiceHistory
 from benefits.engine.types import Participant
 
 from .accrued import AccrualData
@@ -56,6 +57,8 @@ def event_date(p: Participant, as_of: date) -> date | None:
 
 
 def _credited_years(core: CoreResult) -> list[int]:
+    if isinstance(core.service, ServiceHistory):  # the Plan Years alone, without building the rows
+        return [year for year, credited, _ in core.service.year_summary() if credited]
     out = []
     for y in getattr(core.service, "years", ()):
         try:

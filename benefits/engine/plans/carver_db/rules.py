@@ -174,7 +174,7 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
     except ServiceDataError as exc:
         raise ParticipantError(exc.field, str(exc)) from None
 
-    by_year = {int(r.label): r.running_total for r in history.years}
+    by_year = {y: running for y, _, running in history.year_summary()} if settings.top_heavy_years else {}
     th = top_heavy_status(TOP_HEAVY_SCHEDULE, settings.top_heavy_years, by_year, p.hours, as_of)
     ceased = term or as_of
     event = None
