@@ -32,7 +32,7 @@ from .input_ranges import RequestError as RequestError  # its home; callers impo
 from .parameters import recorded_reads
 from .plans import Plan, UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
-from .trace import traces_off
+from .trace import traces_off_unless_off
 from .types import EmploymentPeriod, Participant
 
 DATE_FIELDS = (
@@ -105,9 +105,10 @@ def _usual_year_map(raw: Mapping[Any, Any], convert: Callable[[Any, str], Any]) 
     its per-item calls (a census has millions of items): each check runs over all the items at once."""
     if convert is not _hours and convert is not _money:
         return None
-    years = list(map(_YEAR_KEYS.get, raw))
-    if None in years:
+    found = list(map(_YEAR_KEYS.get, raw))
+    if None in found:
         return None
+    years = cast(list[int], found)
     values = list(raw.values())
     if not values:
         return {}
@@ -379,7 +380,7 @@ def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[st
     module = get_plan(request.plan)
     try:
         # Every regulatory value a figure reads goes into its trace; without traces nothing is recorded.
-        with recorded_reads() if request.traces else traces_off():
+        with recorded_reads() if request.traces else traces_off_unless_off():
             if request.detail:
                 result = module.calculate(
                     item, request.as_of, request.assumptions, request.settings, detail=True
