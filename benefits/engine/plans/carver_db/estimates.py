@@ -29,7 +29,17 @@ from .cash_out import CashOut, cash_out, cash_out_event
 from .commencement import earliest_commencement_date, life_amount_at
 from .death import SpouseBenefit, preretirement_spouse_benefit
 from .forms import CERTAIN_YEARS, SURVIVOR_SHARE, FormAmount, form_amounts, ss_commencement_date
-from .inputs import HUNDRED, ONE_DAY, ZERO, _credited_years, _pd_date, _pd_decimal, accrual_data, settings_of
+from .inputs import (
+    HUNDRED,
+    ONE_DAY,
+    ZERO,
+    _credited_years,
+    _pd_date,
+    _pd_decimal,
+    accrual_data,
+    pay_by_year,
+    settings_of,
+)
 from .limits import (
     Limit415,
     TopHeavyMinimum,
@@ -135,7 +145,7 @@ def _section_415_compensation(p: Participant) -> Mapping[int, Decimal]:
     raw = p.plan_data.get("section_415_compensation")
     if isinstance(raw, Mapping):
         return {int(k): Decimal(str(v)) for k, v in raw.items()}
-    return {int(k): Decimal(v) for k, v in p.compensation.items()}
+    return pay_by_year(p.compensation)
 
 
 def _limit_415(p: Participant, core: CoreResult, data: AccrualData, retirement_date: date) -> Limit415 | None:

@@ -4,9 +4,11 @@ Security Amount) and the event dates read from ``plan_data``, with JSON-pointer 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, timedelta
 from decimal import Decimal
 from types import MappingProxyType
+from typing import Any
 
 from benefits.engine.core import CoreResult
 from benefits.engine.missing import MissingInput
@@ -40,6 +42,14 @@ def _pd_decimal(p: Participant, key: str, default: Decimal | None = ZERO) -> Dec
 
 def _pd_date(p: Participant, key: str) -> date | None:
     return pd_text_date(p, key, rule="must be a date")
+
+
+def pay_by_year(compensation: Mapping[Any, Any]) -> dict[int, Decimal]:
+    """``{int(k): Decimal(v) for k, v in compensation.items()}``: a parsed participant's map (whole
+    years to Decimals) is that already, and is copied as it is."""
+    if set(map(type, compensation)) <= {int} and set(map(type, compensation.values())) <= {Decimal}:
+        return dict(compensation)
+    return {int(k): Decimal(v) for k, v in compensation.items()}
 
 
 def settings_of(core: CoreResult | None) -> BenefitSettings:
@@ -83,7 +93,7 @@ def accrual_data(p: Participant, as_of: date, core: CoreResult) -> AccrualData:
     periods = tuple(x for x in p.periods if x.start <= as_of)
     return AccrualData(
         periods=periods,
-        compensation=MappingProxyType({int(k): Decimal(v) for k, v in p.compensation.items()}),
+        compensation=MappingProxyType(pay_by_year(p.compensation)),
         social_security_amount=ssa,
         nrd=core.normal_retirement_date,
         termination_date=event,
