@@ -26,7 +26,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, cast
 
-from . import ENGINE_VERSION, input_ranges
+from . import input_ranges
 from .core import ParticipantError
 from .input_ranges import RequestError as RequestError  # its home; callers import it from here
 from .parameters import recorded_reads
@@ -407,6 +407,8 @@ def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[st
 
 def response_header(request: Request) -> dict[str, Any]:
     """The response's keys before ``results`` (the command line writes the results as they come)."""
+    from . import ENGINE_VERSION  # worked out on first use (a JSON Lines census never writes it)
+
     return {"plan": request.plan, "as_of": request.as_of.isoformat(), "engine_version": ENGINE_VERSION}
 
 
