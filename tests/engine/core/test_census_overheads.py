@@ -75,3 +75,21 @@ def test_census_without_traces_is_run_result_for_result(key):
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert lines == run(parse_request(header | {"participants": people}))["results"]
     assert recording()
+
+
+def test_the_table_blocks_set_their_value_and_reset_it_however_they_end():
+    from benefits.engine.life_expectancy import loaded_single_life_tables
+    from benefits.engine.mortality import loaded_417e_signature, revrul_2001_62_reading, revrul_2001_62_state
+
+    before = revrul_2001_62_state()
+    with revrul_2001_62_reading("loaded"):
+        assert revrul_2001_62_state() == ("loaded", True)
+        with revrul_2001_62_reading(None):
+            assert revrul_2001_62_state() == (before[0], False)
+        assert revrul_2001_62_state() == ("loaded", True)
+    assert revrul_2001_62_state() == before
+    with pytest.raises(ValueError, match="unknown reading"):
+        revrul_2001_62_reading("sideways")
+    with pytest.raises(KeyError), revrul_2001_62_reading("loaded"), loaded_single_life_tables(()):
+        raise KeyError("x")
+    assert revrul_2001_62_state() == before and loaded_417e_signature() == ()
