@@ -46,7 +46,7 @@ from ..account_options import AccountDistributionRules
 from ..claims import PlanClaimRules
 from ..core import CoreResult, ParticipantError, core_with_settings, history_dict
 from ..deferral_limits import DeferralLimit
-from ..trace import Trace
+from ..trace import Trace, recording
 from ..types import Participant
 
 if TYPE_CHECKING:  # the plan's rule types only: those modules look plans up through the registry
@@ -458,8 +458,6 @@ class PackagePlan:
 
     def _outputs(self) -> OutputsFn:
         """The grid's one-pass outputs when nothing is traced, else the traced scalar path."""
-        from ..trace import recording
-
         if self.grid is not None and self.grid.outputs is not None and not recording():
             return self.grid.outputs
         return self.outputs

@@ -111,10 +111,12 @@ def benefit_at_nrd(
     ab = accrued_at(data, settings=settings)
     tb.include(ab.trace)
     sv = (core.settings or {}).get("service_vesting")
+    top_heavy_years = getattr(sv, "top_heavy_years", ()) or ()
     th = top_heavy_minimum(
         compensation=_section_415_compensation(p),
-        top_heavy_years=getattr(sv, "top_heavy_years", ()) or (),
-        vesting_service_years=_credited_years(core),
+        top_heavy_years=top_heavy_years,
+        # read only in a Top-Heavy year, so counted only when the plan had one
+        vesting_service_years=_credited_years(core) if top_heavy_years else (),
         key_employee=bool(p.plan_data.get("key_employee", False)),
         average_all_if_fewer_than_5=settings.top_heavy_average_all_if_fewer_than_5,
     )
