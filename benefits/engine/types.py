@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -37,7 +36,7 @@ class Participant:
     disability_date: date | None = None
     plan_data: MappingProxyType[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
-    @functools.cached_property  # made once (a census asks a participant's core and outputs often)
+    @property
     def periods(self) -> tuple[EmploymentPeriod, ...]:
         """Employment spans: the explicit list, or the one span hire → termination."""
         if self.employment_periods:
