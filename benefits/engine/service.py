@@ -314,12 +314,15 @@ def _usual_hours_service(
     running, lost, pre_effective, breaks = prior_years, 0, 0, 0
     first_break: int | None = None
     hire_year_credited = False
-    get = hours.get
+    get, append = hours.get, compact.append
+    # The first-year rule can only touch the hire year and the next; no Plan Year is pre-plan at 0.
+    first_year_until = hire.year + 1 if first_year_rule != "none" else 0
+    pre_plan_before = effective_year if effective_year is not None else 0
     for y in range(hire.year, final_year + 1):
         h = get(y, 0)
         credited = h >= threshold
         note = ""
-        if not credited and first_year_rule != "none" and y <= hire.year + 1:
+        if not credited and y <= first_year_until:
             if (
                 y == hire.year
                 and first_year_rule == "employment_year_for_hire_year"
@@ -377,7 +380,7 @@ def _usual_hours_service(
             breaks = 0
             first_break = None
         if credited:
-            if effective_year is not None and y < effective_year:
+            if y < pre_plan_before:
                 pre_effective += 1
                 if cap is not None and pre_effective > cap:
                     credited = False
@@ -389,7 +392,7 @@ def _usual_hours_service(
                 note = f"{h} hours: no Year of Service" + ("" if is_break else ", not a break")
             else:
                 note = f"{h} hours so far: year in progress"
-        compact.append((h, credited, is_break, running, note))
+        append((h, credited, is_break, running, note))
 
     total = running
     if rules.max_years is not None and total > rules.max_years:
