@@ -90,7 +90,17 @@ def core_with_settings(
         core = core_fn(participant, as_of, settings["service_vesting"], settings.get("benefits"))
     else:
         core = core_fn(participant, as_of, settings["service_vesting"])
-    return dataclasses.replace(core, settings=dict(settings))
+    return with_settings(core, dict(settings))
+
+
+def with_settings(core: CoreResult, settings: Mapping[str, Any]) -> CoreResult:
+    """``dataclasses.replace(core, settings=settings)`` without its field-by-field init (a census makes
+    one a participant): a new instance with the same fields (every field is an init field, and there
+    is no ``__post_init__``), ``settings`` replaced."""
+    new = object.__new__(type(core))
+    new.__dict__.update(core.__dict__)
+    new.__dict__["settings"] = settings
+    return new
 
 
 def history_dict(core: CoreResult) -> dict[str, Any]:

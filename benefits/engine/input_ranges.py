@@ -138,6 +138,10 @@ def check_participant_dates(
             )
 
 
+# ``json.dumps(…, ensure_ascii=False)``'s encoder, built once (a census checks every result).
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+
+
 def negative_benefit(result: Mapping[str, Any]) -> str | None:
     """The pointer of a negative amount among a result's benefit estimates, or None.
 
@@ -145,7 +149,7 @@ def negative_benefit(result: Mapping[str, Any]) -> str | None:
     participant gets an error instead of a number."""
     estimates = result.get("estimates") or ()
     try:  # most results hold no string that starts with "-": one C-speed look settles it
-        if '"-' not in json.dumps(estimates, ensure_ascii=False):
+        if '"-' not in _ENCODE(estimates):
             return None
     except (TypeError, ValueError):
         pass

@@ -97,6 +97,24 @@ def _depth_exceeds(text: str, limit: int) -> bool:
     return False
 
 
+# ``json.loads(text, parse_constant=_refuse_constant)`` builds a decoder for every call (a census
+# decodes a line at a time): the one decoder, built once, and the check ``json.loads`` makes first.
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+_BOM = b"\xef\xbb\xbf"
+
+
+def _loads(text: str) -> object:
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return _DECODER.decode(text)
+
+
+def _utf8_sig(data: bytes) -> str:
+    """``data.decode("utf-8-sig")`` (a leading BOM dropped, an error's position counted after it)
+    without the codec's Python-level wrapper."""
+    return (data[3:] if data.startswith(_BOM) else data).decode("utf-8")
+
+
 def decode(data: bytes | str, *, line: int | None = None) -> object:
     """The request (or, with ``line``, one line of a census) as Python objects, or MalformedJSON.
 
@@ -105,7 +123,7 @@ def decode(data: bytes | str, *, line: int | None = None) -> object:
         if len(data) > MAX_REQUEST_BYTES:
             raise MalformedJSON(f"larger than {MAX_REQUEST_BYTES // (1024 * 1024)} MB")
         try:
-            text = data.decode("utf-8-sig")
+            text = _utf8_sig(data)
         except UnicodeDecodeError as exc:
             raise MalformedJSON(f"not UTF-8 text (byte {exc.start + 1})") from None
     else:
@@ -113,7 +131,7 @@ def decode(data: bytes | str, *, line: int | None = None) -> object:
     if _depth_exceeds(text, MAX_DEPTH):
         raise MalformedJSON(f"nested deeper than {MAX_DEPTH} levels")
     try:
-        obj = json.loads(text, parse_constant=_refuse_constant)
+        obj = _loads(text)
     except MalformedJSON:
         raise
     except json.JSONDecodeError as exc:

@@ -12,12 +12,13 @@ The age used is the person's age on the birthday in the calendar year (Treas. Re
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal, InvalidOperation
+
+from .context_value import Within
 
 SOURCE = "Treas. Reg. §1.401(a)(9)-9(b) (Single Life Table, T.D. 9930, for years from 2022)"
 SOURCE_2002 = "Treas. Reg. §1.401(a)(9)-9, A-1 (Single Life Table, T.D. 8987, for years 2002 through 2021)"
@@ -128,14 +129,9 @@ def parse_loaded_single_life_tables(
     return tuple(out)
 
 
-@contextmanager
-def loaded_single_life_tables(tables: tuple[LoadedSingleLife, ...]) -> Iterator[None]:
+def loaded_single_life_tables(tables: tuple[LoadedSingleLife, ...]) -> Within[tuple[LoadedSingleLife, ...]]:
     """Within the block, the loaded tables answer for their years (``single_life_expectancy``)."""
-    token = _LOADED_SLT.set(tuple(tables))
-    try:
-        yield
-    finally:
-        _LOADED_SLT.reset(token)
+    return Within(_LOADED_SLT, tuple(tables))
 
 
 def _loaded_for(on: date) -> LoadedSingleLife | None:

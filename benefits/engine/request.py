@@ -18,6 +18,7 @@ Project additions to the contract (docs/engine-cli.md):
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -25,13 +26,13 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, cast
 
-from . import ENGINE_VERSION, input_ranges
+from . import input_ranges
 from .core import ParticipantError
 from .input_ranges import RequestError as RequestError  # its home; callers import it from here
 from .parameters import recorded_reads
 from .plans import Plan, UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
-from .trace import traces_off
+from .trace import traces_off_unless_off
 from .types import EmploymentPeriod, Participant
 
 DATE_FIELDS = (
@@ -72,6 +73,19 @@ def _date(value: object, pointer: str, *, nullable: bool = True) -> date | None:
         raise RequestError(pointer, f"not a date: {value[:40]!r}") from None
 
 
+def _date_field(value: object, base: str, key: str) -> date | None:
+    """``_date(value, f"{base}/{key}")``, the pointer written only for an error (a census has
+    millions of dates)."""
+    if value is None:
+        return None
+    if type(value) is str:
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            pass
+    return _date(value, f"{base}/{key}")
+
+
 def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
     if not isinstance(raw, list):
         raise RequestError(pointer, "must be a list of {start, end}")
@@ -88,31 +102,28 @@ def _periods(raw: object, pointer: str) -> tuple[EmploymentPeriod, ...]:
 def _usual_year_map(raw: Mapping[Any, Any], convert: Callable[[Any, str], Any]) -> dict[int, Any] | None:
     """The map when every item is the usual kind (a four-digit year key; whole hours, or pay as a
     decimal string, within their windows), else None: what ``_year_map`` gives for it, with none of
-    its per-item calls (a census has millions of items)."""
-    out: dict[int, Any] = {}
+    its per-item calls (a census has millions of items): each check runs over all the items at once."""
+    if convert is not _hours and convert is not _money:
+        return None
+    found = list(map(_YEAR_KEYS.get, raw))
+    if None in found:
+        return None
+    years = cast(list[int], found)
+    values = list(raw.values())
+    if not values:
+        return {}
     if convert is _hours:
-        for k, v in raw.items():
-            if not (type(v) is int and 0 <= v <= _MAX_HOURS and type(k) is str and len(k) == 4):
-                return None
-            if not (k.isascii() and k.isdigit() and _EARLIEST <= (year := int(k)) <= _LATEST):
-                return None
-            out[year] = v
-        return out
-    if convert is _money:
-        for k, v in raw.items():
-            if not (type(v) is str and len(v) <= 40 and type(k) is str and len(k) == 4):
-                return None
-            if not (k.isascii() and k.isdigit() and _EARLIEST <= (year := int(k)) <= _LATEST):
-                return None
-            try:
-                amount = Decimal(v)
-            except ArithmeticError:
-                return None
-            if not (amount.is_finite() and 0 <= amount <= _MAX_PAY):
-                return None
-            out[year] = amount
-        return out
-    return None
+        if set(map(type, values)) != {int} or min(values) < 0 or max(values) > _MAX_HOURS:
+            return None
+        return dict(zip(years, values, strict=True))
+    # Pay as plain decimal text (digits, a point, digits: finite, not negative, under the maximum,
+    # at most 40 characters) is checked by one match over all of it; anything else, item by item.
+    if set(map(type, values)) != {str} or _PLAIN_PAYS.fullmatch(",".join(values)) is None:
+        return None
+    try:
+        return dict(zip(years, map(Decimal, values), strict=True))
+    except ArithmeticError:  # a value that holds the comma itself ("1,2") is no number
+        return None
 
 
 def _year_map(raw: object, pointer: str, convert: Callable[[Any, str], Any]) -> MappingProxyType[int, Any]:
@@ -149,6 +160,12 @@ def _year_map(raw: object, pointer: str, convert: Callable[[Any, str], Any]) -> 
 
 _EARLIEST, _LATEST = input_ranges.EARLIEST_YEAR, input_ranges.LATEST_YEAR
 _MAX_HOURS, _MAX_PAY = input_ranges.MAX_HOURS_PER_YEAR, input_ranges.MAX_YEARLY_PAY
+# The usual year keys: exactly the four-digit texts of the years in the window.
+_YEAR_KEYS = {str(year): year for year in range(_EARLIEST, _LATEST + 1)}
+# Plain pay text: fewer whole digits than the maximum has (so under it), at most 40 characters.
+_PAY_DIGITS = len(str(int(_MAX_PAY))) - 1
+_PLAIN_PAY = rf"[0-9]{{1,{_PAY_DIGITS}}}(?:\.[0-9]{{1,{39 - _PAY_DIGITS}}})?"
+_PLAIN_PAYS = re.compile(rf"{_PLAIN_PAY}(?:,{_PLAIN_PAY})*", re.ASCII)
 
 
 def _hours(v: object, pointer: str) -> int:
@@ -181,7 +198,7 @@ def parse_participant(raw: object, index: int, as_of: date | None = None) -> Par
     pid = raw.get("id")
     if not isinstance(pid, str | int) or isinstance(pid, bool):
         raise RequestError(f"{base}/id", "each participant needs an id (string)")
-    dates = {k: _date(raw.get(k), f"{base}/{k}") for k in DATE_FIELDS}
+    dates = {k: _date_field(raw.get(k), base, k) for k in DATE_FIELDS}
     periods: tuple[EmploymentPeriod, ...] = ()
     for key in ("employment_periods", "rehire_dates"):
         if raw.get(key) is not None:
@@ -363,7 +380,7 @@ def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[st
     module = get_plan(request.plan)
     try:
         # Every regulatory value a figure reads goes into its trace; without traces nothing is recorded.
-        with recorded_reads() if request.traces else traces_off():
+        with recorded_reads() if request.traces else traces_off_unless_off():
             if request.detail:
                 result = module.calculate(
                     item, request.as_of, request.assumptions, request.settings, detail=True
@@ -390,6 +407,8 @@ def result_for(request: Request, item: ParsedParticipant, index: int) -> dict[st
 
 def response_header(request: Request) -> dict[str, Any]:
     """The response's keys before ``results`` (the command line writes the results as they come)."""
+    from . import ENGINE_VERSION  # worked out on first use (a JSON Lines census never writes it)
+
     return {"plan": request.plan, "as_of": request.as_of.isoformat(), "engine_version": ENGINE_VERSION}
 
 

@@ -14,13 +14,13 @@ further day of employment counts.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Literal
+from typing import Any, Literal, overload
 
 from .dates import ONE_DAY, add_years, days_inclusive, months_between
-from .trace import Trace
+from .trace import Trace, recording
 from .types import EmploymentPeriod
 
 FULL_TIME_HOURS = 2080
@@ -122,11 +122,65 @@ class BreakEvent:
     section: str
 
 
+YearSummary = tuple[int, bool, int]  # a row's Plan Year, whether it was credited, the running total
+
+
+class LazyYears(Sequence[ServiceYear]):
+    """The breakdown's rows, built the first time they are read: an untraced census reads only the
+    totals (``hours_service``'s usual path), a vesting page or a plan that wants the rows builds them
+    then. ``summary`` gives each row's year, credit and running total without building the rows.
+    Equal to (and hashed as) the tuple of its rows; copied or pickled as that tuple."""
+
+    __slots__ = ("_build", "_rows", "summary")
+
+    def __init__(
+        self, build: Callable[[], tuple[ServiceYear, ...]], summary: Callable[[], list[YearSummary]]
+    ) -> None:
+        self._build: Callable[[], tuple[ServiceYear, ...]] | None = build
+        self._rows: tuple[ServiceYear, ...] | None = None
+        self.summary = summary
+
+    def rows(self) -> tuple[ServiceYear, ...]:
+        if self._rows is None:
+            assert self._build is not None
+            self._rows, self._build = self._build(), None
+        return self._rows
+
+    @overload
+    def __getitem__(self, index: int) -> ServiceYear: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[ServiceYear, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> ServiceYear | tuple[ServiceYear, ...]:
+        return self.rows()[index]
+
+    def __len__(self) -> int:
+        return len(self.rows())
+
+    def __iter__(self) -> Iterator[ServiceYear]:
+        return iter(self.rows())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyYears):
+            other = other.rows()
+        return self.rows() == other
+
+    def __hash__(self) -> int:
+        return hash(self.rows())
+
+    def __repr__(self) -> str:
+        return repr(self.rows())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (tuple, (self.rows(),))
+
+
 @dataclass(frozen=True)
 class ServiceHistory:
     """Hours-counting service: the breakdown, the total, what breaks did, and a trace."""
 
-    years: tuple[ServiceYear, ...]
+    years: tuple[ServiceYear, ...] | LazyYears
     total_years: int
     prior_years: int
     lost_years: int
@@ -138,6 +192,12 @@ class ServiceHistory:
     trace: Trace
     hours_so_far_this_year: int = 0
     credited_this_year: bool = False
+
+    def year_summary(self) -> list[YearSummary]:
+        """(Plan Year, credited, running total) of each row, without building the rows."""
+        if isinstance(self.years, LazyYears):
+            return self.years.summary()
+        return [(int(r.label), r.credited, r.running_total) for r in self.years]
 
     def projected_date(self, n: int) -> date | None:
         """The day ``n`` years are reached if the person keeps working full time (or None)."""
@@ -211,6 +271,164 @@ def estimate_first_year_hours(hire: date, hours: Mapping[int, int]) -> int:
     return hours.get(hire.year, 0) + hours.get(nxt, 0) * days_next // days_year
 
 
+def _usual_hours_service(
+    periods: tuple[EmploymentPeriod, ...],
+    birth_date: date,
+    hours: Mapping[int, int],
+    as_of: date,
+    rules: HoursRules,
+    is_vested: Callable[[int], bool],
+    first_year_hours: int | None,
+    prior_years: int,
+) -> ServiceHistory | None:
+    """``hours_service`` without a trace, for the usual history: no parental leave, and no Plan Year
+    whose hours an age exclusion cuts (the age is reached before the hire year). None otherwise.
+
+    The same year-by-year rules as the general loop below, on the hours alone: each year's row
+    (its dates, the day its 1,000th hour was reached) is built only when the rows are read
+    (``LazyYears``). A census without traces reads only the totals: the rows are most of the cost.
+    Held equal to the general loop by tests/engine/core/test_service_fast_path.py."""
+    hire = periods[0].start
+    if (
+        rules.exclude_before_age is not None
+        and add_years(birth_date, rules.exclude_before_age).year >= hire.year
+    ):
+        return None
+    threshold, most_for_break = rules.year_of_service_hours, rules.break_at_most_hours
+    first_year_rule, effective_year, cap = (
+        rules.first_year_rule,
+        rules.effective_year,
+        rules.pre_effective_cap,
+    )
+    fy_hours, fy_estimated = first_year_hours, False
+    if first_year_rule != "none" and fy_hours is None:
+        fy_hours, fy_estimated = estimate_first_year_hours(hire, hours), True
+    last = periods[-1]
+    employed = last.end is None or last.end >= as_of
+    final_year = as_of.year
+    final_complete = as_of.month == 12 and as_of.day == 31  # every earlier Plan Year is complete
+    # (hours, credited, is_break, running total, note) a year; the first-year rule's credit dates
+    compact: list[tuple[int, bool, bool, int, str]] = []
+    first_year_on: dict[int, date] = {}
+    events: list[BreakEvent] = []
+    running, lost, pre_effective, breaks = prior_years, 0, 0, 0
+    first_break: int | None = None
+    hire_year_credited = False
+    get, append = hours.get, compact.append
+    # The first-year rule can only touch the hire year and the next; no Plan Year is pre-plan at 0.
+    first_year_until = hire.year + 1 if first_year_rule != "none" else 0
+    pre_plan_before = effective_year if effective_year is not None else 0
+    for y in range(hire.year, final_year + 1):
+        h = get(y, 0)
+        credited = h >= threshold
+        note = ""
+        if not credited and y <= first_year_until:
+            if (
+                y == hire.year
+                and first_year_rule == "employment_year_for_hire_year"
+                and fy_hours is not None
+                and fy_hours >= threshold
+            ):
+                credited = True
+                on = _thousandth_hour(hire, 365, fy_hours, threshold)
+                if on is not None:
+                    first_year_on[y] = on
+                note = (
+                    f"{fy_hours} hours in the 12 months from the employment date"
+                    + (" (estimated pro rata)" if fy_estimated else "")
+                    + ": first-year rule"
+                )
+            elif (
+                y == hire.year + 1
+                and first_year_rule == "next_year_if_neither"
+                and not hire_year_credited
+                and fy_hours is not None
+                and fy_hours >= threshold
+            ):
+                credited = True
+                first_year_on[y] = min(date(y, 12, 31), as_of)
+                note = (
+                    f"{fy_hours} hours in the 12 months from the employment date"
+                    + (" (estimated pro rata)" if fy_estimated else "")
+                    + " but no Year in the first two Plan Years: first-year rule"
+                )
+        if y == hire.year:
+            hire_year_credited = credited
+        complete = y < final_year or final_complete
+        is_break = complete and h <= most_for_break
+        if is_break:
+            if breaks == 0:
+                first_break = y
+            breaks += 1
+            note = note or (f"{h} hours: a one-year break" if h else "no hours: a one-year break")
+        elif breaks and h > 0:
+            vested = is_vested(running)
+            loses = rules.parity.loses(breaks, running, vested)
+            frozen = (not loses) and vested and breaks >= rules.parity.min_breaks
+            events.append(
+                BreakEvent(first_break or y, breaks, running, vested, loses, frozen, rules.parity.section)
+            )
+            if loses:
+                msg = f"after {breaks} consecutive breaks the {running} earlier years no longer count"
+                lost += running
+                running = 0
+            else:
+                msg = f"after {breaks} consecutive breaks the {running} earlier years still count"
+                if frozen:
+                    msg += " (vesting of the account built before the breaks stops growing)"
+            note = (note + "; " if note else "") + msg
+            breaks = 0
+            first_break = None
+        if credited:
+            if y < pre_plan_before:
+                pre_effective += 1
+                if cap is not None and pre_effective > cap:
+                    credited = False
+                    note = (note + "; " if note else "") + f"pre-plan year over the cap of {cap}"
+            if credited:
+                running += 1
+        elif not note:
+            if complete or not employed:
+                note = f"{h} hours: no Year of Service" + ("" if is_break else ", not a break")
+            else:
+                note = f"{h} hours so far: year in progress"
+        append((h, credited, is_break, running, note))
+
+    total = running
+    if rules.max_years is not None and total > rules.max_years:
+        total = rules.max_years
+
+    def rows() -> tuple[ServiceYear, ...]:
+        out = []
+        for y, (h, credited, is_break, running, note) in enumerate(compact, start=hire.year):
+            start, end = date(y, 1, 1), date(y, 12, 31)
+            if h >= threshold:  # credited on its own hours (the first-year rule never applies then)
+                first_day, days = _employment_in(periods, start, min(end, as_of))
+                credited_on = _thousandth_hour(first_day, days, h, threshold)
+            else:
+                credited_on = first_year_on.get(y)
+            out.append(ServiceYear(str(y), start, end, h, h, credited, is_break, running, credited_on, note))
+        return tuple(out)
+
+    def summary() -> list[YearSummary]:
+        return [(y, row[1], row[3]) for y, row in enumerate(compact, start=hire.year)]
+
+    return ServiceHistory(
+        years=LazyYears(rows, summary),
+        total_years=total,
+        prior_years=prior_years,
+        lost_years=lost,
+        events=tuple(events),
+        consecutive_breaks_now=breaks,
+        first_break_year_now=first_break,
+        employed=employed,
+        as_of=as_of,
+        trace=Trace(),
+        hours_so_far_this_year=get(final_year, 0),
+        credited_this_year=compact[-1][1],
+    )
+
+
 def hours_service(
     *,
     periods: tuple[EmploymentPeriod, ...],
@@ -228,6 +446,12 @@ def hours_service(
     periods = tuple(p for p in periods if p.start <= as_of)
     if not periods:
         raise ServiceDataError("/hire_date", "no employment on or before the calculation date")
+    if not parental_leaves and not recording():
+        usual = _usual_hours_service(
+            periods, birth_date, hours, as_of, rules, is_vested, first_year_hours, prior_years
+        )
+        if usual is not None:
+            return usual
     hire = periods[0].start
     last = periods[-1]
     employed = last.end is None or last.end >= as_of

@@ -20,6 +20,7 @@ import json
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from typing import IO, Any, TextIO
 
 from .input_ranges import MAX_PARTICIPANTS
@@ -34,6 +35,7 @@ from .request import (
     response_header,
     result_for,
 )
+from .trace import traces_off
 
 # The encoder ``json.dumps(…, ensure_ascii=False)`` makes, built once. No circular check: a result is a
 # tree the engine built from fresh containers (a step's dictionary may be listed many times, never
@@ -160,10 +162,11 @@ def write_jsonl(fh: IO[bytes], out: TextIO) -> int:
     """One result a line, each written as soon as it is computed; the count."""
     request = _header(fh)
     count = 0
-    for index, item in _participants(fh, request):
-        write_result(result_for(request, item, index), out)
-        out.write("\n")
-        count += 1
+    with nullcontext() if request.traces else traces_off():  # once for the census, not each result
+        for index, item in _participants(fh, request):
+            write_result(result_for(request, item, index), out)
+            out.write("\n")
+            count += 1
     return count
 
 

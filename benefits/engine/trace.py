@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
@@ -62,6 +62,14 @@ def traces_off() -> Iterator[None]:
             yield
     finally:
         _RECORDING.reset(token)
+
+
+def traces_off_unless_off() -> AbstractContextManager[None]:
+    """``traces_off()``, or nothing to do where it is already in force (no step recorded, no read
+    listed): a census switches traces off once for all its participants, not once for each."""
+    if not _RECORDING.get() and current_reads() is None:
+        return nullcontext()
+    return traces_off()
 
 
 @dataclass(frozen=True)

@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import date
@@ -36,6 +35,8 @@ from types import MappingProxyType
 from typing import Any
 
 import numpy as np
+
+from ..context_value import Within
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -219,14 +220,9 @@ _LOADED_417E: ContextVar[Mapping[int, MortalityTable]] = ContextVar(
 LOADED_417E_KEY = "mortality_417e_tables"
 
 
-@contextmanager
-def loaded_417e_tables(tables: Mapping[int, MortalityTable]) -> Iterator[None]:
+def loaded_417e_tables(tables: Mapping[int, MortalityTable]) -> Within[Mapping[int, MortalityTable]]:
     """Within the block, the loaded tables stand for their years (``applicable_417e_table``)."""
-    token = _LOADED_417E.set(MappingProxyType(dict(tables)))
-    try:
-        yield
-    finally:
-        _LOADED_417E.reset(token)
+    return Within(_LOADED_417E, MappingProxyType(dict(tables)))
 
 
 def loaded_417e_signature() -> tuple[tuple[int, str], ...]:
@@ -323,17 +319,12 @@ _REVRUL_2001_62: ContextVar[tuple[str, bool]] = ContextVar(
 )
 
 
-@contextmanager
-def revrul_2001_62_reading(reading: str | None) -> Iterator[None]:
+def revrul_2001_62_reading(reading: str | None) -> Within[tuple[str, bool]]:
     """Within the block, a 2003–2007 ASD is valued on the plan's reading of Rev. Rul. 2001-62;
     ``None`` (not confirmed): the unloaded reading stands in, and the table choice says so."""
     if reading is not None and reading not in REVRUL_2001_62_TABLES:
         raise ValueError(f"unknown reading of Rev. Rul. 2001-62: {reading!r}")
-    token = _REVRUL_2001_62.set((reading or REVRUL_2001_62_DEFAULT, reading is not None))
-    try:
-        yield
-    finally:
-        _REVRUL_2001_62.reset(token)
+    return Within(_REVRUL_2001_62, (reading or REVRUL_2001_62_DEFAULT, reading is not None))
 
 
 def revrul_2001_62_state() -> tuple[str, bool]:

@@ -34,17 +34,19 @@ See docs/adding-a-plan.md for the package shape and a walk-through.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..account_options import AccountDistributionRules
 from ..claims import PlanClaimRules
-from ..core import CoreResult, core_with_settings, history_dict
+from ..core import CoreResult, ParticipantError, core_with_settings, history_dict
 from ..deferral_limits import DeferralLimit
-from ..trace import Trace
+from ..trace import Trace, recording
 from ..types import Participant
 
 if TYPE_CHECKING:  # the plan's rule types only: those modules look plans up through the registry
@@ -404,6 +406,16 @@ def _default_settings(cls: type) -> Any:
 _DEFAULTS: dict[type, Any] = {}
 
 
+@functools.cache
+def _table_modules() -> tuple[ModuleType, ModuleType, ModuleType]:
+    """The modules ``calculate`` reads loaded tables and missing inputs through, imported on first
+    use (not when the registry loads) and once (an import statement in ``calculate`` costs a census
+    microseconds a participant)."""
+    from .. import life_expectancy, missing, mortality
+
+    return life_expectancy, missing, mortality
+
+
 @dataclass(frozen=True)
 class PackagePlan:
     """A ``Plan`` built from a package's parts: its ``rules.core`` (service, vesting, retirement
@@ -446,8 +458,6 @@ class PackagePlan:
 
     def _outputs(self) -> OutputsFn:
         """The grid's one-pass outputs when nothing is traced, else the traced scalar path."""
-        from ..trace import recording
-
         if self.grid is not None and self.grid.outputs is not None and not recording():
             return self.grid.outputs
         return self.outputs
@@ -481,43 +491,26 @@ class PackagePlan:
         core = self._core(participant, as_of, resolved)
         result: JSON = {"id": participant.id}
         result.update(core.contract())
-        from ..core import ParticipantError
-        from ..life_expectancy import (
-            LOADED_SLT_KEY,
-            SingleLifeInputError,
-            loaded_single_life_tables,
-            parse_loaded_single_life_tables,
-        )
-        from ..missing import BENEFITS_BLOCKED
-        from ..mortality import (
-            LOADED_417E_KEY,
-            TableInputError,
-            loaded_417e_tables,
-            parse_loaded_417e_tables,
-            revrul_2001_62_reading,
-        )
-
+        life, missing, mortality = _table_modules()
         try:  # §417(e)(3) tables and Single Life Tables loaded as inputs replace the shipped ones
-            tables = parse_loaded_417e_tables((assumptions or {}).get(LOADED_417E_KEY))
-            life_tables = parse_loaded_single_life_tables((assumptions or {}).get(LOADED_SLT_KEY))
-        except (TableInputError, SingleLifeInputError) as exc:
+            tables = mortality.parse_loaded_417e_tables((assumptions or {}).get(mortality.LOADED_417E_KEY))
+            life_tables = life.parse_loaded_single_life_tables((assumptions or {}).get(life.LOADED_SLT_KEY))
+        except (mortality.TableInputError, life.SingleLifeInputError) as exc:
             raise ParticipantError(exc.field, str(exc), absolute=True) from None
         try:
-            blocked = (core.extra or {}).get(BENEFITS_BLOCKED)
+            blocked = (core.extra or {}).get(missing.BENEFITS_BLOCKED)
             if blocked is not None:  # the core itself names an input the benefit figures wait for
                 raise blocked
             with (
-                revrul_2001_62_reading(revrul_reading(resolved)),
-                loaded_417e_tables(tables),
-                loaded_single_life_tables(life_tables),
+                mortality.revrul_2001_62_reading(revrul_reading(resolved)),
+                mortality.loaded_417e_tables(tables),
+                life.loaded_single_life_tables(life_tables),
             ):
                 result.update(self._outputs()(participant, as_of, assumptions, core))
         except Exception as exc:
             # A missing input (a market rate; a limit or table the engine lacks for the date) blocks
             # the benefit figures, not the participant: vesting and dates stay (``missing``).
-            from ..missing import whole_plan_blocked
-
-            entry = whole_plan_blocked(self.key, exc)
+            entry = missing.whole_plan_blocked(self.key, exc)
             if entry is None:
                 raise
             result["missing"] = [entry]

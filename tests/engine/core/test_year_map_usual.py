@@ -18,6 +18,25 @@ hours = st.one_of(st.integers(-5, 9000), st.floats(-1, 9000), st.booleans(), st.
 pay = st.one_of(
     st.decimals(min_value=-10, max_value=10**9, places=2).map(str),
     st.sampled_from(["1e3", "NaN", "Infinity", " 12.00 ", "1_000.00", "x", "1" * 45, "-0.00"]),
+    st.sampled_from(
+        [
+            "12.",
+            ".5",
+            "0012.50",
+            "99999999.99",
+            "100000000",
+            "100000000.00",
+            "100000000.01",
+            "1,2",
+            "",
+            "\u0661\u0662",
+            "1." + "0" * 31,
+            "1." + "0" * 32,
+            "12345678." + "9" * 31,
+            "0",
+            "00000000",
+        ]
+    ),
     st.integers(-5, 10**9),
     st.floats(0, 10),
     st.booleans(),
@@ -26,7 +45,7 @@ pay = st.one_of(
 
 def outcome(raw, convert):
     try:
-        return ("ok", dict(_year_map(raw, "/m", convert)))
+        return ("ok", list(_year_map(raw, "/m", convert).items()))  # in the given order
     except ParticipantError as exc:
         return ("error", type(exc), exc.field, str(exc))
 

@@ -7,11 +7,11 @@ Every amount is ANNUAL, a Life-No Death Benefit payable from Normal Retirement D
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import Decimal
 
-from benefits.engine.dates import day_after
+from benefits.engine.dates import date_attaining_age, day_after
 from benefits.engine.trace import Trace, TraceBuilder, money, number
 from benefits.engine.types import EmploymentPeriod
 
@@ -226,12 +226,8 @@ def falling_earnings_floor(
     Final Earnings move only at calendar-year ends, so each Plan Year end from age 55 to the earlier
     of NRD and the freeze is tested (and the 55th birthday itself).
     """
-    from dataclasses import replace
-
-    from benefits.engine.dates import date_attaining_age as birthday
-
     tb = TraceBuilder()
-    at55 = birthday(birth_date, 55)
+    at55 = date_attaining_age(birth_date, 55)
     stop = min(data.nrd, day_after(PLAN_FREEZE_DATE))
     if data.termination_date is not None:
         stop = min(stop, data.termination_date)

@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 
 from benefits.engine.dates import day_after
-from benefits.engine.trace import Trace, TraceBuilder, money, year
+from benefits.engine.trace import Trace, TraceBuilder, money, recording, year
 
 from .settings import DEFAULT_SETTINGS, PLAN_FREEZE_DATE, BenefitSettings
 
@@ -81,12 +81,13 @@ def final_earnings(
         y: capped(y, Decimal(compensation.get(y, ZERO))) if y <= PLAN_FREEZE_DATE.year else ZERO
         for y in range(first, last + 1)
     }
-    tb.step(
-        "Earnings of each calendar year in the 10-year window, each capped at that year's "
-        "Code §401(a)(17) limit",
-        section="§1.1(P), §1.1(J)",
-        result=money({str(y): v for y, v in yearly.items()}),
-    )
+    if recording():  # the window's earnings by year are made for the trace alone
+        tb.step(
+            "Earnings of each calendar year in the 10-year window, each capped at that year's "
+            "Code §401(a)(17) limit",
+            section="§1.1(P), §1.1(J)",
+            result=money({str(y): v for y, v in yearly.items()}),
+        )
     if years_of_service is not None and years_of_service < 3:
         worked = [y for y, v in yearly.items() if v > 0]
         divisor = Decimal(years_of_service) if settings.short_service_divide_by_years else Decimal(3)

@@ -29,7 +29,17 @@ from .cash_out import CashOut, cash_out, cash_out_event
 from .commencement import earliest_commencement_date, life_amount_at
 from .death import SpouseBenefit, preretirement_spouse_benefit
 from .forms import CERTAIN_YEARS, SURVIVOR_SHARE, FormAmount, form_amounts, ss_commencement_date
-from .inputs import HUNDRED, ONE_DAY, ZERO, _credited_years, _pd_date, _pd_decimal, accrual_data, settings_of
+from .inputs import (
+    HUNDRED,
+    ONE_DAY,
+    ZERO,
+    _credited_years,
+    _pd_date,
+    _pd_decimal,
+    accrual_data,
+    pay_by_year,
+    settings_of,
+)
 from .limits import (
     Limit415,
     TopHeavyMinimum,
@@ -101,10 +111,12 @@ def benefit_at_nrd(
     ab = accrued_at(data, settings=settings)
     tb.include(ab.trace)
     sv = (core.settings or {}).get("service_vesting")
+    top_heavy_years = getattr(sv, "top_heavy_years", ()) or ()
     th = top_heavy_minimum(
         compensation=_section_415_compensation(p),
-        top_heavy_years=getattr(sv, "top_heavy_years", ()) or (),
-        vesting_service_years=_credited_years(core),
+        top_heavy_years=top_heavy_years,
+        # read only in a Top-Heavy year, so counted only when the plan had one
+        vesting_service_years=_credited_years(core) if top_heavy_years else (),
         key_employee=bool(p.plan_data.get("key_employee", False)),
         average_all_if_fewer_than_5=settings.top_heavy_average_all_if_fewer_than_5,
     )
@@ -135,7 +147,7 @@ def _section_415_compensation(p: Participant) -> Mapping[int, Decimal]:
     raw = p.plan_data.get("section_415_compensation")
     if isinstance(raw, Mapping):
         return {int(k): Decimal(str(v)) for k, v in raw.items()}
-    return {int(k): Decimal(v) for k, v in p.compensation.items()}
+    return pay_by_year(p.compensation)
 
 
 def _limit_415(p: Participant, core: CoreResult, data: AccrualData, retirement_date: date) -> Limit415 | None:

@@ -4,13 +4,16 @@ Security Amount) and the event dates read from ``plan_data``, with JSON-pointer 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date, timedelta
 from decimal import Decimal
 from types import MappingProxyType
+from typing import Any
 
 from benefits.engine.core import CoreResult
 from benefits.engine.missing import MissingInput
 from benefits.engine.plan_support import pd_decimal, pd_text_date
+from benefits.engine.service import ServiceHistory
 from benefits.engine.types import Participant
 
 from .accrued import AccrualData
@@ -41,6 +44,14 @@ def _pd_date(p: Participant, key: str) -> date | None:
     return pd_text_date(p, key, rule="must be a date")
 
 
+def pay_by_year(compensation: Mapping[Any, Any]) -> dict[int, Decimal]:
+    """``{int(k): Decimal(v) for k, v in compensation.items()}``: a parsed participant's map (whole
+    years to Decimals) is that already, and is copied as it is."""
+    if set(map(type, compensation)) <= {int} and set(map(type, compensation.values())) <= {Decimal}:
+        return dict(compensation)
+    return {int(k): Decimal(v) for k, v in compensation.items()}
+
+
 def settings_of(core: CoreResult | None) -> BenefitSettings:
     given = (core.settings or {}).get("benefits") if core is not None else None
     return given if isinstance(given, BenefitSettings) else DEFAULT_SETTINGS
@@ -56,6 +67,8 @@ def event_date(p: Participant, as_of: date) -> date | None:
 
 
 def _credited_years(core: CoreResult) -> list[int]:
+    if isinstance(core.service, ServiceHistory):  # the Plan Years alone, without building the rows
+        return [year for year, credited, _ in core.service.year_summary() if credited]
     out = []
     for y in getattr(core.service, "years", ()):
         try:
@@ -80,7 +93,7 @@ def accrual_data(p: Participant, as_of: date, core: CoreResult) -> AccrualData:
     periods = tuple(x for x in p.periods if x.start <= as_of)
     return AccrualData(
         periods=periods,
-        compensation=MappingProxyType({int(k): Decimal(v) for k, v in p.compensation.items()}),
+        compensation=MappingProxyType(pay_by_year(p.compensation)),
         social_security_amount=ssa,
         nrd=core.normal_retirement_date,
         termination_date=event,

@@ -225,8 +225,6 @@ def top_heavy_minimum(
     """§6.2(B): 2% of the highest 5-consecutive-year average Section 415 Compensation (capped under
     §401(a)(17); years after the last Top-Heavy year excluded) × years of vesting Service completed
     in Top-Heavy years (at most 10), as a life annuity from NRD. Non-key employees only."""
-    from benefits.engine.parameters import parameter
-
     tb = TraceBuilder()
     th = set(top_heavy_years)
     if key_employee or not th:
@@ -237,6 +235,8 @@ def top_heavy_minimum(
             applied=False,
         )
         return TopHeavyMinimum(ZERO, ZERO, 0, tb.build())
+    from benefits.engine.parameters import parameter  # only where the plan was ever Top-Heavy
+
     cap = parameter("irs_401a17_compensation_limit")
     last_th = max(th)
     years = sorted(y for y, v in compensation.items() if Decimal(v) > 0 and y <= last_th)

@@ -7,6 +7,7 @@ the SPEC readings in docs/plan-notes/carver-db/service-vesting.md (SPEC §2.4–
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal
@@ -88,18 +89,23 @@ SETTINGS_CLASSES = {"service_vesting": ServiceVestingSettings}
 
 
 def hours_rules(s: ServiceVestingSettings) -> HoursRules:
+    return _hours_rules(s.parity_rule == "erisa_parity", s.first_year_overlap_counts)
+
+
+@functools.cache  # made once for each reading, not for each participant of a census
+def _hours_rules(parity: bool, first_year_overlap_counts: bool) -> HoursRules:
     return HoursRules(
         year_section="Carver DB §1.1(HH)(2)",
         break_section="Carver DB §1.1(HH)(2)",
         parity=ParityRule(
             "Carver DB §1.1(HH)(4) (GAP-20)",
             min_breaks=5,
-            parity=s.parity_rule == "erisa_parity",
+            parity=parity,
         ),
         year_of_service_hours=1000,
         break_at_most_hours=500,
         first_year_rule=(
-            "employment_year_for_hire_year" if s.first_year_overlap_counts else "next_year_if_neither"
+            "employment_year_for_hire_year" if first_year_overlap_counts else "next_year_if_neither"
         ),
         first_year_section="Carver DB §1.1(HH)(2) (GAP-21)",
         parental_section="Carver DB §1.1(HH)(2)",
@@ -174,7 +180,7 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
     except ServiceDataError as exc:
         raise ParticipantError(exc.field, str(exc)) from None
 
-    by_year = {int(r.label): r.running_total for r in history.years}
+    by_year = {y: running for y, _, running in history.year_summary()} if settings.top_heavy_years else {}
     th = top_heavy_status(TOP_HEAVY_SCHEDULE, settings.top_heavy_years, by_year, p.hours, as_of)
     ceased = term or as_of
     event = None

@@ -8,6 +8,7 @@ administrator must confirm; nothing is borrowed from the Fairport plan except th
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import date
 from typing import Literal
@@ -111,6 +112,17 @@ NEEDS_CONFIRMATION = (
 )
 
 
+@functools.cache  # made once for each setting, not for each participant of a census
+def _hours_rules(year_of_service_hours: int, break_at_most_hours: int) -> HoursRules:
+    return HoursRules(
+        year_section="Carver ESOP (assumed: 1,000-hour Plan Years)",
+        break_section="Carver ESOP (assumed)",
+        parity=ParityRule("Code §411(a)(6)(D) (assumed)", min_breaks=5),
+        year_of_service_hours=year_of_service_hours,
+        break_at_most_hours=break_at_most_hours,
+    )
+
+
 def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreResult:
     check_history(p, as_of)
     tb = Trace().add(
@@ -128,13 +140,7 @@ def core(p: Participant, as_of: date, settings: ServiceVestingSettings) -> CoreR
         normal_retirement_age=nra_age,
     )
     term = termination(p, as_of)
-    rules = HoursRules(
-        year_section="Carver ESOP (assumed: 1,000-hour Plan Years)",
-        break_section="Carver ESOP (assumed)",
-        parity=ParityRule("Code §411(a)(6)(D) (assumed)", min_breaks=5),
-        year_of_service_hours=settings.year_of_service_hours,
-        break_at_most_hours=settings.break_at_most_hours,
-    )
+    rules = _hours_rules(settings.year_of_service_hours, settings.break_at_most_hours)
     schedule = SCHEDULES[settings.vesting_schedule]
     try:
         history = hours_service(

@@ -9,6 +9,7 @@ overlap January-March (GAP D1.12).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -66,7 +67,10 @@ class ElectionWindow:
         return self.opens <= d <= self.closes
 
 
+@functools.lru_cache(maxsize=1024)
 def election_windows(first_year: int) -> tuple[ElectionWindow, ...]:
+    """The six windows of a QEP (frozen, so one tuple serves every participant with that first year:
+    a census asks twice a participant)."""
     out = []
     for k in range(QEP_YEARS):
         y = first_year + k

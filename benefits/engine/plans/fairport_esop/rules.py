@@ -7,6 +7,7 @@ Sources: plan text §2 ("Vesting Year", "Break in Service", "Service", "Normal R
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Literal
@@ -76,6 +77,11 @@ NEEDS_CONFIRMATION = ("early_retirement_service",)  # defaults the Committee sti
 
 
 def hours_rules(s: ServiceVestingSettings) -> HoursRules:
+    return _hours_rules(s.pre_plan_vesting_cap_years)
+
+
+@functools.cache  # made once for each cap, not for each participant of a census
+def _hours_rules(pre_plan_vesting_cap_years: int | None) -> HoursRules:
     return HoursRules(
         year_section='Fairport §2 "Vesting Year", §9.2',
         break_section='Fairport §2 "Break in Service"',
@@ -83,7 +89,7 @@ def hours_rules(s: ServiceVestingSettings) -> HoursRules:
         exclude_before_age=18,
         age_section="Fairport §9.2-1",
         effective_year=EFFECTIVE_YEAR,
-        pre_effective_cap=s.pre_plan_vesting_cap_years,
+        pre_effective_cap=pre_plan_vesting_cap_years,
         pre_effective_section="Fairport §9.2 (D1.2)",
         parental_section='Fairport §2 "Break in Service" (D1.14)',
     )
