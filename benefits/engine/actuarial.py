@@ -31,6 +31,7 @@ N years certain and life; lump sum. Survival vectors of a table are computed onc
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -717,6 +718,47 @@ def form_factors(
     return np.array(out)
 
 
+def survivor_factors_from_rows(
+    basis: Basis,
+    form: Form,
+    ages: Sequence[float],
+    spouse_ages: Sequence[float],
+    survival_cache: dict[tuple[Any, ...], Any],
+) -> list[float] | None:
+    """``form_factors`` of a survivor form (no deferral) for lives whose survival rows
+    ``survival_cache`` already holds (a price grid made them), one life at a time over its own payments.
+
+    The same elementwise operations on the same rows as ``form_factors``' matrices, and the same
+    discount vector and ``dot``, so each factor is the same float; done row by row, it makes no
+    matrix (a comparison of hundreds of dates would otherwise build several of a few megabytes each).
+    None when a row is missing or too short: the caller prices the lives with ``form_factors``."""
+    if basis.convention is not FractionalConvention.UDD or not form.needs_spouse:
+        return None
+    m, timing = basis.frequency, basis.timing
+    lives = survival_cache.get(("rows", basis.table, m, timing, 0.0))
+    spouses = survival_cache.get(("rows", basis.beneficiary_table, m, timing, 0.0))
+    if not lives or not spouses:
+        return None
+    top = float(max(basis.table.max_age, basis.beneficiary_table.max_age) + 1)
+    f, interest, dot = form.survivor_fraction, basis.interest, np.dot
+    contingent = form.kind is FormKind.CONTINGENT
+    out: list[float] = []
+    for life, spouse in zip(ages, spouse_ages, strict=True):
+        x, y = lives.get(life), spouses.get(spouse)
+        if x is None or y is None:
+            return None
+        # ``form_factors``' horizon and payment count: max(max_age + 1 - youngest, 0), ceil(h·m) + 1
+        horizon = max(top - min(life, spouse), 0.0)
+        n = math.ceil(horizon * m) + 1
+        if x[0].shape[1] < n or y[0].shape[1] < n:
+            return None
+        px, py = x[0][x[1], :n], y[0][y[1], :n]
+        both = px * py
+        s = px + f * (py - both) if contingent else both + f * (px + py - 2.0 * both)
+        out.append(float(dot(_grid_discount(interest, horizon, 0.0, m, timing), s)) / m)
+    return out
+
+
 def _survival_rows(table: MortalityTable, ages: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Row ``i``: ``table.survival(ages[i], t[i])``, or ``t`` itself when it is one vector for every
     life (zeros for a life past the table). The same elementwise operations as the scalar path
@@ -970,6 +1012,7 @@ __all__ = [
     "convert_life_annuity",
     "form_factor",
     "form_factors",
+    "survivor_factors_from_rows",
     "group_relative_values",
     "joint_survivor_annuity",
     "life_annuities",

@@ -45,6 +45,7 @@ from benefits.engine.actuarial import (
     group_relative_values,
     life_annuity,
     relative_value_of_apvs,
+    survivor_factors_from_rows,
     temporary_life_annuity,
 )
 from benefits.engine.money import to_decimal
@@ -596,12 +597,14 @@ def relative_values_of_dates(
         form = shapes[form_id]
         basis_key = by_id[basis_id]
         spouses = [s for _, _, _, s in items if s is not None] if form.needs_spouse else None
-        try:
-            values = form_factors(
-                basis_key, form, [a for _, _, a, _ in items], spouses, survival_cache=survival
-            ).tolist()
-        except Exception:  # noqa: BLE001, S112 - priced one by one below, where each date meets its own error
-            continue
+        ages = [a for _, _, a, _ in items]
+        # a survivor form on the rows the caller's pricing made: life by life, without a matrix
+        values = survivor_factors_from_rows(basis_key, form, ages, spouses, survival) if spouses else None
+        if values is None:
+            try:
+                values = form_factors(basis_key, form, ages, spouses, survival_cache=survival).tolist()
+            except Exception:  # noqa: BLE001, S112 - priced one by one below, where each date meets its own error
+                continue
         for (i, j, _, _), v in zip(items, values, strict=True):
             factors[(i, j)] = v
     for i, basis, age, note in pending:
