@@ -587,7 +587,7 @@ def relative_values_of_dates(
             requests.setdefault((id(shared), form_id), []).append((i, j, age, spouse))
         out.append(_PENDING)  # replaced below
         pending.append((i, basis, age, note))
-    factors: dict[tuple[int, int], float] = {}
+    factors: dict[int, list[float | None]] = {}  # date index → each option's factor (None: on its own)
     survival: dict[tuple[Any, ...], Any] = {} if survival_cache is None else survival_cache
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     by_id = {id(b): b for b in canonical.values()}
@@ -606,10 +606,15 @@ def relative_values_of_dates(
             except Exception:  # noqa: BLE001, S112 - priced one by one below, where each date meets its own error
                 continue
         for (i, j, _, _), v in zip(items, values, strict=True):
-            factors[(i, j)] = v
+            row = factors.get(i)
+            if row is None:
+                row = factors[i] = [None] * len(made[i])
+            row[j] = v
     for i, basis, age, note in pending:
         try:
-            out[i] = _values_of_date(i, dates[i][0], made[i], basis, age, note, factors, rules, single_sum)
+            out[i] = _values_of_date(
+                dates[i][0], made[i], basis, age, note, factors.get(i), rules, single_sum
+            )
         except Exception as exc:  # noqa: BLE001 - as the scalar call would raise it
             out[i] = exc
     return out
@@ -619,52 +624,48 @@ _PENDING = RelativeValues(None)  # a priced date's place in the result until its
 
 
 def _values_of_date(
-    i: int,
     asd: date,
     forms: Sequence[OptionalForm],
     basis: ComparisonBasis,
     age: float,
     note: str,
-    factors: Mapping[tuple[int, int], float],
+    factors: Sequence[float | None] | None,
     rules: ComparisonRules,
     single_sum: str | None,
 ) -> RelativeValues:
-    """One date's values from its factors (``relative_values``' steps, in its order, without traces)."""
+    """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own),
+    ``relative_values``' steps in its order, without traces."""
     m = basis.basis.frequency
-    get = factors.get
 
     def apv(j: int) -> Decimal:
-        option = forms[j]
-        factor = get((i, j))
+        factor = None if factors is None else factors[j]
         if factor is None:
-            return _apv(option, basis.basis, age, asd)
-        amount = option.amount  # to_decimal's steps: the amount as it is, the float through its repr
+            return _apv(forms[j], basis.basis, age, asd)
+        amount = forms[j].amount  # to_decimal's steps: the amount as it is, the float through its repr
         return (amount if type(amount) is Decimal else to_decimal(amount)) * Decimal(repr(factor * m))
 
     qi = next(j for j, f in enumerate(forms) if f.key == basis.form)
     qjsa_apv = apv(qi)
     if qjsa_apv <= 0:
         return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
-    apvs = [qjsa_apv if j == qi else apv(j) for j in range(len(forms))]  # the comparison form's once
     explained = asd - timedelta(days=rules.explanation_days_before_asd)
     # relative_value_of_apvs' arithmetic, without the trace step it would make for each form
     q = float(qjsa_apv)
-    quantum = Decimal(1).scaleb(-rules.places)
+    quantum = _QUANTA.get(rules.places) or Decimal(1).scaleb(-rules.places)
     allowed = explained >= APPROX_EQUAL_RULE_START
-    empty = Trace()
+    empty = _EMPTY_TRACE
     values: dict[str, RelativeValue] = {}
     new = object.__new__
-    for option, opt in zip(forms, apvs, strict=True):
+    for j, option in enumerate(forms):
+        opt = qjsa_apv if j == qi else apv(j)  # the comparison form's once
         ratio = float(opt) / q
-        percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
-        approx = allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
-        # RelativeValue(ratio, percent_, approx, opt, qjsa_apv, empty), its fields set directly (the
+        # RelativeValue(ratio, percent, approx, opt, qjsa_apv, empty), its fields set directly (the
         # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
         value = values[option.key] = new(RelativeValue)
         value.__dict__.update(
             ratio=ratio,
-            percent=percent_,
-            approximately_equal=approx,
+            percent=(opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP),
+            approximately_equal=allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH,
             option_apv=opt,
             qjsa_apv=qjsa_apv,
             trace=empty,
@@ -682,6 +683,10 @@ def _values_of_date(
         note=note,
     )
     return result
+
+
+_EMPTY_TRACE = Trace()
+_QUANTA = {places: Decimal(1).scaleb(-places) for places in range(4)}
 
 
 def relative_value_json(rv: RelativeValue) -> dict[str, Any]:
