@@ -718,45 +718,72 @@ def form_factors(
     return np.array(out)
 
 
-def survivor_factors_from_rows(
-    basis: Basis,
-    form: Form,
-    ages: Sequence[float],
-    spouse_ages: Sequence[float],
-    survival_cache: dict[tuple[Any, ...], Any],
-) -> list[float] | None:
-    """``form_factors`` of a survivor form (no deferral) for lives whose survival rows
-    ``survival_cache`` already holds (a price grid made them), one life at a time over its own payments.
+def factors_from_rows(
+    basis: Basis, survival_cache: dict[tuple[Any, ...], Any]
+) -> Callable[[Form, float, float | None], float | None] | None:
+    """A pricer of single lives' factors from the survival rows ``survival_cache`` already holds (a
+    price grid's pricing made them): ``price(form, age, spouse_age)`` is ``form_factors``' factor of
+    ``form`` (life, certain and life, or a survivor form; no deferral) for that life, or None when
+    its rows are not there (the caller prices it with ``form_factors``). None when the basis is not
+    one ``form_factors`` prices on the rows (only UDD, payments due, is).
 
-    The same elementwise operations on the same rows as ``form_factors``' matrices, and the same
-    discount vector and ``dot``, so each factor is the same float; done row by row, it makes no
-    matrix (a comparison of hundreds of dates would otherwise build several of a few megabytes each).
-    None when a row is missing or too short: the caller prices the lives with ``form_factors``."""
-    if basis.convention is not FractionalConvention.UDD or not form.needs_spouse:
-        return None
+    The same elementwise operations on the same rows as ``form_factors``' matrices, the same discount
+    vector and ``dot``, so each factor is the same float; done one life at a time over its own
+    payments, it makes no matrix (a comparison of hundreds of dates would otherwise build several of
+    a few megabytes each)."""
     m, timing = basis.frequency, basis.timing
+    if basis.convention is not FractionalConvention.UDD or timing is not Timing.DUE:
+        return None
     lives = survival_cache.get(("rows", basis.table, m, timing, 0.0))
     spouses = survival_cache.get(("rows", basis.beneficiary_table, m, timing, 0.0))
-    if not lives or not spouses:
+    if not lives:
         return None
     top = float(max(basis.table.max_age, basis.beneficiary_table.max_age) + 1)
-    f, interest, dot = form.survivor_fraction, basis.interest, np.dot
-    contingent = form.kind is FormKind.CONTINGENT
-    out: list[float] = []
-    for life, spouse in zip(ages, spouse_ages, strict=True):
-        x, y = lives.get(life), spouses.get(spouse)
-        if x is None or y is None:
+    interest, dot, ceil = basis.interest, np.dot, math.ceil
+    in_certain: dict[float, int] = {}  # certain years → how many first payments fall in them
+
+    def price(form: Form, age: float, spouse_age: float | None) -> float | None:
+        x = lives.get(age)
+        if x is None:
             return None
-        # ``form_factors``' horizon and payment count: max(max_age + 1 - youngest, 0), ceil(h·m) + 1
-        horizon = max(top - min(life, spouse), 0.0)
-        n = math.ceil(horizon * m) + 1
-        if x[0].shape[1] < n or y[0].shape[1] < n:
+        kind = form.kind
+        y = None
+        certain = 0.0
+        if kind is FormKind.CONTINGENT or kind is FormKind.JOINT:
+            y = None if spouse_age is None or not spouses else spouses.get(spouse_age)
+            if y is None:
+                return None
+            horizon = max(top - min(age, spouse_age), 0.0)  # type: ignore[type-var]
+        elif kind is FormKind.LIFE:
+            horizon = max(top - age, 0.0)
+        elif kind is FormKind.CERTAIN_AND_LIFE:
+            certain = float(form.certain_years)
+            horizon = max(top - age, certain, 0.0)
+        else:
             return None
-        px, py = x[0][x[1], :n], y[0][y[1], :n]
-        both = px * py
-        s = px + f * (py - both) if contingent else both + f * (px + py - 2.0 * both)
-        out.append(float(dot(_grid_discount(interest, horizon, 0.0, m, timing), s)) / m)
-    return out
+        n = ceil(horizon * m) + 1  # ``form_factors``' payment count: ceil(max(h, 0)·m) + 1
+        if x[0].shape[1] < n:
+            return None
+        s = x[0][x[1], :n]
+        if y is not None:
+            if y[0].shape[1] < n:
+                return None
+            py = y[0][y[1], :n]
+            both = s * py
+            f = form.survivor_fraction
+            s = s + f * (py - both) if kind is FormKind.CONTINGENT else both + f * (s + py - 2.0 * both)
+        elif certain > 0.0:
+            # The first payments in the certain period are paid if the life reached the first one
+            # (due: its survival to time 0, the row's first element, 1 or 0 as ``form_factors``'s).
+            k = in_certain.get(certain)
+            if k is None:
+                steps = np.arange(int(certain * m) + 2, dtype=np.float64) / m
+                k = in_certain[certain] = int(np.count_nonzero(steps < certain - _EPS))
+            s = s.copy()
+            s[: min(k, n)] = s[0]
+        return float(dot(_grid_discount(interest, horizon, 0.0, m, timing), s)) / m
+
+    return price
 
 
 def _survival_rows(table: MortalityTable, ages: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -1012,7 +1039,7 @@ __all__ = [
     "convert_life_annuity",
     "form_factor",
     "form_factors",
-    "survivor_factors_from_rows",
+    "factors_from_rows",
     "group_relative_values",
     "joint_survivor_annuity",
     "life_annuities",

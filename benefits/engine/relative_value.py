@@ -40,12 +40,12 @@ from benefits.engine.actuarial import (
     RelativeValueGroup,
     SegmentRates,
     attained_age,
+    factors_from_rows,
     form_factor,
     form_factors,
     group_relative_values,
     life_annuity,
     relative_value_of_apvs,
-    survivor_factors_from_rows,
     temporary_life_annuity,
 )
 from benefits.engine.money import to_decimal
@@ -538,6 +538,8 @@ def relative_values_of_dates(
     canonical: dict[tuple[Any, ...], Basis] = {}
     years: dict[tuple[int, MortalityTable], tuple[bool, str]] = {}
     rates: dict[tuple[Any, ...], Any] = {}
+    factors: dict[int, list[float | None]] = {}  # date index → each option's factor (None: on its own)
+    pricers: dict[int, Any] = {}  # id of a shared basis → its pricer on the caller's rows (or None)
     for i, (asd, given) in enumerate(dates):
         try:
             basis, note = comparison_basis(
@@ -568,6 +570,14 @@ def relative_values_of_dates(
         if shared is None:  # the numbers do not read the label
             shared = canonical[numbers] = replace(b, label="")
         spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
+        # the factors the caller's pricing has the survival rows for, priced here life by life
+        price = pricers.get(id(shared), False)
+        if price is False:
+            price = pricers[id(shared)] = (
+                None if survival_cache is None else factors_from_rows(shared, survival_cache)
+            )
+        row: list[float | None] = [None] * len(forms)
+        factors[i] = row
         for j, option in enumerate(forms):
             kind = option.form.kind
             if kind is FormKind.LUMP_SUM or option.change_after_months is not None:
@@ -581,13 +591,16 @@ def relative_values_of_dates(
                     spouse = spouse_ages[option.beneficiary_birth] = attained_age(
                         option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
                     )
+            if price is not None:
+                row[j] = price(option.form, age, spouse)
+                if row[j] is not None:
+                    continue
             form_id = id(option.form)
             if form_id not in shapes:
                 shapes[form_id] = option.form
             requests.setdefault((id(shared), form_id), []).append((i, j, age, spouse))
         out.append(_PENDING)  # replaced below
         pending.append((i, basis, age, note))
-    factors: dict[int, list[float | None]] = {}  # date index → each option's factor (None: on its own)
     survival: dict[tuple[Any, ...], Any] = {} if survival_cache is None else survival_cache
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     by_id = {id(b): b for b in canonical.values()}
@@ -595,21 +608,15 @@ def relative_values_of_dates(
         requests.items(), key=lambda r: not shapes[r[0][1]].needs_spouse
     ):
         form = shapes[form_id]
-        basis_key = by_id[basis_id]
         spouses = [s for _, _, _, s in items if s is not None] if form.needs_spouse else None
-        ages = [a for _, _, a, _ in items]
-        # a survivor form on the rows the caller's pricing made: life by life, without a matrix
-        values = survivor_factors_from_rows(basis_key, form, ages, spouses, survival) if spouses else None
-        if values is None:
-            try:
-                values = form_factors(basis_key, form, ages, spouses, survival_cache=survival).tolist()
-            except Exception:  # noqa: BLE001, S112 - priced one by one below, where each date meets its own error
-                continue
+        try:
+            values = form_factors(
+                by_id[basis_id], form, [a for _, _, a, _ in items], spouses, survival_cache=survival
+            ).tolist()
+        except Exception:  # noqa: BLE001, S112 - priced one by one below, where each date meets its own error
+            continue
         for (i, j, _, _), v in zip(items, values, strict=True):
-            row = factors.get(i)
-            if row is None:
-                row = factors[i] = [None] * len(made[i])
-            row[j] = v
+            factors[i][j] = v
     for i, basis, age, note in pending:
         try:
             out[i] = _values_of_date(

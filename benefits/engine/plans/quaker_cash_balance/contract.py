@@ -14,7 +14,6 @@ from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
 from benefits.engine.relative_value import (
     groups_json,
-    relative_value_json,
 )
 from benefits.engine.types import Participant
 
@@ -24,13 +23,20 @@ from .market import MarketDataError
 from .results import benefits
 
 
-def _form_json(f: FormAmount) -> dict[str, Any]:
-    if f.monthly is None:
-        return {"lump_sum": money_str(cast(Decimal, f.lump_sum))}
-    out = {"monthly": money_str(f.monthly)}
-    if f.survivor_monthly is not None:
-        out["survivor_monthly"] = money_str(f.survivor_monthly)
-    return out
+def _forms_json(forms: Mapping[str, FormAmount]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Each form's contract object (``{"monthly", "survivor_monthly"}`` or ``{"lump_sum"}``) and the
+    survivors' amounts by form (the ``survivor_monthly`` key), each money string made once."""
+    out: dict[str, Any] = {}
+    survivors: dict[str, str] = {}
+    for k, f in forms.items():
+        if f.monthly is None:
+            out[k] = {"lump_sum": money_str(cast(Decimal, f.lump_sum))}
+        elif f.survivor_monthly is None:
+            out[k] = {"monthly": money_str(f.monthly)}
+        else:
+            survivor = survivors[k] = money_str(f.survivor_monthly)
+            out[k] = {"monthly": money_str(f.monthly), "survivor_monthly": survivor}
+    return out, survivors
 
 
 def plan_outputs(
@@ -84,15 +90,13 @@ def contract_outputs(
     traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()} if traces_map else {}
     estimates = []
     for i, e in enumerate(b.estimates):
+        forms, survivors = _forms_json(e.forms)
         item: dict[str, Any] = {
             "commencement_date": e.commencement_date.isoformat(),
-            "forms": {k: _form_json(f) for k, f in e.forms.items()},
+            "forms": forms,
             "route": e.route,
             "default_form": e.default_form,
             "estimate": e.estimate,
-        }
-        survivors = {
-            k: money_str(f.survivor_monthly) for k, f in e.forms.items() if f.survivor_monthly is not None
         }
         if survivors:
             item["survivor_monthly"] = survivors  # also on each form (kept for earlier callers)
@@ -101,7 +105,11 @@ def contract_outputs(
             item["relative_value_basis"] = rv.basis.as_json()
             item["relative_value_groups"] = groups_json(rv.groups)
             for k, value in rv.values.items():
-                item["forms"][k]["relative_value"] = relative_value_json(value)
+                # ``relative_value_json(value)``, written inline (a modeler grid has thousands)
+                forms[k]["relative_value"] = {
+                    "percent": f"{value.percent:f}",
+                    "approximately_equal": value.approximately_equal,
+                }
                 if traces_map:
                     traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         if e.notes:
