@@ -990,30 +990,51 @@ def group_relative_values(
     ``items`` are (form label, relative value); ``single_sum`` names the lump-sum form, if any.
     Greedy from the lowest value: a group takes every next form within ``width`` points of its lowest.
     """
-    ordered = sorted(items, key=lambda item: item[1].ratio)
-    groups: list[RelativeValueGroup] = []
-    current: list[tuple[str, RelativeValue]] = []
-    limit = float(width) + 1e-12  # the same float for every comparison
+    return groups_of(
+        [name for name, _ in items],
+        [rv.ratio for _, rv in items],
+        [rv.percent for _, rv in items],
+        width=width,
+        single_sum=single_sum,
+    )
 
-    def close() -> None:
-        names = tuple(name for name, _ in current)
-        disclosed = single_sum if single_sum in names else names[0]
-        # RelativeValueGroup(names, low, high, disclosed) without the frozen dataclass's
+
+def groups_of(
+    names: Sequence[str],
+    ratios: Sequence[float],
+    percents: Sequence[Decimal],
+    *,
+    width: Decimal = Decimal(5),
+    single_sum: str | None = None,
+) -> tuple[RelativeValueGroup, ...]:
+    """``group_relative_values`` of the forms ``names[i]`` of relative value ``ratios[i]``, shown as
+    ``percents[i]`` (for a caller that has them in lists: a grid groups every date's forms)."""
+    order = sorted(range(len(ratios)), key=ratios.__getitem__)  # stable: ties keep their order
+    limit = _LIMITS.get(width)
+    if limit is None:
+        limit = float(width) + 1e-12  # the same float for every comparison
+    groups: list[RelativeValueGroup] = []
+    new = object.__new__
+    start = 0  # where the group being formed starts in ``order``
+    for end in range(1, len(order) + 1):
+        if end < len(order) and not (ratios[order[end]] - ratios[order[start]]) * 100 > limit:
+            continue
+        members = tuple([names[i] for i in order[start:end]])
+        # RelativeValueGroup(members, low, high, disclosed) without the frozen dataclass's
         # field-by-field __init__ (a grid groups every date's forms)
-        group = object.__new__(RelativeValueGroup)
+        group = new(RelativeValueGroup)
         group.__dict__.update(
-            members=names, low=current[0][1].percent, high=current[-1][1].percent, disclosed=disclosed
+            members=members,
+            low=percents[order[start]],
+            high=percents[order[end - 1]],
+            disclosed=single_sum if single_sum in members else members[0],
         )
         groups.append(group)
-
-    for name, rv in ordered:
-        if current and (rv.ratio - current[0][1].ratio) * 100 > limit:
-            close()
-            current = []
-        current.append((name, rv))
-    if current:
-        close()
+        start = end
     return tuple(groups)
+
+
+_LIMITS = {Decimal(5): float(Decimal(5)) + 1e-12}
 
 
 __all__ = [
@@ -1041,6 +1062,7 @@ __all__ = [
     "form_factors",
     "factors_from_rows",
     "group_relative_values",
+    "groups_of",
     "joint_survivor_annuity",
     "life_annuities",
     "life_annuity_factors",

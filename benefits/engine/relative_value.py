@@ -44,6 +44,7 @@ from benefits.engine.actuarial import (
     form_factor,
     form_factors,
     group_relative_values,
+    groups_of,
     life_annuity,
     relative_value_of_apvs,
     temporary_life_annuity,
@@ -273,7 +274,15 @@ def _plan_rate_of(
 
 
 def _day(on: date) -> str:
-    return f"{on:%B} {on.day}, {on.year}"
+    """``f"{on:%B} {on.day}, {on.year}"`` ("August 1, 2043"), the month's English name from a table
+    (the engine's words are English whatever the process's locale; ``%B`` reads the locale)."""
+    return f"{_MONTHS[on.month - 1]} {on.day}, {on.year}"
+
+
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
 
 
 _RATE_WORDS = {
@@ -643,16 +652,19 @@ def _values_of_date(
     """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own),
     ``relative_values``' steps in its order, without traces."""
     m = basis.basis.frequency
-
-    def apv(j: int) -> Decimal:
-        factor = None if factors is None else factors[j]
-        if factor is None:
-            return _apv(forms[j], basis.basis, age, asd)
-        amount = forms[j].amount  # to_decimal's steps: the amount as it is, the float through its repr
-        return (amount if type(amount) is Decimal else to_decimal(amount)) * Decimal(repr(factor * m))
-
+    # Each form's APV: its amount (to_decimal's steps: the amount as it is) × the factor × m through
+    # the float's repr; a form without a factor (a single sum, a level-income form, a factor the pass
+    # could not make) valued on its own, as ``relative_values`` values it.
+    apvs: list[Decimal | None] = [
+        None
+        if f is None
+        else (o.amount if type(o.amount) is Decimal else to_decimal(o.amount)) * Decimal(repr(f * m))
+        for o, f in zip(forms, factors or [None] * len(forms), strict=True)
+    ]
     qi = next(j for j, f in enumerate(forms) if f.key == basis.form)
-    qjsa_apv = apv(qi)
+    qjsa_apv = apvs[qi]
+    if qjsa_apv is None:
+        qjsa_apv = apvs[qi] = _apv(forms[qi], basis.basis, age, asd)
     if qjsa_apv <= 0:
         return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
     explained = asd - timedelta(days=rules.explanation_days_before_asd)
@@ -662,23 +674,32 @@ def _values_of_date(
     allowed = explained >= APPROX_EQUAL_RULE_START
     empty = _EMPTY_TRACE
     values: dict[str, RelativeValue] = {}
+    ratios: list[float] = []
+    percents: list[Decimal] = []
     new = object.__new__
-    for j, option in enumerate(forms):
-        opt = qjsa_apv if j == qi else apv(j)  # the comparison form's once
+    for option, opt in zip(forms, apvs, strict=True):
+        if opt is None:
+            opt = _apv(option, basis.basis, age, asd)
         ratio = float(opt) / q
+        percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
         # RelativeValue(ratio, percent, approx, opt, qjsa_apv, empty), its fields set directly (the
         # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
         value = values[option.key] = new(RelativeValue)
         value.__dict__.update(
             ratio=ratio,
-            percent=(opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP),
+            percent=percent_,
             approximately_equal=allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH,
             option_apv=opt,
             qjsa_apv=qjsa_apv,
             trace=empty,
         )
-    groups = group_relative_values(
-        list(values.items()), single_sum=single_sum if single_sum in values else None
+        ratios.append(ratio)
+        percents.append(percent_)
+    if len(values) < len(forms):  # a key given twice: the last value stands, as in the dict
+        ratios, percents = [v.ratio for v in values.values()], [v.percent for v in values.values()]
+    # ``group_relative_values(values.items(), ...)`` on the lists just made
+    groups = groups_of(
+        list(values), ratios, percents, single_sum=single_sum if single_sum in values else None
     )
     # RelativeValues(basis, values, traces, groups, note), its fields set directly (one a date)
     result = new(RelativeValues)
