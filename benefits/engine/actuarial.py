@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from benefits.engine.dates import age
+from benefits.engine.dates import age, months_between
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.mortality import MortalityTable, applicable_417e_table
 from benefits.engine.trace import Trace, money, years
@@ -202,8 +202,11 @@ class AgeMethod(StrEnum):
 
 def attained_age(birth: date, on: date, method: AgeMethod = AgeMethod.EXACT_MONTHS) -> float:
     """Age on ``on`` for a person born on ``birth``, measured the plan's way (``method``)."""
-    completed = age(birth, on)  # the engine's one calendar age (Feb 29 → Feb 28 in a common year)
-    years, extra = completed.years, completed.months
+    if on < birth:
+        age(birth, on)  # the engine's one calendar age raises its error
+    # ``age(birth, on)``'s completed years and months (Feb 29 → Feb 28 in a common year), without
+    # the days it also counts
+    years, extra = divmod(months_between(birth, on), 12)
     if method is AgeMethod.EXACT_MONTHS:
         return years + extra / 12
     if method is AgeMethod.LAST_BIRTHDAY:

@@ -233,10 +233,11 @@ def _estimate(
         notes.append("assumes a Separation from Service before this date (§5.9(e), §5.11(a)(iv))")
     if projected is not None and projected > r.vested:
         notes.append(f"projection value {projected} exceeds the balance: flag for counsel (GAP-3)")
-    lump = FormAmount("lump_sum", "Lump sum", lump_sum=r.lump)
-    ls = LumpSum(r.d, r.vested, None, projected, r.lump, _NO_TRACE)  # type: ignore[arg-type]
+    ls = _made(LumpSum, asd=r.d, balance=r.vested, floor=None, whipsaw_value=projected, amount=r.lump,
+               trace=_NO_TRACE)  # fmt: skip
     if r.cash_out:
         notes.append(f"balance not over {r.threshold}: paid as a lump sum without consent (§5.16)")
+        lump = FormAmount("lump_sum", "Lump sum", lump_sum=r.lump)
         return Estimate(r.d, r.route, r.balance, r.vested, {"lump_sum": lump}, "lump_sum", ls, True,
                         r.estimate, tuple(notes), _NO_TRACE)  # fmt: skip
     if r.life_limited:
@@ -254,5 +255,15 @@ def _estimate(
         notes.append("married: the QJSA needs spouse_birth_date (§5.10(a); AMBIG-16)")
     if rv is not None and rv.note:
         notes.append(rv.note)
-    return Estimate(r.d, r.route, r.balance, r.vested, forms, default, ls, False, r.estimate, tuple(notes),
-                    _NO_TRACE, rv, (), r.limit)  # fmt: skip
+    return _made(Estimate, commencement_date=r.d, route=r.route, balance=r.balance, vested_balance=r.vested,
+                 forms=forms, default_form=default, lump_sum=ls, cash_out=False, estimate=r.estimate,
+                 notes=tuple(notes), trace=_NO_TRACE, relative_values=rv, missing=(),
+                 limit_415=r.limit)  # fmt: skip
+
+
+def _made[T](cls: type[T], **fields: Any) -> T:
+    """``cls(**fields)`` for a frozen dataclass given every field, without its field-by-field
+    ``__init__`` (a grid makes one a date)."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made
