@@ -744,6 +744,7 @@ def factors_from_rows(
     top = float(max(basis.table.max_age, basis.beneficiary_table.max_age) + 1)
     interest, dot, ceil = basis.interest, np.dot, math.ceil
     in_certain: dict[float, int] = {}  # certain years → how many first payments fall in them
+    discounts: dict[float, np.ndarray] = {}  # horizon → ``_grid_discount``'s vector (the same array)
 
     def price(form: Form, age: float, spouse_age: float | None) -> float | None:
         x = lives.get(age)
@@ -784,7 +785,10 @@ def factors_from_rows(
                 k = in_certain[certain] = int(np.count_nonzero(steps < certain - _EPS))
             s = s.copy()
             s[: min(k, n)] = s[0]
-        return float(dot(_grid_discount(interest, horizon, 0.0, m, timing), s)) / m
+        v = discounts.get(horizon)
+        if v is None:
+            v = discounts[horizon] = _grid_discount(interest, horizon, 0.0, m, timing)
+        return float(dot(v, s)) / m
 
     return price
 
