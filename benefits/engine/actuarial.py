@@ -723,12 +723,12 @@ def form_factors(
 
 def factors_from_rows(
     basis: Basis, survival_cache: dict[tuple[Any, ...], Any]
-) -> Callable[[Form, float, float | None], float | None] | None:
-    """A pricer of single lives' factors from the survival rows ``survival_cache`` already holds (a
-    price grid's pricing made them): ``price(form, age, spouse_age)`` is ``form_factors``' factor of
-    ``form`` (life, certain and life, or a survivor form; no deferral) for that life, or None when
-    its rows are not there (the caller prices it with ``form_factors``). None when the basis is not
-    one ``form_factors`` prices on the rows (only UDD, payments due, is).
+) -> Callable[[float, Sequence[tuple[Form, float | None]]], list[float | None]] | None:
+    """A pricer of one life's factors from the survival rows ``survival_cache`` already holds (a
+    price grid's pricing made them): ``price(age, forms)``, for each (form, spouse age) of ``forms``,
+    is ``form_factors``' factor of the form (life, certain and life, or a survivor form; no deferral)
+    for that life, or None when its rows are not there (the caller prices it with ``form_factors``).
+    None when the basis is not one ``form_factors`` prices on the rows (only UDD, payments due, is).
 
     The same elementwise operations on the same rows as ``form_factors``' matrices, the same discount
     vector and ``dot``, so each factor is the same float; done one life at a time over its own
@@ -738,57 +738,76 @@ def factors_from_rows(
     if basis.convention is not FractionalConvention.UDD or timing is not Timing.DUE:
         return None
     lives = survival_cache.get(("rows", basis.table, m, timing, 0.0))
-    spouses = survival_cache.get(("rows", basis.beneficiary_table, m, timing, 0.0))
+    spouses = survival_cache.get(("rows", basis.beneficiary_table, m, timing, 0.0)) or {}
     if not lives:
         return None
     top = float(max(basis.table.max_age, basis.beneficiary_table.max_age) + 1)
     interest, dot, ceil = basis.interest, np.dot, math.ceil
     in_certain: dict[float, int] = {}  # certain years → how many first payments fall in them
     discounts: dict[float, np.ndarray] = {}  # horizon → ``_grid_discount``'s vector (the same array)
+    contingent, joint = FormKind.CONTINGENT, FormKind.JOINT
 
-    def price(form: Form, age: float, spouse_age: float | None) -> float | None:
-        x = lives.get(age)
-        if x is None:
-            return None
-        kind = form.kind
-        y = None
-        certain = 0.0
-        if kind is FormKind.CONTINGENT or kind is FormKind.JOINT:
-            y = None if spouse_age is None or not spouses else spouses.get(spouse_age)
-            if y is None:
-                return None
-            horizon = max(top - min(age, spouse_age), 0.0)  # type: ignore[type-var]
-        elif kind is FormKind.LIFE:
-            horizon = max(top - age, 0.0)
-        elif kind is FormKind.CERTAIN_AND_LIFE:
-            certain = float(form.certain_years)
-            horizon = max(top - age, certain, 0.0)
-        else:
-            return None
-        n = ceil(horizon * m) + 1  # ``form_factors``' payment count: ceil(max(h, 0)·m) + 1
-        if x[0].shape[1] < n:
-            return None
-        s = x[0][x[1], :n]
-        if y is not None:
-            if y[0].shape[1] < n:
-                return None
-            py = y[0][y[1], :n]
-            both = s * py
-            f = form.survivor_fraction
-            s = s + f * (py - both) if kind is FormKind.CONTINGENT else both + f * (s + py - 2.0 * both)
-        elif certain > 0.0:
-            # The first payments in the certain period are paid if the life reached the first one
-            # (due: its survival to time 0, the row's first element, 1 or 0 as ``form_factors``'s).
-            k = in_certain.get(certain)
-            if k is None:
-                steps = np.arange(int(certain * m) + 2, dtype=np.float64) / m
-                k = in_certain[certain] = int(np.count_nonzero(steps < certain - _EPS))
-            s = s.copy()
-            s[: min(k, n)] = s[0]
+    def factor(s: np.ndarray, horizon: float) -> float:
         v = discounts.get(horizon)
         if v is None:
             v = discounts[horizon] = _grid_discount(interest, horizon, 0.0, m, timing)
         return float(dot(v, s)) / m
+
+    def price(age: float, forms: Sequence[tuple[Form, float | None]]) -> list[float | None]:
+        out: list[float | None] = [None] * len(forms)
+        x = lives.get(age)
+        if x is None:
+            return out
+        row, made = x[0][x[1]], x[0].shape[1]
+        pairs: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # spouse → py, px·py, py − px·py
+        for j, (form, spouse) in enumerate(forms):
+            kind = form.kind
+            if kind is contingent or kind is joint:
+                y = None if spouse is None else spouses.get(spouse)
+                if y is None:
+                    continue
+                # ``form_factors``' horizon and payment count: max(max_age + 1 − youngest, 0),
+                # ceil(h·m) + 1
+                horizon = max(top - min(age, spouse), 0.0)  # type: ignore[type-var]
+                n = ceil(horizon * m) + 1
+                if made < n or y[0].shape[1] < n:
+                    continue
+                px = row[:n]
+                pair = pairs.get(spouse)  # type: ignore[arg-type]
+                if pair is None:
+                    py = y[0][y[1], :n]
+                    both = px * py
+                    pair = pairs[spouse] = (py, both, py - both)  # type: ignore[index]
+                py, both, rest = pair
+                f = form.survivor_fraction
+                s = px + f * rest if kind is contingent else both + f * (px + py - 2.0 * both)
+            elif kind is FormKind.LIFE:
+                horizon = max(top - age, 0.0)
+                n = ceil(horizon * m) + 1
+                if made < n:
+                    continue
+                s = row[:n]
+            elif kind is FormKind.CERTAIN_AND_LIFE:
+                certain = float(form.certain_years)
+                horizon = max(top - age, certain, 0.0)
+                n = ceil(horizon * m) + 1
+                if made < n:
+                    continue
+                s = row[:n]
+                if certain > 0.0:
+                    # The first payments in the certain period are paid if the life reached the
+                    # first one (due: its survival to time 0, the row's first element, 1 or 0 as
+                    # ``form_factors``' start survival).
+                    k = in_certain.get(certain)
+                    if k is None:
+                        steps = np.arange(int(certain * m) + 2, dtype=np.float64) / m
+                        k = in_certain[certain] = int(np.count_nonzero(steps < certain - _EPS))
+                    s = s.copy()
+                    s[: min(k, n)] = s[0]
+            else:
+                continue
+            out[j] = factor(s, horizon)
+        return out
 
     return price
 

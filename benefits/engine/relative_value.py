@@ -579,14 +579,13 @@ def relative_values_of_dates(
         if shared is None:  # the numbers do not read the label
             shared = canonical[numbers] = replace(b, label="")
         spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
-        # the factors the caller's pricing has the survival rows for, priced here life by life
         price = pricers.get(id(shared), False)
         if price is False:
             price = pricers[id(shared)] = (
                 None if survival_cache is None else factors_from_rows(shared, survival_cache)
             )
-        row: list[float | None] = [None] * len(forms)
-        factors[i] = row
+        wanted: list[int] = []  # the options priced on factors
+        asked: list[tuple[Form, float | None]] = []  # and their (shape, spouse's age)
         for j, option in enumerate(forms):
             kind = option.form.kind
             if kind is FormKind.LUMP_SUM or option.change_after_months is not None:
@@ -600,13 +599,19 @@ def relative_values_of_dates(
                     spouse = spouse_ages[option.beneficiary_birth] = attained_age(
                         option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
                     )
-            if price is not None:
-                row[j] = price(option.form, age, spouse)
-                if row[j] is not None:
-                    continue
-            form_id = id(option.form)
+            wanted.append(j)
+            asked.append((option.form, spouse))
+        row: list[float | None] = [None] * len(forms)
+        factors[i] = row
+        # the factors the caller's pricing has the survival rows for, priced here life by life
+        got = price(age, asked) if price is not None and wanted else [None] * len(wanted)
+        for j, (form, spouse), v in zip(wanted, asked, got, strict=True):
+            if v is not None:
+                row[j] = v
+                continue
+            form_id = id(form)
             if form_id not in shapes:
-                shapes[form_id] = option.form
+                shapes[form_id] = form
             requests.setdefault((id(shared), form_id), []).append((i, j, age, spouse))
         out.append(_PENDING)  # replaced below
         pending.append((i, basis, age, note))

@@ -52,10 +52,9 @@ def test_each_factor_from_the_rows_is_the_scalar_factor(basis, priced, lives, ot
     if price is None:  # only a single sum priced: no survival rows made
         assert all(form.kind.value == "lump_sum" for form in priced)
         return
-    for form in FORMS:
-        for x, y in [*lives, *others]:
-            spouse = y if form.needs_spouse else None
-            got = price(form, x, spouse)
+    for x, y in [*lives, *others]:
+        asked = [(form, y if form.needs_spouse else None) for form in FORMS]
+        for (form, spouse), got in zip(asked, price(x, asked), strict=True):
             if got is not None:
                 assert got == form_factor(basis, form, x, spouse)
             elif form in priced and (x, y) in lives and form.kind.value != "lump_sum":
