@@ -681,7 +681,7 @@ def _values_of_date(
     values: dict[str, RelativeValue] = {}
     ratios: list[float] = []
     percents: list[Decimal] = []
-    new = object.__new__
+    new, setattr_ = object.__new__, object.__setattr__
     for option, opt in zip(forms, apvs, strict=True):
         if opt is None:
             opt = _apv(option, basis.basis, age, asd)
@@ -690,13 +690,17 @@ def _values_of_date(
         # RelativeValue(ratio, percent, approx, opt, qjsa_apv, empty), its fields set directly (the
         # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
         value = values[option.key] = new(RelativeValue)
-        value.__dict__.update(
-            ratio=ratio,
-            percent=percent_,
-            approximately_equal=allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH,
-            option_apv=opt,
-            qjsa_apv=qjsa_apv,
-            trace=empty,
+        setattr_(
+            value,
+            "__dict__",
+            {
+                "ratio": ratio,
+                "percent": percent_,
+                "approximately_equal": allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH,
+                "option_apv": opt,
+                "qjsa_apv": qjsa_apv,
+                "trace": empty,
+            },
         )
         ratios.append(ratio)
         percents.append(percent_)
