@@ -49,6 +49,7 @@ from benefits.engine.actuarial import (
     relative_value_of_apvs,
     temporary_life_annuity,
 )
+from benefits.engine.minimum_present_value import PHASE_IN as _PHASE_IN
 from benefits.engine.money import to_decimal
 from benefits.engine.mortality import (
     MortalityTable,
@@ -227,6 +228,13 @@ def _law_rates(
 ) -> tuple[Interest, str, str] | MissingNote:
     """The §417(e)(3) applicable interest rate for an ASD in a plan year from 2008: the segment rates
     of the look-back month (PPA 2006 transition blend with the 30-year Treasury rate for 2008-2011)."""
+    given = a.get(rules.segment_rates_key)
+    raw = given.get(month) if isinstance(given, Mapping) and asd.year not in _PHASE_IN else None
+    # The months given the same three rates read the same numbers: parsed once (``memo``).
+    key = ("law", *raw) if type(raw) is list and all(type(x) is str for x in raw) else None
+    if key is not None and memo is not None and key in memo:
+        interest, words = memo[key]
+        return interest, words + month, f"assumptions.{rules.segment_rates_key}"
     from benefits.engine.minimum_present_value import (
         PHASE_IN,
         MissingMarketData,
@@ -235,13 +243,6 @@ def _law_rates(
         treasury_rate,
     )
 
-    given = a.get(rules.segment_rates_key)
-    raw = given.get(month) if isinstance(given, Mapping) and asd.year not in PHASE_IN else None
-    # The months given the same three rates read the same numbers: parsed once (``memo``).
-    key = ("law", *raw) if type(raw) is list and all(type(x) is str for x in raw) else None
-    if key is not None and memo is not None and key in memo:
-        interest, words = memo[key]
-        return interest, words + month, f"assumptions.{rules.segment_rates_key}"
     try:
         seg = segment_rates({"segment_rates": given}, month)
         if asd.year in PHASE_IN:
