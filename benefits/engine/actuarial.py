@@ -764,20 +764,20 @@ def factors_from_rows(
             kind = form.kind
             if kind is contingent or kind is joint:
                 y = None if spouse is None else spouses.get(spouse)
-                if y is None:
+                if y is None or spouse is None:
                     continue
                 # ``form_factors``' horizon and payment count: max(max_age + 1 − youngest, 0),
                 # ceil(h·m) + 1
-                horizon = max(top - min(age, spouse), 0.0)  # type: ignore[type-var]
+                horizon = max(top - min(age, spouse), 0.0)
                 n = ceil(horizon * m) + 1
                 if made < n or y[0].shape[1] < n:
                     continue
                 px = row[:n]
-                pair = pairs.get(spouse)  # type: ignore[arg-type]
+                pair = pairs.get(spouse)
                 if pair is None:
                     py = y[0][y[1], :n]
                     both = px * py
-                    pair = pairs[spouse] = (py, both, py - both)  # type: ignore[index]
+                    pair = pairs[spouse] = (py, both, py - both)
                 py, both, rest = pair
                 f = form.survivor_fraction
                 s = px + f * rest if kind is contingent else both + f * (px + py - 2.0 * both)

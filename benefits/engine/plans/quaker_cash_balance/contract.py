@@ -69,7 +69,7 @@ def contract_outputs(
     data is a participant error (pointer into the request). ``traces_map`` false: the ``traces`` map
     is left empty (the one-pass path, whose result is read without it).
     """
-    missing: list[dict[str, Any]] = []
+    missing: list[Missing] = []
     try:
         b = benefits_of(participant, as_of, assumptions, core)
     except MarketDataError as exc:
@@ -78,9 +78,7 @@ def contract_outputs(
         if not exc.field.startswith("/assumptions/applicable_interest_rate"):
             raise  # the account itself needs it: the engine keeps vesting and dates only
         # The account needs no AIR: give it, and name the missing rate for the annuity figures.
-        missing.append(
-            {"field": exc.field, "message": exc.message, "blocks": ["/accrued_benefit", "/estimates"]}
-        )
+        missing.append(Missing(exc.field, exc.message, ("/accrued_benefit", "/estimates")))
         try:
             b = benefits_of(participant, as_of, assumptions, core, annuities=False)
         except MarketDataError as exc2:
@@ -115,16 +113,12 @@ def contract_outputs(
         if e.notes:
             item["notes"] = list(e.notes)
         for field_, message in e.missing:
-            missing.append(
-                {"field": field_, "message": message, "blocks": [f"/estimates/{i}/forms/lump_sum"]}
-            )
+            missing.append(Missing(field_, message, (f"/estimates/{i}/forms/lump_sum",)))
         rv_field: str = getattr(rv.note, "field", "") if rv is not None else ""
         if rv is not None and rv_field:  # omitted, or on the plan's rate for want of the law's data
-            where = [f"/estimates/{i}/relative_value_basis"]
-            missing.append(
-                {"field": rv_field, "message": str(rv.note), "blocks": [] if rv.basis else where}
-                | ({"fallback": where} if rv.basis else {})
-            )
+            where = (f"/estimates/{i}/relative_value_basis",)
+            blocked = (rv_field, str(rv.note), (), where) if rv.basis else (rv_field, str(rv.note), where)
+            missing.append(Missing(*blocked))
         estimates.append(item)
         if not traces_map:
             continue
@@ -172,11 +166,8 @@ def contract_outputs(
         traces["survivor_annuity"] = s.trace.as_list()
     if b.notes:
         out["benefit_notes"] = list(b.notes)
-    missing.extend(m.as_json() for m in b.missing)
+    missing.extend(b.missing)
     if missing:
-        out["missing"] = merge(
-            Missing(m["field"], m["message"], tuple(m["blocks"]), tuple(m.get("fallback", ())))
-            for m in missing
-        )
+        out["missing"] = merge(missing)
     out["traces"] = traces
     return out
