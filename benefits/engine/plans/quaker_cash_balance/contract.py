@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.input_ranges import SignChecked
 from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
 from benefits.engine.relative_value import (
@@ -23,20 +24,40 @@ from .market import MarketDataError
 from .results import benefits
 
 
-def _forms_json(forms: Mapping[str, FormAmount]) -> tuple[dict[str, Any], dict[str, str]]:
+def _forms_json(forms: Mapping[str, FormAmount], written: list[str]) -> tuple[dict[str, Any], dict[str, str]]:
     """Each form's contract object (``{"monthly", "survivor_monthly"}`` or ``{"lump_sum"}``) and the
-    survivors' amounts by form (the ``survivor_monthly`` key), each money string made once."""
+    survivors' amounts by form (the ``survivor_monthly`` key), each money string made once (and
+    added to ``written``)."""
     out: dict[str, Any] = {}
     survivors: dict[str, str] = {}
     for k, f in forms.items():
         if f.monthly is None:
-            out[k] = {"lump_sum": money_str(cast(Decimal, f.lump_sum))}
+            amount = money_str(cast(Decimal, f.lump_sum))
+            out[k] = {"lump_sum": amount}
+            written.append(amount)
         elif f.survivor_monthly is None:
-            out[k] = {"monthly": money_str(f.monthly)}
+            amount = money_str(f.monthly)
+            out[k] = {"monthly": amount}
+            written.append(amount)
         else:
-            survivor = survivors[k] = money_str(f.survivor_monthly)
-            out[k] = {"monthly": money_str(f.monthly), "survivor_monthly": survivor}
+            amount, survivor = money_str(f.monthly), money_str(f.survivor_monthly)
+            survivors[k] = survivor
+            out[k] = {"monthly": amount, "survivor_monthly": survivor}
+            written += (amount, survivor)
     return out, survivors
+
+
+def _checked(estimates: list[dict[str, Any]], written: list[str]) -> list[dict[str, Any]]:
+    """``estimates`` marked for ``input_ranges.negative_benefit`` when none of the strings written
+    into them (``written``: every one but the ISO dates, which never start with "-") starts with "-";
+    otherwise as they are, for its full look to find the negative amount and its pointer."""
+    try:
+        joined = "\n".join(written)
+    except TypeError:  # not all strings: the full look decides
+        return estimates
+    if joined.startswith("-") or "\n-" in joined:  # a "\n-" inside a note only costs the full look
+        return estimates
+    return SignChecked(estimates)
 
 
 def plan_outputs(
@@ -87,8 +108,9 @@ def contract_outputs(
             raise
     traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()} if traces_map else {}
     estimates = []
+    written: list[str] = []  # every string put in the estimates but their dates (``_checked``)
     for i, e in enumerate(b.estimates):
-        forms, survivors = _forms_json(e.forms)
+        forms, survivors = _forms_json(e.forms, written)
         item: dict[str, Any] = {
             "commencement_date": e.commencement_date.isoformat(),
             "forms": forms,
@@ -96,22 +118,30 @@ def contract_outputs(
             "default_form": e.default_form,
             "estimate": e.estimate,
         }
+        written += (e.route, e.default_form or "")  # no default form: the JSON's null
         if survivors:
             item["survivor_monthly"] = survivors  # also on each form (kept for earlier callers)
         rv = e.relative_values
         if rv is not None and rv.basis is not None:
-            item["relative_value_basis"] = rv.basis.as_json()
-            item["relative_value_groups"] = groups_json(rv.groups)
+            basis = item["relative_value_basis"] = rv.basis.as_json()
+            groups = item["relative_value_groups"] = groups_json(rv.groups)
+            written += basis.values()
+            for g in groups:
+                written += g["forms"]
+                written += (g["low"], g["high"], g["disclosed"])
             for k, value in rv.values.items():
                 # ``relative_value_json(value)``, written inline (a modeler grid has thousands)
+                percent = f"{value.percent:f}"
                 forms[k]["relative_value"] = {
-                    "percent": f"{value.percent:f}",
+                    "percent": percent,
                     "approximately_equal": value.approximately_equal,
                 }
+                written.append(percent)
                 if traces_map:
                     traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         if e.notes:
             item["notes"] = list(e.notes)
+            written += e.notes
         for field_, message in e.missing:
             missing.append(Missing(field_, message, (f"/estimates/{i}/forms/lump_sum",)))
         rv_field: str = getattr(rv.note, "field", "") if rv is not None else ""
@@ -131,7 +161,7 @@ def contract_outputs(
             "balance": money_str(b.account.balance),
             "vested_balance": money_str(b.account.vested_balance),
         },
-        "estimates": estimates,
+        "estimates": _checked(estimates, written),
     }
     if b.earliest_start is not None:
         # The claim form reads this before the plan's earliest retirement date (§5.9(e) pays an
