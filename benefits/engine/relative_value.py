@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -687,7 +688,7 @@ def _values_of_date(
         if opt is None:
             opt = _apv(option, basis.basis, age, asd)
         ratio = float(opt) / q
-        percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
+        percent_ = (opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP)
         # RelativeValue(ratio, percent, approx, opt, qjsa_apv, empty), its fields set directly (the
         # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
         value = values[option.key] = new(RelativeValue)
@@ -716,7 +717,7 @@ def _values_of_date(
     result.__dict__.update(
         basis=basis,
         values=MappingProxyType(values),
-        traces=MappingProxyType(dict.fromkeys(values, empty)),
+        traces=_empty_traces(tuple(values)),
         groups=groups,
         note=note,
     )
@@ -724,6 +725,13 @@ def _values_of_date(
 
 
 _EMPTY_TRACE = Trace()
+
+
+@lru_cache(maxsize=256)
+def _empty_traces(keys: tuple[str, ...]) -> Mapping[str, Trace]:
+    """The traces map of values made without traces: each key's empty trace, one read-only view
+    for every date with the same forms (a grid's dates share a few; fewer objects for the GC)."""
+    return MappingProxyType(dict.fromkeys(keys, _EMPTY_TRACE))
 _QUANTA = {places: Decimal(1).scaleb(-places) for places in range(4)}
 
 
