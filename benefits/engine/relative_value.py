@@ -732,6 +732,8 @@ def _empty_traces(keys: tuple[str, ...]) -> Mapping[str, Trace]:
     """The traces map of values made without traces: each key's empty trace, one read-only view
     for every date with the same forms (a grid's dates share a few; fewer objects for the GC)."""
     return MappingProxyType(dict.fromkeys(keys, _EMPTY_TRACE))
+
+
 _QUANTA = {places: Decimal(1).scaleb(-places) for places in range(4)}
 
 
