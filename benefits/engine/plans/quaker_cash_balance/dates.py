@@ -167,9 +167,12 @@ def _form_amount(
     """``FormAmount(key, name, monthly=…, survivor_monthly=…, lump_sum=…)`` without the frozen
     dataclass's field-by-field ``__init__`` (a grid makes one for every form of every date)."""
     f = object.__new__(FormAmount)
-    f.__dict__.update(
-        key=key, name=name, monthly=monthly, survivor_monthly=survivor, lump_sum=lump, trace=_DEFAULT_TRACE
-    )
+    object.__setattr__(  # its fields as one dict (not a keyword dict copied into the instance's)
+        f,
+        "__dict__",
+        {"key": key, "name": name, "monthly": monthly, "survivor_monthly": survivor, "lump_sum": lump,
+         "trace": _DEFAULT_TRACE},
+    )  # fmt: skip
     return f
 
 
