@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
-from benefits.engine.actuarial import life_annuity
+from benefits.engine.actuarial import Form, form_factors, life_annuity
 from benefits.engine.core import CoreResult
 from benefits.engine.dates import months_between
 from benefits.engine.money import CENT, ZERO, to_decimal, to_money
@@ -24,7 +24,7 @@ from .annuity import age_at, applicable_basis
 from .inputs import _settings, vested_amount
 from .interest import quarter_of, quarterly_rate
 from .market import MarketData, MarketDataError, Rate
-from .pricing import DateRow, _Factors
+from .pricing import DateRow
 from .settings import BenefitSettings
 
 
@@ -62,10 +62,7 @@ def projection_values(
         monthly = at_nrd[key]
         if monthly is not None:
             wanted.append((i, monthly))
-    factors = _Factors().by_basis(
-        [(rows[i].basis.basis, rows[i].age) for i, _ in wanted],  # type: ignore[union-attr]
-        deferrals=[months_between(rows[i].d, nrd) / 12.0 for i, _ in wanted],
-    )
+    factors = _deferred_factors(rows, [i for i, _ in wanted], nrd)
     out: list[Decimal | None] = [None] * len(rows)
     for (i, monthly), factor in zip(wanted, factors, strict=True):
         out[i] = to_money(to_decimal(monthly) * 12 * to_decimal(factor))  # ``deferred_annuity_value``
@@ -98,3 +95,27 @@ def balance_before(
             base = balance = balance + (credit.quantize(CENT, ROUND_HALF_UP) if rounding else credit)
         y, q = y + 1, 1
     return balance
+
+
+def _deferred_factors(rows: Sequence[DateRow], idx: list[int], nrd: date) -> list[float]:
+    """``_Factors().by_basis`` of the rows ``idx`` (each row's life annuity at its age, deferred to
+    NRD), the rows grouped by their basis object rather than by its field-by-field hash (the rows of
+    one basis share the object; equal bases under two objects are priced apart, to the same floats)."""
+    groups: dict[int, list[int]] = {}
+    for i in idx:
+        groups.setdefault(id(rows[i].basis.basis), []).append(i)  # type: ignore[union-attr]
+    out: dict[int, float] = {}
+    for members in groups.values():
+        basis = rows[members[0]].basis.basis  # type: ignore[union-attr]
+        values = form_factors(
+            basis,
+            _LIFE,
+            [rows[i].age for i in members],
+            deferrals=[months_between(rows[i].d, nrd) / 12.0 for i in members],
+        )
+        for i, v in zip(members, values.tolist(), strict=True):
+            out[i] = v
+    return [out[i] for i in idx]
+
+
+_LIFE = Form.life()
