@@ -20,7 +20,7 @@ inputs: a missing rate omits the relative values with a note naming it (a rate i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
@@ -367,13 +367,27 @@ def comparison_basis(
         # month, which is the plan's rate (unless only the plan's flat default stands in for it).
         law_before_2008 = rules.interest == "segment_rates" and source == f"assumptions.{rules.rate_key}"
         reading = "law" if law_before_2008 else "plan_rate"
-    basis = Basis(table, interest, label=f"{mortality}, {words}")
+    basis = _basis(table, interest, f"{mortality}, {words}")
     source = (
         f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
         + _RATE_WORDS[reading]
         + f" for the look-back month, one basis for every form ({source})"
     )
     return _dated_basis(asd, basis, form, words, mortality, source, month, reading, stand_in), fallback or ""
+
+
+def _basis(table: MortalityTable, interest: Interest, label: str) -> Basis:
+    """``Basis(table, interest, label=label)``, its other fields the defaults (which its check
+    accepts), set as one dict rather than by the frozen dataclass's field-by-field ``__init__`` (a
+    grid forms a basis for every date)."""
+    made = object.__new__(Basis)
+    object.__setattr__(
+        made, "__dict__", _BASIS_DEFAULTS | {"table": table, "interest": interest, "label": label}
+    )
+    return made
+
+
+_BASIS_DEFAULTS = {f.name: f.default for f in fields(Basis) if f.default is not MISSING}
 
 
 def _dated_basis(
