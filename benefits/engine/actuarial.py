@@ -31,6 +31,7 @@ N years certain and life; lump sum. Survival vectors of a table are computed onc
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -41,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from benefits.engine.dates import age
+from benefits.engine.dates import age, months_between
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.mortality import MortalityTable, applicable_417e_table
 from benefits.engine.trace import Trace, money, years
@@ -201,8 +202,11 @@ class AgeMethod(StrEnum):
 
 def attained_age(birth: date, on: date, method: AgeMethod = AgeMethod.EXACT_MONTHS) -> float:
     """Age on ``on`` for a person born on ``birth``, measured the plan's way (``method``)."""
-    completed = age(birth, on)  # the engine's one calendar age (Feb 29 → Feb 28 in a common year)
-    years, extra = completed.years, completed.months
+    if on < birth:
+        age(birth, on)  # the engine's one calendar age raises its error
+    # ``age(birth, on)``'s completed years and months (Feb 29 → Feb 28 in a common year), without
+    # the days it also counts
+    years, extra = divmod(months_between(birth, on), 12)
     if method is AgeMethod.EXACT_MONTHS:
         return years + extra / 12
     if method is AgeMethod.LAST_BIRTHDAY:
@@ -717,6 +721,97 @@ def form_factors(
     return np.array(out)
 
 
+def factors_from_rows(
+    basis: Basis, survival_cache: dict[tuple[Any, ...], Any]
+) -> Callable[[float, Sequence[tuple[Form, float | None]]], list[float | None]] | None:
+    """A pricer of one life's factors from the survival rows ``survival_cache`` already holds (a
+    price grid's pricing made them): ``price(age, forms)``, for each (form, spouse age) of ``forms``,
+    is ``form_factors``' factor of the form (life, certain and life, or a survivor form; no deferral)
+    for that life, or None when its rows are not there (the caller prices it with ``form_factors``).
+    None when the basis is not one ``form_factors`` prices on the rows (only UDD, payments due, is).
+
+    The same elementwise operations on the same rows as ``form_factors``' matrices, the same discount
+    vector and ``dot``, so each factor is the same float; done one life at a time over its own
+    payments, it makes no matrix (a comparison of hundreds of dates would otherwise build several of
+    a few megabytes each)."""
+    m, timing = basis.frequency, basis.timing
+    if basis.convention is not FractionalConvention.UDD or timing is not Timing.DUE:
+        return None
+    lives = survival_cache.get(("rows", basis.table, m, timing, 0.0))
+    spouses = survival_cache.get(("rows", basis.beneficiary_table, m, timing, 0.0)) or {}
+    if not lives:
+        return None
+    top = float(max(basis.table.max_age, basis.beneficiary_table.max_age) + 1)
+    interest, dot, ceil = basis.interest, np.dot, math.ceil
+    in_certain: dict[float, int] = {}  # certain years → how many first payments fall in them
+    discounts: dict[float, np.ndarray] = {}  # horizon → ``_grid_discount``'s vector (the same array)
+    contingent, joint = FormKind.CONTINGENT, FormKind.JOINT
+
+    def factor(s: np.ndarray, horizon: float) -> float:
+        v = discounts.get(horizon)
+        if v is None:
+            v = discounts[horizon] = _grid_discount(interest, horizon, 0.0, m, timing)
+        return float(dot(v, s)) / m
+
+    def price(age: float, forms: Sequence[tuple[Form, float | None]]) -> list[float | None]:
+        out: list[float | None] = [None] * len(forms)
+        x = lives.get(age)
+        if x is None:
+            return out
+        row, made = x[0][x[1]], x[0].shape[1]
+        pairs: dict[float, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}  # spouse → py, px·py, py − px·py
+        for j, (form, spouse) in enumerate(forms):
+            kind = form.kind
+            if kind is contingent or kind is joint:
+                y = None if spouse is None else spouses.get(spouse)
+                if y is None or spouse is None:
+                    continue
+                # ``form_factors``' horizon and payment count: max(max_age + 1 − youngest, 0),
+                # ceil(h·m) + 1
+                horizon = max(top - min(age, spouse), 0.0)
+                n = ceil(horizon * m) + 1
+                if made < n or y[0].shape[1] < n:
+                    continue
+                px = row[:n]
+                pair = pairs.get(spouse)
+                if pair is None:
+                    py = y[0][y[1], :n]
+                    both = px * py
+                    pair = pairs[spouse] = (py, both, py - both)
+                py, both, rest = pair
+                f = form.survivor_fraction
+                s = px + f * rest if kind is contingent else both + f * (px + py - 2.0 * both)
+            elif kind is FormKind.LIFE:
+                horizon = max(top - age, 0.0)
+                n = ceil(horizon * m) + 1
+                if made < n:
+                    continue
+                s = row[:n]
+            elif kind is FormKind.CERTAIN_AND_LIFE:
+                certain = float(form.certain_years)
+                horizon = max(top - age, certain, 0.0)
+                n = ceil(horizon * m) + 1
+                if made < n:
+                    continue
+                s = row[:n]
+                if certain > 0.0:
+                    # The first payments in the certain period are paid if the life reached the
+                    # first one (due: its survival to time 0, the row's first element, 1 or 0 as
+                    # ``form_factors``' start survival).
+                    k = in_certain.get(certain)
+                    if k is None:
+                        steps = np.arange(int(certain * m) + 2, dtype=np.float64) / m
+                        k = in_certain[certain] = int(np.count_nonzero(steps < certain - _EPS))
+                    s = s.copy()
+                    s[: min(k, n)] = s[0]
+            else:
+                continue
+            out[j] = factor(s, horizon)
+        return out
+
+    return price
+
+
 def _survival_rows(table: MortalityTable, ages: np.ndarray, t: np.ndarray) -> np.ndarray:
     """Row ``i``: ``table.survival(ages[i], t[i])``, or ``t`` itself when it is one vector for every
     life (zeros for a life past the table). The same elementwise operations as the scalar path
@@ -921,30 +1016,51 @@ def group_relative_values(
     ``items`` are (form label, relative value); ``single_sum`` names the lump-sum form, if any.
     Greedy from the lowest value: a group takes every next form within ``width`` points of its lowest.
     """
-    ordered = sorted(items, key=lambda item: item[1].ratio)
-    groups: list[RelativeValueGroup] = []
-    current: list[tuple[str, RelativeValue]] = []
-    limit = float(width) + 1e-12  # the same float for every comparison
+    return groups_of(
+        [name for name, _ in items],
+        [rv.ratio for _, rv in items],
+        [rv.percent for _, rv in items],
+        width=width,
+        single_sum=single_sum,
+    )
 
-    def close() -> None:
-        names = tuple(name for name, _ in current)
-        disclosed = single_sum if single_sum in names else names[0]
-        # RelativeValueGroup(names, low, high, disclosed) without the frozen dataclass's
+
+def groups_of(
+    names: Sequence[str],
+    ratios: Sequence[float],
+    percents: Sequence[Decimal],
+    *,
+    width: Decimal = Decimal(5),
+    single_sum: str | None = None,
+) -> tuple[RelativeValueGroup, ...]:
+    """``group_relative_values`` of the forms ``names[i]`` of relative value ``ratios[i]``, shown as
+    ``percents[i]`` (for a caller that has them in lists: a grid groups every date's forms)."""
+    order = sorted(range(len(ratios)), key=ratios.__getitem__)  # stable: ties keep their order
+    limit = _LIMITS.get(width)
+    if limit is None:
+        limit = float(width) + 1e-12  # the same float for every comparison
+    groups: list[RelativeValueGroup] = []
+    new = object.__new__
+    start = 0  # where the group being formed starts in ``order``
+    for end in range(1, len(order) + 1):
+        if end < len(order) and not (ratios[order[end]] - ratios[order[start]]) * 100 > limit:
+            continue
+        members = tuple([names[i] for i in order[start:end]])
+        # RelativeValueGroup(members, low, high, disclosed) without the frozen dataclass's
         # field-by-field __init__ (a grid groups every date's forms)
-        group = object.__new__(RelativeValueGroup)
+        group = new(RelativeValueGroup)
         group.__dict__.update(
-            members=names, low=current[0][1].percent, high=current[-1][1].percent, disclosed=disclosed
+            members=members,
+            low=percents[order[start]],
+            high=percents[order[end - 1]],
+            disclosed=single_sum if single_sum in members else members[0],
         )
         groups.append(group)
-
-    for name, rv in ordered:
-        if current and (rv.ratio - current[0][1].ratio) * 100 > limit:
-            close()
-            current = []
-        current.append((name, rv))
-    if current:
-        close()
+        start = end
     return tuple(groups)
+
+
+_LIMITS = {Decimal(5): float(Decimal(5)) + 1e-12}
 
 
 __all__ = [
@@ -970,7 +1086,9 @@ __all__ = [
     "convert_life_annuity",
     "form_factor",
     "form_factors",
+    "factors_from_rows",
     "group_relative_values",
+    "groups_of",
     "joint_survivor_annuity",
     "life_annuities",
     "life_annuity_factors",

@@ -148,6 +148,8 @@ def negative_benefit(result: Mapping[str, Any]) -> str | None:
     A benefit is never negative; if inputs the checks above let through still produce one, the
     participant gets an error instead of a number."""
     estimates = result.get("estimates") or ()
+    if estimates.__class__ is SignChecked:  # its maker looked at every string as it wrote it
+        return None
     try:  # most results hold no string that starts with "-": one C-speed look settles it
         if '"-' not in _ENCODE(estimates):
             return None
@@ -186,3 +188,12 @@ def _negative_at(node: object) -> list[object] | None:
             found.append(k)
             return found
     return None
+
+
+class SignChecked(list[Any]):
+    """Estimates whose maker looked at every string it wrote into them and found none starting with
+    "-" (so none is a negative amount): ``negative_benefit`` has nothing to find in them. A maker
+    that finds one returns a plain list, and the full look finds it (and its pointer). It is a list
+    to everyone else (JSON writes it as one); it is made last, once every string is in place."""
+
+    __slots__ = ()

@@ -20,9 +20,10 @@ inputs: a missing rate omits the relative values with a note naming it (a rate i
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal
 
@@ -40,13 +41,16 @@ from benefits.engine.actuarial import (
     RelativeValueGroup,
     SegmentRates,
     attained_age,
+    factors_from_rows,
     form_factor,
     form_factors,
     group_relative_values,
+    groups_of,
     life_annuity,
     relative_value_of_apvs,
     temporary_life_annuity,
 )
+from benefits.engine.minimum_present_value import PHASE_IN as _PHASE_IN
 from benefits.engine.money import to_decimal
 from benefits.engine.mortality import (
     MortalityTable,
@@ -225,6 +229,13 @@ def _law_rates(
 ) -> tuple[Interest, str, str] | MissingNote:
     """The §417(e)(3) applicable interest rate for an ASD in a plan year from 2008: the segment rates
     of the look-back month (PPA 2006 transition blend with the 30-year Treasury rate for 2008-2011)."""
+    given = a.get(rules.segment_rates_key)
+    raw = given.get(month) if isinstance(given, Mapping) and asd.year not in _PHASE_IN else None
+    # The months given the same three rates read the same numbers: parsed once (``memo``).
+    key = ("law", *raw) if type(raw) is list and all(type(x) is str for x in raw) else None
+    if key is not None and memo is not None and key in memo:
+        interest, words = memo[key]
+        return interest, words + month, f"assumptions.{rules.segment_rates_key}"
     from benefits.engine.minimum_present_value import (
         PHASE_IN,
         MissingMarketData,
@@ -233,13 +244,6 @@ def _law_rates(
         treasury_rate,
     )
 
-    given = a.get(rules.segment_rates_key)
-    raw = given.get(month) if isinstance(given, Mapping) and asd.year not in PHASE_IN else None
-    # The months given the same three rates read the same numbers: parsed once (``memo``).
-    key = ("law", *raw) if type(raw) is list and all(type(x) is str for x in raw) else None
-    if key is not None and memo is not None and key in memo:
-        interest, words = memo[key]
-        return interest, words + month, f"assumptions.{rules.segment_rates_key}"
     try:
         seg = segment_rates({"segment_rates": given}, month)
         if asd.year in PHASE_IN:
@@ -272,7 +276,15 @@ def _plan_rate_of(
 
 
 def _day(on: date) -> str:
-    return f"{on:%B} {on.day}, {on.year}"
+    """``f"{on:%B} {on.day}, {on.year}"`` ("August 1, 2043"), the month's English name from a table
+    (the engine's words are English whatever the process's locale; ``%B`` reads the locale)."""
+    return f"{_MONTHS[on.month - 1]} {on.day}, {on.year}"
+
+
+_MONTHS = (
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+)  # fmt: skip
 
 
 _RATE_WORDS = {
@@ -355,13 +367,27 @@ def comparison_basis(
         # month, which is the plan's rate (unless only the plan's flat default stands in for it).
         law_before_2008 = rules.interest == "segment_rates" and source == f"assumptions.{rules.rate_key}"
         reading = "law" if law_before_2008 else "plan_rate"
-    basis = Basis(table, interest, label=f"{mortality}, {words}")
+    basis = _basis(table, interest, f"{mortality}, {words}")
     source = (
         f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
         + _RATE_WORDS[reading]
         + f" for the look-back month, one basis for every form ({source})"
     )
     return _dated_basis(asd, basis, form, words, mortality, source, month, reading, stand_in), fallback or ""
+
+
+def _basis(table: MortalityTable, interest: Interest, label: str) -> Basis:
+    """``Basis(table, interest, label=label)``, its other fields the defaults (which its check
+    accepts), set as one dict rather than by the frozen dataclass's field-by-field ``__init__`` (a
+    grid forms a basis for every date)."""
+    made = object.__new__(Basis)
+    object.__setattr__(
+        made, "__dict__", _BASIS_DEFAULTS | {"table": table, "interest": interest, "label": label}
+    )
+    return made
+
+
+_BASIS_DEFAULTS = {f.name: f.default for f in fields(Basis) if f.default is not MISSING}
 
 
 def _dated_basis(
@@ -537,6 +563,8 @@ def relative_values_of_dates(
     canonical: dict[tuple[Any, ...], Basis] = {}
     years: dict[tuple[int, MortalityTable], tuple[bool, str]] = {}
     rates: dict[tuple[Any, ...], Any] = {}
+    factors: dict[int, list[float | None]] = {}  # date index → each option's factor (None: on its own)
+    pricers: dict[int, Any] = {}  # id of a shared basis → its pricer on the caller's rows (or None)
     for i, (asd, given) in enumerate(dates):
         try:
             basis, note = comparison_basis(
@@ -567,6 +595,13 @@ def relative_values_of_dates(
         if shared is None:  # the numbers do not read the label
             shared = canonical[numbers] = replace(b, label="")
         spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
+        price = pricers.get(id(shared), False)
+        if price is False:
+            price = pricers[id(shared)] = (
+                None if survival_cache is None else factors_from_rows(shared, survival_cache)
+            )
+        wanted: list[int] = []  # the options priced on factors
+        asked: list[tuple[Form, float | None]] = []  # and their (shape, spouse's age)
         for j, option in enumerate(forms):
             kind = option.form.kind
             if kind is FormKind.LUMP_SUM or option.change_after_months is not None:
@@ -580,13 +615,22 @@ def relative_values_of_dates(
                     spouse = spouse_ages[option.beneficiary_birth] = attained_age(
                         option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
                     )
-            form_id = id(option.form)
+            wanted.append(j)
+            asked.append((option.form, spouse))
+        row: list[float | None] = [None] * len(forms)
+        factors[i] = row
+        # the factors the caller's pricing has the survival rows for, priced here life by life
+        got = price(age, asked) if price is not None and wanted else [None] * len(wanted)
+        for j, (form, spouse), v in zip(wanted, asked, got, strict=True):
+            if v is not None:
+                row[j] = v
+                continue
+            form_id = id(form)
             if form_id not in shapes:
-                shapes[form_id] = option.form
+                shapes[form_id] = form
             requests.setdefault((id(shared), form_id), []).append((i, j, age, spouse))
         out.append(_PENDING)  # replaced below
         pending.append((i, basis, age, note))
-    factors: dict[tuple[int, int], float] = {}
     survival: dict[tuple[Any, ...], Any] = {} if survival_cache is None else survival_cache
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     by_id = {id(b): b for b in canonical.values()}
@@ -594,19 +638,20 @@ def relative_values_of_dates(
         requests.items(), key=lambda r: not shapes[r[0][1]].needs_spouse
     ):
         form = shapes[form_id]
-        basis_key = by_id[basis_id]
         spouses = [s for _, _, _, s in items if s is not None] if form.needs_spouse else None
         try:
             values = form_factors(
-                basis_key, form, [a for _, _, a, _ in items], spouses, survival_cache=survival
+                by_id[basis_id], form, [a for _, _, a, _ in items], spouses, survival_cache=survival
             ).tolist()
         except Exception:  # noqa: BLE001, S112 - priced one by one below, where each date meets its own error
             continue
         for (i, j, _, _), v in zip(items, values, strict=True):
-            factors[(i, j)] = v
+            factors[i][j] = v
     for i, basis, age, note in pending:
         try:
-            out[i] = _values_of_date(i, dates[i][0], made[i], basis, age, note, factors, rules, single_sum)
+            out[i] = _values_of_date(
+                dates[i][0], made[i], basis, age, note, factors.get(i), rules, single_sum
+            )
         except Exception as exc:  # noqa: BLE001 - as the scalar call would raise it
             out[i] = exc
     return out
@@ -616,69 +661,94 @@ _PENDING = RelativeValues(None)  # a priced date's place in the result until its
 
 
 def _values_of_date(
-    i: int,
     asd: date,
     forms: Sequence[OptionalForm],
     basis: ComparisonBasis,
     age: float,
     note: str,
-    factors: Mapping[tuple[int, int], float],
+    factors: Sequence[float | None] | None,
     rules: ComparisonRules,
     single_sum: str | None,
 ) -> RelativeValues:
-    """One date's values from its factors (``relative_values``' steps, in its order, without traces)."""
+    """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own),
+    ``relative_values``' steps in its order, without traces."""
     m = basis.basis.frequency
-    get = factors.get
-
-    def apv(j: int) -> Decimal:
-        option = forms[j]
-        factor = get((i, j))
-        if factor is None:
-            return _apv(option, basis.basis, age, asd)
-        amount = option.amount  # to_decimal's steps: the amount as it is, the float through its repr
-        return (amount if type(amount) is Decimal else to_decimal(amount)) * Decimal(repr(factor * m))
-
+    # Each form's APV: its amount (to_decimal's steps: the amount as it is) × the factor × m through
+    # the float's repr; a form without a factor (a single sum, a level-income form, a factor the pass
+    # could not make) valued on its own, as ``relative_values`` values it.
+    apvs: list[Decimal | None] = [
+        None
+        if f is None
+        else (o.amount if type(o.amount) is Decimal else to_decimal(o.amount)) * Decimal(repr(f * m))
+        for o, f in zip(forms, factors or [None] * len(forms), strict=True)
+    ]
     qi = next(j for j, f in enumerate(forms) if f.key == basis.form)
-    qjsa_apv = apv(qi)
+    qjsa_apv = apvs[qi]
+    if qjsa_apv is None:
+        qjsa_apv = apvs[qi] = _apv(forms[qi], basis.basis, age, asd)
     if qjsa_apv <= 0:
         return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
-    apvs = [qjsa_apv if j == qi else apv(j) for j in range(len(forms))]  # the comparison form's once
     explained = asd - timedelta(days=rules.explanation_days_before_asd)
     # relative_value_of_apvs' arithmetic, without the trace step it would make for each form
     q = float(qjsa_apv)
-    quantum = Decimal(1).scaleb(-rules.places)
+    quantum = _QUANTA.get(rules.places) or Decimal(1).scaleb(-rules.places)
     allowed = explained >= APPROX_EQUAL_RULE_START
-    empty = Trace()
+    empty = _EMPTY_TRACE
     values: dict[str, RelativeValue] = {}
-    new = object.__new__
+    ratios: list[float] = []
+    percents: list[Decimal] = []
+    new, setattr_ = object.__new__, object.__setattr__
     for option, opt in zip(forms, apvs, strict=True):
+        if opt is None:
+            opt = _apv(option, basis.basis, age, asd)
         ratio = float(opt) / q
-        percent_ = (opt / qjsa_apv * 100).quantize(quantum, rounding=ROUND_HALF_UP)
-        approx = allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
-        # RelativeValue(ratio, percent_, approx, opt, qjsa_apv, empty), its fields set directly (the
+        percent_ = (opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP)
+        # RelativeValue(ratio, percent, approx, opt, qjsa_apv, empty), its fields set directly (the
         # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
         value = values[option.key] = new(RelativeValue)
-        value.__dict__.update(
-            ratio=ratio,
-            percent=percent_,
-            approximately_equal=approx,
-            option_apv=opt,
-            qjsa_apv=qjsa_apv,
-            trace=empty,
+        setattr_(
+            value,
+            "__dict__",
+            {
+                "ratio": ratio,
+                "percent": percent_,
+                "approximately_equal": allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH,
+                "option_apv": opt,
+                "qjsa_apv": qjsa_apv,
+                "trace": empty,
+            },
         )
-    groups = group_relative_values(
-        list(values.items()), single_sum=single_sum if single_sum in values else None
+        ratios.append(ratio)
+        percents.append(percent_)
+    if len(values) < len(forms):  # a key given twice: the last value stands, as in the dict
+        ratios, percents = [v.ratio for v in values.values()], [v.percent for v in values.values()]
+    # ``group_relative_values(values.items(), ...)`` on the lists just made
+    groups = groups_of(
+        list(values), ratios, percents, single_sum=single_sum if single_sum in values else None
     )
     # RelativeValues(basis, values, traces, groups, note), its fields set directly (one a date)
     result = new(RelativeValues)
     result.__dict__.update(
         basis=basis,
         values=MappingProxyType(values),
-        traces=MappingProxyType(dict.fromkeys(values, empty)),
+        traces=_empty_traces(tuple(values)),
         groups=groups,
         note=note,
     )
     return result
+
+
+_EMPTY_TRACE = Trace()
+
+
+@lru_cache(maxsize=256)
+def _empty_traces(keys: tuple[str, ...]) -> Mapping[str, Trace]:
+    """The traces map of values made without traces: each key's empty trace, one read-only view
+    for every date with the same forms (a grid's dates share a few; fewer objects for the GC)."""
+    return MappingProxyType(dict.fromkeys(keys, _EMPTY_TRACE))
+
+
+_QUANTA = {places: Decimal(1).scaleb(-places) for places in range(4)}
 
 
 def relative_value_json(rv: RelativeValue) -> dict[str, Any]:

@@ -10,11 +10,11 @@ from decimal import Decimal
 from typing import Any, cast
 
 from benefits.engine.core import CoreResult, ParticipantError
+from benefits.engine.input_ranges import SignChecked
 from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
 from benefits.engine.relative_value import (
     groups_json,
-    relative_value_json,
 )
 from benefits.engine.types import Participant
 
@@ -24,13 +24,40 @@ from .market import MarketDataError
 from .results import benefits
 
 
-def _form_json(f: FormAmount) -> dict[str, Any]:
-    if f.monthly is None:
-        return {"lump_sum": money_str(cast(Decimal, f.lump_sum))}
-    out = {"monthly": money_str(f.monthly)}
-    if f.survivor_monthly is not None:
-        out["survivor_monthly"] = money_str(f.survivor_monthly)
-    return out
+def _forms_json(forms: Mapping[str, FormAmount], written: list[str]) -> tuple[dict[str, Any], dict[str, str]]:
+    """Each form's contract object (``{"monthly", "survivor_monthly"}`` or ``{"lump_sum"}``) and the
+    survivors' amounts by form (the ``survivor_monthly`` key), each money string made once (and
+    added to ``written``)."""
+    out: dict[str, Any] = {}
+    survivors: dict[str, str] = {}
+    for k, f in forms.items():
+        if f.monthly is None:
+            amount = money_str(cast(Decimal, f.lump_sum))
+            out[k] = {"lump_sum": amount}
+            written.append(amount)
+        elif f.survivor_monthly is None:
+            amount = money_str(f.monthly)
+            out[k] = {"monthly": amount}
+            written.append(amount)
+        else:
+            amount, survivor = money_str(f.monthly), money_str(f.survivor_monthly)
+            survivors[k] = survivor
+            out[k] = {"monthly": amount, "survivor_monthly": survivor}
+            written += (amount, survivor)
+    return out, survivors
+
+
+def _checked(estimates: list[dict[str, Any]], written: list[str]) -> list[dict[str, Any]]:
+    """``estimates`` marked for ``input_ranges.negative_benefit`` when none of the strings written
+    into them (``written``: every one but the ISO dates, which never start with "-") starts with "-";
+    otherwise as they are, for its full look to find the negative amount and its pointer."""
+    try:
+        joined = "\n".join(written)
+    except TypeError:  # not all strings: the full look decides
+        return estimates
+    if joined.startswith("-") or "\n-" in joined:  # a "\n-" inside a note only costs the full look
+        return estimates
+    return SignChecked(estimates)
 
 
 def plan_outputs(
@@ -63,7 +90,7 @@ def contract_outputs(
     data is a participant error (pointer into the request). ``traces_map`` false: the ``traces`` map
     is left empty (the one-pass path, whose result is read without it).
     """
-    missing: list[dict[str, Any]] = []
+    missing: list[Missing] = []
     try:
         b = benefits_of(participant, as_of, assumptions, core)
     except MarketDataError as exc:
@@ -72,9 +99,7 @@ def contract_outputs(
         if not exc.field.startswith("/assumptions/applicable_interest_rate"):
             raise  # the account itself needs it: the engine keeps vesting and dates only
         # The account needs no AIR: give it, and name the missing rate for the annuity figures.
-        missing.append(
-            {"field": exc.field, "message": exc.message, "blocks": ["/accrued_benefit", "/estimates"]}
-        )
+        missing.append(Missing(exc.field, exc.message, ("/accrued_benefit", "/estimates")))
         try:
             b = benefits_of(participant, as_of, assumptions, core, annuities=False)
         except MarketDataError as exc2:
@@ -83,40 +108,47 @@ def contract_outputs(
             raise
     traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()} if traces_map else {}
     estimates = []
+    written: list[str] = []  # every string put in the estimates but their dates (``_checked``)
     for i, e in enumerate(b.estimates):
+        forms, survivors = _forms_json(e.forms, written)
         item: dict[str, Any] = {
             "commencement_date": e.commencement_date.isoformat(),
-            "forms": {k: _form_json(f) for k, f in e.forms.items()},
+            "forms": forms,
             "route": e.route,
             "default_form": e.default_form,
             "estimate": e.estimate,
         }
-        survivors = {
-            k: money_str(f.survivor_monthly) for k, f in e.forms.items() if f.survivor_monthly is not None
-        }
+        written += (e.route, e.default_form or "")  # no default form: the JSON's null
         if survivors:
             item["survivor_monthly"] = survivors  # also on each form (kept for earlier callers)
         rv = e.relative_values
         if rv is not None and rv.basis is not None:
-            item["relative_value_basis"] = rv.basis.as_json()
-            item["relative_value_groups"] = groups_json(rv.groups)
+            basis = item["relative_value_basis"] = rv.basis.as_json()
+            groups = item["relative_value_groups"] = groups_json(rv.groups)
+            written += basis.values()
+            for g in groups:
+                written += g["forms"]
+                written += (g["low"], g["high"], g["disclosed"])
             for k, value in rv.values.items():
-                item["forms"][k]["relative_value"] = relative_value_json(value)
+                # ``relative_value_json(value)``, written inline (a modeler grid has thousands)
+                percent = f"{value.percent:f}"
+                forms[k]["relative_value"] = {
+                    "percent": percent,
+                    "approximately_equal": value.approximately_equal,
+                }
+                written.append(percent)
                 if traces_map:
                     traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         if e.notes:
             item["notes"] = list(e.notes)
+            written += e.notes
         for field_, message in e.missing:
-            missing.append(
-                {"field": field_, "message": message, "blocks": [f"/estimates/{i}/forms/lump_sum"]}
-            )
+            missing.append(Missing(field_, message, (f"/estimates/{i}/forms/lump_sum",)))
         rv_field: str = getattr(rv.note, "field", "") if rv is not None else ""
         if rv is not None and rv_field:  # omitted, or on the plan's rate for want of the law's data
-            where = [f"/estimates/{i}/relative_value_basis"]
-            missing.append(
-                {"field": rv_field, "message": str(rv.note), "blocks": [] if rv.basis else where}
-                | ({"fallback": where} if rv.basis else {})
-            )
+            where = (f"/estimates/{i}/relative_value_basis",)
+            blocked = (rv_field, str(rv.note), (), where) if rv.basis else (rv_field, str(rv.note), where)
+            missing.append(Missing(*blocked))
         estimates.append(item)
         if not traces_map:
             continue
@@ -129,7 +161,7 @@ def contract_outputs(
             "balance": money_str(b.account.balance),
             "vested_balance": money_str(b.account.vested_balance),
         },
-        "estimates": estimates,
+        "estimates": _checked(estimates, written),
     }
     if b.earliest_start is not None:
         # The claim form reads this before the plan's earliest retirement date (§5.9(e) pays an
@@ -164,11 +196,8 @@ def contract_outputs(
         traces["survivor_annuity"] = s.trace.as_list()
     if b.notes:
         out["benefit_notes"] = list(b.notes)
-    missing.extend(m.as_json() for m in b.missing)
+    missing.extend(b.missing)
     if missing:
-        out["missing"] = merge(
-            Missing(m["field"], m["message"], tuple(m["blocks"]), tuple(m.get("fallback", ())))
-            for m in missing
-        )
+        out["missing"] = merge(missing)
     out["traces"] = traces
     return out

@@ -32,7 +32,7 @@ from benefits.engine.core import CoreResult
 from benefits.engine.dates import first_of_month_on_or_after
 from benefits.engine.money import to_money
 from benefits.engine.mortality import MortalityTable
-from benefits.engine.relative_value import RelativeValues, relative_values_of_dates
+from benefits.engine.relative_value import OptionalForm, RelativeValues, relative_values_of_dates
 from benefits.engine.trace import Trace
 from benefits.engine.types import Participant
 
@@ -40,11 +40,11 @@ from .contract import contract_outputs
 from .estimates import (
     Estimate,
     QuakerBenefits,
+    _option,
     _rate_assumptions,
-    optional_forms,
     relative_value_rules,
 )
-from .forms import FORM_NAMES, SURVIVOR_FORMS, FormAmount
+from .forms import CERTAIN_FORMS, FORM_NAMES, SURVIVOR_FORMS, FormAmount
 from .inputs import (
     AccountInputs,
     _pd_date,
@@ -123,8 +123,10 @@ def _estimates(
     ]
     survival: dict[tuple[Any, ...], Any] = {}  # the survival matrices, shared with the comparison
     price_rows(p, core, rows, lumps, survival)
-    forms = [_forms(r) if r.basis is not None and not r.cash_out else {} for r in rows]
-    values = _relative_values(p, core, rows, forms, assumptions, market, survival)
+    spouse = p.spouse_birth_date or _pd_date(p, "contingent_annuitant_birth_date")
+    priced = [_forms(r, spouse) if r.basis is not None and not r.cash_out else ({}, []) for r in rows]
+    forms = [f for f, _ in priced]
+    values = _relative_values(p, core, rows, [o for _, o in priced], assumptions, market, survival)
     earliest = None
     if inputs.separation is not None:
         earliest = earliest_lump_sum_date(
@@ -137,21 +139,26 @@ def _estimates(
     return tuple(by_date[d] for d in dates)
 
 
-def _forms(r: DateRow) -> dict[str, FormAmount]:
+def _forms(r: DateRow, spouse: date | None) -> tuple[dict[str, FormAmount], list[OptionalForm]]:
     """The row's forms as ``estimate`` gives them (each survivor's amount from the form's final one),
-    then the lump sum."""
-    out = {
-        key: _form_amount(
-            key,
-            FORM_NAMES[key],
-            amount,
-            to_money(amount * SURVIVOR_FORMS[key]) if key in SURVIVOR_FORMS else None,
-            None,
-        )
-        for key, amount in r.monthly.items()
-    }
+    then the lump sum; and beside them the same forms as the §417(a)(3) comparison reads them
+    (``optional_forms(forms, spouse)``, made in the same loop)."""
+    out: dict[str, FormAmount] = {}
+    options: list[OptionalForm] = []
+    for key, amount in r.monthly.items():
+        if key in SURVIVOR_FORMS:
+            out[key] = _form_amount(
+                key, FORM_NAMES[key], amount, to_money(amount * SURVIVOR_FORMS[key]), None
+            )
+            options.append(_option(key, amount, spouse))
+        else:
+            out[key] = _form_amount(key, FORM_NAMES[key], amount, None, None)
+            if key == "life" or key in CERTAIN_FORMS:
+                options.append(_option(key, amount, None))
     out["lump_sum"] = _form_amount("lump_sum", "Lump sum", None, None, r.lump)
-    return out
+    if r.lump is not None:
+        options.append(_option("lump_sum", r.lump, None))
+    return out, options
 
 
 def _form_amount(
@@ -160,9 +167,12 @@ def _form_amount(
     """``FormAmount(key, name, monthly=…, survivor_monthly=…, lump_sum=…)`` without the frozen
     dataclass's field-by-field ``__init__`` (a grid makes one for every form of every date)."""
     f = object.__new__(FormAmount)
-    f.__dict__.update(
-        key=key, name=name, monthly=monthly, survivor_monthly=survivor, lump_sum=lump, trace=_DEFAULT_TRACE
-    )
+    object.__setattr__(  # its fields as one dict (not a keyword dict copied into the instance's)
+        f,
+        "__dict__",
+        {"key": key, "name": name, "monthly": monthly, "survivor_monthly": survivor, "lump_sum": lump,
+         "trace": _DEFAULT_TRACE},
+    )  # fmt: skip
     return f
 
 
@@ -170,24 +180,24 @@ def _relative_values(
     p: Participant,
     core: CoreResult,
     rows: list[DateRow],
-    forms: list[dict[str, FormAmount]],
+    options: list[list[OptionalForm]],
     assumptions: Mapping[str, Any] | None,
     market: MarketData,
     survival: dict[tuple[Any, ...], Any] | None = None,
 ) -> list[RelativeValues | None]:
-    """``form_relative_values`` of every priced row, the dates on one Applicable Mortality Table
-    together (the comparison is pinned to the table the forms were priced on)."""
+    """``form_relative_values`` of every priced row (``options[i]``: its forms as the comparison reads
+    them, empty for a row not priced), the dates on one Applicable Mortality Table together (the
+    comparison is pinned to the table the forms were priced on)."""
     a = assumptions if assumptions is not None else _rate_assumptions(market)
-    spouse = p.spouse_birth_date or _pd_date(p, "contingent_annuitant_birth_date")
     by_table: dict[MortalityTable, list[int]] = {}
-    for i, f in enumerate(forms):
-        if f:
-            by_table.setdefault(rows[i].basis.table, []).append(i)  # type: ignore[union-attr]
+    for i, r in enumerate(rows):
+        if r.basis is not None and not r.cash_out:
+            by_table.setdefault(r.basis.table, []).append(i)
     out: list[RelativeValues | None] = [None] * len(rows)
     rules = relative_value_rules(_settings(core))
     for table, idx in by_table.items():
         values = relative_values_of_dates(
-            [(rows[i].d, optional_forms(forms[i], spouse)) for i in idx],
+            [(rows[i].d, options[i]) for i in idx],
             birth_date=p.birth_date,
             married=p.is_married,
             assumptions=a,
@@ -226,10 +236,11 @@ def _estimate(
         notes.append("assumes a Separation from Service before this date (§5.9(e), §5.11(a)(iv))")
     if projected is not None and projected > r.vested:
         notes.append(f"projection value {projected} exceeds the balance: flag for counsel (GAP-3)")
-    lump = FormAmount("lump_sum", "Lump sum", lump_sum=r.lump)
-    ls = LumpSum(r.d, r.vested, None, projected, r.lump, _NO_TRACE)  # type: ignore[arg-type]
+    ls = _made(LumpSum, asd=r.d, balance=r.vested, floor=None, whipsaw_value=projected, amount=r.lump,
+               trace=_NO_TRACE)  # fmt: skip
     if r.cash_out:
         notes.append(f"balance not over {r.threshold}: paid as a lump sum without consent (§5.16)")
+        lump = FormAmount("lump_sum", "Lump sum", lump_sum=r.lump)
         return Estimate(r.d, r.route, r.balance, r.vested, {"lump_sum": lump}, "lump_sum", ls, True,
                         r.estimate, tuple(notes), _NO_TRACE)  # fmt: skip
     if r.life_limited:
@@ -247,5 +258,15 @@ def _estimate(
         notes.append("married: the QJSA needs spouse_birth_date (§5.10(a); AMBIG-16)")
     if rv is not None and rv.note:
         notes.append(rv.note)
-    return Estimate(r.d, r.route, r.balance, r.vested, forms, default, ls, False, r.estimate, tuple(notes),
-                    _NO_TRACE, rv, (), r.limit)  # fmt: skip
+    return _made(Estimate, commencement_date=r.d, route=r.route, balance=r.balance, vested_balance=r.vested,
+                 forms=forms, default_form=default, lump_sum=ls, cash_out=False, estimate=r.estimate,
+                 notes=tuple(notes), trace=_NO_TRACE, relative_values=rv, missing=(),
+                 limit_415=r.limit)  # fmt: skip
+
+
+def _made[T](cls: type[T], **fields: Any) -> T:
+    """``cls(**fields)`` for a frozen dataclass given every field, without its field-by-field
+    ``__init__`` (a grid makes one a date)."""
+    made = object.__new__(cls)
+    made.__dict__.update(fields)
+    return made

@@ -10,21 +10,22 @@ deferred annuity factors of every date are one vectorized pass per basis (each t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
-from benefits.engine.actuarial import life_annuity
+from benefits.engine.actuarial import Form, form_factors, life_annuity
 from benefits.engine.core import CoreResult
 from benefits.engine.dates import months_between
-from benefits.engine.money import to_decimal, to_money
+from benefits.engine.money import CENT, ZERO, to_decimal, to_money
 from benefits.engine.types import Participant
 
 from .annuity import age_at, applicable_basis
 from .inputs import _settings, vested_amount
-from .interest import projected_balance_before
+from .interest import quarter_of, quarterly_rate
 from .market import MarketData, MarketDataError, Rate
-from .pricing import DateRow, _Factors
+from .pricing import DateRow
+from .settings import BenefitSettings
 
 
 def projection_values(
@@ -50,10 +51,7 @@ def projection_values(
         key = (vested_amount(r.balance, r.percent), start)
         if key not in at_nrd:
             try:
-                balance = projected_balance_before(
-                    key[0], start=start, before=nrd, treasury_rate=treasury, settings=settings,
-                    quarterly=quarterly,
-                )  # fmt: skip
+                balance = balance_before(key[0], start, nrd, treasury, settings, quarterly)
                 if not nrd_factor:
                     basis = applicable_basis(nrd, market)
                     nrd_factor.append(12 * to_decimal(life_annuity(basis.basis, age_at(p.birth_date, nrd))))
@@ -64,11 +62,60 @@ def projection_values(
         monthly = at_nrd[key]
         if monthly is not None:
             wanted.append((i, monthly))
-    factors = _Factors().by_basis(
-        [(rows[i].basis.basis, rows[i].age) for i, _ in wanted],  # type: ignore[union-attr]
-        deferrals=[months_between(rows[i].d, nrd) / 12.0 for i, _ in wanted],
-    )
+    factors = _deferred_factors(rows, [i for i, _ in wanted], nrd)
     out: list[Decimal | None] = [None] * len(rows)
     for (i, monthly), factor in zip(wanted, factors, strict=True):
         out[i] = to_money(to_decimal(monthly) * 12 * to_decimal(factor))  # ``deferred_annuity_value``
     return out
+
+
+def balance_before(
+    opening: Decimal,
+    start: date,
+    before: date,
+    treasury_rate: Callable[[int], Rate],
+    settings: BenefitSettings,
+    quarterly: dict[int, Decimal],
+) -> Decimal:
+    """``interest.projected_balance_before(opening, start=start, before=before, ...)``: the same
+    Decimal steps and the same rate lookups in the same order, the quarters to credit counted once
+    (not each quarter's end compared with ``before``: a grid carries a hundred balances to NRD)."""
+    balance, base = ZERO + opening, opening  # the opening posted on a zero balance, credited on itself
+    y, q = quarter_of(start)
+    # Every quarter before the quarter of ``before`` ends before it and is credited; that quarter
+    # ends on or after it and is not (``_interest_only``'s test, ``quarter_end(y, q) < before``).
+    last_y, last_q = quarter_of(before)
+    rounding = settings.round_each_posting
+    while (y, q) < (last_y, last_q):
+        rate = quarterly.get(y)
+        if rate is None:
+            rate = quarterly[y] = quarterly_rate(treasury_rate(y), settings)
+        for _ in range(q, 5 if y < last_y else last_q):  # this year's quarters to credit
+            credit = base * rate
+            base = balance = balance + (credit.quantize(CENT, ROUND_HALF_UP) if rounding else credit)
+        y, q = y + 1, 1
+    return balance
+
+
+def _deferred_factors(rows: Sequence[DateRow], idx: list[int], nrd: date) -> list[float]:
+    """``_Factors().by_basis`` of the rows ``idx`` (each row's life annuity at its age, deferred to
+    NRD), the rows grouped by their basis object rather than by its field-by-field hash (the rows of
+    one basis share the object; equal bases under two objects are priced apart, to the same floats)."""
+    groups: dict[int, list[int]] = {}
+    for i in idx:
+        groups.setdefault(id(rows[i].basis.basis), []).append(i)  # type: ignore[union-attr]
+    out: dict[int, float] = {}
+    for members in groups.values():
+        basis = rows[members[0]].basis.basis  # type: ignore[union-attr]
+        values = form_factors(
+            basis,
+            _LIFE,
+            [rows[i].age for i in members],
+            deferrals=[months_between(rows[i].d, nrd) / 12.0 for i in members],
+        )
+        for i, v in zip(members, values.tolist(), strict=True):
+            out[i] = v
+    return [out[i] for i in idx]
+
+
+_LIFE = Form.life()
