@@ -161,3 +161,39 @@ def test_plan_data_money_is_read_as_to_money_reads_it(raw):
         read(lambda: _money_map({"before_tax": raw}, "/plan_data/balances", ALL_SOURCES)["before_tax"])
         == general()
     )
+
+
+def _year_by_year(years, comp, defs, s):
+    """``_usual_rows`` as the year-by-year rows (``untraced_year_row``) make it, or the first error."""
+    out, keys = {}, []
+    for year in years:
+        row = _row(year, comp.get(year, ZERO), defs.get(year, ZERO), s)
+        if not isinstance(row, dict):
+            return None
+        out[str(year)] = row
+        keys.append(f"contributions.{year}")
+    return out, keys
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.integers(1985, 2032), st.one_of(amounts, unusual), max_size=8),
+    st.dictionaries(st.integers(1985, 2032), amounts, max_size=3),
+    settings_,
+)
+def test_years_without_deferrals_take_the_kept_row(comp, defs, s):
+    """A year without deferrals takes the row kept for its year and settings: the same keys, strings
+    and order as asking ``untraced_year_row`` for it (unusual pay falls back; a limit not in force
+    is no row)."""
+    years = sorted(set(comp) | set(defs))
+    with traces_off():
+        for _ in range(2):  # the first asking keeps the rows, the second reads them
+            got = contract._usual_rows(years, comp, defs, s)
+            want = _year_by_year(years, comp, defs, s)
+            if got is None or want is None:
+                assert got is None and want is None
+            else:
+                assert [list(r.items()) for r in got[0].values()] == [
+                    list(r.items()) for r in want[0].values()
+                ]
+                assert list(got[0]) == list(want[0]) and got[1] == want[1]
