@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from benefits.engine.core import ParticipantError
 from benefits.engine.money import ZERO, money_str, percent_str, to_money
 from benefits.engine.plans.carver_401k import contract
-from benefits.engine.plans.carver_401k.accounts import vest_accounts
+from benefits.engine.plans.carver_401k.accounts import _vested_decimal, vest_accounts, vested_amount
 from benefits.engine.plans.carver_401k.contributions import untraced_year_row, year_contributions
 from benefits.engine.plans.carver_401k.inputs import _money, _money_map
 from benefits.engine.plans.carver_401k.settings import BenefitSettings
@@ -197,3 +197,19 @@ def test_years_without_deferrals_take_the_kept_row(comp, defs, s):
                     list(r.items()) for r in want[0].values()
                 ]
                 assert list(got[0]) == list(want[0]) and got[1] == want[1]
+
+
+@given(
+    st.one_of(
+        st.decimals(-(10**6), 10**6, places=2), st.sampled_from([Decimal("-0.00"), ZERO, Decimal("0E+2")])
+    ),
+    st.one_of(
+        st.sampled_from([Decimal(p) for p in (0, 20, 40, 60, 80, 100)]),
+        st.decimals(0, 100, allow_nan=False, allow_infinity=False),
+    ),
+    st.one_of(st.just(Decimal("0.00")), st.decimals(0, 10**5, places=2)),
+)
+def test_the_vested_part_of_decimals_is_vested_amount(balance, pct, d):
+    """``vest_accounts``' arithmetic on Decimals is ``vested_amount``'s: the same value and digits."""
+    fast, general = _vested_decimal(balance, pct, d), vested_amount(balance, pct, d)
+    assert str(fast) == str(general) and fast.as_tuple() == general.as_tuple()
