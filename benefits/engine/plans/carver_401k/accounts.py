@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 
 from benefits.engine.dates import add_years
 from benefits.engine.money import CENT, HUNDRED, ZERO, to_decimal, to_money
@@ -59,11 +60,13 @@ class AccountVesting:
     by_source: Mapping[str, SourceVesting]
     trace: Trace
 
-    @property
+    # Summed once when first asked (the contract, loans, hardship and cash-out each ask): the sources
+    # are fixed when ``vest_accounts`` makes the instance.
+    @cached_property
     def balance(self) -> Decimal:
         return sum((s.balance for s in self.by_source.values()), ZERO)
 
-    @property
+    @cached_property
     def vested_balance(self) -> Decimal:
         return sum((s.vested_balance for s in self.by_source.values()), ZERO)
 

@@ -213,3 +213,13 @@ def test_the_vested_part_of_decimals_is_vested_amount(balance, pct, d):
     """``vest_accounts``' arithmetic on Decimals is ``vested_amount``'s: the same value and digits."""
     fast, general = _vested_decimal(balance, pct, d), vested_amount(balance, pct, d)
     assert str(fast) == str(general) and fast.as_tuple() == general.as_tuple()
+
+
+@given(st.dictionaries(st.sampled_from(CONTRACT_SOURCES), st.decimals(-(10**5), 10**6, places=2)),
+       st.sampled_from([Decimal(p) for p in (0, 20, 60, 100)]))  # fmt: skip
+def test_the_account_totals_are_the_sums_of_the_sources(balances, pct):
+    """The totals, summed once and kept, are the sources' sums each time they are asked."""
+    v = vest_accounts(balances, pct)
+    for _ in range(2):
+        assert str(v.balance) == str(sum((s.balance for s in v.by_source.values()), ZERO))
+        assert str(v.vested_balance) == str(sum((s.vested_balance for s in v.by_source.values()), ZERO))
