@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property
 
 from benefits.engine.dates import add_years
-from benefits.engine.money import HUNDRED, ZERO, to_decimal, to_money
+from benefits.engine.money import CENT, HUNDRED, ZERO, to_decimal, to_money
 from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -32,6 +33,13 @@ def vested_amount(balance: Decimal, percent: Decimal, d: Decimal = ZERO) -> Deci
     p = to_decimal(percent) / HUNDRED
     x = to_money(p * (to_decimal(balance) + to_decimal(d)) - to_decimal(d))
     return max(ZERO, min(x, to_decimal(balance))) if balance >= ZERO else ZERO
+
+
+def _vested_decimal(balance: Decimal, percent: Decimal, d: Decimal) -> Decimal:
+    """``vested_amount`` of Decimals (all ``vest_accounts`` has): the same steps, without converting
+    what is already a Decimal (a census vests every source of every participant)."""
+    x = (percent / HUNDRED * (balance + d) - d).quantize(CENT, ROUND_HALF_UP)
+    return max(ZERO, min(x, balance)) if balance >= ZERO else ZERO
 
 
 @dataclass(frozen=True)
@@ -52,11 +60,13 @@ class AccountVesting:
     by_source: Mapping[str, SourceVesting]
     trace: Trace
 
-    @property
+    # Summed once when first asked (the contract, loans, hardship and cash-out each ask): the sources
+    # are fixed when ``vest_accounts`` makes the instance.
+    @cached_property
     def balance(self) -> Decimal:
         return sum((s.balance for s in self.by_source.values()), ZERO)
 
-    @property
+    @cached_property
     def vested_balance(self) -> Decimal:
         return sum((s.vested_balance for s in self.by_source.values()), ZERO)
 
@@ -106,7 +116,7 @@ def vest_accounts(
             d = to_money(withdrawn.get(source, ZERO)) + to_money(loaned_out.get(source, ZERO))
         else:
             d = NO_D  # to_money(ZERO) + to_money(ZERO), without the two roundings
-        sv = out[source] = SourceVesting(source, balance, pct, d, vested_amount(balance, pct, d))
+        sv = out[source] = SourceVesting(source, balance, pct, d, _vested_decimal(balance, pct, d))
         if traced:
             _vesting_step(tb, sv, scheduled, fully_vested, settings)
     return AccountVesting(out, tb.build())

@@ -23,7 +23,15 @@ from benefits.engine.trace import TraceBuilder, percent, recording
 
 from .accounts import AccountVesting, vest_accounts
 from .annuities import illustrate
-from .contributions import PayPeriod, match_for_periods, untraced_year_row, year_contributions
+from .contributions import (
+    ROW_BOUND,
+    PayPeriod,
+    match_for_periods,
+    no_deferral_row,
+    no_deferral_rows,
+    untraced_year_row,
+    year_contributions,
+)
 from .distributions import (
     ACCOUNT_DISTRIBUTIONS,
     cash_out,
@@ -118,7 +126,16 @@ def _usual_rows(
     goes year by year, and meets and reports the same in the same order)."""
     out = {}
     trace_keys = []
+    kept = no_deferral_rows(settings)
     for year in years:
+        if kept is not None and year not in deferrals and type(year) is int:
+            # the usual year: no deferrals, and the same row for everyone's pay the row takes
+            pay = comp.get(year, ZERO)
+            entry = kept[year] if year in kept else no_deferral_row(kept, year, settings)
+            if entry is not None and type(pay) is Decimal and pay.is_finite() and ZERO <= pay < ROW_BOUND:
+                out[entry[0]] = entry[2].copy()
+                trace_keys.append(entry[1])
+                continue
         try:
             row = untraced_year_row(year, comp.get(year, ZERO), deferrals.get(year, ZERO), settings)
         except Exception:  # noqa: BLE001 - the year-by-year path raises it as it always has

@@ -13,6 +13,7 @@ from typing import cast
 
 from benefits.engine.dates import quarter_of
 from benefits.engine.money import CENT, HUNDRED, ZERO, to_decimal, to_money
+from benefits.engine.parameters import current_reads
 from benefits.engine.trace import Trace, TraceBuilder, money, percent, recording
 
 from .limits import PLAN_402G_LIMITS, LimitUnavailable, compensation_limit, deferral_limit_402g, year_limits
@@ -321,7 +322,7 @@ _NO_TRACE = Trace((), None)  # what a TraceBuilder builds when no trace is kept
 
 # The amounts the row below takes: pay and deferrals to the cent need at most 17 digits, well within
 # the 28 of the decimal context (no rounding but the explicit one to the cent).
-_ROW_BOUND = Decimal("1e15")
+ROW_BOUND = Decimal("1e15")
 
 
 def untraced_year_row(
@@ -331,11 +332,11 @@ def untraced_year_row(
     when no trace is kept: ``_year_untraced``'s figures (the same Decimal steps, rounded at the same
     points) as the contract's money strings, with the year's limits looked up once a process. None
     for anything but Decimal amounts from 0 to the bound: the caller then takes the general path."""
-    if not (type(compensation) is Decimal and compensation.is_finite() and ZERO <= compensation < _ROW_BOUND):
+    if not (type(compensation) is Decimal and compensation.is_finite() and ZERO <= compensation < ROW_BOUND):
         return None
     no_deferrals = deferrals is ZERO  # the contract's amount for a year without deferrals
     if not no_deferrals:
-        if not (type(deferrals) is Decimal and deferrals.is_finite() and ZERO <= deferrals < _ROW_BOUND):
+        if not (type(deferrals) is Decimal and deferrals.is_finite() and ZERO <= deferrals < ROW_BOUND):
             return None
         no_deferrals = not deferrals and not deferrals.is_signed()
     limit, lim402 = year_limits(year)
@@ -367,6 +368,41 @@ def untraced_year_row(
     if excess > ZERO:
         row["excess_deferrals"] = str(excess.quantize(CENT, ROUND_HALF_UP))
     return row
+
+
+# A year without deferrals has the same row whatever the pay (each figure is 0.00): each year's row,
+# key and trace key, by the safe-harbor setting's truth (all the row reads of the settings).
+_NO_DEFERRAL_ROWS: dict[bool, dict[int, tuple[str, str, dict[str, str]] | None]] = {True: {}, False: {}}
+
+
+def no_deferral_rows(settings: BenefitSettings) -> dict[int, tuple[str, str, dict[str, str]] | None] | None:
+    """The rows kept for the settings (``no_deferral_row`` fills them); None while reads are
+    recorded (the limits are then read afresh)."""
+    if current_reads() is not None:
+        return None
+    return _NO_DEFERRAL_ROWS[bool(settings.safe_harbor_2002_adopted)]
+
+
+def no_deferral_row(
+    kept: dict[int, tuple[str, str, dict[str, str]] | None], year: int, settings: BenefitSettings
+) -> tuple[str, str, dict[str, str]] | None:
+    """(the year's key, its trace key, ``untraced_year_row(year, pay, ZERO, settings)``) for any pay
+    that row takes (a Decimal from 0 to ``ROW_BOUND``), kept in ``kept``; None when the year's row
+    depends on the pay or its limits are not in force (the caller then asks ``untraced_year_row``)."""
+    if year in kept:
+        return kept[year]
+    try:
+        limit, lim402 = year_limits(year)
+    except Exception:  # noqa: BLE001 - a limit not in force: raised afresh on the general path
+        return None
+    if (limit is not None and limit < ZERO) or (lim402 is not None and lim402 < ZERO):
+        row = None  # (then the pay counts)
+    else:
+        row = untraced_year_row(year, ZERO, ZERO, settings)
+    entry = None if row is None else (str(year), f"contributions.{year}", row)
+    if len(kept) < 1024:
+        kept[year] = entry
+    return entry
 
 
 def _year_traced(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from benefits.engine.core import ParticipantError
 from benefits.engine.money import ZERO, money_str, percent_str, to_money
 from benefits.engine.plans.carver_401k import contract
-from benefits.engine.plans.carver_401k.accounts import vest_accounts
+from benefits.engine.plans.carver_401k.accounts import _vested_decimal, vest_accounts, vested_amount
 from benefits.engine.plans.carver_401k.contributions import untraced_year_row, year_contributions
 from benefits.engine.plans.carver_401k.inputs import _money, _money_map
 from benefits.engine.plans.carver_401k.settings import BenefitSettings
@@ -161,3 +161,65 @@ def test_plan_data_money_is_read_as_to_money_reads_it(raw):
         read(lambda: _money_map({"before_tax": raw}, "/plan_data/balances", ALL_SOURCES)["before_tax"])
         == general()
     )
+
+
+def _year_by_year(years, comp, defs, s):
+    """``_usual_rows`` as the year-by-year rows (``untraced_year_row``) make it, or the first error."""
+    out, keys = {}, []
+    for year in years:
+        row = _row(year, comp.get(year, ZERO), defs.get(year, ZERO), s)
+        if not isinstance(row, dict):
+            return None
+        out[str(year)] = row
+        keys.append(f"contributions.{year}")
+    return out, keys
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.integers(1985, 2032), st.one_of(amounts, unusual), max_size=8),
+    st.dictionaries(st.integers(1985, 2032), amounts, max_size=3),
+    settings_,
+)
+def test_years_without_deferrals_take_the_kept_row(comp, defs, s):
+    """A year without deferrals takes the row kept for its year and settings: the same keys, strings
+    and order as asking ``untraced_year_row`` for it (unusual pay falls back; a limit not in force
+    is no row)."""
+    years = sorted(set(comp) | set(defs))
+    with traces_off():
+        for _ in range(2):  # the first asking keeps the rows, the second reads them
+            got = contract._usual_rows(years, comp, defs, s)
+            want = _year_by_year(years, comp, defs, s)
+            if got is None or want is None:
+                assert got is None and want is None
+            else:
+                assert [list(r.items()) for r in got[0].values()] == [
+                    list(r.items()) for r in want[0].values()
+                ]
+                assert list(got[0]) == list(want[0]) and got[1] == want[1]
+
+
+@given(
+    st.one_of(
+        st.decimals(-(10**6), 10**6, places=2), st.sampled_from([Decimal("-0.00"), ZERO, Decimal("0E+2")])
+    ),
+    st.one_of(
+        st.sampled_from([Decimal(p) for p in (0, 20, 40, 60, 80, 100)]),
+        st.decimals(0, 100, allow_nan=False, allow_infinity=False),
+    ),
+    st.one_of(st.just(Decimal("0.00")), st.decimals(0, 10**5, places=2)),
+)
+def test_the_vested_part_of_decimals_is_vested_amount(balance, pct, d):
+    """``vest_accounts``' arithmetic on Decimals is ``vested_amount``'s: the same value and digits."""
+    fast, general = _vested_decimal(balance, pct, d), vested_amount(balance, pct, d)
+    assert str(fast) == str(general) and fast.as_tuple() == general.as_tuple()
+
+
+@given(st.dictionaries(st.sampled_from(CONTRACT_SOURCES), st.decimals(-(10**5), 10**6, places=2)),
+       st.sampled_from([Decimal(p) for p in (0, 20, 60, 100)]))  # fmt: skip
+def test_the_account_totals_are_the_sums_of_the_sources(balances, pct):
+    """The totals, summed once and kept, are the sources' sums each time they are asked."""
+    v = vest_accounts(balances, pct)
+    for _ in range(2):
+        assert str(v.balance) == str(sum((s.balance for s in v.by_source.values()), ZERO))
+        assert str(v.vested_balance) == str(sum((s.vested_balance for s in v.by_source.values()), ZERO))
