@@ -4,14 +4,17 @@ plan was never Top-Heavy (``estimates.benefit_at_nrd`` passes none then)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, timedelta
 from decimal import Decimal
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from benefits.engine.plans.carver_db.accrued import AccrualData, accrued_at
 from benefits.engine.plans.carver_db.inputs import _event_date, _periods_by
 from benefits.engine.plans.carver_db.limits import top_heavy_minimum
+from benefits.engine.trace import traces_off
 from benefits.engine.types import EmploymentPeriod
 
 days = st.dates(min_value=date(1960, 1, 1), max_value=date(2040, 12, 31))
@@ -72,3 +75,27 @@ def test_never_top_heavy_reads_no_compensation(
         average_all_if_fewer_than_5=average_all,
     )
     assert quick == general
+
+
+@given(
+    st.dates(min_value=date(1965, 1, 1), max_value=date(2005, 12, 31)),
+    st.one_of(st.none(), st.dates(min_value=date(1966, 1, 1), max_value=date(2010, 12, 31))),
+    pay,
+    st.decimals(min_value=0, max_value=40_000, places=2),
+)
+def test_untraced_accrued_benefit_has_the_traced_figures(
+    hire: date, end: date | None, compensation: dict[int, Decimal], ssa: Decimal
+) -> None:
+    if end is not None and end < hire:
+        end = None
+    data = AccrualData(
+        periods=(EmploymentPeriod(hire, end),),
+        compensation=compensation,
+        social_security_amount=ssa,
+        nrd=date(2030, 1, 1),
+        termination_date=end,
+    )
+    traced = accrued_at(data)
+    with traces_off():
+        untraced = accrued_at(data)
+    assert untraced == replace(traced, trace=untraced.trace) and untraced.trace.steps == ()
