@@ -33,7 +33,7 @@ from .parameters import recorded_reads
 from .plans import Plan, UnknownPlan, get_plan, plan_keys
 from .settings import SettingError, field_names, override
 from .trace import traces_off_unless_off
-from .types import EmploymentPeriod, Participant
+from .types import EmploymentPeriod, Participant, participant_of
 
 DATE_FIELDS = (
     "birth_date",
@@ -244,7 +244,7 @@ def parse_participant(raw: object, index: int, as_of: date | None = None) -> Par
         for i, period in enumerate(periods):
             if period.end is not None and period.end < period.start:
                 raise ParticipantError(f"/employment_periods/{i}/end", "end is before start")
-    return Participant(
+    return participant_of(
         id=str(pid),
         birth_date=dates["birth_date"],
         hire_date=hire,

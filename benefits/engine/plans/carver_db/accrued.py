@@ -189,6 +189,9 @@ def accrued_at(
         settings=settings,
     )
     tb.include(ab.trace)
+    trace = tb.build()
+    if trace is ab.trace:  # nothing traced (both the one empty trace): the same figures, as they are
+        return ab
     return AccruedBenefit(
         ab.annual,
         ab.formula_a,
@@ -198,7 +201,7 @@ def accrued_at(
         ab.final_earnings,
         ab.credited_months,
         ab.ratio,
-        tb.build(),
+        trace,
     )
 
 

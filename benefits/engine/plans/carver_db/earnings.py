@@ -77,10 +77,7 @@ def final_earnings(
     last = end_exclusive.year - 1  # the last calendar year that ended before the event
     first = last - 9
     # Earnings received after the Plan Freeze Date never count (Foreword (B), §1.1(P)).
-    yearly = {
-        y: capped(y, Decimal(compensation.get(y, ZERO))) if y <= PLAN_FREEZE_DATE.year else ZERO
-        for y in range(first, last + 1)
-    }
+    yearly = _window_earnings(compensation, first, last)
     if recording():  # the window's earnings by year are made for the trace alone
         tb.step(
             "Earnings of each calendar year in the 10-year window, each capped at that year's "
@@ -102,12 +99,7 @@ def final_earnings(
             years_of_service=years_of_service,
         )
         return FinalEarnings(amount, (first, last), tuple(worked), tb.build())
-    best_start, best_avg = first, None
-    for start in range(first, last - 1):
-        avg = (yearly[start] + yearly[start + 1] + yearly[start + 2]) / 3
-        if best_avg is None or avg > best_avg:
-            best_start, best_avg = start, avg
-    amount = best_avg if best_avg is not None else ZERO
+    best_start, amount = _best_three(yearly, first, last)
     best = (best_start, best_start + 1, best_start + 2)
     tb.step(
         "Final Earnings: the highest average of 3 consecutive calendar years in the window",
@@ -116,3 +108,31 @@ def final_earnings(
         years=year(list(best)),
     )
     return FinalEarnings(amount, (first, last), best, tb.build())
+
+
+def _window_earnings(compensation: Mapping[int, Decimal], first: int, last: int) -> dict[int, Decimal]:
+    """Each year's capped Earnings, first to last; none after the Plan Freeze Date."""
+    get, caps, freeze_year = compensation.get, EARNINGS_CAP.get, PLAN_FREEZE_DATE.year
+    yearly: dict[int, Decimal] = {}
+    for y in range(first, last + 1):
+        if y > freeze_year:
+            yearly[y] = ZERO
+            continue
+        amount, cap = Decimal(get(y, ZERO)), caps(y)
+        yearly[y] = amount if cap is None else min(amount, cap)
+    return yearly
+
+
+def _best_three(yearly: Mapping[int, Decimal], first: int, last: int) -> tuple[int, Decimal]:
+    """The first year and the average of the best 3 consecutive years (the earliest of equals).
+
+    A window without Earnings (everyone hired after the freeze) averages ZERO from its first year:
+    what the comparison of every window gives, without the arithmetic."""
+    if all(v is ZERO for v in yearly.values()):
+        return first, ZERO
+    best_start, best_avg = first, None
+    for start in range(first, last - 1):
+        avg = (yearly[start] + yearly[start + 1] + yearly[start + 2]) / 3
+        if best_avg is None or avg > best_avg:
+            best_start, best_avg = start, avg
+    return best_start, best_avg if best_avg is not None else ZERO

@@ -112,8 +112,11 @@ def benefit_at_nrd(
     tb.include(ab.trace)
     sv = (core.settings or {}).get("service_vesting")
     top_heavy_years = getattr(sv, "top_heavy_years", ()) or ()
+    # The compensation is read only in a Top-Heavy year. A stored §415 compensation is still parsed
+    # (its errors stay); the participant's own pay ``accrual_data`` has already read.
+    stored_415 = isinstance(p.plan_data.get("section_415_compensation"), Mapping)
     th = top_heavy_minimum(
-        compensation=_section_415_compensation(p),
+        compensation=_section_415_compensation(p) if top_heavy_years or stored_415 else {},
         top_heavy_years=top_heavy_years,
         # read only in a Top-Heavy year, so counted only when the plan had one
         vesting_service_years=_credited_years(core) if top_heavy_years else (),

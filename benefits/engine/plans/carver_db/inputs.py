@@ -14,7 +14,7 @@ from benefits.engine.core import CoreResult
 from benefits.engine.missing import MissingInput
 from benefits.engine.plan_support import pd_decimal, pd_text_date
 from benefits.engine.service import ServiceHistory
-from benefits.engine.types import Participant
+from benefits.engine.types import EmploymentPeriod, Participant
 
 from .accrued import AccrualData
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -59,10 +59,22 @@ def settings_of(core: CoreResult | None) -> BenefitSettings:
 
 def event_date(p: Participant, as_of: date) -> date | None:
     """The earliest of Termination of Employment, retirement or death on or before ``as_of``."""
-    ends = [x.end for x in p.periods if x.start <= as_of]
-    term = ends[-1] if ends and ends[-1] is not None and ends[-1] < as_of else None
-    if p.death_date is not None and p.death_date <= as_of:
-        term = min(term, p.death_date) if term else p.death_date
+    return _event_date(_periods_by(p.periods, as_of), p.death_date, as_of)
+
+
+def _periods_by(periods: tuple[EmploymentPeriod, ...], as_of: date) -> tuple[EmploymentPeriod, ...]:
+    """The employment periods begun by ``as_of`` (the usual one period as it is)."""
+    if len(periods) == 1 and periods[0].start <= as_of:
+        return periods
+    return tuple(x for x in periods if x.start <= as_of)
+
+
+def _event_date(periods: tuple[EmploymentPeriod, ...], death: date | None, as_of: date) -> date | None:
+    """``event_date`` from the periods begun by ``as_of``."""
+    last = periods[-1].end if periods else None
+    term = last if last is not None and last < as_of else None
+    if death is not None and death <= as_of:
+        term = min(term, death) if term else death
     return term
 
 
@@ -88,9 +100,9 @@ def accrual_data(p: Participant, as_of: date, core: CoreResult) -> AccrualData:
             "/plan_data/social_security_amount",
             "the frozen Social Security Amount (§1.1(II)) is needed to compute the Accrued Benefit",
         )
-    event = event_date(p, as_of)
+    periods = _periods_by(p.periods, as_of)
+    event = _event_date(periods, p.death_date, as_of)
     years_before_event = [y for y in _credited_years(core) if event is None or y <= event.year]
-    periods = tuple(x for x in p.periods if x.start <= as_of)
     return AccrualData(
         periods=periods,
         compensation=MappingProxyType(pay_by_year(p.compensation)),
