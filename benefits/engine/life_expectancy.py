@@ -134,6 +134,12 @@ def loaded_single_life_tables(tables: tuple[LoadedSingleLife, ...]) -> Within[tu
     return Within(_LOADED_SLT, tuple(tables))
 
 
+def no_loaded_single_life_tables(tables: tuple[LoadedSingleLife, ...]) -> bool:
+    """Whether ``loaded_single_life_tables(tables)`` would change nothing because none is given and
+    none is in force."""
+    return not tables and not _LOADED_SLT.get()
+
+
 def _loaded_for(on: date) -> LoadedSingleLife | None:
     found = [t for t in _LOADED_SLT.get() if t.covers(on.year)]
     # the table of the latest first year answers; among equals, the one given last (the latest load)
@@ -171,6 +177,7 @@ __all__ = [
     "LoadedSingleLife",
     "SingleLifeInputError",
     "loaded_single_life_tables",
+    "no_loaded_single_life_tables",
     "parse_loaded_single_life_tables",
     "IN_FORCE_FROM",
     "IN_FORCE_2022",

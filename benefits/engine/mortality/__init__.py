@@ -327,6 +327,15 @@ def revrul_2001_62_reading(reading: str | None) -> Within[tuple[str, bool]]:
     return Within(_REVRUL_2001_62, (reading or REVRUL_2001_62_DEFAULT, reading is not None))
 
 
+def tables_in_force(reading: str | None, tables: Mapping[int, MortalityTable]) -> bool:
+    """Whether ``revrul_2001_62_reading(reading)`` and ``loaded_417e_tables(tables)`` would change
+    nothing: no table loaded, none in force, and that reading already in force (a census at the
+    defaults then enters neither block for each participant). Anything else: False."""
+    if tables or _LOADED_417E.get() or (reading is not None and reading not in REVRUL_2001_62_TABLES):
+        return False
+    return _REVRUL_2001_62.get() == (reading or REVRUL_2001_62_DEFAULT, reading is not None)
+
+
 def revrul_2001_62_state() -> tuple[str, bool]:
     """(reading, confirmed) of the calculation under way (``revrul_2001_62_reading``)."""
     return _REVRUL_2001_62.get()
@@ -466,6 +475,7 @@ __all__ = [
     "REVRUL_2001_62_TABLES",
     "applicable_417e_table",
     "revrul_2001_62_reading",
+    "tables_in_force",
     "revrul_2001_62_state",
     "revrul_2001_62_table",
     "revrul_2001_62_words",

@@ -501,12 +501,17 @@ class PackagePlan:
             blocked = (core.extra or {}).get(missing.BENEFITS_BLOCKED)
             if blocked is not None:  # the core itself names an input the benefit figures wait for
                 raise blocked
-            with (
-                mortality.revrul_2001_62_reading(revrul_reading(resolved)),
-                mortality.loaded_417e_tables(tables),
-                life.loaded_single_life_tables(life_tables),
-            ):
+            reading = revrul_reading(resolved)
+            if mortality.tables_in_force(reading, tables) and life.no_loaded_single_life_tables(life_tables):
+                # the blocks below would set what is already set (a census at the defaults)
                 result.update(self._outputs()(participant, as_of, assumptions, core))
+            else:
+                with (
+                    mortality.revrul_2001_62_reading(reading),
+                    mortality.loaded_417e_tables(tables),
+                    life.loaded_single_life_tables(life_tables),
+                ):
+                    result.update(self._outputs()(participant, as_of, assumptions, core))
         except Exception as exc:
             # A missing input (a market rate; a limit or table the engine lacks for the date) blocks
             # the benefit figures, not the participant: vesting and dates stay (``missing``).
