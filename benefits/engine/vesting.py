@@ -14,7 +14,7 @@ from decimal import Decimal
 
 from .dates import ONE_DAY, add_years
 from .money import ZERO, to_decimal
-from .trace import Trace, percent
+from .trace import Trace, percent, recording
 
 HUNDRED = Decimal(100)
 
@@ -116,23 +116,24 @@ def vest(
     ``full_vesting_event`` is (description, plan section) when an event gives 100%.
     ``projected_date(n)`` gives the date ``n`` years would be reached if the person keeps working.
     """
-    trace = Trace().add(
-        f"Vesting under the {schedule.name}",
-        section=schedule.section,
-        result=percent(schedule.percent(years)),
-        years=years,
-    )
     pct = schedule.percent(years)
+    traced = recording()  # untraced (a census): no step text worked out, the figures the same
+    trace = Trace()
+    if traced:
+        trace = trace.add(
+            f"Vesting under the {schedule.name}", section=schedule.section, result=percent(pct), years=years
+        )
     used, table = schedule.name, schedule
     if top_heavy is not None and top_heavy.applies:
         th = top_heavy_percent(top_heavy, years)
-        trace = trace.add(
-            "Top-heavy minimum vesting" + ("" if top_heavy.current else " (plan no longer Top-Heavy)"),
-            section=top_heavy.schedule.section,
-            result=percent(th),
-            years=years,
-            applied=th > pct,  # a floor below the plan's own schedule did not apply
-        )
+        if traced:
+            trace = trace.add(
+                "Top-heavy minimum vesting" + ("" if top_heavy.current else " (plan no longer Top-Heavy)"),
+                section=top_heavy.schedule.section,
+                result=percent(th),
+                years=years,
+                applied=th > pct,  # a floor below the plan's own schedule did not apply
+            )
         if th > pct:
             pct, used, table = th, top_heavy.schedule.name, top_heavy.schedule
     if full_vesting_event is not None:

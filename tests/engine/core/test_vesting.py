@@ -1,10 +1,14 @@
 """Vesting schedules, top-heavy floors, full-vesting events, X = P(AB + D) − D, forfeiture timing."""
 
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from benefits.engine.trace import traces_off
 from benefits.engine.vesting import (
     ALWAYS_VESTED,
     TopHeavyStatus,
@@ -114,3 +118,26 @@ def test_forfeiture_timing():
 def test_break_period_ends():
     assert end_of_consecutive_plan_year_breaks(2003) == date(2007, 12, 31)
     assert end_of_severance_periods(date(2002, 6, 30)) == date(2007, 6, 30)
+
+
+# ``vest`` works out its step text only when traced (issue 29): untraced, every figure is the traced one.
+@given(
+    years=st.integers(0, 40),
+    schedule=st.sampled_from([CLIFF5, GRADED_401K, TH_DB]),
+    th=st.none() | st.tuples(st.booleans(), st.booleans(), st.integers(0, 10)),
+    event=st.none() | st.just(("death", "§5.1")),
+)
+def test_untraced_vest_gives_the_traced_figures(years, schedule, th, event):
+    status = None if th is None else TopHeavyStatus(TH_DB, th[0], th[1], th[2])
+
+    def run():
+        return vest(
+            years, schedule, top_heavy=status, full_vesting_event=event, projected_date=lambda n: None
+        )
+
+    traced = run()
+    with traces_off():
+        bare = run()
+    assert bare.trace.as_list() == []
+    assert replace(bare, trace=traced.trace) == traced
+    assert bare.schedule_table is traced.schedule_table
