@@ -1,6 +1,7 @@
 """``PackagePlan.calculate`` enters its three table blocks (Rev. Rul. 2001-62 reading, loaded
 §417(e)(3) tables, loaded Single Life Tables) only when they would change what is in force (issue 29):
-a census at the defaults gives, result for result, what entering them every time gave."""
+a census at the defaults gives, result for result, what entering them every time gave. Likewise the
+default settings resolved once for a plan (``_all_defaults``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benefits.engine import life_expectancy, mortality
+from benefits.engine.plans import base
 from benefits.engine.request import calculate_request
 
 _spec = importlib.util.spec_from_file_location(
@@ -29,7 +31,10 @@ readings = st.sampled_from([None, "unloaded", "loaded"])
 def test_census_results_equal_the_general_path(plan, seed, traces):
     req = census.request(plan, 3, seed) | {"options": {"traces": traces}}
     fast = calculate_request(req)
-    with mock.patch.object(mortality, "tables_in_force", return_value=False):
+    with (
+        mock.patch.object(mortality, "tables_in_force", return_value=False),
+        mock.patch.object(base, "_all_defaults", return_value=None),
+    ):
         general = calculate_request(req)
     assert fast == general
 
@@ -54,3 +59,10 @@ def test_any_loaded_table_or_unknown_reading_takes_the_general_path():
     assert not life_expectancy.no_loaded_single_life_tables((object(),))  # type: ignore[arg-type]
     with life_expectancy.loaded_single_life_tables((object(),)):  # type: ignore[arg-type]
         assert not life_expectancy.no_loaded_single_life_tables(())
+
+
+def test_defaults_resolved_once_only_for_frozen_settings():
+    class Open:  # not a frozen dataclass: each calculation gets its own instance
+        pass
+
+    assert base._all_defaults(Open, Open) is None

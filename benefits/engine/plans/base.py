@@ -39,7 +39,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..account_options import AccountDistributionRules
@@ -407,6 +407,19 @@ _DEFAULTS: dict[type, Any] = {}
 
 
 @functools.cache
+def _all_defaults(service_vesting: type, benefits: type) -> Mapping[str, Any] | None:
+    """The resolved settings when none is given, worked out once for a pair of frozen settings
+    classes (a census resolves them for every participant); None when either class is not frozen
+    (each calculation then gets new instances)."""
+    classes = {"service_vesting": service_vesting, "benefits": benefits}
+    for cls in classes.values():
+        params = getattr(cls, "__dataclass_params__", None)
+        if params is None or not params.frozen:
+            return None
+    return MappingProxyType(resolve_settings(classes, None))
+
+
+@functools.cache
 def _table_modules() -> tuple[ModuleType, ModuleType, ModuleType]:
     """The modules ``calculate`` reads loaded tables and missing inputs through, imported on first
     use (not when the registry loads) and once (an import statement in ``calculate`` costs a census
@@ -487,7 +500,10 @@ class PackagePlan:
         ``settings`` maps a group name of ``settings_classes()`` to an instance; missing groups take
         their defaults. ``detail`` adds the service breakdown and the trace.
         """
-        resolved = resolve_settings(self.settings_classes(), settings)
+        defaults = None if settings else _all_defaults(self.service_vesting, self.benefit_settings)
+        resolved = (
+            dict(defaults) if defaults is not None else resolve_settings(self.settings_classes(), settings)
+        )
         core = self._core(participant, as_of, resolved)
         result: JSON = {"id": participant.id}
         result.update(core.contract())
