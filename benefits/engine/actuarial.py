@@ -38,16 +38,20 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from functools import lru_cache
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from benefits.engine.dates import age, months_between
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.mortality import MortalityTable, applicable_417e_table
+from benefits.engine.numpy_on_first_use import NumpyOnFirstUse
 from benefits.engine.trace import Trace, money, years
 from benefits.engine.trace import factor as factor_of
 from benefits.engine.trace import percent as percent_of
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = NumpyOnFirstUse(globals())
 
 # ---------------------------------------------------------------------------------------------- basis
 

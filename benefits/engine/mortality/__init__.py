@@ -32,11 +32,15 @@ from datetime import date
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..context_value import Within
+from ..numpy_on_first_use import NumpyOnFirstUse
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = NumpyOnFirstUse(globals())
 
 DATA_DIR = Path(__file__).parent / "data"
 

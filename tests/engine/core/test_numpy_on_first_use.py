@@ -1,0 +1,48 @@
+"""numpy is imported only when a table or a factor is first used (issue 29: a tenth of a census's
+budget over a plain JSON read and write for the plans that price no annuity)."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import census  # noqa: E402
+
+CHILD = """
+import io, sys
+from benefits.engine.__main__ import main
+main(["calculate", "--jsonl", sys.argv[1]], stdout=io.StringIO())
+print("numpy" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(
+    ("plan", "needs_numpy"),
+    [("carver-401k", False), ("fairport-esop", False), ("carver-esop", False), ("carver-db", True)],
+)
+def test_a_census_imports_numpy_only_when_it_prices_an_annuity(tmp_path, plan, needs_numpy):
+    path = tmp_path / "census.jsonl"
+    lines = [census._header(plan) | {"options": {"traces": False}}, *census.participants(plan, 20)]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(path)], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == str(needs_numpy)
+
+
+def test_the_first_use_puts_numpy_itself_in_the_module():
+    from benefits.engine import actuarial, mortality
+
+    table = mortality.MortalityTable  # reading a name is not a use of numpy
+    assert table is not None
+    actuarial.np.float64(1.0)  # noqa: B018 - the first use (or a later one: numpy is then the module)
+    import numpy
+
+    assert actuarial.np is numpy
+    mortality.np.float64(1.0)
+    assert mortality.np is numpy
