@@ -171,6 +171,7 @@ def test_explanation_election_consent_verification_in_pay(page, demo, tmp_path):
     assert_accessible(page)
     screenshot(page, "elections-dashboard-in-pay")
     page.get_by_role("link", name="My documents").first.click()
+    page.wait_for_url("**/documents/")  # the click only starts the navigation
     assert page.get_by_text("Signed spousal consent for election").is_visible()
     assert_accessible(page)
     screenshot(page, "elections-documents")
