@@ -142,12 +142,13 @@ def life_amount_at(
     someone still employed at NRD, and then only up to 12/31/2000 (§4.2, Table A); a terminated
     vested participant who waits gets no increase (§5.1, GAP-7).
     """
+    if retirement_date <= nrd and data.termination_date is None and retirement_date < LRF_STOP:
+        # Retiring before the freeze ends the Credited Service then (§4.4(A)(2)); at NRD too (§3.2):
+        # ``base_at_nrd`` counts an active participant's service to the freeze.
+        full = accrued_at(data, settings=settings).annual
+        then = accrued_at(data, up_to=retirement_date, settings=settings).annual
+        base_at_nrd = base_at_nrd * then / full if full else base_at_nrd
     if retirement_date < nrd:
-        if data.termination_date is None and retirement_date < LRF_STOP:
-            # Retiring before the freeze ends the Credited Service then (§4.4(A)(2)).
-            full = accrued_at(data, settings=settings).annual
-            then = accrued_at(data, up_to=retirement_date, settings=settings).annual
-            base_at_nrd = base_at_nrd * then / full if full else base_at_nrd
         return early_amount(base_at_nrd, nrd, retirement_date, settings)
     if retirement_date == nrd:
         trace = Trace().add(

@@ -137,6 +137,35 @@ def test_a_later_start_pays_less_when_an_uncapped_pre_1989_year_leaves_the_windo
     assert cents(life_amount_at(floored, base, data.nrd, jan, employed_past_nrd=True).annual) == D("63057.98")
 
 
+def test_retiring_at_nrd_before_the_freeze_counts_service_to_that_day_s3_2_s4_4A2():
+    """Found by the property above (hypothesis, random seed): born 1/1/1935, hired 1/1/1989, still
+    employed, $10,000 every year, no Social Security Amount; NRD 1/1/2000 (age 65, §1.1(W)).
+    Amount (A) (§3.1(A)): 50% of Final Earnings (5,000) × Credited Service (at most 15 years) / 15.
+    - Counted to the freeze (12/31/2000): 144 months → 5,000 × 12 / 15 = 4,000 (the base passed in).
+    - Retiring at NRD 1/1/2000 ends Credited Service then (§4.4(A)(2), as for an early start):
+      132 months → 5,000 × 11 / 15 = 3,666.67, not 4,000 for a year not worked.
+    - 2/1/2000 (§4.2): 3,666.67 × LRF 1.01 (Table A, one month) = 3,703.33, above 133 months' 3,694.44.
+    - 1/1/2001, after the freeze: 144 months → 4,000.
+    So each later start pays at least as much as the one before."""
+    data = AccrualData(
+        (EP(date(1989, 1, 1), None),), {y: D(10000) for y in range(1989, 2001)}, D(0), date(2000, 1, 1)
+    )
+    assert first_of_month_on_or_after(birthday(date(1935, 1, 1), 65)) == data.nrd
+    base = accrued_at(data).annual
+    assert base == D("4000.00")
+    for settings_ in (BenefitSettings(), R2):
+        amounts = [
+            cents(life_amount_at(data, base, data.nrd, d, employed_past_nrd=True, settings=settings_).annual)
+            for d in (date(1999, 12, 1), date(2000, 1, 1), date(2000, 2, 1), date(2001, 1, 1))
+        ]
+        assert amounts[1:] == [D("3666.67"), D("3703.33"), D("4000.00")]
+        assert amounts == sorted(amounts)
+    # A participant who left before NRD keeps the Accrued Benefit at NRD as it was.
+    left = replace(data, termination_date=date(1998, 6, 30))
+    left_base = accrued_at(left).annual
+    assert life_amount_at(left, left_base, left.nrd, left.nrd, employed_past_nrd=False).annual == left_base
+
+
 @given(st.integers(0, 119))
 def test_factor_tables_are_monotone(m):
     assert early_factor(m + 1) <= early_factor(m) <= 1
