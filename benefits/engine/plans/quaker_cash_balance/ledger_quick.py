@@ -140,20 +140,23 @@ def quick_ledger(
     unusual |= {quarter_of(when) for when in credit_dates.values()}
     if asd_q:
         unusual.add(asd_q)
-    unusual_years = {year for year, _ in unusual}
-
+    # The years a run of usual years stops at (an event in one of its quarters, a separation credit).
+    unusual_years = {year for year, _ in unusual} | set(credit_dates)
+    pay_get = pay_cents.get
     y, q = quarter_of(account_open)
     while True:
-        if (
-            q == 1
-            and base == balance
-            and not (debited or distributed or y in unusual_years or y in credit_dates)
-        ):
-            # A whole usual year at once: four Interest Credits, each on the balance before it (the
-            # shadow is the balance), then the year's Contribution Credit on December 31.
-            ends = year_ends(y)
-            rate = rate_of(y) if ends[3] <= through else None
-            if rate is not None and rate.limit is not None and 0 <= balance < rate.limit:
+        if q == 1 and base == balance and not (debited or distributed):
+            done = False
+            # A run of usual years, each at once: four Interest Credits, each on the balance before
+            # it (the shadow is the balance), then the year's Contribution Credit on December 31.
+            while y not in unusual_years:
+                ends = year_ends(y)
+                if ends[3] > through:
+                    break
+                rate = rate_of(y)
+                limit = rate.limit
+                if limit is None or not 0 <= balance < limit:
+                    break
                 m, d, h = rate.m, rate.d, rate.h
                 # ``interest_cents`` four times, unrolled (the limit keeps each product exact and
                 # not negative).
@@ -167,20 +170,21 @@ def quick_ledger(
                     first_cents = len(cents) - 4
                 if rate.estimate and estimated_from is None:
                     estimated_from = ends[0]
-                credit = pay_cents.get(y)
+                credit = pay_get(y)
                 if credit is not None:
                     balance += credit[0]
                     append_date(ends[3])
                     append_cents(balance)
                     if credit[1] and estimated_from is None:
                         estimated_from = ends[3]
-                shadow = balance
+                shadow = base = balance
                 shadow_in_cents = True
                 if ends[3] >= through:
+                    done = True
                     break
-                base = balance
                 y += 1
-                continue
+            if done:  # the run posted through ``through``
+                break
         q_end = quarter_end(y, q)
         pay_due = q == 4 and y in pay_cents and y not in credit_dates
         if (y, q) not in unusual:
