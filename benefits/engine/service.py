@@ -325,8 +325,28 @@ def _usual_hours_service(
     # The first-year rule can only touch the hire year and the next; no Plan Year is pre-plan at 0.
     first_year_until = hire.year + 1 if first_year_rule != "none" else 0
     pre_plan_before = effective_year if effective_year is not None else 0
-    for y in range(hire.year, final_year + 1):
+    # From this year on, with no break pending, a year credited on its own hours is all its row says
+    # (no first-year rule, not pre-plan, no break: over the break hours): such runs go at once.
+    plain_from = max(first_year_until, hire.year) + 1
+    if pre_plan_before > plain_from:
+        plain_from = pre_plan_before
+    if threshold <= most_for_break:
+        plain_from = final_year + 1
+    y = hire.year - 1
+    while y < final_year:
+        y += 1
         h = get(y, 0)
+        if h >= threshold and not breaks and y >= plain_from:
+            while True:
+                running += 1
+                append((h, True, False, running, ""))
+                if y == final_year:
+                    break
+                h = get(y + 1, 0)
+                if h < threshold:
+                    break
+                y += 1
+            continue
         credited = h >= threshold
         note = ""
         if not credited and y <= first_year_until:
