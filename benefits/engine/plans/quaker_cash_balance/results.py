@@ -101,8 +101,12 @@ def accrued_benefit(
         # No trace (which would list the limits of every year to NRD): post to the last
         # December 31 only; after it the account earns the Interest Credits alone, or, left
         # forfeited, nothing (its credits count only toward a restoration), the same Treasury
-        # Rates read either way.
-        to_dec31 = participant_ledger(p, as_of, market, core, through=last_dec31, inputs=frozen)
+        # Rates read either way. The participant's own ledger, if given, is the frozen account's
+        # to that day (the same postings: every span ends by then or is still open), and stands
+        # forfeited at its end exactly when it did then (no forfeiture or restoration after it).
+        to_dec31 = ledger
+        if to_dec31 is None:
+            to_dec31 = participant_ledger(p, as_of, market, core, through=last_dec31, inputs=frozen)
         carried = interest_only_balance(
             to_dec31.balance_at(last_dec31),
             year_end=last_dec31,
