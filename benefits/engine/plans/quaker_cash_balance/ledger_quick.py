@@ -33,7 +33,7 @@ def quick_ledger(
     account_open: date,
     opening_balance: Decimal,
     pay_cents: Mapping[int, tuple[int, bool] | None],
-    rate_of: Callable[[int], CentsRate],
+    rates: tuple[Callable[[int], CentsRate], Mapping[int, CentsRate]],
     through: date,
     q1_2000_interest: bool,
     asd: date | None,
@@ -43,8 +43,10 @@ def quick_ledger(
 ) -> BalanceLedger:
     """``build_ledger`` with ``round_each_posting``, as balances. ``pay_cents``: each Plan Year with a
     countable Compensation, its Contribution Credit in cents and whether it is an estimate (None when
-    the Compensation is not positive: no credit posts); ``rate_of``: each Plan Year's quarterly credit
-    rate, looked up where ``build_ledger`` looks up ``credit_rate``."""
+    the Compensation is not positive: no credit posts); ``rates``: each Plan Year's quarterly credit
+    rate, looked up where ``build_ledger`` looks up ``credit_rate``, and a table of those it has
+    given (read first: the same rate, without the call)."""
+    rate_of, known = rates
     if not default_context():
         raise Unusual("another Decimal context")
     start = ZERO + opening_balance  # the opening entry's balance
@@ -153,7 +155,7 @@ def quick_ledger(
                 ends = year_ends(y)
                 if ends[3] > through:
                     break
-                rate = rate_of(y)
+                rate = known.get(y) or rate_of(y)
                 limit = rate.limit
                 if limit is None or not 0 <= balance < limit:
                     break
