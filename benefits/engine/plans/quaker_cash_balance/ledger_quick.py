@@ -187,6 +187,36 @@ def quick_ledger(
                 y += 1
             if done:  # the run posted through ``through``
                 break
+        elif q == 1 and base == shadow and debited and not distributed:
+            done = False
+            # A run of usual years of a forfeited account, each at once: the Interest Credits go to
+            # the shadow balance (what a restoration restores), none posted (``credit_interest``);
+            # a Contribution Credit posts and is forfeited at once (``credit_pay``).
+            while y not in unusual_years:
+                ends = year_ends(y)
+                if ends[3] > through:
+                    break
+                rate = known.get(y) or rate_of(y)
+                limit = rate.limit
+                if limit is None or not 0 <= shadow < limit or not -BOUND < balance < BOUND:
+                    break
+                m, d, h = rate.m, rate.d, rate.h
+                s1 = shadow + (shadow * m + h) // d
+                s2 = s1 + (s1 * m + h) // d
+                s3 = s2 + (s2 * m + h) // d
+                shadow = base = s3 + (s3 * m + h) // d
+                shadow_in_cents = True
+                credit = pay_get(y)
+                if credit is not None:
+                    post(ends[3], credit[0], True)
+                    post(ends[3], -credit[0], True)
+                    residual = forfeited = True
+                if ends[3] >= through:
+                    done = True
+                    break
+                y += 1
+            if done:
+                break
         q_end = quarter_end(y, q)
         pay_due = q == 4 and y in pay_cents and y not in credit_dates
         if (y, q) not in unusual:
