@@ -154,6 +154,28 @@ def quick_ledger(
             while y not in unusual_years:
                 ends = year_ends(y)
                 if ends[3] > through:
+                    if ends[0] > through:  # no quarter of the year ends by then: nothing posts
+                        break
+                    rate = known.get(y) or rate_of(y)
+                    limit = rate.limit
+                    if limit is None or not 0 <= balance < limit:
+                        break
+                    # The last year, in part: the Interest Credit of each quarter ending by
+                    # ``through`` (its Contribution Credit would post on December 31).
+                    m, d, h = rate.m, rate.d, rate.h
+                    for end in ends:
+                        if end > through:
+                            break
+                        balance += (balance * m + h) // d
+                        append_date(end)
+                        append_cents(balance)
+                        if first_cents < 0:
+                            first_cents = len(cents) - 1
+                        if rate.estimate and estimated_from is None:
+                            estimated_from = end
+                    shadow = base = balance
+                    shadow_in_cents = True
+                    done = True
                     break
                 rate = known.get(y) or rate_of(y)
                 limit = rate.limit
