@@ -193,5 +193,8 @@ def age(birth_date: date, on: date) -> Age:
 
 
 def age_in_years_months(birth_date: date, on: date) -> float:
-    """Completed years and months on ``on`` as years (see ``Age.in_years``)."""
-    return age(birth_date, on).in_years()
+    """Completed years and months on ``on`` as years (see ``Age.in_years``): ``age``'s total months
+    are ``months_between``'s (its days are not read here). Held equal by tests/engine/core/test_ages.py."""
+    if on < birth_date:
+        raise ValueError(f"the date {on.isoformat()} is before the birth date {birth_date.isoformat()}")
+    return months_between(birth_date, on) / 12

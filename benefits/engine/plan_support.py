@@ -13,7 +13,7 @@ from typing import Any, overload
 
 from .core import ParticipantError
 from .dates import ONE_DAY, add_years, days_inclusive
-from .service import ParentalLeave
+from .service import ParentalLeave, estimate_first_year_hours
 from .types import Participant
 from .vesting import Schedule, TopHeavyStatus
 
@@ -208,8 +208,6 @@ def eligibility_year_completed(
     months (``then_from="containing_end"``, Carver DB §1.1(OO)) or the one after the hire year
     (``"after_hire"``, Quaker §1.62). A Plan Year is completed on December 31.
     """
-    from .service import estimate_first_year_hours
-
     estimated = first_year_hours is None
     fy = estimate_first_year_hours(hire, hours) if first_year_hours is None else first_year_hours
     window_end = add_years(hire, 1) - ONE_DAY

@@ -128,17 +128,22 @@ YearSummary = tuple[int, bool, int]  # a row's Plan Year, whether it was credite
 class LazyYears(Sequence[ServiceYear]):
     """The breakdown's rows, built the first time they are read: an untraced census reads only the
     totals (``hours_service``'s usual path), a vesting page or a plan that wants the rows builds them
-    then. ``summary`` gives each row's year, credit and running total without building the rows.
-    Equal to (and hashed as) the tuple of its rows; copied or pickled as that tuple."""
+    then. ``summary`` gives each row's year, credit and running total without building the rows;
+    ``reached(n)`` the day ``n`` years were reached (``date_years_reached``), building only the
+    rows it looks at. Equal to (and hashed as) the tuple of its rows; copied or pickled as that tuple."""
 
-    __slots__ = ("_build", "_rows", "summary")
+    __slots__ = ("_build", "_rows", "reached", "summary")
 
     def __init__(
-        self, build: Callable[[], tuple[ServiceYear, ...]], summary: Callable[[], list[YearSummary]]
+        self,
+        build: Callable[[], tuple[ServiceYear, ...]],
+        summary: Callable[[], list[YearSummary]],
+        reached: Callable[[int], date | None],
     ) -> None:
         self._build: Callable[[], tuple[ServiceYear, ...]] | None = build
         self._rows: tuple[ServiceYear, ...] | None = None
         self.summary = summary
+        self.reached = reached
 
     def rows(self) -> tuple[ServiceYear, ...]:
         if self._rows is None:
@@ -221,6 +226,8 @@ class ServiceHistory:
         """The (estimated) day ``n`` years were reached in the current service segment."""
         if n <= 0:
             return None
+        if isinstance(self.years, LazyYears):
+            return self.years.reached(n)
         for row in self.years:
             if (
                 row.credited
@@ -318,8 +325,28 @@ def _usual_hours_service(
     # The first-year rule can only touch the hire year and the next; no Plan Year is pre-plan at 0.
     first_year_until = hire.year + 1 if first_year_rule != "none" else 0
     pre_plan_before = effective_year if effective_year is not None else 0
-    for y in range(hire.year, final_year + 1):
+    # From this year on, with no break pending, a year credited on its own hours is all its row says
+    # (no first-year rule, not pre-plan, no break: over the break hours): such runs go at once.
+    plain_from = max(first_year_until, hire.year) + 1
+    if pre_plan_before > plain_from:
+        plain_from = pre_plan_before
+    if threshold <= most_for_break:
+        plain_from = final_year + 1
+    y = hire.year - 1
+    while y < final_year:
+        y += 1
         h = get(y, 0)
+        if h >= threshold and not breaks and y >= plain_from:
+            while True:
+                running += 1
+                append((h, True, False, running, ""))
+                if y == final_year:
+                    break
+                h = get(y + 1, 0)
+                if h < threshold:
+                    break
+                y += 1
+            continue
         credited = h >= threshold
         note = ""
         if not credited and y <= first_year_until:
@@ -398,23 +425,38 @@ def _usual_hours_service(
     if rules.max_years is not None and total > rules.max_years:
         total = rules.max_years
 
+    def credited_on(y: int, h: int) -> date | None:
+        if h >= threshold:  # credited on its own hours (the first-year rule never applies then)
+            first_day, days = _employment_in(periods, date(y, 1, 1), min(date(y, 12, 31), as_of))
+            return _thousandth_hour(first_day, days, h, threshold)
+        return first_year_on.get(y)
+
     def rows() -> tuple[ServiceYear, ...]:
         out = []
         for y, (h, credited, is_break, running, note) in enumerate(compact, start=hire.year):
-            start, end = date(y, 1, 1), date(y, 12, 31)
-            if h >= threshold:  # credited on its own hours (the first-year rule never applies then)
-                first_day, days = _employment_in(periods, start, min(end, as_of))
-                credited_on = _thousandth_hour(first_day, days, h, threshold)
-            else:
-                credited_on = first_year_on.get(y)
-            out.append(ServiceYear(str(y), start, end, h, h, credited, is_break, running, credited_on, note))
+            out.append(
+                ServiceYear(
+                    str(y), date(y, 1, 1), date(y, 12, 31), h, h, credited, is_break, running,
+                    credited_on(y, h), note,
+                )
+            )  # fmt: skip
         return tuple(out)
+
+    def reached(n: int) -> date | None:
+        # ``date_years_reached`` over the rows: the first credited row whose running total is n
+        # (after a loss the total restarts, so a later row may match), only those rows' days.
+        for y, (h, credited, _, running, _) in enumerate(compact, start=hire.year):
+            if credited and running - 1 < n <= running:
+                on = credited_on(y, h)
+                if on is not None:
+                    return on
+        return None
 
     def summary() -> list[YearSummary]:
         return [(y, row[1], row[3]) for y, row in enumerate(compact, start=hire.year)]
 
     return ServiceHistory(
-        years=LazyYears(rows, summary),
+        years=LazyYears(rows, summary, reached),
         total_years=total,
         prior_years=prior_years,
         lost_years=lost,

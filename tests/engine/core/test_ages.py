@@ -75,3 +75,17 @@ def test_age_is_monotone_and_consistent(birth, offset):
     nxt = age(birth, date.fromordinal(on.toordinal() + 1))
     assert nxt >= a  # tuples compare years, then months, then days
     assert age_on(birth, on) == a.years
+
+
+@given(st.dates(date(1900, 1, 1), date(2100, 12, 31)), st.dates(date(1900, 1, 1), date(2100, 12, 31)))
+def test_age_in_years_months_is_the_ages_total_months_over_twelve(birth, on):
+    """``age_in_years_months`` counts the months alone: the float ``age(...).in_years()`` gives, and
+    the same error before the birth date."""
+    try:
+        expected = age(birth, on).in_years()
+    except ValueError as exc:
+        with pytest.raises(ValueError, match="^" + str(exc) + "$"):
+            age_in_years_months(birth, on)
+        return
+    got = age_in_years_months(birth, on)
+    assert got == expected and type(got) is float

@@ -117,6 +117,25 @@ def test_usual_path_equals_the_general_loop(kw):
         assert usual.projected_date(n) == general.projected_date(n)
 
 
+@settings(max_examples=400, deadline=None)
+@given(histories())
+def test_date_years_reached_without_the_rows_equals_the_rows(kw):
+    """``date_years_reached`` on the lazy rows (built only for the rows it reads) gives what the
+    general loop's rows give, for every n, before the rows are built and after."""
+    if kw["periods"][0].start > kw["as_of"]:
+        return
+    usual, general = _usual(kw), _general(kw)
+    top = general.prior_years + len(general.years) + 2
+    unbuilt = [usual.date_years_reached(n) for n in range(-1, top)]
+    lazy = isinstance(usual.years, LazyYears)
+    if lazy:
+        assert usual.years._rows is None  # answered from the hours, no row built
+    assert unbuilt == [general.date_years_reached(n) for n in range(-1, top)]
+    if lazy:
+        usual.years.rows()
+    assert [usual.date_years_reached(n) for n in range(-1, top)] == unbuilt
+
+
 @settings(max_examples=200, deadline=None)
 @given(histories())
 def test_usual_path_taken_when_no_year_is_cut_by_age(kw):

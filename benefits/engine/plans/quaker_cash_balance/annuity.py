@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import cache, lru_cache
+from typing import cast
 
 from benefits.engine.actuarial import Basis, FlatRate, life_annuity
 from benefits.engine.dates import age_in_years_months, months_between
@@ -34,7 +35,7 @@ from benefits.engine.mortality import (
     revrul_2001_62_state,
     revrul_2001_62_table,
 )
-from benefits.engine.parameters import replaying_reads
+from benefits.engine.parameters import current_reads, replaying_reads
 from benefits.engine.trace import Trace, money, recording
 from benefits.engine.trace import factor as factor_of
 
@@ -79,7 +80,12 @@ class ApplicableBasis:
     table: MortalityTable
 
     def describe(self) -> str:
-        return f"{self.table.name} at {self.rate.value * 100:.2f}% ({self.rate.source})"
+        # Worked out once for the instance (a census shares one a date: ``applicable_basis``).
+        text = self.__dict__.get("_described")
+        if text is None:
+            text = f"{self.table.name} at {self.rate.value * 100:.2f}% ({self.rate.source})"
+            object.__setattr__(self, "_described", text)
+        return cast(str, text)
 
 
 @lru_cache(maxsize=2048)
@@ -89,7 +95,17 @@ def _basis(table_key: str, rate: Decimal) -> Basis:
 
 
 def applicable_basis(distribution: date, market: MarketData) -> ApplicableBasis:
-    """AIR for the 2nd month before ``distribution`` (§1.2(e)) and the table in force (§1.2(f))."""
+    """AIR for the 2nd month before ``distribution`` (§1.2(e)) and the table in force (§1.2(f)).
+
+    With no reads recorded and no table loaded as an input, the one answer for the market data, the
+    date and the plan's Rev. Rul. 2001-62 reading is made once (a census asks for the same NRDs)."""
+    if current_reads() is None and not loaded_417e_signature():
+        key = ("applicable basis", distribution, revrul_2001_62_state())
+        return market.derived(key, lambda: _applicable_basis(distribution, market))
+    return _applicable_basis(distribution, market)
+
+
+def _applicable_basis(distribution: date, market: MarketData) -> ApplicableBasis:
     rate = market.applicable_interest_rate_for(distribution)
     if market.applicable_mortality_table:
         basis = _basis(market.applicable_mortality_table, rate.value)

@@ -61,8 +61,9 @@ def _pd_date(p: Participant, key: str) -> date | None:
 
 
 def _vested_at_separation(core: CoreResult, year: int) -> bool:
-    rows = [r for r in cast(ServiceHistory, core.service).years if int(r.label) <= year]
-    return bool(rows) and rows[-1].running_total >= 5
+    # The rows' (year, credited, running total) alone: the usual path builds no row for them.
+    rows = [r for r in cast(ServiceHistory, core.service).year_summary() if r[0] <= year]
+    return bool(rows) and rows[-1][2] >= 5
 
 
 def account_inputs(p: Participant, core: CoreResult, market: MarketData) -> AccountInputs:

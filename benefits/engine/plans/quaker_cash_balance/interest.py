@@ -199,24 +199,38 @@ def _in_cents(
         return None
     y, q = first
     end_y, end_q = quarter_of(before)  # credited: every quarter before ``before``'s own
+    known = _CENTS_RATES.get
     while (y, q) < (end_y, end_q):
+        if q == 1 and base_cents == cents:
+            # Whole years while the balance is under the year's limit, each unrolled:
+            # ``interest_cents`` four times, each product exact and not negative (the limit).
+            while y < end_y:
+                year_rate = quarterly.get(y)
+                if year_rate is None:
+                    year_rate = quarterly[y] = quarterly_rate(treasury_rate(y), settings)
+                try:
+                    rate = known(year_rate) or _cents_rate_of(year_rate)
+                except Unusual:
+                    return None
+                limit = rate.limit
+                if limit is None or not 0 <= cents < limit:
+                    break
+                m, d, h = rate.m, rate.d, rate.h
+                cents += (cents * m + h) // d
+                cents += (cents * m + h) // d
+                cents += (cents * m + h) // d
+                cents += (cents * m + h) // d
+                y += 1
+            base_cents = cents
+            if (y, q) >= (end_y, end_q):
+                break
         if y not in quarterly:
             quarterly[y] = quarterly_rate(treasury_rate(y), settings)
         try:
-            rate = _CENTS_RATES.get(quarterly[y]) or _cents_rate_of(quarterly[y])
+            rate = known(quarterly[y]) or _cents_rate_of(quarterly[y])
         except Unusual:
             return None
-        m, d, h, limit, bound = rate.m, rate.d, rate.h, rate.limit, rate.bound
-        if q == 1 and y < end_y and base_cents == cents and limit is not None and 0 <= cents < limit:
-            # A whole year, unrolled: ``interest_cents`` four times, each product exact and not
-            # negative (the limit).
-            cents += (cents * m + h) // d
-            cents += (cents * m + h) // d
-            cents += (cents * m + h) // d
-            cents += (cents * m + h) // d
-            base_cents = cents
-            y += 1
-            continue
+        m, d, h, bound = rate.m, rate.d, rate.h, rate.bound
         last_q = 4 if y < end_y else end_q - 1
         while q <= last_q:
             t = base_cents * m

@@ -371,22 +371,29 @@ def _rates(
     return treasury_rate, credit_rate
 
 
-def _cents_rates(market: MarketData, as_of: date, settings: BenefitSettings) -> Callable[[int], CentsRate]:
-    """Each Plan Year's quarterly credit rate in whole numbers, from ``credit_rate``: one table for
-    the market data, the as-of year and the floor, filled as years are asked for."""
+def _cents_rates(
+    market: MarketData, as_of: date, settings: BenefitSettings
+) -> tuple[Callable[[int], CentsRate], Mapping[int, CentsRate]]:
+    """Each Plan Year's quarterly credit rate in whole numbers, from ``credit_rate``, and the table of
+    those asked for so far: one for the market data, the as-of year and the floor (all the lookup
+    reads of ``as_of`` and ``settings``), made once with its lookup."""
     floor = settings.interest_floor
     key = ("cents rates", as_of.year, None if floor is None else floor.as_tuple())
-    table: dict[int, CentsRate] = market.derived(key, dict)
-    credit_rate = _rates(market, as_of, settings)[1]
 
-    def rate_of(year: int) -> CentsRate:
-        rate = table.get(year)
-        if rate is None:
-            r, quarterly, _, _ = credit_rate(year)
-            rate = table[year] = cents_rate(quarterly, r.estimate)
-        return rate
+    def make() -> tuple[Callable[[int], CentsRate], Mapping[int, CentsRate]]:
+        table: dict[int, CentsRate] = {}
+        credit_rate = _rates(market, as_of, settings)[1]
 
-    return rate_of
+        def rate_of(year: int) -> CentsRate:
+            rate = table.get(year)
+            if rate is None:
+                r, quarterly, _, _ = credit_rate(year)
+                rate = table[year] = cents_rate(quarterly, r.estimate)
+            return rate
+
+        return rate_of, table
+
+    return market.derived(key, make)
 
 
 def _year_values(limit: Callable[[int], Decimal], first: int, last: int) -> tuple[Decimal, ...]:
@@ -507,7 +514,7 @@ def _quick_account_ledger(**args: Any) -> Ledger:
         account_open=account_open,
         opening_balance=args["opening_balance"],
         pay_cents=pay,
-        rate_of=_cents_rates(args["market"], as_of, settings),
+        rates=_cents_rates(args["market"], as_of, settings),
         through=through,
         q1_2000_interest=settings.q1_2000_interest_on_beginning_balance,
         asd=asd,

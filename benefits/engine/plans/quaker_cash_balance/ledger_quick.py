@@ -33,7 +33,7 @@ def quick_ledger(
     account_open: date,
     opening_balance: Decimal,
     pay_cents: Mapping[int, tuple[int, bool] | None],
-    rate_of: Callable[[int], CentsRate],
+    rates: tuple[Callable[[int], CentsRate], Mapping[int, CentsRate]],
     through: date,
     q1_2000_interest: bool,
     asd: date | None,
@@ -43,8 +43,10 @@ def quick_ledger(
 ) -> BalanceLedger:
     """``build_ledger`` with ``round_each_posting``, as balances. ``pay_cents``: each Plan Year with a
     countable Compensation, its Contribution Credit in cents and whether it is an estimate (None when
-    the Compensation is not positive: no credit posts); ``rate_of``: each Plan Year's quarterly credit
-    rate, looked up where ``build_ledger`` looks up ``credit_rate``."""
+    the Compensation is not positive: no credit posts); ``rates``: each Plan Year's quarterly credit
+    rate, looked up where ``build_ledger`` looks up ``credit_rate``, and a table of those it has
+    given (read first: the same rate, without the call)."""
+    rate_of, known = rates
     if not default_context():
         raise Unusual("another Decimal context")
     start = ZERO + opening_balance  # the opening entry's balance
@@ -140,20 +142,45 @@ def quick_ledger(
     unusual |= {quarter_of(when) for when in credit_dates.values()}
     if asd_q:
         unusual.add(asd_q)
-    unusual_years = {year for year, _ in unusual}
-
+    # The years a run of usual years stops at (an event in one of its quarters, a separation credit).
+    unusual_years = {year for year, _ in unusual} | set(credit_dates)
+    pay_get = pay_cents.get
     y, q = quarter_of(account_open)
     while True:
-        if (
-            q == 1
-            and base == balance
-            and not (debited or distributed or y in unusual_years or y in credit_dates)
-        ):
-            # A whole usual year at once: four Interest Credits, each on the balance before it (the
-            # shadow is the balance), then the year's Contribution Credit on December 31.
-            ends = year_ends(y)
-            rate = rate_of(y) if ends[3] <= through else None
-            if rate is not None and rate.limit is not None and 0 <= balance < rate.limit:
+        if q == 1 and base == balance and not (debited or distributed):
+            done = False
+            # A run of usual years, each at once: four Interest Credits, each on the balance before
+            # it (the shadow is the balance), then the year's Contribution Credit on December 31.
+            while y not in unusual_years:
+                ends = year_ends(y)
+                if ends[3] > through:
+                    if ends[0] > through:  # no quarter of the year ends by then: nothing posts
+                        break
+                    rate = known.get(y) or rate_of(y)
+                    limit = rate.limit
+                    if limit is None or not 0 <= balance < limit:
+                        break
+                    # The last year, in part: the Interest Credit of each quarter ending by
+                    # ``through`` (its Contribution Credit would post on December 31).
+                    m, d, h = rate.m, rate.d, rate.h
+                    for end in ends:
+                        if end > through:
+                            break
+                        balance += (balance * m + h) // d
+                        append_date(end)
+                        append_cents(balance)
+                        if first_cents < 0:
+                            first_cents = len(cents) - 1
+                        if rate.estimate and estimated_from is None:
+                            estimated_from = end
+                    shadow = base = balance
+                    shadow_in_cents = True
+                    done = True
+                    break
+                rate = known.get(y) or rate_of(y)
+                limit = rate.limit
+                if limit is None or not 0 <= balance < limit:
+                    break
                 m, d, h = rate.m, rate.d, rate.h
                 # ``interest_cents`` four times, unrolled (the limit keeps each product exact and
                 # not negative).
@@ -167,20 +194,51 @@ def quick_ledger(
                     first_cents = len(cents) - 4
                 if rate.estimate and estimated_from is None:
                     estimated_from = ends[0]
-                credit = pay_cents.get(y)
+                credit = pay_get(y)
                 if credit is not None:
                     balance += credit[0]
                     append_date(ends[3])
                     append_cents(balance)
                     if credit[1] and estimated_from is None:
                         estimated_from = ends[3]
-                shadow = balance
+                shadow = base = balance
                 shadow_in_cents = True
                 if ends[3] >= through:
+                    done = True
                     break
-                base = balance
                 y += 1
-                continue
+            if done:  # the run posted through ``through``
+                break
+        elif q == 1 and base == shadow and debited and not distributed:
+            done = False
+            # A run of usual years of a forfeited account, each at once: the Interest Credits go to
+            # the shadow balance (what a restoration restores), none posted (``credit_interest``);
+            # a Contribution Credit posts and is forfeited at once (``credit_pay``).
+            while y not in unusual_years:
+                ends = year_ends(y)
+                if ends[3] > through:
+                    break
+                rate = known.get(y) or rate_of(y)
+                limit = rate.limit
+                if limit is None or not 0 <= shadow < limit or not -BOUND < balance < BOUND:
+                    break
+                m, d, h = rate.m, rate.d, rate.h
+                s1 = shadow + (shadow * m + h) // d
+                s2 = s1 + (s1 * m + h) // d
+                s3 = s2 + (s2 * m + h) // d
+                shadow = base = s3 + (s3 * m + h) // d
+                shadow_in_cents = True
+                credit = pay_get(y)
+                if credit is not None:
+                    post(ends[3], credit[0], True)
+                    post(ends[3], -credit[0], True)
+                    residual = forfeited = True
+                if ends[3] >= through:
+                    done = True
+                    break
+                y += 1
+            if done:
+                break
         q_end = quarter_end(y, q)
         pay_due = q == 4 and y in pay_cents and y not in credit_dates
         if (y, q) not in unusual:

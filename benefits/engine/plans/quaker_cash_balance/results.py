@@ -62,27 +62,21 @@ def accrued_benefit(
     nrd = core.normal_retirement_date
     if inputs.account_open is None:
         return None
-    # No pay credits after the last December 31 for someone still working; a separated person's
-    # final-year credit is earned (it posts on December 31, §4.3(b)).
+    # The account frozen at the last December 31 (``_frozen_account``), made only where it is read.
     last_dec31 = as_of if (as_of.month, as_of.day) == (12, 31) else date(as_of.year - 1, 12, 31)
-    spans = tuple(ActivePeriod(x.start, x.end or last_dec31) for x in inputs.periods)
-    frozen = AccountInputs(
-        inputs.account_open, inputs.opening_balance, inputs.opening_trace,
-        tuple(x for x in spans if cast(date, x.end) >= x.start),
-        inputs.forfeitures, inputs.compensation, inputs.countable_override, inputs.loan_agent,
-        inputs.separation, inputs.distributed_on,
-    )  # fmt: skip
     trace = Trace()  # started before the ledger, so the limits the ledger reads are in it
     quiet_after_last_dec31 = (
         nrd > last_dec31
         and inputs.account_open <= last_dec31
         and not inputs.forfeitures
-        and all(cast(date, x.end) <= last_dec31 for x in frozen.periods)
+        # every span of the frozen account (``_frozen_account``) ends by the last December 31
+        and all(x.end is None or x.end <= last_dec31 or x.end < x.start for x in inputs.periods)
     )
     if quiet_after_last_dec31:
         # After the last December 31 the frozen account only earns interest: post to that day,
         # then carry the balance to NRD with the Interest Credits alone (no entries to build).
         if ledger is None:
+            frozen = _frozen_account(inputs, last_dec31)
             ledger = participant_ledger(p, as_of, market, core, through=last_dec31, inputs=frozen)
         balance = interest_only_balance(
             ledger.balance_at(last_dec31),
@@ -95,14 +89,18 @@ def accrued_benefit(
     elif ledger is not None and nrd <= last_dec31:
         # NRD has passed: before it the frozen account is the participant's own ledger (the same
         # credits up to the last December 31), so its balance is read, not built again.
-        replay_limit_reads(frozen, nrd.year)
+        replay_limit_reads(_frozen_account(inputs, last_dec31), nrd.year)
         balance = ledger.balance_before(nrd)
-    elif not recording() and _quiet_after(frozen, last_dec31, nrd):
+    elif not recording() and _quiet_after(frozen := _frozen_account(inputs, last_dec31), last_dec31, nrd):
         # No trace (which would list the limits of every year to NRD): post to the last
         # December 31 only; after it the account earns the Interest Credits alone, or, left
         # forfeited, nothing (its credits count only toward a restoration), the same Treasury
-        # Rates read either way.
-        to_dec31 = participant_ledger(p, as_of, market, core, through=last_dec31, inputs=frozen)
+        # Rates read either way. The participant's own ledger, if given, is the frozen account's
+        # to that day (the same postings: every span ends by then or is still open), and stands
+        # forfeited at its end exactly when it did then (no forfeiture or restoration after it).
+        to_dec31 = ledger
+        if to_dec31 is None:
+            to_dec31 = participant_ledger(p, as_of, market, core, through=last_dec31, inputs=frozen)
         carried = interest_only_balance(
             to_dec31.balance_at(last_dec31),
             year_end=last_dec31,
@@ -113,6 +111,7 @@ def accrued_benefit(
         )
         balance = to_dec31.balance_at(last_dec31) if to_dec31.forfeited_at_end else carried
     else:
+        frozen = _frozen_account(inputs, last_dec31)
         balance = participant_ledger(p, as_of, market, core, through=nrd, inputs=frozen).balance_before(nrd)
     pct = core.vesting.percent
     basis = applicable_basis(nrd, market)
@@ -128,6 +127,19 @@ def accrued_benefit(
         vested_percent=percent(pct),
     ).extend(sla.trace)
     return AccruedBenefit(nrd, balance, sla.monthly, nrd > as_of, trace)
+
+
+def _frozen_account(inputs: AccountInputs, last_dec31: date) -> AccountInputs:
+    """The account ``accrued_benefit`` prices: no pay credits after the last December 31 for someone
+    still working (each open span ends that day; one not begun by then is left out); a separated
+    person's final-year credit is earned (it posts on December 31, §4.3(b))."""
+    spans = tuple(ActivePeriod(x.start, x.end or last_dec31) for x in inputs.periods)
+    return AccountInputs(
+        inputs.account_open, inputs.opening_balance, inputs.opening_trace,
+        tuple(x for x in spans if cast(date, x.end) >= x.start),
+        inputs.forfeitures, inputs.compensation, inputs.countable_override, inputs.loan_agent,
+        inputs.separation, inputs.distributed_on,
+    )  # fmt: skip
 
 
 def _quiet_after(frozen: AccountInputs, last_dec31: date, nrd: date) -> bool:

@@ -185,3 +185,61 @@ def test_equal_assumptions_share_a_parse_and_different_inputs_never_do(values):
         assert shared is MarketData.from_assumptions(dict(raw))
         assert str(shared.treasury_10y_november[2020]) == str(fresh.treasury_10y_november[2020])
         assert str(shared.applicable_interest_rate_default) == str(fresh.applicable_interest_rate_default)
+
+
+_rate_texts = st.sampled_from(["4", "4.0", "4.50", "5.25", "x"])
+_scalars = st.one_of(_rate_texts, st.integers(0, 9), st.floats(0, 9, allow_nan=False), st.booleans())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    first=st.dictionaries(st.sampled_from(["2019", "2020", "2021"]), _rate_texts, max_size=3),
+    default=st.one_of(st.none(), _scalars),
+    changes=st.lists(
+        st.tuples(
+            st.sampled_from(["set year", "drop year", "set default", "drop default", "none"]),
+            st.sampled_from(["2019", "2020", "2021"]),
+            _scalars,
+        ),
+        max_size=5,
+    ),
+    proxy=st.booleans(),
+)
+def test_the_same_assumptions_object_changed_in_place_is_parsed_again(first, default, changes, proxy):
+    """The very object of the last call gives its data only while it holds the same values: changed
+    in place (a rate set, dropped or made another type), it gives what a fresh parse gives."""
+    nov = dict(first)
+    top: dict[str, object] = {"treasury_10y_november": nov}
+    if default is not None:
+        top["applicable_interest_rate_default"] = default
+    raw = MappingProxyType(top) if proxy else top
+
+    def same_as_fresh():
+        try:
+            fresh = MarketData._parse(raw)
+        except Exception as exc:  # noqa: BLE001 - the shared path must raise the same
+            try:
+                MarketData.from_assumptions(raw)
+            except type(exc) as again:
+                assert str(again) == str(exc)
+                return
+            raise AssertionError("the shared parse accepted what the parse refuses") from None
+        shared = MarketData.from_assumptions(raw)
+        assert shared is MarketData.from_assumptions(raw)  # again: the same object
+        assert shared == fresh
+        assert {y: str(r) for y, r in shared.treasury_10y_november.items()} == {
+            y: str(r) for y, r in fresh.treasury_10y_november.items()
+        }
+        assert str(shared.applicable_interest_rate_default) == str(fresh.applicable_interest_rate_default)
+
+    same_as_fresh()
+    for what, year, value in changes:
+        if what == "set year":
+            nov[year] = value
+        elif what == "drop year":
+            nov.pop(year, None)
+        elif what == "set default":
+            top["applicable_interest_rate_default"] = value
+        elif what == "drop default":
+            top.pop("applicable_interest_rate_default", None)
+        same_as_fresh()

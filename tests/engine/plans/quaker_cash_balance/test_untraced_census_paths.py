@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from benefits.engine.money import CENT, to_money
 from benefits.engine.parameters import recorded_reads
 from benefits.engine.plans import get_plan
+from benefits.engine.plans.quaker_cash_balance.account import participant_ledger
 from benefits.engine.plans.quaker_cash_balance.compensation import ActivePeriod, active_paydays
 from benefits.engine.plans.quaker_cash_balance.inputs import AccountInputs, account_inputs
 from benefits.engine.plans.quaker_cash_balance.interest import credit_rate_in_percent
@@ -138,9 +139,15 @@ def test_an_untraced_quiet_account_carried_from_december_31_is_the_frozen_ledger
     assume(_quiet_after(_frozen(inputs, last_dec31), last_dec31, core.normal_retirement_date))
     with traces_off():
         bare = _outcome(lambda: accrued_benefit(p, as_of, market, core, inputs))
+        # The participant's own ledger (to the as-of date or later, in cents) read to December 31.
+        own = participant_ledger(p, as_of, market, core, through=as_of + timedelta(days=400), inputs=inputs)
+        from_own = _outcome(lambda: accrued_benefit(p, as_of, market, core, inputs, own))
     with recorded_reads():  # traced: the frozen account built to NRD, entry by entry
         built = _outcome(lambda: accrued_benefit(p, as_of, market, core, inputs))
-    assert bare == built
+        entries = participant_ledger(p, as_of, market, core, inputs=inputs)  # the general ledger
+    with traces_off():
+        from_entries = _outcome(lambda: accrued_benefit(p, as_of, market, core, inputs, entries))
+    assert bare == built == from_own == from_entries
 
 
 def _outcome(compute):

@@ -99,11 +99,18 @@ def test_the_whole_cent_ledger_reads_the_balances_of_the_entries(history, openin
         y: (int(to_cents(c.amount * PAY_CREDIT_RATE).scaleb(2)), c.estimate) if c.amount > 0 else None
         for y, c in history["pay_credits"].items()
     }
+    known: dict[int, object] = {}  # the rates given so far, read first (as ``account_ledger``'s are)
+
+    def rate_of(year):
+        if year not in known:
+            known[year] = cents_rate(credit_rate(year)[1], credit_rate(year)[0].estimate)
+        return known[year]
+
     quick = quick_ledger(
         account_open=history["account_open"],
         opening_balance=opening,
         pay_cents=pay,
-        rate_of=lambda year: cents_rate(credit_rate(year)[1], credit_rate(year)[0].estimate),
+        rates=(rate_of, known),
         through=history["through"],
         q1_2000_interest=history["settings"].q1_2000_interest_on_beginning_balance,
         asd=history["asd"],
