@@ -77,7 +77,7 @@ def test_marked_estimates_cannot_be_changed_past_the_check(change):
     assert json.dumps(out["estimates"]) == before
 
 
-@pytest.mark.parametrize("copy_of", [list, copy.copy, copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])
+@pytest.mark.parametrize("copy_of", [list, copy.copy, copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])  # noqa: S301 - its own bytes
 def test_a_copy_of_marked_estimates_gets_the_full_look(copy_of):
     """A copy is a plain list: a negative amount put in it is found, with its pointer."""
     out = contract.contract_outputs(P, AS_OF, ASSUMPTIONS, CORE, grid_benefits, traces_map=False)
