@@ -19,7 +19,7 @@ inputs: a missing rate omits the relative values with a note naming it (a rate i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
@@ -693,49 +693,134 @@ def _values_of_date(
     q = float(qjsa_apv)
     quantum = _QUANTA.get(rules.places) or Decimal(1).scaleb(-rules.places)
     allowed = explained >= APPROX_EQUAL_RULE_START
-    empty = _EMPTY_TRACE
-    values: dict[str, RelativeValue] = {}
+    opts: list[Decimal] = []
     ratios: list[float] = []
     percents: list[Decimal] = []
-    new, setattr_ = object.__new__, object.__setattr__
     for option, opt in zip(forms, apvs, strict=True):
         if opt is None:
             opt = _apv(option, basis.basis, age, asd)
-        ratio = float(opt) / q
-        percent_ = (opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP)
-        # RelativeValue(ratio, percent, approx, opt, qjsa_apv, empty), its fields set directly (the
-        # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
-        value = values[option.key] = new(RelativeValue)
-        setattr_(
-            value,
-            "__dict__",
-            {
-                "ratio": ratio,
-                "percent": percent_,
-                "approximately_equal": allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH,
-                "option_apv": opt,
-                "qjsa_apv": qjsa_apv,
-                "trace": empty,
-            },
-        )
-        ratios.append(ratio)
-        percents.append(percent_)
-    if len(values) < len(forms):  # a key given twice: the last value stands, as in the dict
-        ratios, percents = [v.ratio for v in values.values()], [v.percent for v in values.values()]
+        opts.append(opt)
+        ratios.append(float(opt) / q)
+        percents.append((opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP))
+    keys = tuple([o.key for o in forms])
+    index = _index_of(keys)
+    values: Mapping[str, RelativeValue]
+    if len(index) == len(keys):
+        values = _date_values(keys, index, ratios, percents, opts, qjsa_apv, allowed)
+    else:  # a key given twice: the last value stands, as in the dict
+        made = {
+            k: _relative_value(r, p, allowed and APPROX_EQUAL_LOW <= r <= APPROX_EQUAL_HIGH, o, qjsa_apv)
+            for k, r, p, o in zip(keys, ratios, percents, opts, strict=True)
+        }
+        values = MappingProxyType(made)
+        keys = tuple(made)
+        ratios, percents = [v.ratio for v in made.values()], [v.percent for v in made.values()]
     # ``group_relative_values(values.items(), ...)`` on the lists just made
-    groups = groups_of(
-        list(values), ratios, percents, single_sum=single_sum if single_sum in values else None
-    )
+    groups = groups_of(keys, ratios, percents, single_sum=single_sum if single_sum in values else None)
     # RelativeValues(basis, values, traces, groups, note), its fields set directly (one a date)
-    result = new(RelativeValues)
+    result = object.__new__(RelativeValues)
     result.__dict__.update(
         basis=basis,
-        values=MappingProxyType(values),
-        traces=_empty_traces(tuple(values)),
+        values=values,
+        traces=_empty_traces(keys),
         groups=groups,
         note=note,
     )
     return result
+
+
+def _relative_value(
+    ratio: float, percent_: Decimal, approx: bool, option_apv: Decimal, qjsa_apv: Decimal
+) -> RelativeValue:
+    """``RelativeValue(ratio, percent_, approx, option_apv, qjsa_apv, <empty trace>)``, its fields set
+    as one dict (the frozen dataclass's ``__init__`` sets them one by one)."""
+    value = object.__new__(RelativeValue)
+    object.__setattr__(
+        value,
+        "__dict__",
+        {
+            "ratio": ratio,
+            "percent": percent_,
+            "approximately_equal": approx,
+            "option_apv": option_apv,
+            "qjsa_apv": qjsa_apv,
+            "trace": _EMPTY_TRACE,
+        },
+    )
+    return value
+
+
+class DateValues(Mapping[str, RelativeValue]):
+    """One date's relative values made without traces (``relative_values_of_dates``): the read-only
+    mapping of form key → ``RelativeValue``, each made when read from the lists the comparison made.
+    A contract reads its strings with ``value_items`` without making the objects (a modeler grid has
+    thousands: their making and the garbage collector's walks over them were a tenth of its cost).
+    Equal, as a mapping, to the dict of the values ``relative_values`` makes."""
+
+    __slots__ = ("_allowed", "_apvs", "_index", "_keys", "_percents", "_qjsa", "_ratios")
+
+    _keys: tuple[str, ...]
+    _index: Mapping[str, int]
+    _ratios: Sequence[float]
+    _percents: Sequence[Decimal]
+    _apvs: Sequence[Decimal]
+    _qjsa: Decimal
+    _allowed: bool
+
+    def __getitem__(self, key: str) -> RelativeValue:
+        i = self._index[key]
+        ratio = self._ratios[i]
+        approx = self._allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
+        return _relative_value(ratio, self._percents[i], approx, self._apvs[i], self._qjsa)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._index
+
+    def __repr__(self) -> str:
+        return f"DateValues({dict(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a copy or pickle is the plain read-only mapping
+        return (MappingProxyType, (dict(self),))
+
+
+def _date_values(
+    keys: tuple[str, ...],
+    index: Mapping[str, int],
+    ratios: Sequence[float],
+    percents: Sequence[Decimal],
+    apvs: Sequence[Decimal],
+    qjsa: Decimal,
+    allowed: bool,
+) -> DateValues:
+    made = object.__new__(DateValues)
+    made._keys, made._index, made._ratios, made._percents = keys, index, ratios, percents
+    made._apvs, made._qjsa, made._allowed = apvs, qjsa, allowed
+    return made
+
+
+@lru_cache(maxsize=256)
+def _index_of(keys: tuple[str, ...]) -> Mapping[str, int]:
+    """Each key's position (the last, for a key given twice); one for every date with these forms."""
+    return MappingProxyType({k: i for i, k in enumerate(keys)})
+
+
+def value_items(values: Mapping[str, RelativeValue]) -> Iterator[tuple[str, str, bool]]:
+    """(form key, percent as the contract writes it, approximately equal) of each relative value:
+    ``relative_value_json``'s two fields, read from a ``DateValues``' lists without making its objects."""
+    if isinstance(values, DateValues):
+        v = values
+        allowed = v._allowed
+        for k, ratio, percent_ in zip(v._keys, v._ratios, v._percents, strict=True):
+            yield k, f"{percent_:f}", allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
+        return
+    for k, value in values.items():
+        yield k, f"{value.percent:f}", value.approximately_equal
 
 
 _EMPTY_TRACE = Trace()
@@ -771,6 +856,7 @@ def groups_json(groups: Sequence[RelativeValueGroup]) -> list[dict[str, Any]]:
 __all__ = [
     "ComparisonBasis",
     "ComparisonRules",
+    "DateValues",
     "OptionalForm",
     "RelativeValues",
     "comparison_basis",
@@ -779,4 +865,5 @@ __all__ = [
     "relative_value_json",
     "relative_values",
     "relative_values_of_dates",
+    "value_items",
 ]

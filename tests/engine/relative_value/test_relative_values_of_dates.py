@@ -9,9 +9,11 @@ equal" flag, both present values), the groups and the note are equal, or both ra
 
 from __future__ import annotations
 
+import copy
 from datetime import date
 from decimal import Decimal
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,8 +22,10 @@ from benefits.engine.dates import add_months
 from benefits.engine.relative_value import (
     ComparisonRules,
     OptionalForm,
+    relative_value_json,
     relative_values,
     relative_values_of_dates,
+    value_items,
 )
 
 RULES = ComparisonRules("js50", "life", 3, "treasury_30y_monthly", "§X")
@@ -140,3 +144,57 @@ def test_months_given_the_same_rates_keep_their_own_words():
         )
         assert figures(rv) == figures(alone)
         assert rv.basis.interest == f"segment rates 4.45% / 5.20% / 5.85% for {month}"
+
+
+def _json(values):
+    return [(k, relative_value_json(v)) for k, v in values.items()]
+
+
+@settings(max_examples=40, deadline=None)
+@given(grids())
+def test_the_values_read_without_their_objects_are_the_contract_json(grid):
+    """``value_items`` on a grid date's values (read from its lists, no ``RelativeValue`` made) is
+    ``relative_value_json`` of each value the date alone makes, in the same order; the values are a
+    read-only mapping of the date alone's figures, equal to its copies."""
+    dates, forms, married, assumptions = grid
+    together = relative_values_of_dates(
+        list(zip(dates, forms, strict=True)),
+        birth_date=BIRTH,
+        married=married,
+        assumptions=assumptions,
+        rules=RULES,
+    )
+    for d, options, rv in zip(dates, forms, together, strict=True):
+        if isinstance(rv, Exception) or rv.basis is None:
+            continue
+        alone = relative_values(
+            options, birth_date=BIRTH, asd=d, married=married, assumptions=assumptions, rules=RULES
+        )
+        got = [(k, {"percent": p, "approximately_equal": a}) for k, p, a in value_items(rv.values)]
+        assert got == _json(alone.values) == _json(rv.values)
+        assert figures(rv) == figures(alone)  # each value, made when read, is the date alone's
+        assert rv.values == dict(rv.values) and list(rv.values) == list(alone.values)
+        assert all(k in rv.values for k in alone.values) and "no such form" not in rv.values
+        assert copy.deepcopy(rv.values) == rv.values
+        with pytest.raises(TypeError):
+            rv.values["life"] = None  # type: ignore[index]
+
+
+def test_a_form_given_twice_keeps_the_last_value_as_the_date_alone():
+    d = date(2030, 1, 1)
+    options = [
+        OptionalForm("life", Form.life(), Decimal("1000.00")),
+        OptionalForm("cc10", Form.certain_and_life(10), Decimal("950.00")),
+        OptionalForm("cc10", Form.certain_and_life(10), Decimal("900.00")),
+    ]
+    assumptions = {"treasury_30y_monthly": {"2029-10": "4.5"}}
+    (rv,) = relative_values_of_dates(
+        [(d, options)], birth_date=BIRTH, married=False, assumptions=assumptions, rules=RULES
+    )
+    alone = relative_values(
+        options, birth_date=BIRTH, asd=d, married=False, assumptions=assumptions, rules=RULES
+    )
+    assert figures(rv) == figures(alone) and list(rv.values) == ["life", "cc10"]
+    assert [(k, {"percent": p, "approximately_equal": a}) for k, p, a in value_items(rv.values)] == _json(
+        alone.values
+    )

@@ -13,9 +13,7 @@ from benefits.engine.core import CoreResult, ParticipantError
 from benefits.engine.input_ranges import SignChecked
 from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
-from benefits.engine.relative_value import (
-    groups_json,
-)
+from benefits.engine.relative_value import groups_json, value_items
 from benefits.engine.types import Participant
 
 from .estimates import QuakerBenefits
@@ -129,13 +127,9 @@ def contract_outputs(
             for g in groups:
                 written += g["forms"]
                 written += (g["low"], g["high"], g["disclosed"])
-            for k, value in rv.values.items():
+            for k, percent, approx in value_items(rv.values):
                 # ``relative_value_json(value)``, written inline (a modeler grid has thousands)
-                percent = f"{value.percent:f}"
-                forms[k]["relative_value"] = {
-                    "percent": percent,
-                    "approximately_equal": value.approximately_equal,
-                }
+                forms[k]["relative_value"] = {"percent": percent, "approximately_equal": approx}
                 written.append(percent)
                 if traces_map:
                     traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
