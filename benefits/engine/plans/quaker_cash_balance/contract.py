@@ -18,6 +18,7 @@ from benefits.engine.types import Participant
 
 from .estimates import QuakerBenefits
 from .forms import FormAmount
+from .grid_forms import GridForms
 from .market import MarketDataError
 from .results import benefits
 
@@ -26,6 +27,8 @@ def _forms_json(forms: Mapping[str, FormAmount], written: list[str]) -> tuple[di
     """Each form's contract object (``{"monthly", "survivor_monthly"}`` or ``{"lump_sum"}``) and the
     survivors' amounts by form (the ``survivor_monthly`` key), each money string made once (and
     added to ``written``)."""
+    if isinstance(forms, GridForms):  # the one pass's: written from its lists
+        return forms.contract_json(written)
     out: dict[str, Any] = {}
     survivors: dict[str, str] = {}
     for k, f in forms.items():
