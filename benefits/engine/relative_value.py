@@ -51,6 +51,7 @@ from benefits.engine.actuarial import (
     temporary_life_annuity,
 )
 from benefits.engine.minimum_present_value import PHASE_IN as _PHASE_IN
+from benefits.engine.minimum_present_value import SEGMENTS_KEY as _SEGMENTS_KEY
 from benefits.engine.money import to_decimal
 from benefits.engine.mortality import (
     MortalityTable,
@@ -199,25 +200,42 @@ def _table_for(asd: date) -> tuple[MortalityTable, str]:
 
 
 def _plan_rate(
-    a: Mapping[str, Any], rules: ComparisonRules, month: str
+    a: Mapping[str, Any],
+    rules: ComparisonRules,
+    month: str,
+    parsed: dict[tuple[Any, ...], Any] | None = None,
 ) -> tuple[Interest, str, str] | MissingNote:
     """The plan's applicable (30-year Treasury) rate for ``month`` as (interest, words, source), or a
-    note naming the missing input."""
+    note naming the missing input. ``parsed``: a dict the caller owns, where a rate given as a string
+    is read once (the months of a grid given one flat rate share it)."""
     given = a.get(rules.rate_key) or {}
-    rate = _percent(given.get(month)) if isinstance(given, Mapping) else None
+    rate, interest = _rate(given.get(month) if isinstance(given, Mapping) else None, parsed)
     source = f"assumptions.{rules.rate_key}"
-    words = f"{rate}% (30-year Treasury rate for {month})"
     if rate is None and rules.rate_default_key is not None:
-        rate = _percent(a.get(rules.rate_default_key))
+        rate, interest = _rate(a.get(rules.rate_default_key), parsed)
         source = f"assumptions.{rules.rate_default_key}"
         words = f"{rate}% (flat rate given for {month}: {source})"
-    if rate is None:
+    else:
+        words = f"{rate}% (30-year Treasury rate for {month})"
+    if interest is None:
         return MissingNote(
             f"relative values omitted: the 30-year Treasury rate for {month} "
             f"(assumptions.{rules.rate_key}.{month}) is missing",
             f"/assumptions/{rules.rate_key}/{month}",
         )
-    return FlatRate(float(rate / HUNDRED)), words, source
+    return interest, words, source
+
+
+def _rate(raw: object, parsed: dict[tuple[Any, ...], Any] | None) -> tuple[Decimal | None, Interest | None]:
+    """A percent as given and its flat rate (None, None: not given or unreadable), a string read
+    once when the caller keeps ``parsed``."""
+    known = parsed.get(("rate", raw)) if parsed is not None and type(raw) is str else None
+    if known is None:
+        rate = _percent(raw)
+        known = (rate, None if rate is None else FlatRate(float(rate / HUNDRED)))
+        if parsed is not None and type(raw) is str:
+            parsed[("rate", raw)] = known
+    return known
 
 
 def _law_rates(
@@ -236,6 +254,13 @@ def _law_rates(
     if key is not None and memo is not None and key in memo:
         interest, words = memo[key]
         return interest, words + month, f"assumptions.{rules.segment_rates_key}"
+    if raw is None and asd.year not in _PHASE_IN:
+        # ``segment_rates``' error for a month not given, without raising it (most of a modeler
+        # grid's months are projected, with no rates)
+        return MissingNote(
+            f"the §417(e)(3) segment rates for {month} are needed and were not supplied",
+            f"/assumptions/{_SEGMENTS_KEY}/{month}",
+        )
     from benefits.engine.minimum_present_value import (
         PHASE_IN,
         MissingMarketData,
@@ -271,7 +296,7 @@ def _plan_rate_of(
         return _plan_rate(a, rules, month)
     plan = memo.get((None, month))
     if plan is None:
-        plan = memo[(None, month)] = _plan_rate(a, rules, month)
+        plan = memo[(None, month)] = _plan_rate(a, rules, month, memo)
     return plan
 
 
@@ -368,11 +393,16 @@ def comparison_basis(
         law_before_2008 = rules.interest == "segment_rates" and source == f"assumptions.{rules.rate_key}"
         reading = "law" if law_before_2008 else "plan_rate"
     basis = _basis(table, interest, f"{mortality}, {words}")
-    source = (
-        f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
-        + _RATE_WORDS[reading]
-        + f" for the look-back month, one basis for every form ({source})"
-    )
+    said = None if _rates is None else _rates.get(("source", reading, source))
+    if said is None:
+        said = (
+            f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
+            + _RATE_WORDS[reading]
+            + f" for the look-back month, one basis for every form ({source})"
+        )
+        if _rates is not None:
+            _rates[("source", reading, source)] = said
+    source = said
     return _dated_basis(asd, basis, form, words, mortality, source, month, reading, stand_in), fallback or ""
 
 
