@@ -586,7 +586,7 @@ def relative_values_of_dates(
     # forms of a grid's dates share their shapes)
     requests: dict[tuple[int, int], list[tuple[int, int, float, float | None]]] = {}
     shapes: dict[int, Form] = {}
-    pending: list[tuple[int, ComparisonBasis, float, str]] = []
+    pending: list[tuple[int, ComparisonBasis, float, str, list[str]]] = []
     made: dict[int, Sequence[OptionalForm]] = {}
     # One basis object for the dates that share one (their labels aside): the requests are keyed by
     # its id, so a Basis is hashed once a date, not once a form.
@@ -595,6 +595,7 @@ def relative_values_of_dates(
     rates: dict[tuple[Any, ...], Any] = {}
     factors: dict[int, list[float | None]] = {}  # date index → each option's factor (None: on its own)
     pricers: dict[int, Any] = {}  # id of a shared basis → its pricer on the caller's rows (or None)
+    lump_sum, contingent, joint = FormKind.LUMP_SUM, FormKind.CONTINGENT, FormKind.JOINT
     for i, (asd, given) in enumerate(dates):
         try:
             basis, note = comparison_basis(
@@ -611,7 +612,8 @@ def relative_values_of_dates(
         except Exception as exc:  # noqa: BLE001 - the scalar call would raise it
             out.append(exc)
             continue
-        if not any(f.key == basis.form for f in forms):
+        keys = [f.key for f in forms]
+        if basis.form not in keys:
             out.append(
                 RelativeValues(
                     None, note=f"relative values omitted: the comparison form {basis.form} is not priced"
@@ -633,11 +635,12 @@ def relative_values_of_dates(
         wanted: list[int] = []  # the options priced on factors
         asked: list[tuple[Form, float | None]] = []  # and their (shape, spouse's age)
         for j, option in enumerate(forms):
-            kind = option.form.kind
-            if kind is FormKind.LUMP_SUM or option.change_after_months is not None:
+            form = option.form
+            kind = form.kind
+            if kind is lump_sum or option.change_after_months is not None:
                 continue  # a single sum is its amount; a level-income form is priced on its own
             spouse = None
-            if option.form.needs_spouse:
+            if kind is contingent or kind is joint:  # ``form.needs_spouse``
                 if option.beneficiary_birth is None:
                     continue  # the scalar path raises its error
                 spouse = spouse_ages.get(option.beneficiary_birth)
@@ -646,7 +649,7 @@ def relative_values_of_dates(
                         option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
                     )
             wanted.append(j)
-            asked.append((option.form, spouse))
+            asked.append((form, spouse))
         row: list[float | None] = [None] * len(forms)
         factors[i] = row
         # the factors the caller's pricing has the survival rows for, priced here life by life
@@ -660,7 +663,7 @@ def relative_values_of_dates(
                 shapes[form_id] = form
             requests.setdefault((id(shared), form_id), []).append((i, j, age, spouse))
         out.append(_PENDING)  # replaced below
-        pending.append((i, basis, age, note))
+        pending.append((i, basis, age, note, keys))
     survival: dict[tuple[Any, ...], Any] = {} if survival_cache is None else survival_cache
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     by_id = {id(b): b for b in canonical.values()}
@@ -677,10 +680,10 @@ def relative_values_of_dates(
             continue
         for (i, j, _, _), v in zip(items, values, strict=True):
             factors[i][j] = v
-    for i, basis, age, note in pending:
+    for i, basis, age, note, keys in pending:
         try:
             out[i] = _values_of_date(
-                dates[i][0], made[i], basis, age, note, factors.get(i), rules, single_sum
+                dates[i][0], made[i], keys, basis, age, note, factors.get(i), rules, single_sum
             )
         except Exception as exc:  # noqa: BLE001 - as the scalar call would raise it
             out[i] = exc
@@ -693,6 +696,7 @@ _PENDING = RelativeValues(None)  # a priced date's place in the result until its
 def _values_of_date(
     asd: date,
     forms: Sequence[OptionalForm],
+    form_keys: list[str],
     basis: ComparisonBasis,
     age: float,
     note: str,
@@ -700,8 +704,8 @@ def _values_of_date(
     rules: ComparisonRules,
     single_sum: str | None,
 ) -> RelativeValues:
-    """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own),
-    ``relative_values``' steps in its order, without traces."""
+    """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own;
+    ``form_keys[j]``: its key), ``relative_values``' steps in its order, without traces."""
     m = basis.basis.frequency
     # Each form's APV: its amount (to_decimal's steps: the amount as it is) × the factor × m through
     # the float's repr; a form without a factor (a single sum, a level-income form, a factor the pass
@@ -712,7 +716,7 @@ def _values_of_date(
         else (o.amount if type(o.amount) is Decimal else to_decimal(o.amount)) * Decimal(repr(f * m))
         for o, f in zip(forms, factors or [None] * len(forms), strict=True)
     ]
-    qi = next(j for j, f in enumerate(forms) if f.key == basis.form)
+    qi = form_keys.index(basis.form)  # the first form with the comparison form's key
     qjsa_apv = apvs[qi]
     if qjsa_apv is None:
         qjsa_apv = apvs[qi] = _apv(forms[qi], basis.basis, age, asd)
@@ -732,8 +736,7 @@ def _values_of_date(
         opts.append(opt)
         ratios.append(float(opt) / q)
         percents.append((opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP))
-    keys = tuple([o.key for o in forms])
-    index = _index_of(keys)
+    keys, index = _keys_and_index(tuple(form_keys))
     values: Mapping[str, RelativeValue]
     if len(index) == len(keys):
         values = _date_values(keys, index, ratios, percents, opts, qjsa_apv, allowed)
@@ -835,9 +838,10 @@ def _date_values(
 
 
 @lru_cache(maxsize=256)
-def _index_of(keys: tuple[str, ...]) -> Mapping[str, int]:
-    """Each key's position (the last, for a key given twice); one for every date with these forms."""
-    return MappingProxyType({k: i for i, k in enumerate(keys)})
+def _keys_and_index(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Mapping[str, int]]:
+    """The keys (the first tuple given: one kept for every date with these forms) and each key's
+    position (the last, for a key given twice)."""
+    return keys, MappingProxyType({k: i for i, k in enumerate(keys)})
 
 
 def value_items(values: Mapping[str, RelativeValue]) -> Iterator[tuple[str, str, bool]]:
