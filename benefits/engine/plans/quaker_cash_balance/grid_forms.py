@@ -57,7 +57,7 @@ class GridForms(Mapping[str, FormAmount]):
         survivors: Sequence[Decimal | None],
         lump: Decimal | None,
     ) -> None:
-        index = _index_of(keys)
+        keys, index = _keys_and_index(keys)
         if keys[-1:] != (LUMP_SUM,) or len(index) != len(keys) or len(monthly) != len(keys) - 1:
             raise ValueError("the annuity forms once each, then the lump sum")  # never, as made here
         self._keys, self._index = keys, index
@@ -105,6 +105,7 @@ class GridForms(Mapping[str, FormAmount]):
 
 
 @lru_cache(maxsize=64)
-def _index_of(keys: tuple[str, ...]) -> Mapping[str, int]:
-    """Each key's position; one for every date with these forms (a grid's dates share a few)."""
-    return {k: i for i, k in enumerate(keys)}
+def _keys_and_index(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Mapping[str, int]]:
+    """The keys (the first tuple given: one kept for every date with these forms, a grid's dates
+    share a few) and each key's position."""
+    return keys, {k: i for i, k in enumerate(keys)}
