@@ -25,7 +25,7 @@ from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from benefits.engine.actuarial import (
     APPROX_EQUAL_HIGH,
@@ -710,11 +710,10 @@ def _values_of_date(
     # Each form's APV: its amount (to_decimal's steps: the amount as it is) × the factor × m through
     # the float's repr; a form without a factor (a single sum, a level-income form, a factor the pass
     # could not make) valued on its own, as ``relative_values`` values it.
+    given = factors or [None] * len(forms)
+    amounts = [o.amount if type(o.amount) is Decimal else to_decimal(o.amount) for o in forms]
     apvs: list[Decimal | None] = [
-        None
-        if f is None
-        else (o.amount if type(o.amount) is Decimal else to_decimal(o.amount)) * Decimal(repr(f * m))
-        for o, f in zip(forms, factors or [None] * len(forms), strict=True)
+        None if f is None else a * Decimal(repr(f * m)) for a, f in zip(amounts, given, strict=True)
     ]
     qi = form_keys.index(basis.form)  # the first form with the comparison form's key
     qjsa_apv = apvs[qi]
@@ -727,23 +726,25 @@ def _values_of_date(
     q = float(qjsa_apv)
     quantum = _QUANTA.get(rules.places) or Decimal(1).scaleb(-rules.places)
     allowed = explained >= APPROX_EQUAL_RULE_START
-    opts: list[Decimal] = []
+    kept: list[Decimal | None] = []  # the APVs not made from a factor (the others made again if read)
     ratios: list[float] = []
     percents: list[Decimal] = []
-    for option, opt in zip(forms, apvs, strict=True):
+    for option, opt, f in zip(forms, apvs, given, strict=True):
         if opt is None:
             opt = _apv(option, basis.basis, age, asd)
-        opts.append(opt)
+        kept.append(opt if f is None else None)
         ratios.append(float(opt) / q)
         percents.append((opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP))
     keys, index = _keys_and_index(tuple(form_keys))
     values: Mapping[str, RelativeValue]
     if len(index) == len(keys):
-        values = _date_values(keys, index, ratios, percents, opts, qjsa_apv, allowed)
+        values = _date_values(keys, index, ratios, percents, (amounts, given, m, kept), qjsa_apv, allowed)
     else:  # a key given twice: the last value stands, as in the dict
         made = {
-            k: _relative_value(r, p, allowed and APPROX_EQUAL_LOW <= r <= APPROX_EQUAL_HIGH, o, qjsa_apv)
-            for k, r, p, o in zip(keys, ratios, percents, opts, strict=True)
+            k: _relative_value(
+                r, p, allowed and APPROX_EQUAL_LOW <= r <= APPROX_EQUAL_HIGH, _apv_of(a, f, m, o), qjsa_apv
+            )
+            for k, r, p, a, f, o in zip(keys, ratios, percents, amounts, given, kept, strict=True)
         }
         values = MappingProxyType(made)
         keys = tuple(made)
@@ -796,7 +797,9 @@ class DateValues(Mapping[str, RelativeValue]):
     _index: Mapping[str, int]
     _ratios: Sequence[float]
     _percents: Sequence[Decimal]
-    _apvs: Sequence[Decimal]
+    # (amounts, factors, m, kept): each APV, made again from its amount and factor (the same steps,
+    # the same Decimal) unless kept (a form valued on its own); not kept, fewer objects live
+    _apvs: tuple[Sequence[Decimal], Sequence[float | None], int, Sequence[Decimal | None]]
     _qjsa: Decimal
     _allowed: bool
 
@@ -804,7 +807,9 @@ class DateValues(Mapping[str, RelativeValue]):
         i = self._index[key]
         ratio = self._ratios[i]
         approx = self._allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
-        return _relative_value(ratio, self._percents[i], approx, self._apvs[i], self._qjsa)
+        amounts, factors, m, kept = self._apvs
+        apv = _apv_of(amounts[i], factors[i], m, kept[i])
+        return _relative_value(ratio, self._percents[i], approx, apv, self._qjsa)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._keys)
@@ -822,12 +827,18 @@ class DateValues(Mapping[str, RelativeValue]):
         return (MappingProxyType, (dict(self),))
 
 
+def _apv_of(amount: Decimal, factor: float | None, m: int, kept: Decimal | None) -> Decimal:
+    """A form's APV: ``kept``, or its amount × the factor × m through the float's repr (as
+    ``_values_of_date`` made it)."""
+    return kept if kept is not None else amount * Decimal(repr(cast(float, factor) * m))
+
+
 def _date_values(
     keys: tuple[str, ...],
     index: Mapping[str, int],
     ratios: Sequence[float],
     percents: Sequence[Decimal],
-    apvs: Sequence[Decimal],
+    apvs: tuple[Sequence[Decimal], Sequence[float | None], int, Sequence[Decimal | None]],
     qjsa: Decimal,
     allowed: bool,
 ) -> DateValues:
