@@ -254,5 +254,5 @@ def _made[T](cls: type[T], **fields: Any) -> T:
     """``cls(**fields)`` for a frozen dataclass given every field, without its field-by-field
     ``__init__`` (a grid makes one a date)."""
     made = object.__new__(cls)
-    made.__dict__.update(fields)
+    object.__setattr__(made, "__dict__", fields)  # the call's own keyword dict, as the instance's
     return made
