@@ -1049,15 +1049,19 @@ def groups_of(
     for end in range(1, len(order) + 1):
         if end < len(order) and not (ratios[order[end]] - ratios[order[start]]) * 100 > limit:
             continue
-        members = tuple([names[i] for i in order[start:end]])
+        members = _members(tuple([names[i] for i in order[start:end]]))
         # RelativeValueGroup(members, low, high, disclosed) without the frozen dataclass's
-        # field-by-field __init__ (a grid groups every date's forms)
+        # field-by-field __init__ (a grid groups every date's forms), its fields as one dict
         group = new(RelativeValueGroup)
-        group.__dict__.update(
-            members=members,
-            low=percents[order[start]],
-            high=percents[order[end - 1]],
-            disclosed=single_sum if single_sum in members else members[0],
+        object.__setattr__(
+            group,
+            "__dict__",
+            {
+                "members": members,
+                "low": percents[order[start]],
+                "high": percents[order[end - 1]],
+                "disclosed": single_sum if single_sum in members else members[0],
+            },
         )
         groups.append(group)
         start = end
@@ -1065,6 +1069,13 @@ def groups_of(
 
 
 _LIMITS = {Decimal(5): float(Decimal(5)) + 1e-12}
+
+
+@lru_cache(maxsize=1024)
+def _members(members: tuple[str, ...]) -> tuple[str, ...]:
+    """The first equal tuple of form names seen: one kept for the groups of a grid's dates that
+    have the same members (fewer objects live for the garbage collector to walk)."""
+    return members
 
 
 __all__ = [

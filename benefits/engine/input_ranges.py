@@ -22,7 +22,7 @@ import json
 from collections.abc import Mapping
 from datetime import date
 from decimal import Decimal
-from typing import Any
+from typing import Any, NoReturn
 
 from .core import ParticipantError
 from .dates import add_years, age_on
@@ -193,7 +193,20 @@ def _negative_at(node: object) -> list[object] | None:
 class SignChecked(list[Any]):
     """Estimates whose maker looked at every string it wrote into them and found none starting with
     "-" (so none is a negative amount): ``negative_benefit`` has nothing to find in them. A maker
-    that finds one returns a plain list, and the full look finds it (and its pointer). It is a list
-    to everyone else (JSON writes it as one); it is made last, once every string is in place."""
+    that finds one returns a plain list, and the full look finds it (and its pointer).
+
+    Made last, once every string is in place, and read-only after: appending, inserting, replacing
+    or removing an estimate raises (it would slip past the check). A copy (``copy``, ``pickle``,
+    ``list(...)``) is a plain list, which gets the full look. It is a list to every reader (``==``
+    with a list, JSON writes it as one)."""
 
     __slots__ = ()
+
+    def _read_only(self, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError("these estimates are read-only (signs checked): change a list(...) copy")
+
+    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+
+    def __reduce__(self) -> tuple[type[list[Any]], tuple[list[Any]]]:
+        return (list, (list(self),))

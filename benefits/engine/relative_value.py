@@ -19,13 +19,13 @@ inputs: a missing rate omits the relative values with a note naming it (a rate i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from benefits.engine.actuarial import (
     APPROX_EQUAL_HIGH,
@@ -51,6 +51,7 @@ from benefits.engine.actuarial import (
     temporary_life_annuity,
 )
 from benefits.engine.minimum_present_value import PHASE_IN as _PHASE_IN
+from benefits.engine.minimum_present_value import SEGMENTS_KEY as _SEGMENTS_KEY
 from benefits.engine.money import to_decimal
 from benefits.engine.mortality import (
     MortalityTable,
@@ -199,25 +200,42 @@ def _table_for(asd: date) -> tuple[MortalityTable, str]:
 
 
 def _plan_rate(
-    a: Mapping[str, Any], rules: ComparisonRules, month: str
+    a: Mapping[str, Any],
+    rules: ComparisonRules,
+    month: str,
+    parsed: dict[tuple[Any, ...], Any] | None = None,
 ) -> tuple[Interest, str, str] | MissingNote:
     """The plan's applicable (30-year Treasury) rate for ``month`` as (interest, words, source), or a
-    note naming the missing input."""
+    note naming the missing input. ``parsed``: a dict the caller owns, where a rate given as a string
+    is read once (the months of a grid given one flat rate share it)."""
     given = a.get(rules.rate_key) or {}
-    rate = _percent(given.get(month)) if isinstance(given, Mapping) else None
+    rate, interest = _rate(given.get(month) if isinstance(given, Mapping) else None, parsed)
     source = f"assumptions.{rules.rate_key}"
-    words = f"{rate}% (30-year Treasury rate for {month})"
     if rate is None and rules.rate_default_key is not None:
-        rate = _percent(a.get(rules.rate_default_key))
+        rate, interest = _rate(a.get(rules.rate_default_key), parsed)
         source = f"assumptions.{rules.rate_default_key}"
         words = f"{rate}% (flat rate given for {month}: {source})"
-    if rate is None:
+    else:
+        words = f"{rate}% (30-year Treasury rate for {month})"
+    if interest is None:
         return MissingNote(
             f"relative values omitted: the 30-year Treasury rate for {month} "
             f"(assumptions.{rules.rate_key}.{month}) is missing",
             f"/assumptions/{rules.rate_key}/{month}",
         )
-    return FlatRate(float(rate / HUNDRED)), words, source
+    return interest, words, source
+
+
+def _rate(raw: object, parsed: dict[tuple[Any, ...], Any] | None) -> tuple[Decimal | None, Interest | None]:
+    """A percent as given and its flat rate (None, None: not given or unreadable), a string read
+    once when the caller keeps ``parsed``."""
+    known = parsed.get(("rate", raw)) if parsed is not None and type(raw) is str else None
+    if known is None:
+        rate = _percent(raw)
+        known = (rate, None if rate is None else FlatRate(float(rate / HUNDRED)))
+        if parsed is not None and type(raw) is str:
+            parsed[("rate", raw)] = known
+    return known
 
 
 def _law_rates(
@@ -236,6 +254,13 @@ def _law_rates(
     if key is not None and memo is not None and key in memo:
         interest, words = memo[key]
         return interest, words + month, f"assumptions.{rules.segment_rates_key}"
+    if raw is None and asd.year not in _PHASE_IN:
+        # ``segment_rates``' error for a month not given, without raising it (most of a modeler
+        # grid's months are projected, with no rates)
+        return MissingNote(
+            f"the §417(e)(3) segment rates for {month} are needed and were not supplied",
+            f"/assumptions/{_SEGMENTS_KEY}/{month}",
+        )
     from benefits.engine.minimum_present_value import (
         PHASE_IN,
         MissingMarketData,
@@ -271,7 +296,7 @@ def _plan_rate_of(
         return _plan_rate(a, rules, month)
     plan = memo.get((None, month))
     if plan is None:
-        plan = memo[(None, month)] = _plan_rate(a, rules, month)
+        plan = memo[(None, month)] = _plan_rate(a, rules, month, memo)
     return plan
 
 
@@ -368,11 +393,16 @@ def comparison_basis(
         law_before_2008 = rules.interest == "segment_rates" and source == f"assumptions.{rules.rate_key}"
         reading = "law" if law_before_2008 else "plan_rate"
     basis = _basis(table, interest, f"{mortality}, {words}")
-    source = (
-        f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
-        + _RATE_WORDS[reading]
-        + f" for the look-back month, one basis for every form ({source})"
-    )
+    said = None if _rates is None else _rates.get(("source", reading, source))
+    if said is None:
+        said = (
+            f"{REGULATION}(iv): the §417(e)(3) applicable mortality table and "
+            + _RATE_WORDS[reading]
+            + f" for the look-back month, one basis for every form ({source})"
+        )
+        if _rates is not None:
+            _rates[("source", reading, source)] = said
+    source = said
     return _dated_basis(asd, basis, form, words, mortality, source, month, reading, stand_in), fallback or ""
 
 
@@ -556,7 +586,7 @@ def relative_values_of_dates(
     # forms of a grid's dates share their shapes)
     requests: dict[tuple[int, int], list[tuple[int, int, float, float | None]]] = {}
     shapes: dict[int, Form] = {}
-    pending: list[tuple[int, ComparisonBasis, float, str]] = []
+    pending: list[tuple[int, ComparisonBasis, float, str, list[str]]] = []
     made: dict[int, Sequence[OptionalForm]] = {}
     # One basis object for the dates that share one (their labels aside): the requests are keyed by
     # its id, so a Basis is hashed once a date, not once a form.
@@ -565,6 +595,7 @@ def relative_values_of_dates(
     rates: dict[tuple[Any, ...], Any] = {}
     factors: dict[int, list[float | None]] = {}  # date index → each option's factor (None: on its own)
     pricers: dict[int, Any] = {}  # id of a shared basis → its pricer on the caller's rows (or None)
+    lump_sum, contingent, joint = FormKind.LUMP_SUM, FormKind.CONTINGENT, FormKind.JOINT
     for i, (asd, given) in enumerate(dates):
         try:
             basis, note = comparison_basis(
@@ -581,7 +612,8 @@ def relative_values_of_dates(
         except Exception as exc:  # noqa: BLE001 - the scalar call would raise it
             out.append(exc)
             continue
-        if not any(f.key == basis.form for f in forms):
+        keys = [f.key for f in forms]
+        if basis.form not in keys:
             out.append(
                 RelativeValues(
                     None, note=f"relative values omitted: the comparison form {basis.form} is not priced"
@@ -603,11 +635,12 @@ def relative_values_of_dates(
         wanted: list[int] = []  # the options priced on factors
         asked: list[tuple[Form, float | None]] = []  # and their (shape, spouse's age)
         for j, option in enumerate(forms):
-            kind = option.form.kind
-            if kind is FormKind.LUMP_SUM or option.change_after_months is not None:
+            form = option.form
+            kind = form.kind
+            if kind is lump_sum or option.change_after_months is not None:
                 continue  # a single sum is its amount; a level-income form is priced on its own
             spouse = None
-            if option.form.needs_spouse:
+            if kind is contingent or kind is joint:  # ``form.needs_spouse``
                 if option.beneficiary_birth is None:
                     continue  # the scalar path raises its error
                 spouse = spouse_ages.get(option.beneficiary_birth)
@@ -616,7 +649,7 @@ def relative_values_of_dates(
                         option.beneficiary_birth, asd, AgeMethod.EXACT_MONTHS
                     )
             wanted.append(j)
-            asked.append((option.form, spouse))
+            asked.append((form, spouse))
         row: list[float | None] = [None] * len(forms)
         factors[i] = row
         # the factors the caller's pricing has the survival rows for, priced here life by life
@@ -630,7 +663,7 @@ def relative_values_of_dates(
                 shapes[form_id] = form
             requests.setdefault((id(shared), form_id), []).append((i, j, age, spouse))
         out.append(_PENDING)  # replaced below
-        pending.append((i, basis, age, note))
+        pending.append((i, basis, age, note, keys))
     survival: dict[tuple[Any, ...], Any] = {} if survival_cache is None else survival_cache
     # Survivor forms first: their payment grids are the longest, so each survival matrix is made once.
     by_id = {id(b): b for b in canonical.values()}
@@ -647,10 +680,10 @@ def relative_values_of_dates(
             continue
         for (i, j, _, _), v in zip(items, values, strict=True):
             factors[i][j] = v
-    for i, basis, age, note in pending:
+    for i, basis, age, note, keys in pending:
         try:
             out[i] = _values_of_date(
-                dates[i][0], made[i], basis, age, note, factors.get(i), rules, single_sum
+                dates[i][0], made[i], keys, basis, age, note, factors.get(i), rules, single_sum
             )
         except Exception as exc:  # noqa: BLE001 - as the scalar call would raise it
             out[i] = exc
@@ -663,6 +696,7 @@ _PENDING = RelativeValues(None)  # a priced date's place in the result until its
 def _values_of_date(
     asd: date,
     forms: Sequence[OptionalForm],
+    form_keys: list[str],
     basis: ComparisonBasis,
     age: float,
     note: str,
@@ -670,19 +704,18 @@ def _values_of_date(
     rules: ComparisonRules,
     single_sum: str | None,
 ) -> RelativeValues:
-    """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own),
-    ``relative_values``' steps in its order, without traces."""
+    """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own;
+    ``form_keys[j]``: its key), ``relative_values``' steps in its order, without traces."""
     m = basis.basis.frequency
     # Each form's APV: its amount (to_decimal's steps: the amount as it is) × the factor × m through
     # the float's repr; a form without a factor (a single sum, a level-income form, a factor the pass
     # could not make) valued on its own, as ``relative_values`` values it.
+    given = factors or [None] * len(forms)
+    amounts = [o.amount if type(o.amount) is Decimal else to_decimal(o.amount) for o in forms]
     apvs: list[Decimal | None] = [
-        None
-        if f is None
-        else (o.amount if type(o.amount) is Decimal else to_decimal(o.amount)) * Decimal(repr(f * m))
-        for o, f in zip(forms, factors or [None] * len(forms), strict=True)
+        None if f is None else a * Decimal(repr(f * m)) for a, f in zip(amounts, given, strict=True)
     ]
-    qi = next(j for j, f in enumerate(forms) if f.key == basis.form)
+    qi = form_keys.index(basis.form)  # the first form with the comparison form's key
     qjsa_apv = apvs[qi]
     if qjsa_apv is None:
         qjsa_apv = apvs[qi] = _apv(forms[qi], basis.basis, age, asd)
@@ -693,49 +726,146 @@ def _values_of_date(
     q = float(qjsa_apv)
     quantum = _QUANTA.get(rules.places) or Decimal(1).scaleb(-rules.places)
     allowed = explained >= APPROX_EQUAL_RULE_START
-    empty = _EMPTY_TRACE
-    values: dict[str, RelativeValue] = {}
+    kept: list[Decimal | None] = []  # the APVs not made from a factor (the others made again if read)
     ratios: list[float] = []
     percents: list[Decimal] = []
-    new, setattr_ = object.__new__, object.__setattr__
-    for option, opt in zip(forms, apvs, strict=True):
+    for option, opt, f in zip(forms, apvs, given, strict=True):
         if opt is None:
             opt = _apv(option, basis.basis, age, asd)
-        ratio = float(opt) / q
-        percent_ = (opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP)
-        # RelativeValue(ratio, percent, approx, opt, qjsa_apv, empty), its fields set directly (the
-        # frozen dataclass's __init__ sets them one by one; a grid makes one for every form and date)
-        value = values[option.key] = new(RelativeValue)
-        setattr_(
-            value,
-            "__dict__",
-            {
-                "ratio": ratio,
-                "percent": percent_,
-                "approximately_equal": allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH,
-                "option_apv": opt,
-                "qjsa_apv": qjsa_apv,
-                "trace": empty,
-            },
-        )
-        ratios.append(ratio)
-        percents.append(percent_)
-    if len(values) < len(forms):  # a key given twice: the last value stands, as in the dict
-        ratios, percents = [v.ratio for v in values.values()], [v.percent for v in values.values()]
+        kept.append(opt if f is None else None)
+        ratios.append(float(opt) / q)
+        percents.append((opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP))
+    keys, index = _keys_and_index(tuple(form_keys))
+    values: Mapping[str, RelativeValue]
+    if len(index) == len(keys):
+        values = _date_values(keys, index, ratios, percents, (amounts, given, m, kept), qjsa_apv, allowed)
+    else:  # a key given twice: the last value stands, as in the dict
+        made = {
+            k: _relative_value(
+                r, p, allowed and APPROX_EQUAL_LOW <= r <= APPROX_EQUAL_HIGH, _apv_of(a, f, m, o), qjsa_apv
+            )
+            for k, r, p, a, f, o in zip(keys, ratios, percents, amounts, given, kept, strict=True)
+        }
+        values = MappingProxyType(made)
+        keys = tuple(made)
+        ratios, percents = [v.ratio for v in made.values()], [v.percent for v in made.values()]
     # ``group_relative_values(values.items(), ...)`` on the lists just made
-    groups = groups_of(
-        list(values), ratios, percents, single_sum=single_sum if single_sum in values else None
-    )
+    groups = groups_of(keys, ratios, percents, single_sum=single_sum if single_sum in values else None)
     # RelativeValues(basis, values, traces, groups, note), its fields set directly (one a date)
-    result = new(RelativeValues)
+    result = object.__new__(RelativeValues)
     result.__dict__.update(
         basis=basis,
-        values=MappingProxyType(values),
-        traces=_empty_traces(tuple(values)),
+        values=values,
+        traces=_empty_traces(keys),
         groups=groups,
         note=note,
     )
     return result
+
+
+def _relative_value(
+    ratio: float, percent_: Decimal, approx: bool, option_apv: Decimal, qjsa_apv: Decimal
+) -> RelativeValue:
+    """``RelativeValue(ratio, percent_, approx, option_apv, qjsa_apv, <empty trace>)``, its fields set
+    as one dict (the frozen dataclass's ``__init__`` sets them one by one)."""
+    value = object.__new__(RelativeValue)
+    object.__setattr__(
+        value,
+        "__dict__",
+        {
+            "ratio": ratio,
+            "percent": percent_,
+            "approximately_equal": approx,
+            "option_apv": option_apv,
+            "qjsa_apv": qjsa_apv,
+            "trace": _EMPTY_TRACE,
+        },
+    )
+    return value
+
+
+class DateValues(Mapping[str, RelativeValue]):
+    """One date's relative values made without traces (``relative_values_of_dates``): the read-only
+    mapping of form key → ``RelativeValue``, each made when read from the lists the comparison made.
+    A contract reads its strings with ``value_items`` without making the objects (a modeler grid has
+    thousands: their making and the garbage collector's walks over them were a tenth of its cost).
+    Equal, as a mapping, to the dict of the values ``relative_values`` makes."""
+
+    __slots__ = ("_allowed", "_apvs", "_index", "_keys", "_percents", "_qjsa", "_ratios")
+
+    _keys: tuple[str, ...]
+    _index: Mapping[str, int]
+    _ratios: Sequence[float]
+    _percents: Sequence[Decimal]
+    # (amounts, factors, m, kept): each APV, made again from its amount and factor (the same steps,
+    # the same Decimal) unless kept (a form valued on its own); not kept, fewer objects live
+    _apvs: tuple[Sequence[Decimal], Sequence[float | None], int, Sequence[Decimal | None]]
+    _qjsa: Decimal
+    _allowed: bool
+
+    def __getitem__(self, key: str) -> RelativeValue:
+        i = self._index[key]
+        ratio = self._ratios[i]
+        approx = self._allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
+        amounts, factors, m, kept = self._apvs
+        apv = _apv_of(amounts[i], factors[i], m, kept[i])
+        return _relative_value(ratio, self._percents[i], approx, apv, self._qjsa)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._index
+
+    def __repr__(self) -> str:
+        return f"DateValues({dict(self)!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a copy or pickle is the plain read-only mapping
+        return (MappingProxyType, (dict(self),))
+
+
+def _apv_of(amount: Decimal, factor: float | None, m: int, kept: Decimal | None) -> Decimal:
+    """A form's APV: ``kept``, or its amount × the factor × m through the float's repr (as
+    ``_values_of_date`` made it)."""
+    return kept if kept is not None else amount * Decimal(repr(cast(float, factor) * m))
+
+
+def _date_values(
+    keys: tuple[str, ...],
+    index: Mapping[str, int],
+    ratios: Sequence[float],
+    percents: Sequence[Decimal],
+    apvs: tuple[Sequence[Decimal], Sequence[float | None], int, Sequence[Decimal | None]],
+    qjsa: Decimal,
+    allowed: bool,
+) -> DateValues:
+    made = object.__new__(DateValues)
+    made._keys, made._index, made._ratios, made._percents = keys, index, ratios, percents
+    made._apvs, made._qjsa, made._allowed = apvs, qjsa, allowed
+    return made
+
+
+@lru_cache(maxsize=256)
+def _keys_and_index(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Mapping[str, int]]:
+    """The keys (the first tuple given: one kept for every date with these forms) and each key's
+    position (the last, for a key given twice)."""
+    return keys, MappingProxyType({k: i for i, k in enumerate(keys)})
+
+
+def value_items(values: Mapping[str, RelativeValue]) -> Iterator[tuple[str, str, bool]]:
+    """(form key, percent as the contract writes it, approximately equal) of each relative value:
+    ``relative_value_json``'s two fields, read from a ``DateValues``' lists without making its objects."""
+    if isinstance(values, DateValues):
+        v = values
+        allowed = v._allowed
+        for k, ratio, percent_ in zip(v._keys, v._ratios, v._percents, strict=True):
+            yield k, f"{percent_:f}", allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
+        return
+    for k, value in values.items():
+        yield k, f"{value.percent:f}", value.approximately_equal
 
 
 _EMPTY_TRACE = Trace()
@@ -771,6 +901,7 @@ def groups_json(groups: Sequence[RelativeValueGroup]) -> list[dict[str, Any]]:
 __all__ = [
     "ComparisonBasis",
     "ComparisonRules",
+    "DateValues",
     "OptionalForm",
     "RelativeValues",
     "comparison_basis",
@@ -779,4 +910,5 @@ __all__ = [
     "relative_value_json",
     "relative_values",
     "relative_values_of_dates",
+    "value_items",
 ]

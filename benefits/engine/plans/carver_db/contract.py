@@ -14,7 +14,7 @@ from benefits.engine.missing import Missing, MissingLog
 from benefits.engine.money import money_str, to_money
 from benefits.engine.relative_value import (
     groups_json,
-    relative_value_json,
+    value_items,
 )
 from benefits.engine.trace import SharedSteps
 from benefits.engine.types import Participant
@@ -97,8 +97,8 @@ def outputs_json(result: CarverBenefits, *, traces_key: bool = True) -> dict[str
         if rv is not None and rv.basis is not None:
             item["relative_value_basis"] = rv.basis.as_json()
             item["relative_value_groups"] = groups_json(rv.groups)
-            for k, value in rv.values.items():
-                item["forms"][k]["relative_value"] = relative_value_json(value)
+            for k, percent, approx in value_items(rv.values):  # ``relative_value_json`` of each
+                item["forms"][k]["relative_value"] = {"percent": percent, "approximately_equal": approx}
                 if traces_key:
                     traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list(shared)
             fallback: str = getattr(rv.note, "field", "")

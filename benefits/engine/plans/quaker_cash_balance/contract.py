@@ -13,13 +13,12 @@ from benefits.engine.core import CoreResult, ParticipantError
 from benefits.engine.input_ranges import SignChecked
 from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
-from benefits.engine.relative_value import (
-    groups_json,
-)
+from benefits.engine.relative_value import groups_json, value_items
 from benefits.engine.types import Participant
 
 from .estimates import QuakerBenefits
 from .forms import FormAmount
+from .grid_forms import GridForms
 from .market import MarketDataError
 from .results import benefits
 
@@ -28,6 +27,8 @@ def _forms_json(forms: Mapping[str, FormAmount], written: list[str]) -> tuple[di
     """Each form's contract object (``{"monthly", "survivor_monthly"}`` or ``{"lump_sum"}``) and the
     survivors' amounts by form (the ``survivor_monthly`` key), each money string made once (and
     added to ``written``)."""
+    if isinstance(forms, GridForms):  # the one pass's: written from its lists
+        return forms.contract_json(written)
     out: dict[str, Any] = {}
     survivors: dict[str, str] = {}
     for k, f in forms.items():
@@ -129,13 +130,9 @@ def contract_outputs(
             for g in groups:
                 written += g["forms"]
                 written += (g["low"], g["high"], g["disclosed"])
-            for k, value in rv.values.items():
+            for k, percent, approx in value_items(rv.values):
                 # ``relative_value_json(value)``, written inline (a modeler grid has thousands)
-                percent = f"{value.percent:f}"
-                forms[k]["relative_value"] = {
-                    "percent": percent,
-                    "approximately_equal": value.approximately_equal,
-                }
+                forms[k]["relative_value"] = {"percent": percent, "approximately_equal": approx}
                 written.append(percent)
                 if traces_map:
                     traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()

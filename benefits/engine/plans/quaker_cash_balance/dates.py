@@ -45,6 +45,7 @@ from .estimates import (
     relative_value_rules,
 )
 from .forms import CERTAIN_FORMS, FORM_NAMES, SURVIVOR_FORMS, FormAmount
+from .grid_forms import GridForms
 from .inputs import (
     AccountInputs,
     _pd_date,
@@ -61,7 +62,6 @@ from .projection import projection_values
 from .results import benefits, scalar_estimates
 
 _NO_TRACE = Trace()
-_DEFAULT_TRACE: Trace = FormAmount.trace  # the dataclass default, the very object
 
 
 def grid_outputs(
@@ -124,7 +124,9 @@ def _estimates(
     survival: dict[tuple[Any, ...], Any] = {}  # the survival matrices, shared with the comparison
     price_rows(p, core, rows, lumps, survival)
     spouse = p.spouse_birth_date or _pd_date(p, "contingent_annuitant_birth_date")
-    priced = [_forms(r, spouse) if r.basis is not None and not r.cash_out else ({}, []) for r in rows]
+    priced: list[tuple[Mapping[str, FormAmount], list[OptionalForm]]] = [
+        _forms(r, spouse) if r.basis is not None and not r.cash_out else ({}, []) for r in rows
+    ]
     forms = [f for f, _ in priced]
     values = _relative_values(p, core, rows, [o for _, o in priced], assumptions, market, survival)
     earliest = None
@@ -139,41 +141,25 @@ def _estimates(
     return tuple(by_date[d] for d in dates)
 
 
-def _forms(r: DateRow, spouse: date | None) -> tuple[dict[str, FormAmount], list[OptionalForm]]:
+def _forms(r: DateRow, spouse: date | None) -> tuple[GridForms, list[OptionalForm]]:
     """The row's forms as ``estimate`` gives them (each survivor's amount from the form's final one),
     then the lump sum; and beside them the same forms as the §417(a)(3) comparison reads them
     (``optional_forms(forms, spouse)``, made in the same loop)."""
-    out: dict[str, FormAmount] = {}
+    monthly: list[Decimal] = []
+    survivors: list[Decimal | None] = []
     options: list[OptionalForm] = []
     for key, amount in r.monthly.items():
+        monthly.append(amount)
         if key in SURVIVOR_FORMS:
-            out[key] = _form_amount(
-                key, FORM_NAMES[key], amount, to_money(amount * SURVIVOR_FORMS[key]), None
-            )
+            survivors.append(to_money(amount * SURVIVOR_FORMS[key]))
             options.append(_option(key, amount, spouse))
         else:
-            out[key] = _form_amount(key, FORM_NAMES[key], amount, None, None)
+            survivors.append(None)
             if key == "life" or key in CERTAIN_FORMS:
                 options.append(_option(key, amount, None))
-    out["lump_sum"] = _form_amount("lump_sum", "Lump sum", None, None, r.lump)
     if r.lump is not None:
         options.append(_option("lump_sum", r.lump, None))
-    return out, options
-
-
-def _form_amount(
-    key: str, name: str, monthly: Decimal | None, survivor: Decimal | None, lump: Decimal | None
-) -> FormAmount:
-    """``FormAmount(key, name, monthly=…, survivor_monthly=…, lump_sum=…)`` without the frozen
-    dataclass's field-by-field ``__init__`` (a grid makes one for every form of every date)."""
-    f = object.__new__(FormAmount)
-    object.__setattr__(  # its fields as one dict (not a keyword dict copied into the instance's)
-        f,
-        "__dict__",
-        {"key": key, "name": name, "monthly": monthly, "survivor_monthly": survivor, "lump_sum": lump,
-         "trace": _DEFAULT_TRACE},
-    )  # fmt: skip
-    return f
+    return GridForms((*r.monthly, "lump_sum"), monthly, survivors, r.lump), options
 
 
 def _relative_values(
@@ -216,7 +202,7 @@ def _estimate(
     p: Participant,
     core: CoreResult,
     r: DateRow,
-    forms: dict[str, FormAmount],
+    forms: Mapping[str, FormAmount],
     rv: RelativeValues | None,
     projected: Decimal | None,
     earliest: date | None,
@@ -268,5 +254,5 @@ def _made[T](cls: type[T], **fields: Any) -> T:
     """``cls(**fields)`` for a frozen dataclass given every field, without its field-by-field
     ``__init__`` (a grid makes one a date)."""
     made = object.__new__(cls)
-    made.__dict__.update(fields)
+    object.__setattr__(made, "__dict__", fields)  # the call's own keyword dict, as the instance's
     return made

@@ -372,14 +372,12 @@ def _option(key: str, amount: Decimal, beneficiary_birth: date | None) -> Option
     """``OptionalForm(key, _SHAPES[key], amount, beneficiary_birth)`` without the frozen dataclass's
     field-by-field ``__init__`` (a grid makes one for every form of every date)."""
     option = object.__new__(OptionalForm)
-    option.__dict__.update(
-        key=key,
-        form=_SHAPES[key],
-        amount=amount,
-        beneficiary_birth=beneficiary_birth,
-        amount_after=None,
-        change_after_months=None,
-    )
+    object.__setattr__(  # its fields as one dict (not a keyword dict copied into the instance's)
+        option,
+        "__dict__",
+        {"key": key, "form": _SHAPES[key], "amount": amount, "beneficiary_birth": beneficiary_birth,
+         "amount_after": None, "change_after_months": None},
+    )  # fmt: skip
     return option
 
 

@@ -5,11 +5,14 @@ the full look's for every result, a negative amount anywhere in the estimates in
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
+import pickle
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -46,6 +49,42 @@ def test_a_result_without_a_negative_string_is_marked():
     assert out["estimates"].__class__ is SignChecked and len(out["estimates"]) == 8
     assert negative_benefit(out) is None and _full_look(out) is None
     assert json.dumps(out["estimates"]) == json.dumps(list(out["estimates"]))
+
+
+_NEGATIVE = {"commencement_date": "2031-01-01", "forms": {"life": {"monthly": "-1.00"}}}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda e: e.append(_NEGATIVE),
+        lambda e: e.extend([_NEGATIVE]),
+        lambda e: e.insert(0, _NEGATIVE),
+        lambda e: e.__setitem__(0, _NEGATIVE),
+        lambda e: e.__setitem__(slice(0, 0), [_NEGATIVE]),
+        lambda e: e.__iadd__([_NEGATIVE]),
+        lambda e: e.__delitem__(0),
+        lambda e: e.pop(),
+        lambda e: e.clear(),
+    ],
+)
+def test_marked_estimates_cannot_be_changed_past_the_check(change):
+    """The mark vouches for the estimates as made: adding, replacing or removing one raises."""
+    out = contract.contract_outputs(P, AS_OF, ASSUMPTIONS, CORE, grid_benefits, traces_map=False)
+    before = json.dumps(out["estimates"])
+    with pytest.raises(TypeError):
+        change(out["estimates"])
+    assert json.dumps(out["estimates"]) == before
+
+
+@pytest.mark.parametrize("copy_of", [list, copy.copy, copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))])  # noqa: S301 - its own bytes
+def test_a_copy_of_marked_estimates_gets_the_full_look(copy_of):
+    """A copy is a plain list: a negative amount put in it is found, with its pointer."""
+    out = contract.contract_outputs(P, AS_OF, ASSUMPTIONS, CORE, grid_benefits, traces_map=False)
+    estimates = copy_of(out["estimates"])
+    assert estimates.__class__ is list and estimates == out["estimates"]
+    estimates.append(_NEGATIVE)
+    assert negative_benefit({**out, "estimates": estimates}) == "/estimates/8/forms/life/monthly"
 
 
 def _with(b, i: int, where: str, key: str, value: Decimal):
