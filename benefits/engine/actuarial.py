@@ -1043,27 +1043,83 @@ def groups_of(
     limit = _LIMITS.get(width)
     if limit is None:
         limit = float(width) + 1e-12  # the same float for every comparison
+    # Usually every form lies within the width of the lowest: one group. With no NaN the order is
+    # ascending and (r - lowest) * 100 grows with r (IEEE rounding is monotonic), so the highest
+    # form within the width means every form is, as the loop below would find form by form.
+    total = sum(ratios)
+    if order and total == total and (ratios[order[-1]] - ratios[order[0]]) * 100 <= limit:
+        return (
+            _group(tuple([names[i] for i in order]), percents[order[0]], percents[order[-1]], single_sum),
+        )
+    return _groups(names, ratios, percents, order, limit, single_sum)
+
+
+def _group(names: tuple[str, ...], low: Decimal, high: Decimal, single_sum: str | None) -> RelativeValueGroup:
+    """RelativeValueGroup(members, low, high, disclosed) without the frozen dataclass's
+    field-by-field __init__ (a grid groups every date's forms), its fields as one dict."""
+    members = _members(names)
+    group = object.__new__(RelativeValueGroup)
+    object.__setattr__(
+        group,
+        "__dict__",
+        {
+            "members": members,
+            "low": low,
+            "high": high,
+            "disclosed": single_sum if single_sum in members else members[0],
+        },
+    )
+    return group
+
+
+def _groups(
+    names: Sequence[str],
+    ratios: Sequence[float],
+    percents: Sequence[Decimal],
+    order: list[int],
+    limit: float,
+    single_sum: str | None,
+) -> tuple[RelativeValueGroup, ...]:
+    """``groups_of``'s greedy pass over the forms in ``order`` (ascending ratio)."""
     groups: list[RelativeValueGroup] = []
-    new = object.__new__
     start = 0  # where the group being formed starts in ``order``
     for end in range(1, len(order) + 1):
         if end < len(order) and not (ratios[order[end]] - ratios[order[start]]) * 100 > limit:
             continue
-        members = _members(tuple([names[i] for i in order[start:end]]))
-        # RelativeValueGroup(members, low, high, disclosed) without the frozen dataclass's
-        # field-by-field __init__ (a grid groups every date's forms), its fields as one dict
-        group = new(RelativeValueGroup)
-        object.__setattr__(
-            group,
-            "__dict__",
-            {
-                "members": members,
-                "low": percents[order[start]],
-                "high": percents[order[end - 1]],
-                "disclosed": single_sum if single_sum in members else members[0],
-            },
-        )
-        groups.append(group)
+        members = tuple([names[i] for i in order[start:end]])
+        groups.append(_group(members, percents[order[start]], percents[order[end - 1]], single_sum))
+        start = end
+    return tuple(groups)
+
+
+def clear_groups(
+    names: Sequence[str],
+    ratios: Sequence[float],
+    percents: Sequence[Decimal],
+    close: float,
+    *,
+    single_sum: str | None = None,
+) -> tuple[RelativeValueGroup, ...] | None:
+    """``groups_of`` for ratios each known only to within ``close`` (relative) of the ratio that
+    decides: the groups when no decision turns on that difference (every two ratios farther apart
+    than both could move, so the order is the same; every width test farther from the width than its
+    two ratios could move), else None (the caller groups the exact ratios)."""
+    order = sorted(range(len(ratios)), key=ratios.__getitem__)
+    for low, high in zip(order, order[1:], strict=False):
+        if not ratios[high] - ratios[low] > 4 * close * abs(ratios[high]):
+            return None  # a tie, or two ratios the error could swap (or a NaN)
+    limit = _LIMITS[Decimal(5)]
+    groups: list[RelativeValueGroup] = []
+    start = 0
+    for end in range(1, len(order) + 1):
+        if end < len(order):
+            gap = (ratios[order[end]] - ratios[order[start]]) * 100
+            if not abs(gap - limit) > 400 * close * abs(ratios[order[end]]):
+                return None
+            if not gap > limit:
+                continue
+        members = tuple([names[i] for i in order[start:end]])
+        groups.append(_group(members, percents[order[start]], percents[order[end - 1]], single_sum))
         start = end
     return tuple(groups)
 
@@ -1097,6 +1153,7 @@ __all__ = [
     "annuity_certain",
     "attained_age",
     "basis_417e",
+    "clear_groups",
     "certain_and_life_annuity",
     "convert_life_annuity",
     "form_factor",

@@ -19,6 +19,7 @@ inputs: a missing rate omits the relative values with a note naming it (a rate i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields, replace
 from datetime import date, timedelta
@@ -41,6 +42,7 @@ from benefits.engine.actuarial import (
     RelativeValueGroup,
     SegmentRates,
     attained_age,
+    clear_groups,
     factors_from_rows,
     form_factor,
     form_factors,
@@ -591,6 +593,7 @@ def relative_values_of_dates(
     # One basis object for the dates that share one (their labels aside): the requests are keyed by
     # its id, so a Basis is hashed once a date, not once a form.
     canonical: dict[tuple[Any, ...], Basis] = {}
+    same: dict[tuple[int, ...], Basis] = {}  # the ids of a basis' parts → its shared basis
     years: dict[tuple[int, MortalityTable], tuple[bool, str]] = {}
     rates: dict[tuple[Any, ...], Any] = {}
     factors: dict[int, list[float | None]] = {}  # date index → each option's factor (None: on its own)
@@ -622,10 +625,18 @@ def relative_values_of_dates(
             continue
         age = attained_age(birth_date, asd, AgeMethod.EXACT_MONTHS)
         b = basis.basis
-        numbers = (id(b.table), b.interest, b.frequency, b.timing, b.convention, id(b.spouse_table))
-        shared = canonical.get(numbers)
-        if shared is None:  # the numbers do not read the label
-            shared = canonical[numbers] = replace(b, label="")
+        # The dates of a grid share their interest object (a rate read once): found by identity
+        # first (``shared`` holds the objects whose ids are the key, so no id is reused while it
+        # lives), the field-by-field hash of the numbers only for a new object.
+        parts = (id(b.table), id(b.interest), b.frequency, id(b.timing), id(b.convention), id(b.spouse_table))
+        shared = same.get(parts)
+        if shared is None:
+            numbers = (id(b.table), b.interest, b.frequency, b.timing, b.convention, id(b.spouse_table))
+            shared = canonical.get(numbers)
+            if shared is None:  # the numbers do not read the label
+                shared = canonical[numbers] = replace(b, label="")
+            if shared.interest is b.interest and shared.spouse_table is b.spouse_table:
+                same[parts] = shared
         spouse_ages: dict[date, float] = {}  # the same beneficiary for every survivor form of a date
         price = pricers.get(id(shared), False)
         if price is False:
@@ -706,19 +717,17 @@ def _values_of_date(
 ) -> RelativeValues:
     """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own;
     ``form_keys[j]``: its key), ``relative_values``' steps in its order, without traces."""
-    m = basis.basis.frequency
+    b = basis.basis
+    m = b.frequency
     # Each form's APV: its amount (to_decimal's steps: the amount as it is) × the factor × m through
     # the float's repr; a form without a factor (a single sum, a level-income form, a factor the pass
-    # could not make) valued on its own, as ``relative_values`` values it.
+    # could not make) valued on its own, as ``relative_values`` values it (the comparison form's
+    # first, then the others in order).
     given = factors or [None] * len(forms)
     amounts = [o.amount if type(o.amount) is Decimal else to_decimal(o.amount) for o in forms]
-    apvs: list[Decimal | None] = [
-        None if f is None else a * Decimal(repr(f * m)) for a, f in zip(amounts, given, strict=True)
-    ]
     qi = form_keys.index(basis.form)  # the first form with the comparison form's key
-    qjsa_apv = apvs[qi]
-    if qjsa_apv is None:
-        qjsa_apv = apvs[qi] = _apv(forms[qi], basis.basis, age, asd)
+    f = given[qi]
+    qjsa_apv = _apv(forms[qi], b, age, asd) if f is None else amounts[qi] * Decimal(repr(f * m))
     if qjsa_apv <= 0:
         return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
     explained = asd - timedelta(days=rules.explanation_days_before_asd)
@@ -726,16 +735,44 @@ def _values_of_date(
     q = float(qjsa_apv)
     quantum = _QUANTA.get(rules.places) or Decimal(1).scaleb(-rules.places)
     allowed = explained >= APPROX_EQUAL_RULE_START
+    keys, index = _keys_and_index(tuple(form_keys))
+    if len(index) == len(keys) and 0 <= rules.places <= 6:
+        fast = _values_in_floats(forms, amounts, given, m, q, qi, rules.places)
+        groups = (
+            None
+            if fast is None
+            else clear_groups(
+                keys, fast[0], fast[1], _CLOSE, single_sum=single_sum if single_sum in index else None
+            )
+        )
+        if fast is not None and groups is not None:
+            # a single sum's APV is its amount; every other form's is made from its factor when read
+            kept_ = [a if f is None else None for a, f in zip(amounts, given, strict=True)]
+            return _result(
+                basis,
+                _date_values(keys, index, fast[0], fast[1], (amounts, given, m, kept_), qjsa_apv, allowed),
+                keys,
+                groups,
+                note,
+            )
     kept: list[Decimal | None] = []  # the APVs not made from a factor (the others made again if read)
     ratios: list[float] = []
     percents: list[Decimal] = []
-    for option, opt, f in zip(forms, apvs, given, strict=True):
-        if opt is None:
-            opt = _apv(option, basis.basis, age, asd)
-        kept.append(opt if f is None else None)
+    lump_sum = FormKind.LUMP_SUM
+    for j, (option, a, f) in enumerate(zip(forms, amounts, given, strict=True)):
+        if f is not None:
+            opt = a * Decimal(repr(f * m))
+            kept.append(None)
+        else:
+            if j == qi:
+                opt = qjsa_apv
+            elif option.form.kind is lump_sum:  # ``_apv`` of a single sum: its amount
+                opt = a
+            else:
+                opt = _apv(option, b, age, asd)
+            kept.append(opt)
         ratios.append(float(opt) / q)
         percents.append((opt / qjsa_apv * 100).quantize(quantum, ROUND_HALF_UP))
-    keys, index = _keys_and_index(tuple(form_keys))
     values: Mapping[str, RelativeValue]
     if len(index) == len(keys):
         values = _date_values(keys, index, ratios, percents, (amounts, given, m, kept), qjsa_apv, allowed)
@@ -751,7 +788,17 @@ def _values_of_date(
         ratios, percents = [v.ratio for v in made.values()], [v.percent for v in made.values()]
     # ``group_relative_values(values.items(), ...)`` on the lists just made
     groups = groups_of(keys, ratios, percents, single_sum=single_sum if single_sum in values else None)
-    # RelativeValues(basis, values, traces, groups, note), its fields set directly (one a date)
+    return _result(basis, values, keys, groups, note)
+
+
+def _result(
+    basis: ComparisonBasis,
+    values: Mapping[str, RelativeValue],
+    keys: tuple[str, ...],
+    groups: tuple[RelativeValueGroup, ...],
+    note: str,
+) -> RelativeValues:
+    """RelativeValues(basis, values, traces, groups, note), its fields set directly (one a date)."""
     result = object.__new__(RelativeValues)
     result.__dict__.update(
         basis=basis,
@@ -761,6 +808,54 @@ def _values_of_date(
         note=note,
     )
     return result
+
+
+# How far (relative) a ratio formed in floats may lie from the one the Decimal steps give: each is
+# a few roundings of 2**-53 from the exact quotient of the two present values, so this is a
+# thousand times that; a decision nearer than this to its boundary takes the Decimal steps.
+_CLOSE = 1e-12
+
+
+def _values_in_floats(
+    forms: Sequence[OptionalForm],
+    amounts: Sequence[Decimal],
+    factors: Sequence[float | None],
+    m: int,
+    q: float,
+    qi: int,
+    places: int,
+) -> tuple[list[float], list[Decimal]] | None:
+    """Each form's ratio to the comparison form (``q``: its APV's float) formed in floats, the
+    amount's float × (factor × m) / q, and its percent, or None when a percent or the
+    "approximately equal" test could differ from the Decimal steps' (a ratio × 10^(places + 2)
+    within ``_CLOSE`` of a rounding half, or a ratio within it of 95% or 105%), or a form has neither
+    a factor nor a single sum's amount for its value. The percent is then the Decimal steps' to the
+    digit: ``(apv / qjsa_apv * 100).quantize(10^-places, ROUND_HALF_UP)``."""
+    scale = 10.0**places * 100
+    lump_sum = FormKind.LUMP_SUM
+    ratios: list[float] = []
+    percents: list[Decimal] = []
+    for j, (option, a, f) in enumerate(zip(forms, amounts, factors, strict=True)):
+        if j == qi:
+            r = 1.0  # the comparison form: its APV over itself
+        elif f is not None:
+            r = float(a) * (f * m) / q
+        elif option.form.kind is lump_sum:
+            r = float(a) / q  # the single sum's APV is its amount: this is the Decimal steps' float
+        else:
+            return None
+        y = r * scale
+        if not 1.0 <= y < 1e12:  # no percent below the last place (or a NaN): the Decimal steps
+            return None
+        k = math.floor(y + 0.5)
+        margin = y * _CLOSE
+        if not (y - (k - 0.5) > margin and (k + 0.5) - y > margin):
+            return None
+        if not (abs(r - APPROX_EQUAL_LOW) > _CLOSE and abs(r - APPROX_EQUAL_HIGH) > _CLOSE):
+            return None
+        ratios.append(r)
+        percents.append(Decimal(k).scaleb(-places))
+    return ratios, percents
 
 
 def _relative_value(
@@ -805,10 +900,12 @@ class DateValues(Mapping[str, RelativeValue]):
 
     def __getitem__(self, key: str) -> RelativeValue:
         i = self._index[key]
-        ratio = self._ratios[i]
-        approx = self._allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
         amounts, factors, m, kept = self._apvs
         apv = _apv_of(amounts[i], factors[i], m, kept[i])
+        # the ratio as ``_values_of_date``'s Decimal steps make it (``_ratios`` may hold the one
+        # formed in floats, which decides every test it is read for)
+        ratio = float(apv) / float(self._qjsa)
+        approx = self._allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
         return _relative_value(ratio, self._percents[i], approx, apv, self._qjsa)
 
     def __iter__(self) -> Iterator[str]:
@@ -868,6 +965,28 @@ def value_items(values: Mapping[str, RelativeValue]) -> Iterator[tuple[str, str,
         yield k, f"{value.percent:f}", value.approximately_equal
 
 
+def write_values(
+    values: Mapping[str, RelativeValue], forms: Mapping[str, dict[str, Any]], written: list[str]
+) -> None:
+    """``forms[k]["relative_value"] = relative_value_json(values[k])`` for each form in order, each
+    percent string added to ``written``: ``value_items`` in one call (a modeler grid writes every
+    date's values, and a generator's step for each form was a fifth of it)."""
+    if type(values) is not DateValues:
+        for k, text, approx in value_items(values):
+            forms[k]["relative_value"] = {"percent": text, "approximately_equal": approx}
+            written.append(text)
+        return
+    allowed = values._allowed
+    low, high = APPROX_EQUAL_LOW, APPROX_EQUAL_HIGH
+    for k, ratio, percent_ in zip(values._keys, values._ratios, values._percents, strict=True):
+        text = f"{percent_:f}"
+        forms[k]["relative_value"] = {
+            "percent": text,
+            "approximately_equal": allowed and low <= ratio <= high,
+        }
+        written.append(text)
+
+
 _EMPTY_TRACE = Trace()
 
 
@@ -911,4 +1030,5 @@ __all__ = [
     "relative_values",
     "relative_values_of_dates",
     "value_items",
+    "write_values",
 ]
