@@ -346,9 +346,10 @@ def comparison_basis(
     month = lookback_month(asd, rules.lookback_months)
     form = rules.qjsa_form if married else rules.single_life_form
     stand_in = False
+    last = last_417e_year()
     if table is not None:
         mortality = table.name
-        if asd.year > last_417e_year():
+        if asd.year > last:
             # the plan priced on the latest table for want of the ASD's own: say so, plainly (the
             # year's answer depends on the year alone: a grid's dates of one year share it)
             known = None if _years is None else _years.get((asd.year, table))
@@ -363,8 +364,9 @@ def comparison_basis(
             table, mortality = _table_for(asd)
         except LookupError as exc:
             return None, MissingNote(f"relative values omitted: {exc}", "/engine/mortality/417e")
-        stand_in = asd.year > last_417e_year()
+        stand_in = asd.year > last
     fallback: MissingNote | None = None
+    on = ""  # the ASD in words, made once if read
     reading: BasisReading
     if rules.interest == "segment_rates" and asd.year >= 2008:
         # _law_rates reads the ASD's year and the month only
@@ -377,9 +379,10 @@ def comparison_basis(
             plan = _plan_rate_of(a, rules, month, _rates)
             if isinstance(plan, MissingNote):
                 return None, MissingNote(f"relative values omitted: {law}", law.field)
+            on = _day(asd)
             fallback = MissingNote(
                 f"relative values use the plan's 30-year Treasury rate for {month} because the "
-                f"law's basis for {_day(asd)} cannot be formed: {law}",
+                f"law's basis for {on} cannot be formed: {law}",
                 law.field,
             )
             (interest, words, source), reading = plan, "plan_rate_fallback"
@@ -405,7 +408,8 @@ def comparison_basis(
         if _rates is not None:
             _rates[("source", reading, source)] = said
     source = said
-    return _dated_basis(asd, basis, form, words, mortality, source, month, reading, stand_in), fallback or ""
+    made = _dated_basis(asd, basis, form, words, mortality, source, month, reading, stand_in, last, on)
+    return made, fallback or ""
 
 
 def _basis(table: MortalityTable, interest: Interest, label: str) -> Basis:
@@ -432,9 +436,12 @@ def _dated_basis(
     month: str,
     reading: BasisReading,
     stand_in: bool,
+    last: int,
+    on: str = "",
 ) -> ComparisonBasis:
-    """``comparison_basis``'s result for ``asd``: its plain sentence names the date."""
-    on = _day(asd)
+    """``comparison_basis``'s result for ``asd``: its plain sentence names the date (``on``, the ASD
+    in words if made; ``last``: the last year with a §417(e)(3) table)."""
+    on = on or _day(asd)
     if reading == "law":  # only the reading's words are made (a grid forms a basis for every date)
         plain = f"the interest rate and mortality table the law prescribes for payments starting {on}"
     elif reading == "plan_rate":
@@ -447,7 +454,7 @@ def _dated_basis(
     words_sentence = f"Relative values are worked out on {plain}."
     if stand_in:  # the IRS table for the year is not in the engine yet: the latest one stands in
         words_sentence = words_sentence[:-1] + (
-            f", except that the latest IRS mortality table the calculator has ({last_417e_year()}) "
+            f", except that the latest IRS mortality table the calculator has ({last}) "
             f"stands in for the {asd.year} table."
         )
     # ComparisonBasis(basis, form, words, mortality, source, month, reading, words_sentence), its
@@ -854,8 +861,17 @@ def _values_in_floats(
         if not (abs(r - APPROX_EQUAL_LOW) > _CLOSE and abs(r - APPROX_EQUAL_HIGH) > _CLOSE):
             return None
         ratios.append(r)
-        percents.append(Decimal(k).scaleb(-places))
+        percent_ = _PERCENTS.get(k * 8 + places)  # places is 0 to 6
+        if percent_ is None:
+            percent_ = Decimal(k).scaleb(-places)
+            if len(_PERCENTS) < 4096:
+                _PERCENTS[k * 8 + places] = percent_
+        percents.append(percent_)
     return ratios, percents
+
+
+# A grid's percents repeat (a hundred forms at 100.0%): each made once (a Decimal is immutable).
+_PERCENTS: dict[int, Decimal] = {}
 
 
 def _relative_value(
