@@ -12,17 +12,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 
 from benefits.engine.actuarial import Form, form_factors, life_annuity
 from benefits.engine.core import CoreResult
 from benefits.engine.dates import months_between
-from benefits.engine.money import CENT, ZERO, to_decimal, to_money
+from benefits.engine.money import to_decimal, to_money
 from benefits.engine.types import Participant
 
 from .annuity import age_at, applicable_basis
 from .inputs import _settings, vested_amount
-from .interest import quarter_of, quarterly_rate
+from .interest import projected_balance_before
 from .market import MarketData, MarketDataError, Rate
 from .pricing import DateRow
 from .settings import BenefitSettings
@@ -77,24 +77,17 @@ def balance_before(
     settings: BenefitSettings,
     quarterly: dict[int, Decimal],
 ) -> Decimal:
-    """``interest.projected_balance_before(opening, start=start, before=before, ...)``: the same
-    Decimal steps and the same rate lookups in the same order, the quarters to credit counted once
-    (not each quarter's end compared with ``before``: a grid carries a hundred balances to NRD)."""
-    balance, base = ZERO + opening, opening  # the opening posted on a zero balance, credited on itself
-    y, q = quarter_of(start)
-    # Every quarter before the quarter of ``before`` ends before it and is credited; that quarter
-    # ends on or after it and is not (``_interest_only``'s test, ``quarter_end(y, q) < before``).
-    last_y, last_q = quarter_of(before)
-    rounding = settings.round_each_posting
-    while (y, q) < (last_y, last_q):
-        rate = quarterly.get(y)
-        if rate is None:
-            rate = quarterly[y] = quarterly_rate(treasury_rate(y), settings)
-        for _ in range(q, 5 if y < last_y else last_q):  # this year's quarters to credit
-            credit = base * rate
-            base = balance = balance + (credit.quantize(CENT, ROUND_HALF_UP) if rounding else credit)
-        y, q = y + 1, 1
-    return balance
+    """``interest.projected_balance_before(opening, start=start, before=before, ...)``: in whole cents
+    where it can (``interest._in_cents``: a grid carries a hundred balances to NRD, each over decades
+    of quarters), the same Decimal steps otherwise, the same rate lookups in the same order."""
+    return projected_balance_before(
+        opening,
+        start=start,
+        before=before,
+        treasury_rate=treasury_rate,
+        settings=settings,
+        quarterly=quarterly,
+    )
 
 
 def _deferred_factors(rows: Sequence[DateRow], idx: list[int], nrd: date) -> list[float]:
