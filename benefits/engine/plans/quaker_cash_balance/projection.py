@@ -10,7 +10,7 @@ deferred annuity factors of every date are one vectorized pass per basis (each t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from decimal import Decimal
 
@@ -25,7 +25,6 @@ from .inputs import _settings, vested_amount
 from .interest import projected_balance_before
 from .market import MarketData, MarketDataError, Rate
 from .pricing import DateRow
-from .settings import BenefitSettings
 
 
 def projection_values(
@@ -51,7 +50,14 @@ def projection_values(
         key = (vested_amount(r.balance, r.percent), start)
         if key not in at_nrd:
             try:
-                balance = balance_before(key[0], start, nrd, treasury, settings, quarterly)
+                balance = projected_balance_before(
+                    key[0],
+                    start=start,
+                    before=nrd,
+                    treasury_rate=treasury,
+                    settings=settings,
+                    quarterly=quarterly,
+                )
                 if not nrd_factor:
                     basis = applicable_basis(nrd, market)
                     nrd_factor.append(12 * to_decimal(life_annuity(basis.basis, age_at(p.birth_date, nrd))))
@@ -67,27 +73,6 @@ def projection_values(
     for (i, monthly), factor in zip(wanted, factors, strict=True):
         out[i] = to_money(to_decimal(monthly) * 12 * to_decimal(factor))  # ``deferred_annuity_value``
     return out
-
-
-def balance_before(
-    opening: Decimal,
-    start: date,
-    before: date,
-    treasury_rate: Callable[[int], Rate],
-    settings: BenefitSettings,
-    quarterly: dict[int, Decimal],
-) -> Decimal:
-    """``interest.projected_balance_before(opening, start=start, before=before, ...)``: in whole cents
-    where it can (``interest._in_cents``: a grid carries a hundred balances to NRD, each over decades
-    of quarters), the same Decimal steps otherwise, the same rate lookups in the same order."""
-    return projected_balance_before(
-        opening,
-        start=start,
-        before=before,
-        treasury_rate=treasury_rate,
-        settings=settings,
-        quarterly=quarterly,
-    )
 
 
 def _deferred_factors(rows: Sequence[DateRow], idx: list[int], nrd: date) -> list[float]:
