@@ -52,6 +52,7 @@ from benefits.engine.actuarial import (
     relative_value_of_apvs,
     temporary_life_annuity,
 )
+from benefits.engine.keyed_lists import KeyedLists
 from benefits.engine.minimum_present_value import PHASE_IN as _PHASE_IN
 from benefits.engine.minimum_present_value import SEGMENTS_KEY as _SEGMENTS_KEY
 from benefits.engine.money import to_decimal
@@ -895,17 +896,15 @@ def _relative_value(
     return value
 
 
-class DateValues(Mapping[str, RelativeValue]):
+class DateValues(KeyedLists[RelativeValue]):
     """One date's relative values made without traces (``relative_values_of_dates``): the read-only
     mapping of form key → ``RelativeValue``, each made when read from the lists the comparison made.
     A contract reads its strings with ``value_items`` without making the objects (a modeler grid has
     thousands: their making and the garbage collector's walks over them were a tenth of its cost).
     Equal, as a mapping, to the dict of the values ``relative_values`` makes."""
 
-    __slots__ = ("_allowed", "_apvs", "_index", "_keys", "_percents", "_qjsa", "_ratios")
+    __slots__ = ("_allowed", "_apvs", "_percents", "_qjsa", "_ratios")
 
-    _keys: tuple[str, ...]
-    _index: Mapping[str, int]
     _ratios: Sequence[float]
     _percents: Sequence[Decimal]
     # (amounts, factors, m, kept): each APV, made again from its amount and factor (the same steps,
@@ -923,18 +922,6 @@ class DateValues(Mapping[str, RelativeValue]):
         ratio = float(apv) / float(self._qjsa)
         approx = self._allowed and APPROX_EQUAL_LOW <= ratio <= APPROX_EQUAL_HIGH
         return _relative_value(ratio, self._percents[i], approx, apv, self._qjsa)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._keys)
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._index
-
-    def __repr__(self) -> str:
-        return f"DateValues({dict(self)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:  # a copy or pickle is the plain read-only mapping
         return (MappingProxyType, (dict(self),))

@@ -10,11 +10,12 @@ then the lump sum), equal to it key for key and in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any, cast
 
+from benefits.engine.keyed_lists import KeyedLists
 from benefits.engine.money import money_str
 
 from .forms import FORM_NAMES, FormAmount
@@ -38,14 +39,12 @@ def form_amount(
     return f
 
 
-class GridForms(Mapping[str, FormAmount]):
+class GridForms(KeyedLists[FormAmount]):
     """Form key → ``FormAmount``: the annuity forms ``keys[:-1]`` (``monthly[i]``, ``survivors[i]``:
     the survivor's amount or None), then the lump sum (``lump``) under ``"lump_sum"``."""
 
-    __slots__ = ("_index", "_keys", "_lump", "_monthly", "_survivors")
+    __slots__ = ("_lump", "_monthly", "_survivors")
 
-    _keys: tuple[str, ...]
-    _index: Mapping[str, int]
     _monthly: Sequence[Decimal]
     _survivors: Sequence[Decimal | None]
     _lump: Decimal | None
@@ -68,18 +67,6 @@ class GridForms(Mapping[str, FormAmount]):
         if i == len(self._monthly):
             return form_amount(LUMP_SUM, FORM_NAMES[LUMP_SUM], None, None, self._lump)
         return form_amount(key, FORM_NAMES[key], self._monthly[i], self._survivors[i], None)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._keys)
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._index
-
-    def __repr__(self) -> str:
-        return f"GridForms({dict(self)!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:  # a copy or pickle is the plain dict
         return (dict, (dict(self),))

@@ -1,0 +1,33 @@
+"""A read-only mapping whose values live in lists, by key position, each made only when read.
+
+The one pass (issue 29) keeps a date's relative values and forms in lists: a modeler grid has
+thousands of them, and making an object for each, only for the contract to read two fields back,
+and the garbage collector's walks over them, were a measurable part of its cost. A subclass sets
+``_keys`` (the keys in order) and ``_index`` (key → position) and makes a value in ``__getitem__``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TypeVar
+
+V = TypeVar("V")
+
+
+class KeyedLists(Mapping[str, V]):
+    __slots__ = ("_index", "_keys")
+
+    _keys: tuple[str, ...]
+    _index: Mapping[str, int]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._index
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({dict(self)!r})"
