@@ -153,16 +153,16 @@ def quick_ledger(
             # it (the shadow is the balance), then the year's Contribution Credit on December 31.
             while y not in unusual_years:
                 ends = year_ends(y)
+                if ends[0] > through:  # no quarter of the year ends by then: nothing posts
+                    break
+                rate = known.get(y) or rate_of(y)
+                limit = rate.limit
+                if limit is None or not 0 <= balance < limit:
+                    break
+                m, d, h = rate.m, rate.d, rate.h
                 if ends[3] > through:
-                    if ends[0] > through:  # no quarter of the year ends by then: nothing posts
-                        break
-                    rate = known.get(y) or rate_of(y)
-                    limit = rate.limit
-                    if limit is None or not 0 <= balance < limit:
-                        break
                     # The last year, in part: the Interest Credit of each quarter ending by
                     # ``through`` (its Contribution Credit would post on December 31).
-                    m, d, h = rate.m, rate.d, rate.h
                     for end in ends:
                         if end > through:
                             break
@@ -177,11 +177,6 @@ def quick_ledger(
                     shadow_in_cents = True
                     done = True
                     break
-                rate = known.get(y) or rate_of(y)
-                limit = rate.limit
-                if limit is None or not 0 <= balance < limit:
-                    break
-                m, d, h = rate.m, rate.d, rate.h
                 # ``interest_cents`` four times, unrolled (the limit keeps each product exact and
                 # not negative).
                 b1 = balance + (balance * m + h) // d

@@ -18,7 +18,6 @@ import functools
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from types import MappingProxyType
-from typing import cast
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -28,11 +27,11 @@ from benefits.engine.parameters import recorded_reads
 from benefits.engine.plans import get_plan
 from benefits.engine.plans.quaker_cash_balance.account import participant_ledger
 from benefits.engine.plans.quaker_cash_balance.compensation import ActivePeriod, active_paydays
-from benefits.engine.plans.quaker_cash_balance.inputs import AccountInputs, account_inputs
+from benefits.engine.plans.quaker_cash_balance.inputs import account_inputs
 from benefits.engine.plans.quaker_cash_balance.interest import credit_rate_in_percent
 from benefits.engine.plans.quaker_cash_balance.ledger import build_ledger
 from benefits.engine.plans.quaker_cash_balance.market import MarketData
-from benefits.engine.plans.quaker_cash_balance.results import _quiet_after, accrued_benefit
+from benefits.engine.plans.quaker_cash_balance.results import _frozen_account, _quiet_after, accrued_benefit
 from benefits.engine.trace import traces_off
 from benefits.engine.types import EmploymentPeriod, Participant
 
@@ -116,17 +115,6 @@ def separated(draw):
     ), as_of
 
 
-def _frozen(inputs: AccountInputs, last_dec31: date) -> AccountInputs:
-    """The frozen account ``accrued_benefit`` prices (its spans cut at the last December 31)."""
-    spans = tuple(ActivePeriod(x.start, x.end or last_dec31) for x in inputs.periods)
-    return AccountInputs(
-        inputs.account_open, inputs.opening_balance, inputs.opening_trace,
-        tuple(x for x in spans if cast(date, x.end) >= x.start),
-        inputs.forfeitures, inputs.compensation, inputs.countable_override, inputs.loan_agent,
-        inputs.separation, inputs.distributed_on,
-    )  # fmt: skip
-
-
 @settings(max_examples=150, deadline=None)
 @given(separated())
 def test_an_untraced_quiet_account_carried_from_december_31_is_the_frozen_ledger(case):
@@ -136,7 +124,7 @@ def test_an_untraced_quiet_account_carried_from_december_31_is_the_frozen_ledger
     inputs = account_inputs(p, core, market)
     last_dec31 = as_of if (as_of.month, as_of.day) == (12, 31) else date(as_of.year - 1, 12, 31)
     assume(inputs.account_open is not None)
-    assume(_quiet_after(_frozen(inputs, last_dec31), last_dec31, core.normal_retirement_date))
+    assume(_quiet_after(_frozen_account(inputs, last_dec31), last_dec31, core.normal_retirement_date))
     with traces_off():
         bare = _outcome(lambda: accrued_benefit(p, as_of, market, core, inputs))
         # The participant's own ledger (to the as-of date or later, in cents) read to December 31.
