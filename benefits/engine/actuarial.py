@@ -38,7 +38,7 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from benefits.engine.dates import age, months_between
 from benefits.engine.money import to_decimal, to_money
@@ -1051,7 +1051,7 @@ def groups_of(
         return (
             _group(tuple([names[i] for i in order]), percents[order[0]], percents[order[-1]], single_sum),
         )
-    return _groups(names, ratios, percents, order, limit, single_sum)
+    return cast(tuple[RelativeValueGroup, ...], _groups(names, ratios, percents, order, limit, single_sum))
 
 
 def _group(names: tuple[str, ...], low: Decimal, high: Decimal, single_sum: str | None) -> RelativeValueGroup:
@@ -1079,13 +1079,20 @@ def _groups(
     order: list[int],
     limit: float,
     single_sum: str | None,
-) -> tuple[RelativeValueGroup, ...]:
-    """``groups_of``'s greedy pass over the forms in ``order`` (ascending ratio)."""
+    close: float = 0.0,
+) -> tuple[RelativeValueGroup, ...] | None:
+    """``groups_of``'s greedy pass over the forms in ``order`` (ascending ratio). With ``close`` (the
+    ratios known only to within it, relative): None when a width test lies nearer the width than its
+    two ratios could move (``clear_groups``); without, never None."""
     groups: list[RelativeValueGroup] = []
     start = 0  # where the group being formed starts in ``order``
     for end in range(1, len(order) + 1):
-        if end < len(order) and not (ratios[order[end]] - ratios[order[start]]) * 100 > limit:
-            continue
+        if end < len(order):
+            gap = (ratios[order[end]] - ratios[order[start]]) * 100
+            if close and not abs(gap - limit) > 400 * close * abs(ratios[order[end]]):
+                return None
+            if not gap > limit:
+                continue
         members = tuple([names[i] for i in order[start:end]])
         groups.append(_group(members, percents[order[start]], percents[order[end - 1]], single_sum))
         start = end
@@ -1108,20 +1115,7 @@ def clear_groups(
     for low, high in zip(order, order[1:], strict=False):
         if not ratios[high] - ratios[low] > 4 * close * abs(ratios[high]):
             return None  # a tie, or two ratios the error could swap (or a NaN)
-    limit = _LIMITS[Decimal(5)]
-    groups: list[RelativeValueGroup] = []
-    start = 0
-    for end in range(1, len(order) + 1):
-        if end < len(order):
-            gap = (ratios[order[end]] - ratios[order[start]]) * 100
-            if not abs(gap - limit) > 400 * close * abs(ratios[order[end]]):
-                return None
-            if not gap > limit:
-                continue
-        members = tuple([names[i] for i in order[start:end]])
-        groups.append(_group(members, percents[order[start]], percents[order[end - 1]], single_sum))
-        start = end
-    return tuple(groups)
+    return _groups(names, ratios, percents, order, _LIMITS[Decimal(5)], single_sum, close)
 
 
 _LIMITS = {Decimal(5): float(Decimal(5)) + 1e-12}

@@ -185,8 +185,7 @@ class Age(NamedTuple):
 
 def age(birth_date: date, on: date) -> Age:
     """The ONE age function of the engine: completed years, months and days on ``on``."""
-    if on < birth_date:
-        raise ValueError(f"the date {on.isoformat()} is before the birth date {birth_date.isoformat()}")
+    _born_by(birth_date, on)
     months = months_between(birth_date, on)
     anniversary = add_months(birth_date, months)
     return Age(months // 12, months % 12, (on - anniversary).days)
@@ -195,6 +194,11 @@ def age(birth_date: date, on: date) -> Age:
 def age_in_years_months(birth_date: date, on: date) -> float:
     """Completed years and months on ``on`` as years (see ``Age.in_years``): ``age``'s total months
     are ``months_between``'s (its days are not read here). Held equal by tests/engine/core/test_ages.py."""
+    _born_by(birth_date, on)
+    return months_between(birth_date, on) / 12
+
+
+def _born_by(birth_date: date, on: date) -> None:
+    """An age is counted only from the birth date on."""
     if on < birth_date:
         raise ValueError(f"the date {on.isoformat()} is before the birth date {birth_date.isoformat()}")
-    return months_between(birth_date, on) / 12

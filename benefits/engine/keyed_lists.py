@@ -9,6 +9,8 @@ and the garbage collector's walks over them, were a measurable part of its cost.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
+from types import MappingProxyType
 from typing import TypeVar
 
 V = TypeVar("V")
@@ -31,3 +33,10 @@ class KeyedLists(Mapping[str, V]):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({dict(self)!r})"
+
+
+@lru_cache(maxsize=256)
+def keys_and_index(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Mapping[str, int]]:
+    """The keys (the first equal tuple given: one kept for every date with these forms, a grid's
+    dates share a few) and each key's position (the last, for a key given twice)."""
+    return keys, MappingProxyType({k: i for i, k in enumerate(keys)})

@@ -106,15 +106,22 @@ def treasury_rate(assumptions: Mapping[str, Any] | None, month: str) -> Decimal:
     return _percent(raw, pointer)
 
 
+def missing_segment_rates(month: str) -> MissingMarketData:
+    """The error for a month whose segment rates were not given (a modeler grid's projected months
+    are noted with it without raising it)."""
+    return MissingMarketData(
+        f"/assumptions/{SEGMENTS_KEY}/{month}",
+        f"the §417(e)(3) segment rates for {month} are needed and were not supplied",
+    )
+
+
 def segment_rates(assumptions: Mapping[str, Any] | None, month: str) -> tuple[Decimal, Decimal, Decimal]:
     """The three §417(e)(3) segment rates (percent) for ``month`` from ``assumptions.segment_rates``."""
     given = (assumptions or {}).get(SEGMENTS_KEY) or {}
     pointer = f"/assumptions/{SEGMENTS_KEY}/{month}"
     raw = given.get(month) if isinstance(given, Mapping) else None
     if raw is None:
-        raise MissingMarketData(
-            pointer, f"the §417(e)(3) segment rates for {month} are needed and were not supplied"
-        )
+        raise missing_segment_rates(month)
     if not isinstance(raw, list | tuple) or len(raw) != 3:
         raise MissingMarketData(pointer, "must be a list of the three segment rates [s1, s2, s3] in percent")
     a, b, c = (_percent(x, f"{pointer}/{i}") for i, x in enumerate(raw))

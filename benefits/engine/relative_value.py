@@ -52,9 +52,9 @@ from benefits.engine.actuarial import (
     relative_value_of_apvs,
     temporary_life_annuity,
 )
-from benefits.engine.keyed_lists import KeyedLists
+from benefits.engine.keyed_lists import KeyedLists, keys_and_index
 from benefits.engine.minimum_present_value import PHASE_IN as _PHASE_IN
-from benefits.engine.minimum_present_value import SEGMENTS_KEY as _SEGMENTS_KEY
+from benefits.engine.minimum_present_value import missing_segment_rates
 from benefits.engine.money import to_decimal
 from benefits.engine.mortality import (
     MortalityTable,
@@ -260,10 +260,8 @@ def _law_rates(
     if raw is None and asd.year not in _PHASE_IN:
         # ``segment_rates``' error for a month not given, without raising it (most of a modeler
         # grid's months are projected, with no rates)
-        return MissingNote(
-            f"the §417(e)(3) segment rates for {month} are needed and were not supplied",
-            f"/assumptions/{_SEGMENTS_KEY}/{month}",
-        )
+        missing = missing_segment_rates(month)
+        return MissingNote(missing.message, missing.field)
     from benefits.engine.minimum_present_value import (
         PHASE_IN,
         MissingMarketData,
@@ -743,7 +741,7 @@ def _values_of_date(
     q = float(qjsa_apv)
     quantum = _QUANTA.get(rules.places) or Decimal(1).scaleb(-rules.places)
     allowed = explained >= APPROX_EQUAL_RULE_START
-    keys, index = _keys_and_index(tuple(form_keys))
+    keys, index = keys_and_index(tuple(form_keys))
     if len(index) == len(keys) and 0 <= rules.places <= 6:
         fast = _values_in_floats(forms, amounts, given, m, q, qi, rules.places)
         groups = (
@@ -946,13 +944,6 @@ def _date_values(
     made._keys, made._index, made._ratios, made._percents = keys, index, ratios, percents
     made._apvs, made._qjsa, made._allowed = apvs, qjsa, allowed
     return made
-
-
-@lru_cache(maxsize=256)
-def _keys_and_index(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Mapping[str, int]]:
-    """The keys (the first tuple given: one kept for every date with these forms) and each key's
-    position (the last, for a key given twice)."""
-    return keys, MappingProxyType({k: i for i, k in enumerate(keys)})
 
 
 def value_items(values: Mapping[str, RelativeValue]) -> Iterator[tuple[str, str, bool]]:

@@ -13,7 +13,7 @@ from benefits.engine.core import CoreResult, ParticipantError
 from benefits.engine.input_ranges import SignChecked
 from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
-from benefits.engine.relative_value import groups_json, value_items, write_values
+from benefits.engine.relative_value import groups_json, write_values
 from benefits.engine.types import Participant
 
 from .estimates import QuakerBenefits
@@ -130,12 +130,10 @@ def contract_outputs(
             for g in groups:
                 written += g["forms"]
                 written += (g["low"], g["high"], g["disclosed"])
-            if not traces_map:  # ``relative_value_json`` of each value (a modeler grid has thousands)
-                write_values(rv.values, forms, written)
-            for k, percent, approx in value_items(rv.values) if traces_map else ():
-                forms[k]["relative_value"] = {"percent": percent, "approximately_equal": approx}
-                written.append(percent)
-                traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
+            write_values(rv.values, forms, written)  # ``relative_value_json`` of each value
+            if traces_map:
+                for k in rv.values:
+                    traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
         if e.notes:
             item["notes"] = list(e.notes)
             written += e.notes

@@ -10,12 +10,11 @@ then the lump sum), equal to it key for key and in the same order.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any, cast
 
-from benefits.engine.keyed_lists import KeyedLists
+from benefits.engine.keyed_lists import KeyedLists, keys_and_index
 from benefits.engine.money import money_str
 
 from .forms import FORM_NAMES, FormAmount
@@ -56,7 +55,7 @@ class GridForms(KeyedLists[FormAmount]):
         survivors: Sequence[Decimal | None],
         lump: Decimal | None,
     ) -> None:
-        keys, index = _keys_and_index(keys)
+        keys, index = keys_and_index(keys)
         if keys[-1:] != (LUMP_SUM,) or len(index) != len(keys) or len(monthly) != len(keys) - 1:
             raise ValueError("the annuity forms once each, then the lump sum")  # never, as made here
         self._keys, self._index = keys, index
@@ -89,10 +88,3 @@ class GridForms(KeyedLists[FormAmount]):
         out[LUMP_SUM] = {"lump_sum": text}
         written.append(text)
         return out, survivors
-
-
-@lru_cache(maxsize=64)
-def _keys_and_index(keys: tuple[str, ...]) -> tuple[tuple[str, ...], Mapping[str, int]]:
-    """The keys (the first tuple given: one kept for every date with these forms, a grid's dates
-    share a few) and each key's position."""
-    return keys, {k: i for i, k in enumerate(keys)}
