@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-random lock bench lint migrations-check ci install serve migrate services smoke faults
+.PHONY: demo test test-random lock bench bytecode lint migrations-check ci install serve migrate services smoke faults
 
 # Every package comes from requirements.lock (exact versions with hashes, `make lock` writes it from
 # pyproject.toml); the project itself is installed on top without resolving anything again.
@@ -12,7 +12,15 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(MAKE) --no-print-directory bytecode
 	touch $(STAMP)
+
+# The project's own modules compiled once, as pip compiles an installed package's: a process then reads
+# bytecode instead of compiling each project module it imports (about 0.25 s of CPU for the engine's
+# command line on a machine that sets PYTHONDONTWRITEBYTECODE, where Python never writes it itself). A module edited later is compiled in
+# memory again until the next `make bytecode`; nothing reads stale bytecode (Python checks the source).
+bytecode:
+	$(PY) -m compileall -q -j 0 config accounts benefits elections payments taxes
 
 # Rewrite the lock after a change of pyproject.toml's dependencies (needs the package index).
 lock:
@@ -47,7 +55,7 @@ test: install services
 test-random: install services
 	HYPOTHESIS_RANDOM=1 $(PY) -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
-bench: install services
+bench: install services bytecode
 	@for f in bench/bench_*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
 
 lint: install
