@@ -19,7 +19,7 @@ plan year 1998, §13.7(G); TD 8794); $7,000 for distributions from 2024 only if 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
@@ -186,6 +186,7 @@ def cash_outs_of_dates(
                     lookback_month=month,
                     period_start=date(distribution_date.year, 1, 1),
                     projection=True,
+                    traced=False,  # the basis alone is read, unlabelled
                 )
             except Exception as exc:
                 found = describe(exc)
@@ -198,7 +199,7 @@ def cash_outs_of_dates(
         except Exception as exc:  # noqa: BLE001 - the scalar call raises it: that date's outcome
             out.append(exc)
             continue
-        pending.setdefault(replace(sb.basis, label=""), []).append((len(out), age, months / 12, threshold))
+        pending.setdefault(sb.basis, []).append((len(out), age, months / 12, threshold))
         out.append(CashOut(None, None, threshold, empty))  # replaced below
     for basis, items in pending.items():
         try:
