@@ -131,6 +131,26 @@ class OptionalForm:
     change_after_months: int | None = None
 
 
+def optional_form(
+    key: str,
+    form: Form,
+    amount: Decimal,
+    beneficiary_birth: date | None = None,
+    amount_after: Decimal | None = None,
+    change_after_months: int | None = None,
+) -> OptionalForm:
+    """``OptionalForm(...)`` without the frozen dataclass's field-by-field ``__init__`` (a grid's
+    comparison makes one for every form of every date)."""
+    option = object.__new__(OptionalForm)
+    object.__setattr__(  # its fields as one dict
+        option,
+        "__dict__",
+        {"key": key, "form": form, "amount": amount, "beneficiary_birth": beneficiary_birth,
+         "amount_after": amount_after, "change_after_months": change_after_months},
+    )  # fmt: skip
+    return option
+
+
 # Which basis a comparison used: the law's for the date, the plan's rate as the plan's reading, or
 # the plan's rate because the date's market data were absent.
 BasisReading = Literal["law", "plan_rate", "plan_rate_fallback"]
@@ -1070,6 +1090,7 @@ __all__ = [
     "comparison_basis",
     "groups_json",
     "lookback_month",
+    "optional_form",
     "relative_value_json",
     "relative_values",
     "relative_values_of_dates",
