@@ -52,6 +52,7 @@ from benefits.engine.actuarial import (
     relative_value_of_apvs,
     temporary_life_annuity,
 )
+from benefits.engine.basis_memo import DATES, dates_memo
 from benefits.engine.keyed_lists import KeyedLists, keys_and_index
 from benefits.engine.level_income import deferred_life_annuities, temporary_life_annuities
 from benefits.engine.minimum_present_value import PHASE_IN as _PHASE_IN
@@ -628,11 +629,17 @@ def relative_values_of_dates(
     levels: dict[int, list[tuple[int, int, float, float]]] = {}
     pricers: dict[int, Any] = {}  # id of a shared basis → its pricer on the caller's rows (or None)
     lump_sum, contingent, joint = FormKind.LUMP_SUM, FormKind.CONTINGENT, FormKind.JOINT
+    memo = dates_memo(assumptions, rules, married=married, table=table)  # bases kept between requests
     for i, (asd, given) in enumerate(dates):
         try:
-            basis, note = comparison_basis(
-                asd, assumptions, rules, married=married, table=table, _years=years, _rates=rates
-            )
+            found = None if memo is None else memo.get(asd)
+            if found is None:
+                found = comparison_basis(
+                    asd, assumptions, rules, married=married, table=table, _years=years, _rates=rates
+                )
+                if memo is not None and len(memo) < DATES:
+                    memo[asd] = found
+            basis, note = found
         except Exception as exc:  # noqa: BLE001 - the scalar call would raise it: that date's outcome
             out.append(exc)
             continue
