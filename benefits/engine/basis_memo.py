@@ -7,7 +7,8 @@ modeler's participants of one plan share the months of their grids and the reque
 and a grid of hundreds of dates formed each basis (its words and sentences) again on every request.
 
 ``dates_memo`` gives the memo of one such context, the dict ``{asd: (basis, note)}`` the caller
-fills, or None where a basis may not be reused: while regulatory reads are recorded (a traced
+fills (``memo_of`` any other basis made from the date and the market data alone, as carver-db's
+§417(e)(3) cash-out basis of each date), or None where a basis may not be reused: while regulatory reads are recorded (a traced
 figure lists each read) or a §417(e)(3) table is loaded as an input (the table choice then depends
 on it), or when a market-data value cannot be told apart from another by a key (the key keeps
 each value's type and text: "4.60" and "4.6", 4.6 and Decimal("4.6") write different words).
@@ -16,7 +17,6 @@ each value's type and text: "4.60" and "4.6", 4.6 and Decimal("4.6") write diffe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 CONTEXTS = 64  # market-data sets and plans kept (the oldest dropped first)
 DATES = 4096  # dates kept in one context
 
-_MEMOS: dict[tuple[Any, ...], dict[date, tuple[Any, str]]] = {}
+_MEMOS: dict[tuple[Any, ...], dict[Any, Any]] = {}
 
 
 class _Unkeyable(Exception):
@@ -56,20 +56,22 @@ def dates_memo(
     *,
     married: bool,
     table: MortalityTable | None,
-) -> dict[date, tuple[Any, str]] | None:
+) -> dict[Any, Any] | None:
     """The memo of the comparison bases for this context (see the module), or None."""
+    keys = (rules.segment_rates_key, rules.rate_key, rules.rate_default_key)
+    return memo_of((rules, married, table), assumptions, keys)
+
+
+def memo_of(
+    context: tuple[Any, ...], assumptions: Mapping[str, Any] | None, keys: tuple[str | None, ...]
+) -> dict[Any, Any] | None:
+    """The memo of one context: ``context`` (hashable) and the market data under ``keys`` (None: no
+    key) the kept values are made from, or None where nothing may be kept (see the module)."""
     if current_reads() is not None or loaded_417e_signature():
         return None
     a = assumptions or {}
     try:
-        key = (
-            rules,
-            married,
-            table,
-            _frozen(a.get(rules.segment_rates_key)),
-            _frozen(a.get(rules.rate_key)),
-            None if rules.rate_default_key is None else _frozen(a.get(rules.rate_default_key)),
-        )
+        key = (*context, *(None if k is None else _frozen(a.get(k)) for k in keys))
         memo = _MEMOS.get(key)
     except (_Unkeyable, TypeError):  # TypeError: a value unhashable all the same
         return None
