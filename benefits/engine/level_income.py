@@ -13,8 +13,7 @@ the same ``dot``), and the deferred annuity is ``form_factors``' (element for el
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from benefits.engine.actuarial import (
     _EPS,
@@ -28,6 +27,12 @@ from benefits.engine.actuarial import (
     form_factors,
     temporary_life_annuity,
 )
+from benefits.engine.numpy_on_first_use import NumpyOnFirstUse
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = NumpyOnFirstUse(globals())  # a plan without annuities never imports NumPy
 
 _LIFE = Form.life()
 
