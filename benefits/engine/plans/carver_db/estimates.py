@@ -441,14 +441,20 @@ def optional_forms(
     options = []
     for key, f in forms.items():
         shape = _SHAPES.get(key)
+        # ``f.monthly``, read from (or put in) the instance's dict without the cached property's
+        # descriptor call (every form of every date of a grid passes here; the contract reads it so)
+        cached = f.__dict__
+        monthly = cached.get("monthly")
+        if monthly is None:
+            monthly = cached["monthly"] = to_money(f.annual / 12)
         if shape is not None:
             options.append(
-                optional_form(key, shape, f.monthly, annuitant_birth if shape.needs_spouse else None)
+                optional_form(key, shape, monthly, annuitant_birth if shape.needs_spouse else None)
             )
         elif key == "ss_level" and f.monthly_after is not None:
             start = ss_start or ss_commencement_date(birth_date, settings)
             months = months_between_firsts(retirement_date, start)
-            options.append(optional_form(key, _LEVEL, f.monthly, None, f.monthly_after, months))
+            options.append(optional_form(key, _LEVEL, monthly, None, f.monthly_after, months))
     return options
 
 
