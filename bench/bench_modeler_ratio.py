@@ -3,7 +3,8 @@
     .venv/bin/python bench/bench_modeler_ratio.py [--runs 15]
 
 Issue 29. The same requests as ``bench_modeler_grid.py`` part 1 (each grid plan's participant, every
-date of its grid, the demo market data), but the grid and the modeler's untraced request are timed
+date of its grid; the demo market data, then every month's rates, so that every date's relative
+values are computed), but the grid and the modeler's untraced request are timed
 in turn, ``--runs`` times each, and the minimum CPU time of each is printed with their ratio: a
 shared machine slows one sample or another, rarely every sample of one side, so the minimums of
 alternating samples are steadier than the medians of runs taken one after the other. Target: the
@@ -20,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_modeler_grid import cases, market_data, request  # noqa: E402
+from bench_modeler_grid import cases, every_month_rates, market_data, request  # noqa: E402
 from timing import load_average  # noqa: E402
 
 from benefits.engine.request import calculate_request  # noqa: E402
@@ -32,23 +33,24 @@ def main() -> None:
     runs = parser.parse_args().runs
     print(f"grid and one pass alternated, minimum CPU of {runs} each ({load_average()})")
     for plan_key, plan, p, dates, as_of, own in cases():
-        a = market_data(as_of) | own
-        req = request(plan_key, p, dates, as_of, a, {"traces": False})
-        core = plan.core_result(p, as_of)
-        calculate_request(req)  # tables and caches warmed for both sides
-        grid_s, one_s = [], []
-        for _ in range(runs):
-            start = time.process_time()
-            plan.grid.price(p, as_of, a, core)
-            middle = time.process_time()
-            calculate_request(req)
-            grid_s.append(middle - start)
-            one_s.append(time.process_time() - middle)
-        grid, one = min(grid_s) * 1000, min(one_s) * 1000
-        print(
-            f"  {plan_key}, demo market data, {len(dates)} dates: plan.grid.price {grid:.1f} ms, "
-            f"modeler request (one pass) {one:.1f} ms: {one / grid:.2f}× (target ≤ 2×)"
-        )
+        for label, market in (("demo market data", market_data), ("every month's rates", every_month_rates)):
+            a = market(as_of) | own
+            req = request(plan_key, p, dates, as_of, a, {"traces": False})
+            core = plan.core_result(p, as_of)
+            calculate_request(req)  # tables and caches warmed for both sides
+            grid_s, one_s = [], []
+            for _ in range(runs):
+                start = time.process_time()
+                plan.grid.price(p, as_of, a, core)
+                middle = time.process_time()
+                calculate_request(req)
+                grid_s.append(middle - start)
+                one_s.append(time.process_time() - middle)
+            grid, one = min(grid_s) * 1000, min(one_s) * 1000
+            print(
+                f"  {plan_key}, {label}, {len(dates)} dates: plan.grid.price {grid:.1f} ms, "
+                f"modeler request (one pass) {one:.1f} ms: {one / grid:.2f}× (target ≤ 2×)"
+            )
 
 
 if __name__ == "__main__":

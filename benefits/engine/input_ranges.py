@@ -190,6 +190,19 @@ def _negative_at(node: object) -> list[object] | None:
     return None
 
 
+def sign_checked(estimates: list[dict[str, Any]], written: list[str]) -> list[dict[str, Any]]:
+    """``estimates`` marked ``SignChecked`` when none of the strings written into them (``written``:
+    every one but the ISO dates, which never start with "-") starts with "-"; otherwise as they are,
+    for ``negative_benefit``'s full look to find the negative amount and its pointer."""
+    try:
+        joined = "\n".join(written)
+    except TypeError:  # not all strings: the full look decides
+        return estimates
+    if joined.startswith("-") or "\n-" in joined:  # a "\n-" inside a note only costs the full look
+        return estimates
+    return SignChecked(estimates)
+
+
 class SignChecked(list[Any]):
     """Estimates whose maker looked at every string it wrote into them and found none starting with
     "-" (so none is a negative amount): ``negative_benefit`` has nothing to find in them. A maker

@@ -149,6 +149,7 @@ def statutory_basis(
     lookback_month: str,
     period_start: date | None = None,
     projection: bool = False,
+    traced: bool = True,
     **options: object,
 ) -> StatutoryBasis:
     """The §417(e)(3) basis for a distribution on ``distribution``.
@@ -158,6 +159,9 @@ def statutory_basis(
     containing it (default: 1 January of its year). ``projection=True`` (a modelled future date) uses
     the latest published mortality table past the last one, saying so. ``options`` go to ``Basis``
     (frequency, timing, convention).
+
+    ``traced`` false (a price grid that reads only the basis): the basis is unlabelled and the trace
+    empty, neither made (the words are still given).
 
     Raises ``MissingMarketData`` (with the JSON pointer of the missing rate) or ``BasisNotAvailable``.
     """
@@ -207,7 +211,9 @@ def statutory_basis(
             f"{table.name} and the §417(e)(3) segment rates for {lookback_month}: "
             f"{' / '.join(_fmt(r) for r in rates)} (payments in years 0–5 / 5–20 / after 20)"
         )
-    basis = Basis(table, interest, label=words, **options)  # type: ignore[arg-type]
+    basis = Basis(table, interest, label=words if traced else "", **options)  # type: ignore[arg-type]
+    if not traced:
+        return StatutoryBasis(basis, regime, lookback_month, start, tuple(rates), table, words, _UNTRACED)
     trace = Trace().add(
         f"Minimum present value basis for a distribution on {distribution.isoformat()}: {words}",
         section=SECTION + (", PPA 2006 §302(b)" if regime == "phase_in" else ""),
@@ -220,6 +226,8 @@ def statutory_basis(
     )
     return StatutoryBasis(basis, regime, lookback_month, start, tuple(rates), table, words, trace)
 
+
+_UNTRACED = Trace()
 
 __all__ = [
     "BasisNotAvailable",

@@ -52,7 +52,9 @@ from benefits.engine.actuarial import (
     relative_value_of_apvs,
     temporary_life_annuity,
 )
+from benefits.engine.basis_memo import DATES, dates_memo
 from benefits.engine.keyed_lists import KeyedLists, keys_and_index
+from benefits.engine.level_income import deferred_life_annuities, temporary_life_annuities
 from benefits.engine.minimum_present_value import PHASE_IN as _PHASE_IN
 from benefits.engine.minimum_present_value import missing_segment_rates
 from benefits.engine.money import to_decimal
@@ -128,6 +130,26 @@ class OptionalForm:
     beneficiary_birth: date | None = None
     amount_after: Decimal | None = None
     change_after_months: int | None = None
+
+
+def optional_form(
+    key: str,
+    form: Form,
+    amount: Decimal,
+    beneficiary_birth: date | None = None,
+    amount_after: Decimal | None = None,
+    change_after_months: int | None = None,
+) -> OptionalForm:
+    """``OptionalForm(...)`` without the frozen dataclass's field-by-field ``__init__`` (a grid's
+    comparison makes one for every form of every date)."""
+    option = object.__new__(OptionalForm)
+    object.__setattr__(  # its fields as one dict
+        option,
+        "__dict__",
+        {"key": key, "form": form, "amount": amount, "beneficiary_birth": beneficiary_birth,
+         "amount_after": amount_after, "change_after_months": change_after_months},
+    )  # fmt: skip
+    return option
 
 
 # Which basis a comparison used: the law's for the date, the plan's rate as the plan's reading, or
@@ -603,13 +625,21 @@ def relative_values_of_dates(
     years: dict[tuple[int, MortalityTable], tuple[bool, str]] = {}
     rates: dict[tuple[Any, ...], Any] = {}
     factors: dict[int, list[float | None]] = {}  # date index → each option's factor (None: on its own)
+    # the level-income options, by the id of their basis: (date index, option index, age, years)
+    levels: dict[int, list[tuple[int, int, float, float]]] = {}
     pricers: dict[int, Any] = {}  # id of a shared basis → its pricer on the caller's rows (or None)
     lump_sum, contingent, joint = FormKind.LUMP_SUM, FormKind.CONTINGENT, FormKind.JOINT
+    memo = dates_memo(assumptions, rules, married=married, table=table)  # bases kept between requests
     for i, (asd, given) in enumerate(dates):
         try:
-            basis, note = comparison_basis(
-                asd, assumptions, rules, married=married, table=table, _years=years, _rates=rates
-            )
+            found = None if memo is None else memo.get(asd)
+            if found is None:
+                found = comparison_basis(
+                    asd, assumptions, rules, married=married, table=table, _years=years, _rates=rates
+                )
+                if memo is not None and len(memo) < DATES:
+                    memo[asd] = found
+            basis, note = found
         except Exception as exc:  # noqa: BLE001 - the scalar call would raise it: that date's outcome
             out.append(exc)
             continue
@@ -654,8 +684,12 @@ def relative_values_of_dates(
         for j, option in enumerate(forms):
             form = option.form
             kind = form.kind
-            if kind is lump_sum or option.change_after_months is not None:
-                continue  # a single sum is its amount; a level-income form is priced on its own
+            if kind is lump_sum:
+                continue  # a single sum is its amount
+            if option.change_after_months is not None:
+                if option.amount_after is not None:  # ``_apv``'s level-income branch: its two factors
+                    levels.setdefault(id(shared), []).append((i, j, age, option.change_after_months / 12))
+                continue  # (without an amount after, priced on its own)
             spouse = None
             if kind is contingent or kind is joint:  # ``form.needs_spouse``
                 if option.beneficiary_birth is None:
@@ -697,10 +731,11 @@ def relative_values_of_dates(
             continue
         for (i, j, _, _), v in zip(items, values, strict=True):
             factors[i][j] = v
+    apvs = _level_apvs(levels, by_id, made)
     for i, basis, age, note, keys in pending:
         try:
             out[i] = _values_of_date(
-                dates[i][0], made[i], keys, basis, age, note, factors.get(i), rules, single_sum
+                dates[i][0], made[i], keys, basis, age, note, factors.get(i), rules, single_sum, apvs.get(i)
             )
         except Exception as exc:  # noqa: BLE001 - as the scalar call would raise it
             out[i] = exc
@@ -708,6 +743,32 @@ def relative_values_of_dates(
 
 
 _PENDING = RelativeValues(None)  # a priced date's place in the result until its values are made
+
+
+def _level_apvs(
+    levels: Mapping[int, list[tuple[int, int, float, float]]],
+    bases: Mapping[int, Basis],
+    forms: Mapping[int, Sequence[OptionalForm]],
+) -> dict[int, dict[int, Decimal]]:
+    """Date index → option index → the APV of each level-income option, ``_apv``'s sum of its two
+    parts, each factor from one pass over the dates on its basis (``level_income``: the same floats
+    as the scalar calls). A basis the pass cannot price leaves its options to ``_apv``."""
+    out: dict[int, dict[int, Decimal]] = {}
+    for basis_id, items in levels.items():
+        b = bases[basis_id]
+        ages, years = [a for _, _, a, _ in items], [y for _, _, _, y in items]
+        try:
+            before = temporary_life_annuities(b, ages, years)
+            after = deferred_life_annuities(b, ages, years)
+        except Exception:  # noqa: BLE001, S112 - valued one by one, where each date meets its own error
+            continue
+        m = b.frequency
+        for (i, j, _, _), x, y in zip(items, before, after, strict=True):
+            o = forms[i][j]
+            out.setdefault(i, {})[j] = to_decimal(o.amount) * to_decimal(x * m) + to_decimal(
+                o.amount_after
+            ) * to_decimal(y * m)
+    return out
 
 
 def _values_of_date(
@@ -720,9 +781,11 @@ def _values_of_date(
     factors: Sequence[float | None] | None,
     rules: ComparisonRules,
     single_sum: str | None,
+    level: Mapping[int, Decimal] | None = None,
 ) -> RelativeValues:
     """One date's values from its factors (``factors[j]`` for ``forms[j]``, None: priced on its own;
-    ``form_keys[j]``: its key), ``relative_values``' steps in its order, without traces."""
+    ``form_keys[j]``: its key; ``level[j]``: a level-income option's APV made with the other dates'),
+    ``relative_values``' steps in its order, without traces."""
     b = basis.basis
     m = b.frequency
     # Each form's APV: its amount (to_decimal's steps: the amount as it is) × the factor × m through
@@ -733,7 +796,12 @@ def _values_of_date(
     amounts = [o.amount if type(o.amount) is Decimal else to_decimal(o.amount) for o in forms]
     qi = form_keys.index(basis.form)  # the first form with the comparison form's key
     f = given[qi]
-    qjsa_apv = _apv(forms[qi], b, age, asd) if f is None else amounts[qi] * Decimal(repr(f * m))
+    own: Mapping[int, Decimal] = level or {}
+    known = own.get(qi)
+    if known is not None:
+        qjsa_apv = known
+    else:
+        qjsa_apv = _apv(forms[qi], b, age, asd) if f is None else amounts[qi] * Decimal(repr(f * m))
     if qjsa_apv <= 0:
         return RelativeValues(None, note=f"relative values omitted: the {basis.form} has no value")
     explained = asd - timedelta(days=rules.explanation_days_before_asd)
@@ -742,8 +810,14 @@ def _values_of_date(
     quantum = _QUANTA.get(rules.places) or Decimal(1).scaleb(-rules.places)
     allowed = explained >= APPROX_EQUAL_RULE_START
     keys, index = keys_and_index(tuple(form_keys))
+    # the APVs not made from a factor: a single sum's (its amount) and a level-income form's
+    lump_sum = FormKind.LUMP_SUM
+    kept_: list[Decimal | None] = [
+        None if g is not None else own.get(j, a if o.form.kind is lump_sum else None)
+        for j, (o, a, g) in enumerate(zip(forms, amounts, given, strict=True))
+    ]
     if len(index) == len(keys) and 0 <= rules.places <= 6:
-        fast = _values_in_floats(forms, amounts, given, m, q, qi, rules.places)
+        fast = _values_in_floats(forms, amounts, given, m, q, qi, rules.places, kept_)
         groups = (
             None
             if fast is None
@@ -752,8 +826,7 @@ def _values_of_date(
             )
         )
         if fast is not None and groups is not None:
-            # a single sum's APV is its amount; every other form's is made from its factor when read
-            kept_ = [a if f is None else None for a, f in zip(amounts, given, strict=True)]
+            # every other form's APV is made from its factor when read
             return _result(
                 basis,
                 _date_values(keys, index, fast[0], fast[1], (amounts, given, m, kept_), qjsa_apv, allowed),
@@ -764,7 +837,6 @@ def _values_of_date(
     kept: list[Decimal | None] = []  # the APVs not made from a factor (the others made again if read)
     ratios: list[float] = []
     percents: list[Decimal] = []
-    lump_sum = FormKind.LUMP_SUM
     for j, (option, a, f) in enumerate(zip(forms, amounts, given, strict=True)):
         if f is not None:
             opt = a * Decimal(repr(f * m))
@@ -774,6 +846,8 @@ def _values_of_date(
                 opt = qjsa_apv
             elif option.form.kind is lump_sum:  # ``_apv`` of a single sum: its amount
                 opt = a
+            elif j in own:
+                opt = own[j]
             else:
                 opt = _apv(option, b, age, asd)
             kept.append(opt)
@@ -830,13 +904,15 @@ def _values_in_floats(
     q: float,
     qi: int,
     places: int,
+    kept: Sequence[Decimal | None] | None = None,
 ) -> tuple[list[float], list[Decimal]] | None:
     """Each form's ratio to the comparison form (``q``: its APV's float) formed in floats, the
-    amount's float × (factor × m) / q, and its percent, or None when a percent or the
-    "approximately equal" test could differ from the Decimal steps' (a ratio × 10^(places + 2)
-    within ``_CLOSE`` of a rounding half, or a ratio within it of 95% or 105%), or a form has neither
-    a factor nor a single sum's amount for its value. The percent is then the Decimal steps' to the
-    digit: ``(apv / qjsa_apv * 100).quantize(10^-places, ROUND_HALF_UP)``."""
+    amount's float × (factor × m) / q, or for a form without a factor the float of its APV made on
+    its own / q (``kept[j]``: a level-income form's sum; by default a single sum's, its amount), and
+    its percent; or None when a percent or the "approximately equal" test could differ from the
+    Decimal steps' (a ratio × 10^(places + 2) within ``_CLOSE`` of a rounding half, or a ratio within
+    it of 95% or 105%), or a form has neither a factor nor such an APV. The percent is then the
+    Decimal steps' to the digit: ``(apv / qjsa_apv * 100).quantize(10^-places, ROUND_HALF_UP)``."""
     scale = 10.0**places * 100
     lump_sum = FormKind.LUMP_SUM
     ratios: list[float] = []
@@ -846,10 +922,11 @@ def _values_in_floats(
             r = 1.0  # the comparison form: its APV over itself
         elif f is not None:
             r = float(a) * (f * m) / q
-        elif option.form.kind is lump_sum:
-            r = float(a) / q  # the single sum's APV is its amount: this is the Decimal steps' float
         else:
-            return None
+            apv = (a if option.form.kind is lump_sum else None) if kept is None else kept[j]
+            if apv is None:
+                return None
+            r = float(apv) / q  # the APV made on its own: this is the Decimal steps' float
         y = r * scale
         if not 1.0 <= y < 1e12:  # no percent below the last place (or a NaN): the Decimal steps
             return None
@@ -1020,6 +1097,7 @@ __all__ = [
     "comparison_basis",
     "groups_json",
     "lookback_month",
+    "optional_form",
     "relative_value_json",
     "relative_values",
     "relative_values_of_dates",

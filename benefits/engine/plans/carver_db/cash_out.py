@@ -19,14 +19,20 @@ plan year 1998, §13.7(G); TD 8794); $7,000 for distributions from 2024 only if 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from typing import Any
 
 from benefits.engine.actuarial import Form, form_factors, life_annuity
+from benefits.engine.basis_memo import DATES, memo_of
 from benefits.engine.dates import add_months, age_in_years_months, months_between_firsts
-from benefits.engine.minimum_present_value import BasisNotAvailable, statutory_basis
+from benefits.engine.minimum_present_value import (
+    SEGMENTS_KEY,
+    TREASURY_KEY,
+    BasisNotAvailable,
+    statutory_basis,
+)
 from benefits.engine.missing import describe
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.parameters import cash_out_limit
@@ -167,6 +173,8 @@ def cash_outs_of_dates(
     empty = Trace()
     out: list[CashOut | Exception] = []
     pending: dict[Any, list[tuple[int, float, float, Decimal]]] = {}
+    # each date's basis kept between requests: it is made from the date and the market data alone
+    kept = memo_of(("cash-out basis",), assumptions, (SEGMENTS_KEY, TREASURY_KEY))
     for distribution_date, event_date in dates:
         try:
             threshold = threshold_on(distribution_date, settings)
@@ -180,13 +188,18 @@ def cash_outs_of_dates(
                         "before January 1, 2000 the plan valued small benefits on the PBGC immediate annuity "
                         "rate and the UP-1984 table, which the engine does not have"
                     )
-                sb = statutory_basis(
-                    distribution_date,
-                    assumptions,
-                    lookback_month=month,
-                    period_start=date(distribution_date.year, 1, 1),
-                    projection=True,
-                )
+                basis = None if kept is None else kept.get((distribution_date, month))
+                if basis is None:
+                    basis = statutory_basis(
+                        distribution_date,
+                        assumptions,
+                        lookback_month=month,
+                        period_start=date(distribution_date.year, 1, 1),
+                        projection=True,
+                        traced=False,  # the basis alone is read, unlabelled
+                    ).basis
+                    if kept is not None and len(kept) < DATES:
+                        kept[(distribution_date, month)] = basis
             except Exception as exc:
                 found = describe(exc)
                 if found is None:
@@ -198,7 +211,7 @@ def cash_outs_of_dates(
         except Exception as exc:  # noqa: BLE001 - the scalar call raises it: that date's outcome
             out.append(exc)
             continue
-        pending.setdefault(replace(sb.basis, label=""), []).append((len(out), age, months / 12, threshold))
+        pending.setdefault(basis, []).append((len(out), age, months / 12, threshold))
         out.append(CashOut(None, None, threshold, empty))  # replaced below
     for basis, items in pending.items():
         try:

@@ -10,6 +10,7 @@ from datetime import date
 from typing import Any
 
 from benefits.engine.core import CoreResult
+from benefits.engine.input_ranges import sign_checked
 from benefits.engine.missing import Missing, MissingLog
 from benefits.engine.money import money_str, to_money
 from benefits.engine.relative_value import (
@@ -26,30 +27,39 @@ from .inputs import NRD_POINTER, ZERO
 from .results import calculate_benefits
 
 
-def _form_json(f: FormAmount) -> dict[str, Any]:
+def _form_json(f: FormAmount, written: list[str]) -> dict[str, Any]:
     # f.monthly, f.survivor_monthly and f.monthly_after, each already a whole number of cents, so
     # its money string is str(); read here without the properties' descriptors (every form of
-    # every date passes here).
+    # every date passes here). Each string is added to ``written`` (``sign_checked``).
     cached = f.__dict__
     monthly = cached.get("monthly")
     if monthly is None:
         monthly = cached["monthly"] = to_money(f.annual / 12)
-    out: dict[str, Any] = {"monthly": str(monthly)}
+    text = str(monthly)
+    out: dict[str, Any] = {"monthly": text}
+    written.append(text)
     if f.survivor_share is not None:
-        out["survivor_monthly"] = str(to_money(monthly * f.survivor_share))
+        text = out["survivor_monthly"] = str(to_money(monthly * f.survivor_share))
+        written.append(text)
     if f.annual_after is not None:
-        out["monthly_after_social_security"] = str(to_money(f.annual_after / 12))
+        text = out["monthly_after_social_security"] = str(to_money(f.annual_after / 12))
+        written.append(text)
     if f.note:
         out["note"] = f.note
+        written.append(f.note)
     return out
 
 
-def _cash_out_json(co: CashOut) -> dict[str, Any]:
-    return {
+def _cash_out_json(co: CashOut, written: list[str]) -> dict[str, Any]:
+    out = {
         "required": co.required,
         "threshold": money_str(co.threshold),
         "value": None if co.value is None else money_str(co.value),
     }
+    written.append(out["threshold"])
+    if out["value"] is not None:
+        written.append(out["value"])
+    return out
 
 
 def plan_outputs(
@@ -79,14 +89,16 @@ def outputs_json(result: CarverBenefits, *, traces_key: bool = True) -> dict[str
         ),
     }
     estimates = []
+    written: list[str] = []  # every string put in the estimates but their dates (``sign_checked``)
     log = MissingLog()
     for i, e in enumerate(result.estimates):
         item: dict[str, Any] = {
             "commencement_date": e.commencement_date.isoformat(),
-            "forms": {k: _form_json(f) for k, f in e.forms.items()},
+            "forms": {k: _form_json(f, written) for k, f in e.forms.items()},
             "normal_form": e.normal_form,
             "kind": e.kind,
         }
+        written += (e.normal_form, e.kind)
         skip = len(nb.trace.steps)
         for k, f in e.forms.items() if traces_key else ():
             # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
@@ -95,49 +107,60 @@ def outputs_json(result: CarverBenefits, *, traces_key: bool = True) -> dict[str
             traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER, *shared.dicts(tail)]
         rv = e.relative_values
         if rv is not None and rv.basis is not None:
-            item["relative_value_basis"] = rv.basis.as_json()
-            item["relative_value_groups"] = groups_json(rv.groups)
+            basis = item["relative_value_basis"] = rv.basis.as_json()
+            groups = item["relative_value_groups"] = groups_json(rv.groups)
+            written += basis.values()
+            for g in groups:
+                written += g["forms"]
+                written += (g["low"], g["high"], g["disclosed"])
             for k, percent, approx in value_items(rv.values):  # ``relative_value_json`` of each
                 item["forms"][k]["relative_value"] = {"percent": percent, "approximately_equal": approx}
+                written.append(percent)
                 if traces_key:
                     traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list(shared)
             fallback: str = getattr(rv.note, "field", "")
             if fallback:  # on the plan's rate: the law's market data for the date are absent
                 item["notes"] = [rv.note]
+                written.append(rv.note)
                 log.items.append(
                     Missing(fallback, str(rv.note), (), (f"/estimates/{i}/relative_value_basis",))
                 )
         elif rv is not None and rv.note:
             item["notes"] = [rv.note]
+            written.append(rv.note)
             pointer: str = getattr(rv.note, "field", "")
             if pointer:
                 log.items.append(Missing(pointer, str(rv.note), (f"/estimates/{i}/relative_value_basis",)))
         if e.cash_out is not None:
-            item["cash_out"] = _cash_out_json(e.cash_out)
+            item["cash_out"] = _cash_out_json(e.cash_out, written)
             if e.cash_out.missing is not None:
                 log.items.append(Missing(*e.cash_out.missing, (f"/estimates/{i}/cash_out",)))
             if traces_key:
                 traces[f"estimates[{i}].cash_out"] = e.cash_out.trace.as_list(shared)
             if e.cash_out.required:
-                item["forms"] = {"lump_sum": {"lump_sum": money_str(e.cash_out.value or ZERO)}}
+                lump = money_str(e.cash_out.value or ZERO)
+                item["forms"] = {"lump_sum": {"lump_sum": lump}}
+                written.append(lump)
                 if traces_key:
                     traces[f"estimates[{i}].forms.lump_sum"] = e.cash_out.trace.as_list(shared)
         if e.spouse_benefit is not None and e.spouse_benefit.eligible:
-            item["preretirement_spouse_benefit"] = {
+            spouse = item["preretirement_spouse_benefit"] = {
                 "monthly": money_str(e.spouse_benefit.monthly),
                 "rule": e.spouse_benefit.rule,
             }
+            written += (spouse["monthly"], spouse["rule"])
             if traces_key:
                 traces[f"estimates[{i}].preretirement_spouse_benefit"] = e.spouse_benefit.trace.as_list(
                     shared
                 )
         if e.error:
             item["error"] = e.error
+            written.append(e.error)
         if traces_key and (e.error or not e.forms):
             # No form carries the estimate's own steps (and the limits it read): list them here.
             traces[f"estimates[{i}]"] = e.trace.as_list(shared)
         estimates.append(item)
-    out["estimates"] = estimates
+    out["estimates"] = sign_checked(estimates, written)
     first_co = next((e.cash_out for e in result.estimates if e.cash_out is not None), None)
     if first_co is not None:
         out["cash_out"] = {

@@ -19,6 +19,7 @@ from benefits.engine.relative_value import (
     ComparisonRules,
     OptionalForm,
     RelativeValues,
+    optional_form,
     relative_values,
 )
 from benefits.engine.trace import Trace, TraceBuilder, money, percent
@@ -423,6 +424,9 @@ _SHAPES: dict[str, Form] = {
 }
 
 
+_LEVEL = Form.life()  # the level-income option's shape: a life annuity that changes once
+
+
 def optional_forms(
     forms: Mapping[str, FormAmount],
     *,
@@ -437,18 +441,20 @@ def optional_forms(
     options = []
     for key, f in forms.items():
         shape = _SHAPES.get(key)
+        # ``f.monthly``, read from (or put in) the instance's dict without the cached property's
+        # descriptor call (every form of every date of a grid passes here; the contract reads it so)
+        cached = f.__dict__
+        monthly = cached.get("monthly")
+        if monthly is None:
+            monthly = cached["monthly"] = to_money(f.annual / 12)
         if shape is not None:
             options.append(
-                OptionalForm(key, shape, f.monthly, annuitant_birth if shape.needs_spouse else None)
+                optional_form(key, shape, monthly, annuitant_birth if shape.needs_spouse else None)
             )
         elif key == "ss_level" and f.monthly_after is not None:
             start = ss_start or ss_commencement_date(birth_date, settings)
             months = months_between_firsts(retirement_date, start)
-            options.append(
-                OptionalForm(
-                    key, Form.life(), f.monthly, amount_after=f.monthly_after, change_after_months=months
-                )
-            )
+            options.append(optional_form(key, _LEVEL, monthly, None, f.monthly_after, months))
     return options
 
 

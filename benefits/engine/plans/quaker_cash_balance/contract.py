@@ -10,7 +10,7 @@ from decimal import Decimal
 from typing import Any, cast
 
 from benefits.engine.core import CoreResult, ParticipantError
-from benefits.engine.input_ranges import SignChecked
+from benefits.engine.input_ranges import sign_checked
 from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
 from benefits.engine.relative_value import groups_json, write_values
@@ -46,19 +46,6 @@ def _forms_json(forms: Mapping[str, FormAmount], written: list[str]) -> tuple[di
             out[k] = {"monthly": amount, "survivor_monthly": survivor}
             written += (amount, survivor)
     return out, survivors
-
-
-def _checked(estimates: list[dict[str, Any]], written: list[str]) -> list[dict[str, Any]]:
-    """``estimates`` marked for ``input_ranges.negative_benefit`` when none of the strings written
-    into them (``written``: every one but the ISO dates, which never start with "-") starts with "-";
-    otherwise as they are, for its full look to find the negative amount and its pointer."""
-    try:
-        joined = "\n".join(written)
-    except TypeError:  # not all strings: the full look decides
-        return estimates
-    if joined.startswith("-") or "\n-" in joined:  # a "\n-" inside a note only costs the full look
-        return estimates
-    return SignChecked(estimates)
 
 
 def plan_outputs(
@@ -109,7 +96,7 @@ def contract_outputs(
             raise
     traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()} if traces_map else {}
     estimates = []
-    written: list[str] = []  # every string put in the estimates but their dates (``_checked``)
+    written: list[str] = []  # every string put in the estimates but their dates (``sign_checked``)
     for i, e in enumerate(b.estimates):
         forms, survivors = _forms_json(e.forms, written)
         item: dict[str, Any] = {
@@ -156,7 +143,7 @@ def contract_outputs(
             "balance": money_str(b.account.balance),
             "vested_balance": money_str(b.account.vested_balance),
         },
-        "estimates": _checked(estimates, written),
+        "estimates": sign_checked(estimates, written),
     }
     if b.earliest_start is not None:
         # The claim form reads this before the plan's earliest retirement date (§5.9(e) pays an

@@ -1,0 +1,80 @@
+"""Issue 29: the comparison bases kept between requests (``basis_memo``) are the bases formed afresh.
+
+A grid's dates compared under market data written several ways (the same rates as "4.60", "4.6",
+4.6 and Decimal("4.60"), whose words differ), in turn and twice each (the second time from the kept
+bases): every date's basis, values, groups and note are what the date alone gives under that
+writing. Nothing is kept while regulatory reads are recorded or a table is loaded as an input, nor
+for market data a key cannot hold.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benefits.engine.basis_memo import dates_memo
+from benefits.engine.mortality import latest_417e_table, loaded_417e_tables
+from benefits.engine.parameters import recorded_reads
+from benefits.engine.relative_value import relative_values, relative_values_of_dates
+
+from .test_relative_values_of_dates import BIRTH, RULES, figures, grids, outcome
+
+
+def rewritten(value, how):
+    """A rate's percent written another way: the same number, another text or type."""
+    if isinstance(value, list):
+        return [rewritten(v, how) for v in value]
+    if how == "short":
+        return value.rstrip("0").rstrip(".") if "." in value else value
+    if how == "float":
+        return float(value)
+    return Decimal(value)
+
+
+@settings(max_examples=40, deadline=None)
+@given(grids(), st.lists(st.sampled_from(["text", "short", "float", "decimal"]), min_size=1, max_size=4))
+def test_a_kept_basis_is_the_basis_formed_afresh(grid, writings):
+    dates, forms, married, assumptions = grid
+    for how in writings:
+        a = assumptions if how == "text" else {
+            key: {m: rewritten(v, how) for m, v in months.items()} for key, months in assumptions.items()
+        }  # fmt: skip
+        for _ in range(2):  # the second pass reads the bases the first kept
+            together = relative_values_of_dates(
+                list(zip(dates, forms, strict=True)), birth_date=BIRTH, married=married, assumptions=a, rules=RULES
+            )  # fmt: skip
+            for d, options, rv in zip(dates, forms, together, strict=True):
+                alone = outcome(
+                    lambda d=d, options=options, a=a: relative_values(
+                        options, birth_date=BIRTH, asd=d, married=married, assumptions=a, rules=RULES
+                    )
+                )
+                got = (type(rv), str(rv)) if isinstance(rv, Exception) else rv
+                assert figures(got) == figures(alone)
+
+
+def test_nothing_is_kept_where_a_basis_may_not_be_reused():
+    a = {"segment_rates": {"2029-10": ["4.45", "5.20", "5.85"]}}
+    assert dates_memo(a, RULES, married=True, table=None) is not None
+    with recorded_reads():
+        assert dates_memo(a, RULES, married=True, table=None) is None
+    with loaded_417e_tables({2027: latest_417e_table(2026)}):
+        assert dates_memo(a, RULES, married=True, table=None) is None
+    assert dates_memo({"segment_rates": {"2029-10": [[4.45]]}}, RULES, married=True, table=None) is None
+    assert dates_memo({"segment_rates": {"2029-10": {4.45}}}, RULES, married=True, table=None) is None
+
+
+def test_the_same_rates_written_differently_are_kept_apart():
+    memos = [
+        dates_memo({"treasury_30y_monthly": {"2029-10": v}}, RULES, married=True, table=None)
+        for v in ("4.60", "4.6", 4.6, Decimal("4.60"), Decimal("4.6"))
+    ]
+    assert len({id(m) for m in memos}) == len(memos)
+    again = dates_memo({"treasury_30y_monthly": {"2029-10": "4.60"}}, RULES, married=True, table=None)
+    assert again is memos[0]
+    assert (
+        dates_memo({"treasury_30y_monthly": {"2029-10": "4.60"}}, RULES, married=False, table=None)
+        is not again
+    )
