@@ -8,19 +8,22 @@ and a grid of hundreds of dates formed each basis (its words and sentences) agai
 
 ``dates_memo`` gives the memo of one such context, the dict ``{asd: (basis, note)}`` the caller
 fills (``memo_of`` any other basis made from the date and the market data alone, as carver-db's
-§417(e)(3) cash-out basis of each date), or None where a basis may not be reused: while regulatory reads are recorded (a traced
-figure lists each read) or a §417(e)(3) table is loaded as an input (the table choice then depends
-on it), or when a market-data value cannot be told apart from another by a key (the key keeps
-each value's type and text: "4.60" and "4.6", 4.6 and Decimal("4.6") write different words).
+§417(e)(3) cash-out basis of each date), or None where a basis may not be reused: while regulatory
+reads are recorded (a traced figure lists each read) or a §417(e)(3) table is loaded as an input (the
+table choice then depends on it), or when a market-data value cannot be told apart from another by a key (the key keeps
+each value's type and text: "4.60" and "4.6", 4.6 and Decimal("4.6") write different words). The
+plan's reading of Rev. Rul. 2001-62 (``revrul_2001_62_reading``: which table a 2003-2007 ASD is
+valued on, and whether the plan confirmed it) is part of every key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import suppress
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from benefits.engine.mortality import MortalityTable, loaded_417e_signature
+from benefits.engine.mortality import MortalityTable, loaded_417e_signature, revrul_2001_62_state
 from benefits.engine.parameters import current_reads
 
 if TYPE_CHECKING:
@@ -71,12 +74,23 @@ def memo_of(
         return None
     a = assumptions or {}
     try:
-        key = (*context, *(None if k is None else _frozen(a.get(k)) for k in keys))
+        key = (
+            *context,
+            revrul_2001_62_state(),  # the table of a 2003-2007 ASD is the plan's reading's
+            *(None if k is None else _frozen(a.get(k)) for k in keys),
+        )
         memo = _MEMOS.get(key)
     except (_Unkeyable, TypeError):  # TypeError: a value unhashable all the same
         return None
     if memo is None:
         if len(_MEMOS) >= CONTEXTS:
-            del _MEMOS[next(iter(_MEMOS))]
-        memo = _MEMOS[key] = {}
+            # the oldest context dropped (another thread may have dropped it, or changed the dict, first)
+            with suppress(StopIteration, RuntimeError):
+                _MEMOS.pop(next(iter(_MEMOS)), None)
+        memo = _MEMOS.setdefault(key, {})
     return memo
+
+
+def forget() -> None:
+    """Drop every kept basis (a benchmark's first request of its market data; a test's fresh start)."""
+    _MEMOS.clear()

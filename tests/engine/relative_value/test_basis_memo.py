@@ -4,20 +4,23 @@ A grid's dates compared under market data written several ways (the same rates a
 4.6 and Decimal("4.60"), whose words differ), in turn and twice each (the second time from the kept
 bases): every date's basis, values, groups and note are what the date alone gives under that
 writing. Nothing is kept while regulatory reads are recorded or a table is loaded as an input, nor
-for market data a key cannot hold.
+for market data a key cannot hold. A 2003-2007 ASD's table is the plan's reading of Rev. Rul.
+2001-62: a basis kept under one reading is never given under another.
 """
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from benefits.engine.basis_memo import dates_memo
-from benefits.engine.mortality import latest_417e_table, loaded_417e_tables
+from benefits.engine.actuarial import Form
+from benefits.engine.basis_memo import dates_memo, forget, memo_of
+from benefits.engine.mortality import latest_417e_table, loaded_417e_tables, revrul_2001_62_reading
 from benefits.engine.parameters import recorded_reads
-from benefits.engine.relative_value import relative_values, relative_values_of_dates
+from benefits.engine.relative_value import OptionalForm, relative_values, relative_values_of_dates
 
 from .test_relative_values_of_dates import BIRTH, RULES, figures, grids, outcome
 
@@ -78,3 +81,40 @@ def test_the_same_rates_written_differently_are_kept_apart():
         dates_memo({"treasury_30y_monthly": {"2029-10": "4.60"}}, RULES, married=False, table=None)
         is not again
     )
+
+
+def test_a_basis_kept_under_one_reading_of_revrul_2001_62_is_not_given_under_another():
+    """A 2005 ASD is valued on the Rev. Rul. 2001-62 table of the plan's reading (unloaded or loaded,
+    confirmed or not): each reading in turn, twice, gives what the date alone gives under it."""
+    forget()
+    asd, spouse = date(2005, 6, 1), date(1964, 1, 1)
+    forms = [
+        OptionalForm("life", Form.life(), Decimal("1000.00")),
+        OptionalForm("js50", Form.contingent(0.5), Decimal("900.00"), spouse),
+    ]
+    a = {"treasury_30y_monthly": {"2005-03": "4.75"}}
+    seen = {}
+    for reading in ("unloaded", "loaded", None, "loaded", "unloaded"):
+        with revrul_2001_62_reading(reading):
+            together = relative_values_of_dates(
+                [(asd, forms)], birth_date=BIRTH, married=True, assumptions=a, rules=RULES
+            )[0]
+            alone = relative_values(
+                forms, birth_date=BIRTH, asd=asd, married=True, assumptions=a, rules=RULES
+            )
+        assert figures(together) == figures(alone)
+        seen[reading] = (together.basis.basis.table.name, together.values["life"].percent)
+    # the readings' tables differ, and so does the life annuity's value against the QJSA
+    assert seen["loaded"][0] != seen["unloaded"][0] != seen[None][0]
+    assert seen["loaded"][1] != seen["unloaded"][1]
+
+
+def test_each_reading_of_revrul_2001_62_keeps_its_own_bases():
+    """Every memo (the comparison bases', carver-db's cash-out bases') is the reading's own."""
+    a = {"treasury_30y_monthly": {"2005-03": "4.75"}}
+    memos = {}
+    for reading in ("unloaded", "loaded", None):
+        with revrul_2001_62_reading(reading):
+            memos[reading] = memo_of(("cash-out basis",), a, ("treasury_30y_monthly",))
+            assert memo_of(("cash-out basis",), a, ("treasury_30y_monthly",)) is memos[reading]
+    assert len({id(m) for m in memos.values()}) == 3
