@@ -51,15 +51,12 @@ def _form_json(f: FormAmount, written: list[str]) -> dict[str, Any]:
 
 
 def _cash_out_json(co: CashOut, written: list[str]) -> dict[str, Any]:
-    out = {
-        "required": co.required,
-        "threshold": money_str(co.threshold),
-        "value": None if co.value is None else money_str(co.value),
-    }
-    written.append(out["threshold"])
-    if out["value"] is not None:
-        written.append(out["value"])
-    return out
+    threshold = money_str(co.threshold)
+    value = None if co.value is None else money_str(co.value)
+    written.append(threshold)
+    if value is not None:
+        written.append(value)
+    return {"required": co.required, "threshold": threshold, "value": value}
 
 
 def plan_outputs(
