@@ -1058,6 +1058,19 @@ def write_values(
         written.append(text)
 
 
+def write_basis_and_groups(
+    basis: ComparisonBasis, groups: Sequence[RelativeValueGroup], item: dict[str, Any], written: list[str]
+) -> None:
+    """A date's ``relative_value_basis`` and ``relative_value_groups`` in its contract ``item``, each
+    string they hold added to ``written`` (``input_ranges.sign_checked``)."""
+    said = item["relative_value_basis"] = basis.as_json()
+    listed = item["relative_value_groups"] = groups_json(groups)
+    written += said.values()
+    for g in listed:
+        written += g["forms"]
+        written += (g["low"], g["high"], g["disclosed"])
+
+
 _EMPTY_TRACE = Trace()
 
 
@@ -1102,5 +1115,6 @@ __all__ = [
     "relative_values",
     "relative_values_of_dates",
     "value_items",
+    "write_basis_and_groups",
     "write_values",
 ]

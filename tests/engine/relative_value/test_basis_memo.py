@@ -24,6 +24,8 @@ from benefits.engine.relative_value import OptionalForm, relative_values, relati
 
 from .test_relative_values_of_dates import BIRTH, RULES, figures, grids, outcome
 
+WRITINGS = ["text", "short", "float", "decimal"]
+
 
 def rewritten(value, how):
     """A rate's percent written another way: the same number, another text or type."""
@@ -36,14 +38,19 @@ def rewritten(value, how):
     return Decimal(value)
 
 
+def written_as(assumptions, how):
+    """Market data (each key a map of months to rates) with every rate ``rewritten`` (as given: "text")."""
+    if how == "text":
+        return assumptions
+    return {key: {m: rewritten(v, how) for m, v in months.items()} for key, months in assumptions.items()}
+
+
 @settings(max_examples=40, deadline=None)
-@given(grids(), st.lists(st.sampled_from(["text", "short", "float", "decimal"]), min_size=1, max_size=4))
+@given(grids(), st.lists(st.sampled_from(WRITINGS), min_size=1, max_size=4))
 def test_a_kept_basis_is_the_basis_formed_afresh(grid, writings):
     dates, forms, married, assumptions = grid
     for how in writings:
-        a = assumptions if how == "text" else {
-            key: {m: rewritten(v, how) for m, v in months.items()} for key, months in assumptions.items()
-        }  # fmt: skip
+        a = written_as(assumptions, how)
         for _ in range(2):  # the second pass reads the bases the first kept
             together = relative_values_of_dates(
                 list(zip(dates, forms, strict=True)), birth_date=BIRTH, married=married, assumptions=a, rules=RULES

@@ -13,10 +13,7 @@ from benefits.engine.core import CoreResult
 from benefits.engine.input_ranges import sign_checked
 from benefits.engine.missing import Missing, MissingLog
 from benefits.engine.money import money_str, to_money
-from benefits.engine.relative_value import (
-    groups_json,
-    value_items,
-)
+from benefits.engine.relative_value import value_items, write_basis_and_groups
 from benefits.engine.trace import SharedSteps
 from benefits.engine.types import Participant
 
@@ -104,12 +101,7 @@ def outputs_json(result: CarverBenefits, *, traces_key: bool = True) -> dict[str
             traces[f"estimates[{i}].forms.{k}"] = [NRD_POINTER, *shared.dicts(tail)]
         rv = e.relative_values
         if rv is not None and rv.basis is not None:
-            basis = item["relative_value_basis"] = rv.basis.as_json()
-            groups = item["relative_value_groups"] = groups_json(rv.groups)
-            written += basis.values()
-            for g in groups:
-                written += g["forms"]
-                written += (g["low"], g["high"], g["disclosed"])
+            write_basis_and_groups(rv.basis, rv.groups, item, written)
             for k, percent, approx in value_items(rv.values):  # ``relative_value_json`` of each
                 item["forms"][k]["relative_value"] = {"percent": percent, "approximately_equal": approx}
                 written.append(percent)

@@ -13,7 +13,7 @@ from benefits.engine.core import CoreResult, ParticipantError
 from benefits.engine.input_ranges import sign_checked
 from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
-from benefits.engine.relative_value import groups_json, write_values
+from benefits.engine.relative_value import write_basis_and_groups, write_values
 from benefits.engine.types import Participant
 
 from .estimates import QuakerBenefits
@@ -111,12 +111,7 @@ def contract_outputs(
             item["survivor_monthly"] = survivors  # also on each form (kept for earlier callers)
         rv = e.relative_values
         if rv is not None and rv.basis is not None:
-            basis = item["relative_value_basis"] = rv.basis.as_json()
-            groups = item["relative_value_groups"] = groups_json(rv.groups)
-            written += basis.values()
-            for g in groups:
-                written += g["forms"]
-                written += (g["low"], g["high"], g["disclosed"])
+            write_basis_and_groups(rv.basis, rv.groups, item, written)
             write_values(rv.values, forms, written)  # ``relative_value_json`` of each value
             if traces_map:
                 for k in rv.values:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from benefits.engine.dates import add_months
 from benefits.engine.minimum_present_value import lookback
 from benefits.engine.plans.carver_db.cash_out import cash_out, cash_out_event, cash_outs_of_dates
+from tests.engine.relative_value.test_basis_memo import WRITINGS, written_as
 
 BIRTH = date(1962, 7, 15)
 NRD = date(2027, 8, 1)
@@ -35,14 +36,6 @@ def grids(draw):
     return dates, term, assumptions, vested
 
 
-def rewritten(value, how):
-    if isinstance(value, list):
-        return [rewritten(v, how) for v in value]
-    if how == "short":
-        return value.rstrip("0").rstrip(".")
-    return float(value) if how == "float" else Decimal(value)
-
-
 def outcome(co):
     if isinstance(co, Exception):
         return type(co), str(co)
@@ -50,13 +43,11 @@ def outcome(co):
 
 
 @settings(max_examples=60, deadline=None)
-@given(grids(), st.lists(st.sampled_from(["text", "short", "float", "decimal"]), min_size=1, max_size=3))
+@given(grids(), st.lists(st.sampled_from(WRITINGS), min_size=1, max_size=3))
 def test_each_date_with_its_kept_basis_is_the_scalar_cash_out(grid, writings):
     dates, term, assumptions, vested = grid
     for how in writings:
-        a = assumptions if how == "text" else {
-            key: {m: rewritten(v, how) for m, v in months.items()} for key, months in assumptions.items()
-        }  # fmt: skip
+        a = written_as(assumptions, how)
         pairs = [(d, cash_out_event(term, d)) for d in dates]
         for _ in range(2):  # the second pass reads the bases the first kept
             together = cash_outs_of_dates(
