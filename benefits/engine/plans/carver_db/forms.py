@@ -12,18 +12,23 @@ from dataclasses import dataclass, replace
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from functools import cached_property, lru_cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from benefits.engine.actuarial import Basis, Form, form_factor, form_factors, life_annuity, plan_basis
 from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_years_between, months_between
 from benefits.engine.life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
 from benefits.engine.money import to_decimal, to_money, to_money_down
+from benefits.engine.numpy_on_first_use import NumpyOnFirstUse
 from benefits.engine.trace import Step, Trace, money, recording
 from benefits.engine.trace import factor as factor_of
 from benefits.engine.trace import years as years_of
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = NumpyOnFirstUse(globals())
 
 CENT_FACTOR = Decimal("0.01")
 ONE = Decimal(1)

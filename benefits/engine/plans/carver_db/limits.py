@@ -12,15 +12,20 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.dates import first_of_month_on_or_after, months_between_firsts
+from benefits.engine.numpy_on_first_use import NumpyOnFirstUse
 from benefits.engine.trace import Trace, TraceBuilder, money
 from benefits.engine.trace import factor as factor_of
 
 from .forms import early_factor, late_factor
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = NumpyOnFirstUse(globals())
 
 ZERO = Decimal(0)
 FIVE_PERCENT = 0.05

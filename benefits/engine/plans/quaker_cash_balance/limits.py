@@ -9,19 +9,23 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from benefits.engine.actuarial import life_annuity, life_annuity_factors, plan_basis, pure_endowment
 from benefits.engine.dates import first_of_next_month
 from benefits.engine.money import ZERO, to_decimal, to_money
 from benefits.engine.mortality import MortalityTable
+from benefits.engine.numpy_on_first_use import NumpyOnFirstUse
 from benefits.engine.parameters import parameter
 from benefits.engine.trace import Trace, money, rate
 from benefits.engine.trace import factor as factor_of
 
 from .settings import BenefitSettings
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = NumpyOnFirstUse(globals())
 
 TEN = Decimal(10)
 

@@ -18,15 +18,14 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 from functools import lru_cache
-from typing import Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, cast
 
 from benefits.engine.actuarial import Basis, Form, form_factors
 from benefits.engine.core import CoreResult
 from benefits.engine.dates import months_between
 from benefits.engine.money import to_decimal, to_money, to_money_down
 from benefits.engine.mortality import MortalityTable
+from benefits.engine.numpy_on_first_use import NumpyOnFirstUse
 from benefits.engine.parameters import ParameterNotInForce, parameter
 from benefits.engine.types import Participant
 
@@ -52,6 +51,11 @@ from .limits import (
     high3_average,
 )
 from .market import MarketData
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    np = NumpyOnFirstUse(globals())
 
 
 @dataclass
