@@ -1,6 +1,6 @@
 """The one pass against ``plan.grid.price``, alternated in one process: the ratio when the machine is noisy.
 
-    .venv/bin/python bench/bench_modeler_ratio.py [--runs 15]
+    .venv/bin/python bench/bench_modeler_ratio.py [--runs 15] [--processes 3]
 
 Issue 29. The same requests as ``bench_modeler_grid.py`` part 1 (each grid plan's participant, every
 date of its grid; the demo market data, then every month's rates, so that every date's relative
@@ -14,11 +14,19 @@ The comparison bases of the dates are kept between requests (``basis_memo``: the
 the plan under the same market data reads them), so each round also times the request once more with
 them dropped first: the "first request" figure, what a worker's first modeler run of a market-data
 set costs.
+
+Whole processes run faster or slower on a shared machine (one run read the carver-db grid at 22 ms in
+every one of 25 samples, the next at 13 ms), so the rounds run in ``--processes`` child processes in
+turn, each printing its minimums; the figures are the median of the processes' ratios, with their
+range.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,11 +41,9 @@ from benefits.engine import basis_memo  # noqa: E402
 from benefits.engine.request import calculate_request  # noqa: E402
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=15)
-    runs = parser.parse_args().runs
-    print(f"grid and one pass alternated, minimum CPU of {runs} each ({load_average()})")
+def measure(runs: int) -> list[dict[str, object]]:
+    """Each case's minimum CPU times (ms) over ``runs`` alternated rounds, in this process."""
+    figures: list[dict[str, object]] = []
     for plan_key, plan, p, dates, as_of, own in cases():
         for label, market in (("demo market data", market_data), ("every month's rates", every_month_rates)):
             a = market(as_of) | own
@@ -58,11 +64,41 @@ def main() -> None:
                 one_s.append(end - middle)
                 first_s.append(time.process_time() - again)
             grid, one, first = (min(x) * 1000 for x in (grid_s, one_s, first_s))
-            print(
-                f"  {plan_key}, {label}, {len(dates)} dates: plan.grid.price {grid:.1f} ms, "
-                f"modeler request (one pass) {one:.1f} ms: {one / grid:.2f}× (target ≤ 2×); "
-                f"first request of the market data {first:.1f} ms: {first / grid:.2f}×"
-            )
+            case = f"{plan_key}, {label}, {len(dates)} dates"
+            figures.append({"case": case, "grid": grid, "one": one, "first": first})
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(measure(args.runs)))
+        return
+    print(
+        f"grid and one pass alternated, minimum CPU of {args.runs} each, in {args.processes} processes "
+        f"in turn ({load_average()})"
+    )
+    argv = [sys.executable, __file__, "--child", "--runs", str(args.runs)]
+    processes = [
+        json.loads(subprocess.run(argv, check=True, capture_output=True, text=True).stdout)
+        for _ in range(args.processes)
+    ]
+    for i, first_process in enumerate(processes[0]):
+        rows = [figures[i] for figures in processes]
+        ratio = [float(r["one"]) / float(r["grid"]) for r in rows]
+        first = [float(r["first"]) / float(r["grid"]) for r in rows]
+        print(
+            f"  {first_process['case']}: plan.grid.price "
+            f"{', '.join(f'{float(r["grid"]):.1f}' for r in rows)} ms; one pass "
+            f"{', '.join(f'{float(r["one"]):.1f}' for r in rows)} ms: "
+            f"{statistics.median(ratio):.2f}× (processes {', '.join(f'{x:.2f}' for x in ratio)}; target ≤ 2×); "
+            f"first request of the market data {statistics.median(first):.2f}× "
+            f"({', '.join(f'{x:.2f}' for x in first)})"
+        )
 
 
 if __name__ == "__main__":
