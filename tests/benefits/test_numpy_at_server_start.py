@@ -1,0 +1,28 @@
+"""A server process loads numpy when Django starts (benefits/apps.py), not on a participant's first
+modeler request: the engine itself takes numpy on first use, so that a command-line census that prices
+no annuity never loads it (tests/engine/core/test_numpy_on_first_use.py)."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHILD = """
+import sys
+import django
+django.setup()
+print("numpy" in sys.modules)
+"""
+
+
+def test_django_start_loads_numpy_before_any_request():
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"DJANGO_SETTINGS_MODULE": "config.settings.test", "PATH": "/usr/bin:/bin"},
+    )
+    assert out.stdout.strip().splitlines()[-1] == "True"
