@@ -19,17 +19,22 @@ def day(d) -> str:
     return formatting.date_words(d)
 
 
-def scheduled_words(payment) -> str:
-    what = payment.form_label or payment.get_kind_display()
+def scheduled_words(payment, *, named: bool = True) -> str:
+    """``named``: the sentence says which payment it is (a claim's next step, a plan's card); a list
+    that names each payment beside its status says only the date and the amount."""
+    what = f"{payment.form_label or payment.get_kind_display()}, " if named else ""
     if payment.kind == "loan_disbursement":
         return f"Scheduled for {day(payment.first_pay_date)}: the loan of {money(payment.gross)} is paid out."
     if payment.frequency == "once":
-        return f"Scheduled for {day(payment.first_pay_date)}: {what}, {money(payment.gross)}."
-    return f"Scheduled for {day(payment.first_pay_date)}: {what}, {money(payment.gross)} {PER[payment.frequency]}."
+        return f"Scheduled for {day(payment.first_pay_date)}: {what}{money(payment.gross)}."
+    return (
+        f"Scheduled for {day(payment.first_pay_date)}: {what}{money(payment.gross)} {PER[payment.frequency]}."
+    )
 
 
-def status_words(payment, first_paid=None) -> str:
-    """The payment record's state in words for the participant and the dashboard."""
+def status_words(payment, first_paid=None, *, named: bool = True) -> str:
+    """The payment record's state in words for the participant and the dashboard (``named``: see
+    ``scheduled_words``)."""
     s = payment.state
     if s == "in_pay":
         return (
@@ -43,7 +48,7 @@ def status_words(payment, first_paid=None) -> str:
         return f"{payment.get_state_display()}: {payment.state_reason}"
     if s == "cancelled":
         return "Cancelled before payment."
-    return scheduled_words(payment)
+    return scheduled_words(payment, named=named)
 
 
 def due_row(i) -> dict:
@@ -106,7 +111,7 @@ def participant_page(payments, instalments) -> dict:
                 if p.continues_from_id
                 else ""
             ),
-            "status": status_words(p, first_paid.get(p.pk)),
+            "status": status_words(p, first_paid.get(p.pk), named=False),  # ``what`` names it
             "destination": p.destination_masked,
         }
         for p in payments
@@ -166,7 +171,7 @@ def stream_row(p) -> dict:
         "plan": p.membership.plan.name,
         "what": p.form_label or p.get_kind_display(),
         "gross": money(p.gross),
-        "status": status_words(p),
+        "status": status_words(p, named=False),  # the row names the form and the amount
     }
 
 

@@ -411,3 +411,15 @@ def test_the_participant_gets_the_payments_as_a_pdf(single_pat, committee, admin
         "gross": "$5,000.00",
         "what": "Age 59½ withdrawal (401(k))",
     }
+
+
+def test_a_payment_listed_by_name_says_its_date_and_amount_once(single_pat, committee, client):
+    """The payments page and the dashboard list each payment as "plan, form: status": the status does
+    not name the form again ("Age 59½ withdrawal (401(k)): Scheduled for …: Age 59½ withdrawal …")."""
+    withdrawal(single_pat, committee)
+    client.force_login(single_pat)
+    line = "Age 59½ withdrawal (401(k)): Scheduled for December 1, 2026: $5,000.00."
+    for url in ("/payments/", "/benefits/"):
+        page = client.get(url).content.decode()
+        assert line in page, url
+        assert "(401(k)): Scheduled for December 1, 2026: Age 59½ withdrawal" not in page, url
