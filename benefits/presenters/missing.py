@@ -104,12 +104,19 @@ def _item_sentences(item: dict, result: dict) -> list[str]:
     needs = input_words(item.get("field", ""))
     blocked = _joined(figure_words(b, result) for b in item.get("blocks") or [])
     instead = _joined(figure_words(b, result) for b in item.get("fallback") or [])
+    return _sentences(blocked, instead, needs)
+
+
+def _sentences(blocked: str, instead: str, needs: str, *, which: str = "", many: bool = False) -> list[str]:
+    """What cannot be shown, and what is shown on the plan's rate instead, and what they need."""
+    which = f" {which}" if which else ""
     out = []
     if blocked or not instead:
-        out.append(f"We cannot show {blocked or 'some figures'} yet: it needs {needs}.")
+        need = "they need" if many else "it needs"
+        out.append(f"We cannot show {blocked or 'some figures'}{which} yet: {need} {needs}.")
     if instead:
         out.append(
-            f"We show {instead} on the plan's own interest rate for now: the basis the law "
+            f"We show {instead}{which} on the plan's own interest rate for now: the basis the law "
             f"prescribes needs {needs}."
         )
     return out
@@ -166,15 +173,7 @@ class _DateRun:
             f"{MONTHLY_INPUTS[kind]} for months from {_month_words(min(self.months))} "
             f"to {_month_words(max(self.months))}"
         )
-        out = []
-        if blocked or not instead:
-            out.append(f"We cannot show {_joined(blocked) or 'some figures'} {which} yet: they need {needs}.")
-        if instead:
-            out.append(
-                f"We show {_joined(instead)} {which} on the plan's own interest rate for now: the basis "
-                f"the law prescribes needs {needs}."
-            )
-        return out
+        return _sentences(_joined(blocked), _joined(instead), needs, which=which, many=True)
 
 
 def _joined(words_: Iterable[str]) -> str:
