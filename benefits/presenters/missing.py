@@ -67,7 +67,7 @@ def input_words(pointer: str) -> str:
 def figure_words(pointer: str, result: dict) -> str:
     """Which figure is blocked: "the lump sum for payments starting April 1, 2027"."""
     parts = [p for p in (pointer or "").split("/") if p]
-    words = next((FIGURE_WORDS[p] for p in reversed(parts) if p in FIGURE_WORDS), "some figures")
+    words = _figure_kind(pointer or "") or "some figures"
     if len(parts) >= 2 and parts[0] == "estimates" and parts[1].isdigit():
         estimates = result.get("estimates") or []
         index = int(parts[1])
@@ -81,16 +81,14 @@ def missing_sentences(result: dict | None) -> list[str]:
     """One sentence per missing input of a contract result (empty when nothing is missing); a run of
     monthly inputs that each block one start date's same figures is one sentence (``_DateRun``)."""
     result = result or {}
-    items = result.get("missing") or []
+    items = [(item, _date_run_key(item, result)) for item in result.get("missing") or []]
     runs: dict[tuple[object, ...], _DateRun] = {}
-    for item in items:
-        run = _date_run_key(item, result)
+    for _, run in items:
         if run is not None:
             runs.setdefault(run[0], _DateRun(run[0])).add(run[1], run[2])
     sentences: list[str] = []
     said: set[tuple[object, ...]] = set()
-    for item in items:
-        run = _date_run_key(item, result)
+    for item, run in items:
         if run is not None and len(runs[run[0]].dates) >= RUN_AT_LEAST:
             if run[0] not in said:
                 said.add(run[0])
@@ -123,6 +121,7 @@ def _sentences(blocked: str, instead: str, needs: str, *, which: str = "", many:
 
 
 def _figure_kind(pointer: str) -> str | None:
+    """The figure a pointer names, in words ("the lump sum"), or None."""
     return next((FIGURE_WORDS[p] for p in reversed(pointer.split("/")) if p in FIGURE_WORDS), None)
 
 
