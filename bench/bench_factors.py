@@ -24,10 +24,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from benefits.engine.numpy_on_first_use import import_numpy  # noqa: E402
+
+np = import_numpy()  # as the engine runs it: its BLAS on one thread
 
 from timing import load_average  # noqa: E402
 

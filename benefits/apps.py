@@ -21,5 +21,8 @@ class BenefitsConfig(AppConfig):
         # The engine imports numpy on first use, so that a census on the command line that prices no
         # annuity never loads it. A server process loads it here, at start: before Celery forks its
         # pool children (who then share it) and before a web worker's first modeler page, so no
-        # participant's request waits the 0.1 s of the import.
-        import numpy  # noqa: F401
+        # participant's request waits the 0.1 s of the import. Through the engine's own import, so that
+        # its BLAS runs on one thread (``numpy_on_first_use.import_numpy``).
+        from benefits.engine.numpy_on_first_use import import_numpy
+
+        import_numpy()

@@ -12,6 +12,12 @@ import pytest
 import time_machine
 from hypothesis import settings as hypothesis_settings
 
+from benefits.engine.numpy_on_first_use import import_numpy
+
+# numpy as the product runs it (its BLAS on one thread), also for the test modules that import it
+# themselves, before any engine module would.
+import_numpy()
+
 # CI runs the property tests derandomized (the same examples every run) and without per-example
 # deadlines, so a shared, loaded machine cannot turn them red by chance; locally they explore freely.
 # HYPOTHESIS_RANDOM=1 (make test-random) explores new examples even where CI is set.

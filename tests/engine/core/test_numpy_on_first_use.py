@@ -54,3 +54,45 @@ def test_the_first_use_puts_numpy_itself_in_the_module():
     assert actuarial.np is numpy
     mortality.np.float64(1.0)
     assert mortality.np is numpy
+
+
+# The BLAS thread count numpy loaded with (threadpoolctl reads it from the loaded library itself).
+THREADS_CHILD = """
+import io, json, sys
+from threadpoolctl import threadpool_info
+from benefits.engine.__main__ import main
+main(["calculate", "--jsonl", sys.argv[1]], stdout=io.StringIO())
+print(json.dumps(sorted({p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas"})))
+"""
+
+
+def _blas_threads(path: Path, env: dict[str, str]) -> list[int]:
+    out = subprocess.run(
+        [sys.executable, "-c", THREADS_CHILD, str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def quaker_census(tmp_path):
+    path = tmp_path / "census.jsonl"
+    lines = [census._header("quaker-cash-balance") | {"options": {"traces": False}}]
+    path.write_text(
+        "".join(json.dumps(line) + "\n" for line in [*lines, *census.participants("quaker-cash-balance", 5)])
+    )
+    return path
+
+
+def test_the_engine_runs_numpys_blas_on_one_thread(quaker_census):
+    """A process on a machine with more than one CPU would start a BLAS thread for each: they spin on
+    the CPU (0.08 s at import) and split a sum in a machine-dependent order."""
+    assert _blas_threads(quaker_census, {}) == [1]
+
+
+def test_a_thread_count_the_operator_sets_is_kept(quaker_census):
+    assert _blas_threads(quaker_census, {"OPENBLAS_NUM_THREADS": "2"}) == [2]
