@@ -36,6 +36,14 @@ from benefits.engine.numpy_on_first_use import import_numpy  # noqa: E402
 
 np = import_numpy()  # as the engine runs it: its BLAS on one thread
 
+# Every case in the allocator's steady state, as a long-running process is: glibc returns a large
+# block to the system until a block that size has once been freed, after which it keeps such blocks.
+# Without this, the cases run first paid fresh pages for each of the reference's temporary arrays
+# (3-4× its cost: the life grid's reference read 79,000 factors a second, and 267,000 after), and the
+# later ones did not, so a case's ratio depended on its place in the list.
+_steady = np.ones(3_000_000)  # 24 MB, over glibc's largest threshold (32 MB is its cap; the
+del _steady  # threshold rises to the size of a freed mmapped block)
+
 from timing import load_average  # noqa: E402
 
 from benefits.engine import actuarial  # noqa: E402
