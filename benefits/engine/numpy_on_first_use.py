@@ -8,15 +8,15 @@ JSON read and write (issue 29). Each such module binds ``np`` to ``NumpyOnFirstU
 first attribute read imports numpy and puts the module itself in ``np``, so every later use is the
 plain module (no cost after the first).
 
-``import_numpy`` is the one place numpy is imported (the engine's modules, and a server process at start,
-``benefits/apps.py``). It keeps numpy's BLAS (OpenBLAS in numpy's wheels) to one thread unless the
-operator has set its thread count. The engine's arrays are small (a few hundred lives by a few hundred
-ages): a second BLAS thread made nothing faster on this machine, but the threads OpenBLAS starts spin
-on the CPU: 0.08 s of CPU at import in every process, and on the §415 ratios a 174-date request
-primes in one pass, 0.024 s of CPU for 0.012 s of work. A server's processes (web workers, Celery's pool children) and
-its CPUs are shared between requests, so threads inside one request take CPU from the others. And a
-sum split between threads adds in a different order, so a factor could differ in its last bit from one
-machine to another. With one thread, it is the same on every machine.
+``import_numpy`` is the one place numpy is imported (the engine's modules, and a server process at
+start, ``benefits/apps.py``). It keeps numpy's BLAS (OpenBLAS in numpy's wheels) to one thread unless
+the operator has set its thread count. The engine's arrays are small (a few hundred lives by a few
+hundred ages): a second BLAS thread made nothing faster on this machine, but the threads OpenBLAS
+starts spin on the CPU: 0.08 s of CPU at import in every process, and on the §415 ratios a 174-date
+request primes in one pass, 0.024 s of CPU for 0.012 s of work. A server's processes (web workers,
+Celery's pool children) and its CPUs are shared between requests, so threads inside one request take
+CPU from the others. And a sum split between threads adds in a different order, so a factor could
+differ in its last bit from one machine to another. With one thread, it is the same on every machine.
 """
 
 from __future__ import annotations

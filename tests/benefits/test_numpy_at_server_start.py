@@ -1,6 +1,7 @@
 """A server process loads numpy when Django starts (benefits/apps.py), not on a participant's first
-modeler request, with its BLAS on one thread: the engine itself takes numpy on first use, so that a command-line census that prices
-no annuity never loads it (tests/engine/core/test_numpy_on_first_use.py)."""
+modeler request, and with its BLAS on one thread: the engine itself takes numpy on first use, so
+that a command-line census that prices no annuity never loads it
+(tests/engine/core/test_numpy_on_first_use.py)."""
 
 import subprocess
 import sys
