@@ -14,8 +14,8 @@ times the reference, then the engine, each sample repeating its call until it ha
 0.1 s of CPU. The rates printed are the medians of the rounds' samples, and the ratio judged is the
 median of the rounds' own ratios, printed with their range: on a shared machine a slow spell lands
 on both sides of a round, not on one side's samples alone (with three samples of each side taken one
-side after the other, the 10-years-certain case read anywhere from 1.87× to 2.94× between runs). Cold: before every call the caches the
-engine keeps per input (the scalar path's survival and life-annuity memos) are cleared, so a call
+side after the other, the 10-years-certain case read anywhere from 1.87× to 2.94× between runs).
+Cold: before every call the caches the engine keeps per input (the scalar path's survival and life-annuity memos) are cleared, so a call
 prices its factors afresh; what the engine keeps per table or basis (the discount vectors, the payment
 grids, the table's knots) stays, as the reference keeps nothing but the table's q_x. The target
 (issue 29): the engine's vectorized path within 2× of the reference.
@@ -61,6 +61,7 @@ from benefits.engine.mortality import get_table  # noqa: E402
 
 TOLERANCE = 1e-12
 TARGET = 2.0
+ROUNDS = 7  # each case: the reference, then the engine, this many times in turn
 
 
 # ------------------------------------------------------------------------------- the NumPy reference
@@ -143,9 +144,6 @@ def cold() -> None:
     actuarial._grid_survival.cache_clear()
 
 
-ROUNDS = 7
-
-
 def cpu_rate(fn: Callable[[], object], count: int) -> float:
     """Factors per CPU second: one sample of at least 0.1 s CPU."""
     calls, start = 0, time.process_time()
@@ -208,7 +206,8 @@ def main() -> None:
     zero = np.zeros(len(grid))
     print(f"annuity factors, engine vs a plain NumPy survival matrix ({load_average()})")
     print(
-        f"  NumPy {np.__version__}; factors per CPU second, medians of 7 alternated rounds; agreement: worst relative gap"
+        f"  NumPy {np.__version__}; factors per CPU second, medians of {ROUNDS} alternated rounds; "
+        "agreement: worst relative gap"
     )
     print(f"  {'case':<58}{'lives':>6}{'NumPy ref':>13}{'engine':>13}{'ratio':>9}  {'gap':<6}")
     ok = True
