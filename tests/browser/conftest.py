@@ -14,6 +14,7 @@ from pathlib import Path
 
 import axe_playwright_python
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.conftest import totp_now
 
@@ -135,11 +136,36 @@ AXE_VIOLATIONS = """async (options) => {
 }"""
 
 
+def _axe_violations(page) -> list[dict]:
+    """axe-core's violations on the page that stands once any navigation under way has landed.
+
+    A test that clicks a link and then checks the page can reach here before the new document
+    commits: axe then runs on the old document and fails when it is swapped out mid-run (a null
+    document, a destroyed context), or finishes on the old page and never sees the new one. Both are
+    races of the check, not findings, so the run is repeated on the page that is shown once it has
+    loaded, and a run is kept only if no navigation happened during it.
+    """
+    error: PlaywrightError | None = None
+    for _attempt in range(5):
+        page.wait_for_load_state("load")
+        url = page.url
+        try:
+            if not page.evaluate("() => typeof window.axe === 'object'"):
+                page.evaluate(AXE_SCRIPT)
+            violations = page.evaluate(AXE_VIOLATIONS, AXE_OPTIONS)
+        except PlaywrightError as exc:
+            error = exc
+            page.wait_for_timeout(200)
+            continue
+        page.wait_for_timeout(50)
+        if page.url == url:
+            return violations
+    raise AssertionError(f"axe-core could not finish a run on {page.url}: {error or 'the page kept navigating'}")
+
+
 def assert_accessible(page, *, ignore: tuple[str, ...] = ()) -> None:
     """No axe-core violations of WCAG 2 A/AA on the current page."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.evaluate(AXE_SCRIPT)
-    violations = [v for v in page.evaluate(AXE_VIOLATIONS, AXE_OPTIONS) if v["id"] not in ignore]
+    violations = [v for v in _axe_violations(page) if v["id"] not in ignore]
     assert not violations, "\n".join(
         f"{v['id']}: {v['help']} ({v['count']} nodes, e.g. {v['target']})" for v in violations
     )
