@@ -89,7 +89,13 @@ class ValueType:
     places: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind} if self.places is None else {"kind": self.kind, "places": self.places}
+        # Made once and shared: every step's dictionary lists its values' types (a traced request
+        # writes 200,000 of them), and no reader changes one.
+        made: dict[str, Any] | None = self.__dict__.get("_as_dict")
+        if made is None:
+            made = {"kind": self.kind} if self.places is None else {"kind": self.kind, "places": self.places}
+            object.__setattr__(self, "_as_dict", made)
+        return made
 
 
 MONEY = ValueType("money", 2)
@@ -122,12 +128,19 @@ def PRICE(places: int | None = None) -> ValueType:  # noqa: N802
     return ValueType("price", places)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Typed[T]:
     """A value with its type, as handed to a trace step (``money(x)``, ``factor(x, 6)``…)."""
 
     value: T
     type: ValueType
+
+    def __init__(self, value: T, type: ValueType) -> None:  # noqa: A002 - the field's name
+        # Written to the instance's dictionary: a frozen dataclass's own ``__init__`` goes through
+        # ``object.__setattr__`` for each field, and a traced request wraps 150,000 values.
+        d = self.__dict__
+        d["value"] = value
+        d["type"] = type
 
 
 # Each wrapper gives the value itself inside ``traces_off()``: no step is made there to carry its
@@ -210,6 +223,19 @@ def type_of(value: object) -> ValueType | None:
     return None  # a Decimal or float: money, a factor or a rate, which only its maker knows
 
 
+# ``type_of`` of a value by its exact class, where the class alone decides (a str does not: "12.5"
+# is a number to be typed by its maker, "Single" is text). ``_UNKNOWN``: ask ``type_of``.
+_UNKNOWN = object()
+_TYPE_BY_CLASS: Mapping[type, ValueType | None] = {
+    type(None): NONE,
+    bool: FLAG,
+    date: DATE,
+    int: COUNT,
+    Decimal: None,
+    float: None,
+}
+
+
 _NUMERIC = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
 
 
@@ -239,7 +265,7 @@ def _plain(value: object) -> object:
     return value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Step:
     """One step. A value handed in wrapped (``money(x)``) is stored bare, its type beside it."""
 
@@ -251,28 +277,50 @@ class Step:
     input_kinds: tuple[tuple[str, ValueType | None], ...] = ()
     result_kind: ValueType | None = None
 
-    def __post_init__(self) -> None:
-        if self.inputs and not self.input_kinds:
+    def __init__(
+        self,
+        rule: str,
+        section: str = "",
+        inputs: tuple[tuple[str, object], ...] = (),
+        result: object = None,
+        applied: bool = True,
+        input_kinds: tuple[tuple[str, ValueType | None], ...] = (),
+        result_kind: ValueType | None = None,
+    ) -> None:
+        # Written to the instance's dictionary, each value's type found by its Python type in one
+        # lookup: a traced request makes 4,000 steps a participant, a census millions, and the
+        # frozen dataclass's own ``__init__`` (``object.__setattr__`` for each field) was a fifth
+        # of a step's cost.
+        if inputs and not input_kinds:
             kinds: list[tuple[str, ValueType | None]] = []
-            bare: list[tuple[str, object]] = []
             wrapped = False
-            for k, v in self.inputs:  # one pass: a census builds millions of steps
-                if type(v) is Typed:
-                    kinds.append((k, v.type))
-                    bare.append((k, v.value))
+            for k, v in inputs:  # one pass
+                t = type(v)
+                if t is Typed:
+                    kinds.append((k, v.type))  # type: ignore[attr-defined]
                     wrapped = True
                 else:
-                    kinds.append((k, type_of(v)))
-                    bare.append((k, v))
-            object.__setattr__(self, "input_kinds", tuple(kinds))
+                    kind = _TYPE_BY_CLASS.get(t, _UNKNOWN)
+                    kinds.append((k, type_of(v) if kind is _UNKNOWN else kind))
+            input_kinds = tuple(kinds)
             if wrapped:
-                object.__setattr__(self, "inputs", tuple(bare))
-        if self.result_kind is None:
-            if type(self.result) is Typed:
-                object.__setattr__(self, "result_kind", self.result.type)
-                object.__setattr__(self, "result", self.result.value)
+                inputs = tuple((k, v.value if type(v) is Typed else v) for k, v in inputs)  # type: ignore[attr-defined]
+        if result_kind is None:
+            t = type(result)
+            if t is Typed:
+                result_kind = result.type  # type: ignore[attr-defined]
+                result = result.value  # type: ignore[attr-defined]
             else:
-                object.__setattr__(self, "result_kind", type_of(self.result))
+                kind = _TYPE_BY_CLASS.get(t, _UNKNOWN)
+                result_kind = type_of(result) if kind is _UNKNOWN else kind
+        d = self.__dict__
+        d["rule"] = rule
+        d["section"] = section
+        d["inputs"] = inputs
+        d["result"] = result
+        d["applied"] = applied
+        d["input_kinds"] = input_kinds
+        d["result_kind"] = result_kind
 
     def unapplied(self) -> Step:
         """``replace(self, applied=False)``, its types not worked out again (a branch not taken)."""
@@ -395,13 +443,22 @@ def _is_read(step: Step) -> bool:
     return bool(step.inputs) and step.inputs[0][0] == "parameter"
 
 
-@dataclass(frozen=True)
+_READS_NOW = object()  # ``Trace``'s default mark: the reads listed when it is made
+
+
+@dataclass(frozen=True, init=False)
 class Trace:
     """Immutable; each ``add``/``skip``/``extend`` also takes in the regulatory values read since the
     trace's last step (``parameters.recorded_reads``), so no builder can leave them out."""
 
-    steps: tuple[Step, ...] = field(default_factory=tuple)
-    reads_mark: int | None = field(default_factory=_reads_mark, compare=False, repr=False)
+    steps: tuple[Step, ...] = ()
+    reads_mark: int | None = field(default=None, compare=False, repr=False)
+
+    def __init__(self, steps: tuple[Step, ...] = (), reads_mark: int | None | object = _READS_NOW) -> None:
+        # Written to the instance's dictionary (a trace is made for each step added).
+        d = self.__dict__
+        d["steps"] = steps
+        d["reads_mark"] = _reads_mark() if reads_mark is _READS_NOW else reads_mark
 
     def _with(self, new: list[Step]) -> Trace:
         listed = current_reads()
@@ -453,10 +510,17 @@ class Trace:
 
 
 class SharedSteps:
-    """The dictionaries of one result's steps, each made once (``Trace.as_list(shared)``)."""
+    """The dictionaries of one result's steps, each made once (``Trace.as_list(shared)``).
+
+    Once for each step, and once for steps made apart with the same content: every date after
+    Normal Retirement Date prices the same amounts, so its form steps are the same words and
+    figures made again, date by date (about 1,900 of a 174-date request's 3,250 step objects). Such
+    steps share one dictionary (``_content_key``: equal only where the two would be written as the
+    same text), so it is converted and encoded once."""
 
     def __init__(self) -> None:
         self._made: dict[int, dict[str, Any]] = {}
+        self._by_content: dict[tuple[object, ...], dict[str, Any]] = {}
         self._kept: list[Step] = []  # each step stays alive, so its id stays its own
 
     def dicts(self, steps: Iterable[Step]) -> list[dict[str, Any]]:
@@ -466,9 +530,63 @@ class SharedSteps:
             made = get(id(step))
             if made is None:
                 self._kept.append(step)
-                made = self._made[id(step)] = step.as_dict()
+                key = _content_key(step)
+                if key is None:
+                    made = step.as_dict()
+                else:
+                    made = self._by_content.get(key)
+                    if made is None:
+                        made = self._by_content[key] = step.as_dict()
+                self._made[id(step)] = made
             out.append(made)
         return out
+
+
+# Values whose equality is their written form: equal values of these classes write the same JSON.
+# (Not Decimal or float: Decimal("1.0") == Decimal("1.00") and 0.0 == -0.0, written differently.)
+_EXACT = frozenset({str, int, bool, type(None), date})
+
+
+def _exact(value: object) -> object:
+    """A key for ``value`` equal only to a key of the same written form; ``_UNKNOWN`` for a value
+    of another class (a list, a mapping: such a step is not shared by content)."""
+    t = type(value)
+    if t in _EXACT:
+        return t, value
+    if t is Decimal:
+        return t, str(value)
+    if t is float:
+        return t, repr(value)
+    return _UNKNOWN
+
+
+def _content_key(step: Step) -> tuple[object, ...] | None:
+    """What ``Step.as_dict`` writes, as a hashable key: two steps with equal keys have dictionaries
+    that read alike and encode to the same text. None for a step holding a value ``_exact`` cannot
+    key (its own dictionary, as before)."""
+    inputs = []
+    for k, v in step.inputs:
+        key = _exact(v)
+        if key is _UNKNOWN:
+            return None
+        inputs.append((k, key))
+    result, applied = _exact(step.result), _exact(step.applied)
+    if (
+        result is _UNKNOWN
+        or applied is _UNKNOWN
+        or type(step.rule) is not str
+        or type(step.section) is not str
+    ):
+        return None
+    return (
+        step.rule,
+        step.section,
+        applied,
+        tuple(inputs),
+        result,
+        step.input_kinds,
+        step.result_kind,
+    )
 
 
 class TraceBuilder:

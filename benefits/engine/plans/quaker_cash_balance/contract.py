@@ -14,6 +14,7 @@ from benefits.engine.input_ranges import sign_checked
 from benefits.engine.missing import Missing, merge
 from benefits.engine.money import money_str
 from benefits.engine.relative_value import write_basis_and_groups, write_values
+from benefits.engine.trace import SharedSteps
 from benefits.engine.types import Participant
 
 from .estimates import QuakerBenefits
@@ -94,7 +95,8 @@ def contract_outputs(
             if "missing" not in exc2.message:
                 raise ParticipantError(exc2.field, exc2.message, absolute=True) from None
             raise
-    traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list()} if traces_map else {}
+    shared = SharedSteps()  # a step listed in many traces (each form repeats its date's) made once
+    traces: dict[str, list[Any]] = {"account.balance": b.account.trace.as_list(shared)} if traces_map else {}
     estimates = []
     written: list[str] = []  # every string put in the estimates but their dates (``sign_checked``)
     for i, e in enumerate(b.estimates):
@@ -115,7 +117,7 @@ def contract_outputs(
             write_values(rv.values, forms, written)  # ``relative_value_json`` of each value
             if traces_map:
                 for k in rv.values:
-                    traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list()
+                    traces[f"estimates[{i}].forms.{k}.relative_value"] = rv.traces[k].as_list(shared)
         if e.notes:
             item["notes"] = list(e.notes)
             written += e.notes
@@ -130,9 +132,9 @@ def contract_outputs(
         if not traces_map:
             continue
         for k, f in e.forms.items():
-            traces[f"estimates[{i}].forms.{k}"] = f.trace.as_list()
+            traces[f"estimates[{i}].forms.{k}"] = f.trace.as_list(shared)
         if not e.forms:
-            traces[f"estimates[{i}]"] = e.trace.as_list()
+            traces[f"estimates[{i}]"] = e.trace.as_list(shared)
     out: dict[str, Any] = {
         "account": {
             "balance": money_str(b.account.balance),
@@ -150,7 +152,7 @@ def contract_outputs(
             "balance_at_nrd": money_str(b.accrued.balance_at_nrd),
             "estimate": b.accrued.estimate,
         }
-        traces["accrued_benefit.monthly_at_nrd"] = b.accrued.trace.as_list()
+        traces["accrued_benefit.monthly_at_nrd"] = b.accrued.trace.as_list(shared)
     if b.cash_out is not None:
         co = b.cash_out
         out["cash_out"] = {
@@ -158,7 +160,7 @@ def contract_outputs(
             "threshold": money_str(co.threshold),
             "commencement_date": co.commencement_date.isoformat() if co.commencement_date else None,
         }
-        traces["cash_out"] = co.trace.as_list()
+        traces["cash_out"] = co.trace.as_list(shared)
     if b.survivor is not None:
         s = b.survivor
         out["survivor_annuity"] = {
@@ -170,7 +172,7 @@ def contract_outputs(
             "latest_commencement_date": s.dates.latest_start.isoformat(),
             "lump_sum_election_deadline": s.dates.lump_sum_election_deadline.isoformat(),
         }
-        traces["survivor_annuity"] = s.trace.as_list()
+        traces["survivor_annuity"] = s.trace.as_list(shared)
     if b.notes:
         out["benefit_notes"] = list(b.notes)
     missing.extend(b.missing)
