@@ -113,19 +113,32 @@ NUMBER = ValueType("number")
 PATH = ValueType("path")
 
 
+# Each of these types made once for its places, like the constants above: a traced request types
+# 100,000 values with them, and one result's steps made apart share a dictionary only where their
+# types are the same object (``SharedSteps``).
+_PLACED: dict[tuple[str, int | None], ValueType] = {}
+
+
+def _placed(kind: str, places: int | None) -> ValueType:
+    made = _PLACED.get((kind, places))
+    if made is None:
+        made = _PLACED[(kind, places)] = ValueType(kind, places)
+    return made
+
+
 def FACTOR(places: int) -> ValueType:  # noqa: N802 - reads like the other type constants
     """A factor stated to ``places`` decimal places (e.g. the plan's two-place option factors)."""
-    return ValueType("factor", places)
+    return _placed("factor", places)
 
 
 def SHARES(places: int | None = None) -> ValueType:  # noqa: N802
     """Share units: to ``places`` decimals where the plan rounds shares, else the decimals that matter."""
-    return ValueType("shares", places)
+    return _placed("shares", places)
 
 
 def PRICE(places: int | None = None) -> ValueType:  # noqa: N802
     """Dollars per share: to ``places`` decimals where the plan states them, else at least cents."""
-    return ValueType("price", places)
+    return _placed("price", places)
 
 
 @dataclass(frozen=True, init=False)
@@ -293,18 +306,21 @@ class Step:
         # of a step's cost.
         if inputs and not input_kinds:
             kinds: list[tuple[str, ValueType | None]] = []
+            bare: list[tuple[str, object]] = []
             wrapped = False
             for k, v in inputs:  # one pass
                 t = type(v)
                 if t is Typed:
                     kinds.append((k, v.type))  # type: ignore[attr-defined]
+                    bare.append((k, v.value))  # type: ignore[attr-defined]
                     wrapped = True
                 else:
                     kind = _TYPE_BY_CLASS.get(t, _UNKNOWN)
                     kinds.append((k, type_of(v) if kind is _UNKNOWN else kind))
+                    bare.append((k, v))
             input_kinds = tuple(kinds)
             if wrapped:
-                inputs = tuple((k, v.value if type(v) is Typed else v) for k, v in inputs)  # type: ignore[attr-defined]
+                inputs = tuple(bare)
         if result_kind is None:
             t = type(result)
             if t is Typed:
@@ -543,50 +559,51 @@ class SharedSteps:
 
 
 # Values whose equality is their written form: equal values of these classes write the same JSON.
-# (Not Decimal or float: Decimal("1.0") == Decimal("1.00") and 0.0 == -0.0, written differently.)
+# (Not Decimal or float: Decimal("1.0") == Decimal("1.00") and 0.0 == -0.0, written differently:
+# they are keyed by their text.)
 _EXACT = frozenset({str, int, bool, type(None), date})
-
-
-def _exact(value: object) -> object:
-    """A key for ``value`` equal only to a key of the same written form; ``_UNKNOWN`` for a value
-    of another class (a list, a mapping: such a step is not shared by content)."""
-    t = type(value)
-    if t in _EXACT:
-        return t, value
-    if t is Decimal:
-        return t, str(value)
-    if t is float:
-        return t, repr(value)
-    return _UNKNOWN
 
 
 def _content_key(step: Step) -> tuple[object, ...] | None:
     """What ``Step.as_dict`` writes, as a hashable key: two steps with equal keys have dictionaries
-    that read alike and encode to the same text. None for a step holding a value ``_exact`` cannot
-    key (its own dictionary, as before)."""
-    inputs = []
-    for k, v in step.inputs:
-        key = _exact(v)
-        if key is _UNKNOWN:
-            return None
-        inputs.append((k, key))
-    result, applied = _exact(step.result), _exact(step.applied)
-    if (
-        result is _UNKNOWN
-        or applied is _UNKNOWN
-        or type(step.rule) is not str
-        or type(step.section) is not str
-    ):
-        return None
-    return (
+    that read alike and encode to the same text. Value types are keyed by identity (each is alive
+    as long as the ``SharedSteps`` that keeps its step; two equal types made apart only miss a
+    share). None for a step holding a value of another class (a list, a mapping): its own
+    dictionary, as before."""
+    rule, section, applied, inputs, kinds = (
         step.rule,
         step.section,
-        applied,
-        tuple(inputs),
-        result,
+        step.applied,
+        step.inputs,
         step.input_kinds,
-        step.result_kind,
     )
+    if (
+        type(rule) is not str
+        or type(section) is not str
+        or type(applied) is not bool
+        or len(kinds) != len(inputs)
+    ):
+        return None
+    key: list[object] = [rule, section, applied, id(step.result_kind)]
+    for (k, v), (_, kind) in zip(inputs, kinds, strict=True):
+        t = type(v)
+        if t is Decimal:
+            v = str(v)
+        elif t is float:
+            v = repr(v)
+        elif t not in _EXACT:
+            return None
+        key += (k, id(kind), t, v)
+    result = step.result
+    t = type(result)
+    if t is Decimal:
+        result = str(result)
+    elif t is float:
+        result = repr(result)
+    elif t not in _EXACT:
+        return None
+    key += (t, result)
+    return tuple(key)
 
 
 class TraceBuilder:

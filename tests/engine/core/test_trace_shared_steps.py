@@ -30,6 +30,14 @@ def test_steps_made_apart_with_the_same_content_share_one_dictionary():
     assert first == a.as_dict() == b.as_dict()
 
 
+def test_factor_types_are_made_once_so_factor_steps_share_too():
+    assert FACTOR(6) is FACTOR(6) and FACTOR(6) == FACTOR(6) and FACTOR(6) is not FACTOR(2)
+    steps = [Step("Factor", "Table A", (), Typed(D("0.53"), FACTOR(2))) for _ in range(3)]
+    first, second, third = SharedSteps().dicts(steps)
+    assert first is second is third
+    assert first["result_type"] == {"kind": "factor", "places": 2}
+
+
 def test_equal_numbers_written_differently_are_not_shared():
     # Decimal("1.0") == Decimal("1.00") and 0.0 == -0.0, but each is written as given.
     pairs = [
