@@ -160,7 +160,9 @@ def _axe_violations(page) -> list[dict]:
         page.wait_for_timeout(50)
         if page.url == url:
             return violations
-    raise AssertionError(f"axe-core could not finish a run on {page.url}: {error or 'the page kept navigating'}")
+    raise AssertionError(
+        f"axe-core could not finish a run on {page.url}: {error or 'the page kept navigating'}"
+    )
 
 
 def assert_accessible(page, *, ignore: tuple[str, ...] = ()) -> None:
