@@ -237,8 +237,9 @@ def type_of(value: object) -> ValueType | None:
 
 
 # ``type_of`` of a value by its exact class, where the class alone decides (a str does not: "12.5"
-# is a number to be typed by its maker, "Single" is text). ``_UNKNOWN``: ask ``type_of``.
-_UNKNOWN = object()
+# is a number to be typed by its maker, "Single" is text). ``_UNKNOWN``: ask ``type_of`` (a type of
+# its own, never given to a step).
+_UNKNOWN = ValueType("unknown")
 _TYPE_BY_CLASS: Mapping[type, ValueType | None] = {
     type(None): NONE,
     bool: FLAG,
