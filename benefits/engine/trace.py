@@ -585,26 +585,30 @@ def _content_key(step: Step) -> tuple[object, ...] | None:
         or len(kinds) != len(inputs)
     ):
         return None
-    key: list[object] = [rule, section, applied, id(step.result_kind)]
-    for (k, v), (_, kind) in zip(inputs, kinds, strict=True):
-        t = type(v)
-        if t is Decimal:
-            v = str(v)
-        elif t is float:
-            v = repr(v)
-        elif t not in _EXACT:
-            return None
-        key += (k, id(kind), t, v)
-    result = step.result
-    t = type(result)
-    if t is Decimal:
-        result = str(result)
-    elif t is float:
-        result = repr(result)
-    elif t not in _EXACT:
+    result = _as_written(step.result)
+    if result is _NOT_KEYED:
         return None
-    key += (t, result)
+    key: list[object] = [rule, section, applied, id(step.result_kind), type(step.result), result]
+    for (k, v), (_, kind) in zip(inputs, kinds, strict=True):
+        written = _as_written(v)
+        if written is _NOT_KEYED:
+            return None
+        key += (k, id(kind), type(v), written)
     return tuple(key)
+
+
+_NOT_KEYED = object()
+
+
+def _as_written(value: object) -> object:
+    """``value`` as a key that tells apart what is written apart: a Decimal or float by its text,
+    a value of ``_EXACT`` as it is; ``_NOT_KEYED`` for any other."""
+    t = type(value)
+    if t is Decimal:
+        return str(value)
+    if t is float:
+        return repr(value)
+    return value if t in _EXACT else _NOT_KEYED
 
 
 class TraceBuilder:
