@@ -19,8 +19,11 @@ under its median.
 Every request carries the market data a participant's modeler request carries on the demo (issue 29:
 without it every relative value, the §417(a)(3) part, is reported missing instead of computed): the
 §417(e)(3) segment rates and the 30-year Treasury rate for the 25 months to the as-of date, at the
-demo's values (benefits/demo/loader.py, DEMO ONLY figures), and each plan's own series. Every date
-after the last month is priced on the last published rates, as the web modeler does.
+demo's values (benefits/demo/loader.py, DEMO ONLY figures), and each plan's own series. As on the
+web modeler, a date whose look-back month is not published yet has no §417(e)(3) segment rates: the
+engine reports that date's relative values missing (carver-db) or gives them on the plan's own rate
+(Quaker), and the benchmark prints, from the every-date response itself, on how many dates the
+relative values were computed and on which basis.
 """
 
 from __future__ import annotations
@@ -106,11 +109,30 @@ def child_cpu(path: Path) -> float:
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
+def coverage(path: Path) -> str:
+    """On how many of the request's dates the response gives relative values, and on which basis:
+    what the timed requests computed (read from one run's output, not assumed)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "benefits.engine", "calculate", str(path)],
+        capture_output=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[1],
+    ).stdout
+    (result,) = json.loads(out)["results"]
+    estimates = result["estimates"]
+    valued = sum(1 for e in estimates if any("relative_value" in f for f in e["forms"].values()))
+    fallback = {b.split("/")[2] for m in result.get("missing", []) for b in m.get("fallback", [])}
+    on_law = valued - len(fallback)
+    return (
+        f"relative values on {valued} of {len(estimates)} dates ({on_law} on the §417(e)(3) basis, "
+        f"{len(fallback)} on the plan's own rate for want of the month's segment rates), "
+        f"{len(estimates) - valued} reported missing"
+    )
+
+
 def main() -> None:
     print(f"every date through the command line ({load_average()}; CPU of the process, medians of {RUNS})")
-    print(
-        "  each request carries the demo's market data (segment rates, 30-year Treasury): relative values computed"
-    )
+    print("  each request carries the demo's market data (segment rates and 30-year Treasury, 25 months)")
     with tempfile.TemporaryDirectory() as tmp:
         for plan, (base, dates) in requests().items():
             p = base.pop("participant")
@@ -130,6 +152,7 @@ def main() -> None:
                 paths[mode].write_text(
                     json.dumps(base | {"options": options, "participants": [as_json(p, when)]})
                 )
+            print(f"  {plan}: {coverage(paths['as sent, every date'])}")
             # The modes take turns, so that a slow minute on the shared machine falls on all of them.
             runs: dict[str, list[float]] = {mode: [] for mode in paths}
             for _ in range(RUNS):
