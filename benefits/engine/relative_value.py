@@ -519,7 +519,7 @@ def _apv(option: OptionalForm, basis: Basis, age: float, asd: date) -> Decimal:
 
 
 def relative_values(
-    forms: Sequence[OptionalForm],
+    forms: Sequence[OptionalForm] | Callable[[], Sequence[OptionalForm]],
     *,
     birth_date: date,
     asd: date,
@@ -532,11 +532,15 @@ def relative_values(
     """Relative value of each of ``forms`` against the comparison form, all on one basis.
 
     Amounts are what the plan pays (rounded installments); APVs stay unrounded. The comparison form
-    itself is 100%. Ages are completed years and months on the ASD.
+    itself is 100%. Ages are completed years and months on the ASD. ``forms`` may be given as a
+    function that makes them: it is called only when the date's basis can be formed (a modeled date
+    whose look-back month is not published has none).
     """
     basis, note = comparison_basis(asd, assumptions, rules, married=married, table=table)
     if basis is None:
         return RelativeValues(None, note=note)
+    if callable(forms):
+        forms = forms()
     by_key = {f.key: f for f in forms}
     qjsa = by_key.get(basis.form)
     if qjsa is None:

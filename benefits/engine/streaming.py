@@ -15,6 +15,7 @@ as soon as it is computed; the results are copied to standard output once the la
 
 from __future__ import annotations
 
+import codecs
 import functools
 import json
 import shutil
@@ -47,10 +48,17 @@ def write_result(result: dict[str, Any], out: TextIO) -> None:
     """Write ``json.dumps(result, ensure_ascii=False)``, byte for byte, a piece at a time (a traced
     result's JSON is megabytes: it is never held whole). A traced result may list a step it repeats
     (each form of a date repeats the date's steps, a parameter read recurs in every trace that read
-    it) as one dictionary (``trace.SharedSteps``): each is encoded once, its text repeated."""
+    it) as one dictionary (``trace.SharedSteps``): each is encoded once, its text repeated. On a
+    UTF-8 stream with a byte buffer (standard output, a spool file) the repeated texts are turned
+    into bytes once too (``_write_traced_bytes``)."""
     traces = result.get("traces")
     if not isinstance(traces, dict) or not all(isinstance(k, str) for k in (*result, *traces)):
         out.write(_ENCODE(result))
+        return
+    sink = _utf8_buffer(out)
+    if sink is not None:
+        out.flush()  # what was written as text goes first
+        _write_traced_bytes(result, traces, sink, out.errors or "strict")
         return
     sep = "{"
     for key, value in result.items():
@@ -75,6 +83,55 @@ def write_result(result: dict[str, Any], out: TextIO) -> None:
             inner = ", "
         out.write("{}" if inner == "{" else "}")
     out.write("{}" if sep == "{" else "}")
+
+
+def _utf8_buffer(out: TextIO) -> IO[bytes] | None:
+    """The byte buffer under ``out`` when ``out`` writes UTF-8 (text written there and its UTF-8
+    bytes written to the buffer are the same output), else None (a ``StringIO``, another encoding)."""
+    buffer = getattr(out, "buffer", None)
+    encoding = getattr(out, "encoding", None)
+    if buffer is None or not isinstance(encoding, str):
+        return None
+    try:
+        utf8 = codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return None
+    return buffer if utf8 else None
+
+
+def _write_traced_bytes(result: dict[str, Any], traces: dict[str, Any], sink: IO[bytes], errors: str) -> None:
+    """``write_result``'s pieces as UTF-8 bytes: a traced result is mostly the same step texts
+    repeated (a 174-date carver-db result: 8 MB of which 17,500 step texts are 1,355 distinct ones),
+    and turning 8 MB of text with "§" in it into UTF-8 costs more than encoding the steps; here each
+    distinct step's text is made into bytes once."""
+
+    def utf8(text: str) -> bytes:
+        return text.encode("utf-8", errors)
+
+    sep = b"{"
+    for key, value in result.items():
+        sink.write(sep + utf8(f"{_ENCODE(key)}: "))
+        sep = b", "
+        if value is not traces:
+            sink.write(utf8(_ENCODE(value)))
+            continue
+        seen: dict[int, bytes] = {}  # id of a step's dictionary → its bytes; each is alive in ``traces``
+        get = seen.get
+        inner = b"{"
+        for name, steps in traces.items():
+            if type(steps) is not list:
+                sink.write(inner + utf8(f"{_ENCODE(name)}: {_ENCODE(steps)}"))
+            else:
+                texts = []
+                for step in steps:
+                    text = get(id(step))
+                    if text is None:
+                        text = seen[id(step)] = utf8(_ENCODE(step))
+                    texts.append(text)
+                sink.write(b"".join((inner, utf8(_ENCODE(name)), b": [", b", ".join(texts), b"]")))
+            inner = b", "
+        sink.write(b"{}" if inner == b"{" else b"}")
+    sink.write(b"{}" if sep == b"{" else b"}")
 
 
 def write_response(request: Request, out: TextIO, results: Iterable[dict[str, Any]] | None = None) -> None:
@@ -209,6 +266,14 @@ def calculate_jsonl(path: str, stdin: TextIO, out: TextIO) -> int:
         else:
             with open(path, "rb") as fh:
                 count = write_jsonl(fh, results)
-        results.seek(0)
-        shutil.copyfileobj(results, out, 1 << 20)
+        sink = _utf8_buffer(out)
+        if sink is None:
+            results.seek(0)
+            shutil.copyfileobj(results, out, 1 << 20)
+        else:  # the spool is UTF-8 too: its bytes copied as they are, not decoded and encoded again
+            results.flush()
+            spooled: IO[bytes] = results.buffer  # type: ignore[assignment]  # a BufferedRandom
+            spooled.seek(0)
+            out.flush()
+            shutil.copyfileobj(spooled, sink, 1 << 20)
     return count

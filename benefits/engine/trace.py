@@ -458,6 +458,16 @@ def _is_read(step: Step) -> bool:
     return bool(step.inputs) and step.inputs[0][0] == "parameter"
 
 
+def _any_read(steps: Iterable[Step]) -> bool:
+    """Whether a parameter-read step is among ``steps`` (``_is_read`` of any; a loop, not a generator:
+    every step added to a trace passes here)."""
+    for s in steps:
+        inputs = s.inputs
+        if inputs and inputs[0][0] == "parameter":
+            return True
+    return False
+
+
 _READS_NOW = object()  # ``Trace``'s default mark: the reads listed when it is made
 
 
@@ -479,12 +489,22 @@ class Trace:
         listed = current_reads()
         # The usual step: no value read since this trace's last step, and no read among the new
         # steps: nothing to merge (what ``_pending_reads`` and ``_merged`` would conclude).
-        if (listed is None or self.reads_mark is None or self.reads_mark >= len(listed)) and not any(
-            s.inputs and s.inputs[0][0] == "parameter" for s in new
-        ):
-            return Trace(self.steps + tuple(new), None if listed is None else len(listed))
-        reads, mark = _pending_reads(self.reads_mark)
+        mark = self.reads_mark
+        if (listed is None or mark is None or mark >= len(listed)) and not _any_read(new):
+            return _trace(self.steps + tuple(new), None if listed is None else len(listed))
+        reads, mark = _pending_reads(mark)
         return Trace(_merged(self.steps, new, reads), mark)
+
+    def _with_step(self, step: Step) -> Trace:
+        """``_with([step])``: the usual case (one step, nothing read since the last) without the list."""
+        listed = current_reads()
+        mark = self.reads_mark
+        inputs = step.inputs
+        if (listed is None or mark is None or mark >= len(listed)) and not (
+            inputs and inputs[0][0] == "parameter"
+        ):
+            return _trace((*self.steps, step), None if listed is None else len(listed))
+        return self._with([step])
 
     def add(
         self, rule: str, *, section: str = "", result: object = None, applied: bool = True, **inputs: object
@@ -493,13 +513,13 @@ class Trace:
         branch considered and not taken. Inside ``traces_off()``: this trace, unchanged."""
         if not _RECORDING.get():
             return self
-        return self._with([Step(rule, section, tuple(inputs.items()), result, applied)])
+        return self._with_step(Step(rule, section, tuple(inputs.items()), result, applied))
 
     def skip(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> Trace:
         """Return a new trace with a step that was considered and did not apply."""
         if not _RECORDING.get():
             return self
-        return self._with([Step(rule, section, tuple(inputs.items()), result, applied=False)])
+        return self._with_step(Step(rule, section, tuple(inputs.items()), result, applied=False))
 
     def extend(self, other: Trace) -> Trace:
         if not _RECORDING.get():
@@ -522,6 +542,15 @@ class Trace:
         its traces is one dictionary there (the command line encodes it once,
         ``streaming.write_result``); each result still gets its own copies."""
         return [s.as_dict() for s in self.steps] if shared is None else shared.dicts(self.steps)
+
+
+def _trace(steps: tuple[Step, ...], reads_mark: int | None) -> Trace:
+    """``Trace(steps, reads_mark)`` without the call to ``__init__`` (a trace is made for each step)."""
+    trace = object.__new__(Trace)
+    d = trace.__dict__
+    d["steps"] = steps
+    d["reads_mark"] = reads_mark
+    return trace
 
 
 class SharedSteps:

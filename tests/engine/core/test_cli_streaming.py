@@ -309,3 +309,52 @@ def test_a_traced_result_written_a_piece_at_a_time_is_json_dumps_byte_for_byte()
     ]
     for result in odd:
         assert _written(result) == json.dumps(result, ensure_ascii=False)
+
+
+def _written_bytes(result: dict, encoding: str = "utf-8", errors: str = "strict") -> bytes:
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding=encoding, errors=errors, newline="")
+    out.write("[")  # text written before the result stays before it
+    write_result(result, out)
+    out.write("]")
+    out.flush()
+    return raw.getvalue()
+
+
+def test_a_traced_result_written_to_a_byte_stream_is_json_dumps_in_its_encoding():
+    """Issue 29: on a UTF-8 stream with a byte buffer (standard output, the census spool) each
+    distinct step's text is turned into bytes once; the bytes are still those of ``json.dumps``
+    written as text, and text written around the result keeps its place. Another encoding takes
+    the text path."""
+    request = json.loads((ROOT / "examples" / "carver-db.json").read_text())
+    step = {"rule": "Ünïcode § — ×", "result": "1.5"}
+    results = [
+        *calculate_request(request)["results"],
+        {"id": "B", "traces": {"x": [step, step], "y": [], "z": "not a list"}, "after": [1, 2.5, None]},
+        {"id": "A", "traces": {}},
+        {"traces": {"x": [step]}},
+    ]
+    for result in results:
+        text = "[" + json.dumps(result, ensure_ascii=False) + "]"
+        assert _written_bytes(result) == text.encode("utf-8")
+        assert _written_bytes(result, "latin-1", "replace") == text.encode("latin-1", "replace")
+    # a character standard output carries under the POSIX locale's error handler
+    odd = {"id": "S", "traces": {"x": [{"rule": "\udcff", "result": None}]}}
+    expected = ("[" + json.dumps(odd, ensure_ascii=False) + "]").encode("utf-8", "surrogateescape")
+    assert _written_bytes(odd, errors="surrogateescape") == expected
+    with pytest.raises(UnicodeEncodeError):
+        _written_bytes(odd)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_jsonl_to_a_byte_stream_gives_the_text_results_in_utf8(path, tmp_path):
+    """The census spool is copied to a UTF-8 standard output as bytes: the same output as text."""
+    request = json.loads(path.read_text())
+    census = tmp_path / "census.jsonl"
+    census.write_text(_jsonl(request))
+    code, text, _ = _run(["calculate", "--jsonl", str(census)])
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+    assert main(["calculate", "--jsonl", str(census)], stdout=out, stderr=io.StringIO()) == code == 0
+    out.flush()
+    assert raw.getvalue() == text.encode("utf-8")

@@ -470,15 +470,14 @@ def form_relative_values(
 ) -> RelativeValues:
     """The relative value of every form against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2)), on the
     monthly payments the plan pays."""
-    options = optional_forms(
-        forms,
-        birth_date=birth_date,
-        retirement_date=retirement_date,
-        annuitant_birth=annuitant_birth,
-        settings=settings,
-    )
     return relative_values(
-        options,
+        lambda: optional_forms(  # made only when the date's comparison basis can be formed
+            forms,
+            birth_date=birth_date,
+            retirement_date=retirement_date,
+            annuitant_birth=annuitant_birth,
+            settings=settings,
+        ),
         birth_date=birth_date,
         asd=retirement_date,
         married=married,

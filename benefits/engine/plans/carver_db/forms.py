@@ -296,12 +296,18 @@ def form_limit_annual(
 ) -> Decimal:
     """The most form ``key`` may pay a year under §6.1(C)(3): the limit converted on 5%/GATT, in
     whole cents a month (rounded down)."""
-    ratio = limit_ratio(
+    return _form_cap(
+        limit_annual,
         key,
         months_between(participant_birth, retirement_date),
         months_between(annuitant_birth, retirement_date) if annuitant_birth is not None else None,
     )
-    return to_money_down(limit_annual * to_decimal(ratio) / 12) * 12
+
+
+def _form_cap(limit_annual: Decimal, key: str, age_m: int, annuitant_m: int | None) -> Decimal:
+    """``form_limit_annual`` at the ages in months on the date (worked out once for a date's forms):
+    to_money_down(limit × to_decimal(ratio) / 12) × 12."""
+    return to_money_down(limit_annual * to_decimal(limit_ratio(key, age_m, annuitant_m)) / 12) * 12
 
 
 def _hold_to_limit(
@@ -316,16 +322,12 @@ def _hold_to_limit(
 ) -> None:
     """§6.1(C)(3): each form the test applies to (``limit_tested``) held, in ``forms``, to the §415
     limit converted to it; ``traced``: the reduction is a step of the form's trace."""
+    age_m = months_between(participant_birth, retirement_date)
+    annuitant_m = months_between(annuitant_birth, retirement_date) if annuitant_birth is not None else None
     for key, f in list(forms.items()):
         if not limit_tested(key, married):
             continue
-        cap = form_limit_annual(
-            limit_annual,
-            key,
-            participant_birth=participant_birth,
-            retirement_date=retirement_date,
-            annuitant_birth=annuitant_birth,
-        )
+        cap = _form_cap(limit_annual, key, age_m, annuitant_m)
         if f.annual <= cap:
             continue
         trace = f.trace
