@@ -338,10 +338,17 @@ class Step:
         d["result_kind"] = result_kind
 
     def unapplied(self) -> Step:
-        """``replace(self, applied=False)``, its types not worked out again (a branch not taken)."""
-        return Step(
-            self.rule, self.section, self.inputs, self.result, False, self.input_kinds, self.result_kind
-        )
+        """``replace(self, applied=False)``, its types not worked out again (a branch not taken); one
+        object for a step marked so again (a shared step, ``money_step``, stays shared)."""
+        if not self.applied:
+            return self
+        made: Step | None = self.__dict__.get("_unapplied")
+        if made is None:
+            made = Step(
+                self.rule, self.section, self.inputs, self.result, False, self.input_kinds, self.result_kind
+            )
+            self.__dict__["_unapplied"] = made
+        return made
 
     def as_dict(self) -> dict[str, Any]:
         # Kept on the step: a step is listed in every trace that extends the one it was made in
@@ -364,6 +371,44 @@ class Step:
             out["result_type"] = self.result_kind.as_dict()
         object.__setattr__(self, "_as_dict", out)
         return dict(out)
+
+
+# ``money_step``'s steps by their words and figures (bounded: cleared when full).
+_MONEY_STEPS: dict[tuple[object, ...], Step] = {}
+_MONEY_STEPS_MAX = 8192
+
+
+def money_step(rule: str, section: str, result: Decimal, applied: bool = True, **inputs: Decimal) -> Step:
+    """``Step(rule, section, inputs, money(result), applied)`` with every input money too, one object
+    for the same words and figures: the dates of a request repeat them (the §415 dollar amount, the
+    cash-out threshold, the amount of a form that the limit holds to the same figure), and a step
+    met again is listed by identity (``SharedSteps``) instead of being made and compared again. A
+    figure that is not a Decimal gets its own step. The key holds each figure's text (Decimal("1.0")
+    and Decimal("1.00") are written apart)."""
+    if not _RECORDING.get():
+        return _NOT_RECORDED  # put nowhere (``put`` and ``with_step`` record nothing either)
+    if type(result) is not Decimal or any(type(v) is not Decimal for v in inputs.values()):
+        wrapped = tuple((k, Typed(v, MONEY)) for k, v in inputs.items())
+        return Step(rule, section, wrapped, Typed(result, MONEY), applied)
+    key = (rule, section, applied, str(result), *[(k, str(v)) for k, v in inputs.items()])
+    step = _MONEY_STEPS.get(key)
+    if step is None:
+        step = Step(
+            rule,
+            section,
+            tuple(inputs.items()),
+            result,
+            applied,
+            tuple((k, MONEY) for k in inputs),
+            MONEY,
+        )
+        if len(_MONEY_STEPS) >= _MONEY_STEPS_MAX:
+            _MONEY_STEPS.clear()
+        _MONEY_STEPS[key] = step
+    return step
+
+
+_NOT_RECORDED = Step("not recorded")
 
 
 def read_step(read: ParameterRead) -> Step:
@@ -494,6 +539,13 @@ class Trace:
             return _trace(self.steps + tuple(new), None if listed is None else len(listed))
         reads, mark = _pending_reads(mark)
         return Trace(_merged(self.steps, new, reads), mark)
+
+    def with_step(self, step: Step) -> Trace:
+        """A new trace with ``step`` (made beforehand, ``money_step``) added, as ``add`` adds the step
+        it makes. Inside ``traces_off()``: this trace, unchanged."""
+        if not _RECORDING.get():
+            return self
+        return self._with_step(step)
 
     def _with_step(self, step: Step) -> Trace:
         """``_with([step])``: the usual case (one step, nothing read since the last) without the list."""
@@ -685,6 +737,11 @@ class TraceBuilder:
     def include(self, trace: Trace) -> None:
         if self._on:
             self._steps.extend(trace.steps)
+
+    def put(self, step: Step) -> None:
+        """Record a step made beforehand (``money_step``)."""
+        if self._on:
+            self._steps.append(step)
 
     def build(self) -> Trace:
         if not self._on:

@@ -6,6 +6,7 @@ steps share only where they would be written as the same text."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import date
 from decimal import Decimal as D
 from io import StringIO
@@ -14,7 +15,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benefits.engine.streaming import write_result
-from benefits.engine.trace import FACTOR, MONEY, SharedSteps, Step, Trace, Typed
+from benefits.engine.trace import (
+    FACTOR,
+    MONEY,
+    SharedSteps,
+    Step,
+    Trace,
+    TraceBuilder,
+    Typed,
+    money,
+    money_step,
+    traces_off,
+)
 
 
 def _written(steps: list[Step]) -> list[str]:
@@ -147,3 +159,39 @@ def test_sharing_never_changes_what_is_written(recipe, changes):
     write_result(result, out)
     plain = {"id": "p", "traces": {"a": [s.as_dict() for s in steps], "b": [s.as_dict() for s in steps]}}
     assert out.getvalue() == json.dumps(plain, ensure_ascii=False)
+
+
+def test_a_money_step_is_the_step_add_makes_and_one_object_for_the_same_words_and_figures():
+    """``money_step``: the same step ``Trace.add`` makes with money figures, made once for the same
+    words and figures (the dates of a request repeat them), apart where the written figure differs."""
+    made = Trace().add("Amount", section="§8.2", result=money(D("8642.88")), survivor=money(D("4321.44")))
+    step = money_step("Amount", "§8.2", D("8642.88"), survivor=D("4321.44"))
+    assert step == made.steps[0] and step.as_dict() == made.steps[0].as_dict()
+    assert money_step("Amount", "§8.2", D("8642.88"), survivor=D("4321.44")) is step
+    assert Trace().with_step(step).steps == (step,)
+    for other in (
+        money_step("Amount", "§8.2", D("8642.880"), survivor=D("4321.44")),  # written apart
+        money_step("Amount", "§8.2", D("8642.88"), survivor=D("4321.4")),
+        money_step("Amount", "§8.2", D("8642.88"), applied=False, survivor=D("4321.44")),
+        money_step("Amount", "§7.1", D("8642.88"), survivor=D("4321.44")),
+        money_step("Amounts", "§8.2", D("8642.88"), survivor=D("4321.44")),
+    ):
+        assert other is not step and other.as_dict() != step.as_dict()
+    loose = money_step("Amount", "§8.2", 5, survivor=D("1"))  # type: ignore[arg-type]
+    assert loose == Trace().add("Amount", section="§8.2", result=money(5), survivor=money(D("1"))).steps[0]
+    assert loose is not money_step("Amount", "§8.2", 5, survivor=D("1"))  # type: ignore[arg-type]
+
+
+def test_nothing_is_recorded_from_a_money_step_while_traces_are_off():
+    with traces_off():
+        tb = TraceBuilder()
+        tb.put(money_step("Amount", "§8.2", D("1.00")))
+        assert tb.build().steps == ()
+        assert Trace().with_step(money_step("Amount", "§8.2", D("1.00"))).steps == ()
+
+
+def test_a_step_marked_not_applied_is_one_object_however_often():
+    step = money_step("Limit", "§6.1", D("54300"))
+    once = step.unapplied()
+    assert once == replace(step, applied=False) and once is step.unapplied() and once.unapplied() is once
+    assert Trace((step,)).not_applied().steps == (once,)

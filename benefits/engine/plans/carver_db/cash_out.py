@@ -36,7 +36,7 @@ from benefits.engine.minimum_present_value import (
 from benefits.engine.missing import describe
 from benefits.engine.money import to_decimal, to_money
 from benefits.engine.parameters import cash_out_limit
-from benefits.engine.trace import Trace, TraceBuilder, money, years
+from benefits.engine.trace import Trace, TraceBuilder, money, money_step, years
 from benefits.engine.trace import factor as factor_of
 
 from .settings import DEFAULT_SETTINGS, BenefitSettings
@@ -97,7 +97,7 @@ def cash_out(
     ``event_date``; the Value is on the §417(e)(3) basis for the distribution date."""
     tb = TraceBuilder()
     threshold = threshold_on(distribution_date, settings)
-    tb.step("Small-benefit threshold on the distribution date", section="§13.7(G)", result=money(threshold))
+    tb.put(money_step("Small-benefit threshold on the distribution date", "§13.7(G)", threshold))
     if vested_annual_at_nrd <= 0:
         tb.step(
             "The Value is $0: the participant is deemed to have received a lump sum (the unvested "

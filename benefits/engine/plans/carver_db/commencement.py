@@ -11,7 +11,7 @@ from decimal import Decimal
 
 from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.dates import day_after, first_of_month_on_or_after, months_between_firsts
-from benefits.engine.trace import Trace, TraceBuilder, money
+from benefits.engine.trace import Trace, TraceBuilder, money, money_step
 from benefits.engine.trace import factor as factor_of
 
 from .accrued import AccrualData, accrued_at
@@ -164,11 +164,13 @@ def life_amount_at(
         scale = base_at_nrd / full_at_nrd if full_at_nrd else Decimal(1)
         annual = late.annual * min(scale, Decimal(1)) if scale < 1 else late.annual
         return StartAmount(retirement_date, annual, late.factor, "late", late.trace)
-    trace = Trace().add(
-        "Starting after Normal Retirement Date: no late retirement increase, because the Late "
-        "Retirement Adjustment Factor counts no time after 12/31/2000 (GAP-7: flag for counsel)",
-        section="§4.2, §5.1, Table A",
-        result=money(base_at_nrd),
+    trace = Trace().with_step(  # the same step for every date after NRD
+        money_step(
+            "Starting after Normal Retirement Date: no late retirement increase, because the Late "
+            "Retirement Adjustment Factor counts no time after 12/31/2000 (GAP-7: flag for counsel)",
+            "§4.2, §5.1, Table A",
+            base_at_nrd,
+        )
     )
     kind = "late" if employed_past_nrd else "deferred"
     return StartAmount(retirement_date, base_at_nrd, Decimal(1), kind, trace)

@@ -19,7 +19,7 @@ from benefits.engine.dates import age_on_birthday_in_year, completed_age, full_y
 from benefits.engine.life_expectancy import TableNotInForce, single_life_expectancy, single_life_source
 from benefits.engine.money import to_decimal, to_money, to_money_down
 from benefits.engine.numpy_on_first_use import NumpyOnFirstUse
-from benefits.engine.trace import Step, Trace, money, recording
+from benefits.engine.trace import Step, Trace, money, money_step, recording
 from benefits.engine.trace import factor as factor_of
 from benefits.engine.trace import years as years_of
 
@@ -186,12 +186,16 @@ def longest_certain_period(participant_birth: date, retirement_date: date) -> tu
             section="§7.8(C)",
             result=None,
         )
-    return le, Trace().add(
-        f"Life expectancy at age {age} (the age on the birthday in {retirement_date.year}): no Years "
-        "Certain and Life Option longer than this is offered",
-        section=f"§7.8(C), §7.9; {single_life_source(retirement_date)}",
-        result=years_of(le),
-        age=age,
+    source = single_life_source(retirement_date)
+    return le, _table_a_step(  # the same step for every date of the year (it reads no parameter)
+        ("life expectancy", age, retirement_date.year, str(le), source),
+        lambda: Trace().add(
+            f"Life expectancy at age {age} (the age on the birthday in {retirement_date.year}): no Years "
+            "Certain and Life Option longer than this is offered",
+            section=f"§7.8(C), §7.9; {source}",
+            result=years_of(le),
+            age=age,
+        ),
     )
 
 
@@ -332,13 +336,15 @@ def _hold_to_limit(
             continue
         trace = f.trace
         if traced:
-            trace = trace.add(
-                "Reduced to the Code §415 limit converted to this form: the limit × life annuity factor ÷ "
-                "form factor, at 5% with the GATT mortality table",
-                section="§6.1(C)(3), Table A (GATT)",
-                result=money(cap),
-                annual_limit=money(limit_annual),
-                before_limit=money(f.annual),
+            trace = trace.with_step(
+                money_step(
+                    "Reduced to the Code §415 limit converted to this form: the limit × life annuity "
+                    "factor ÷ form factor, at 5% with the GATT mortality table",
+                    "§6.1(C)(3), Table A (GATT)",
+                    cap,
+                    annual_limit=limit_annual,
+                    before_limit=f.annual,
+                )
             )
         survivor_annual = None if f.survivor_share is None else cap * f.survivor_share
         forms[key] = replace(f, annual=cap, trace=trace, survivor_annual=survivor_annual)
@@ -431,10 +437,12 @@ def form_amounts(
     converted (§6.1(C)(3)). Years certain beyond the life expectancy are not offered (§7.8(C)).
     """
     forms: dict[str, FormAmount] = {}
-    life_trace = Trace().add(
-        "Life-No Death Benefit: level payments for life, nothing after death (factor 1.00)",
-        section="§7.2" if not married else "§7.3 (married: needs the Spouse's consent, §7.6)",
-        result=money(life_annual),
+    life_trace = Trace().with_step(
+        money_step(
+            "Life-No Death Benefit: level payments for life, nothing after death (factor 1.00)",
+            "§7.2" if not married else "§7.3 (married: needs the Spouse's consent, §7.6)",
+            life_annual,
+        )
     )
     life_note = "needs the Spouse's consent (§7.6)" if married else ""
     forms["life"] = FormAmount("life", life_annual, ONE, life_trace, note=life_note)
@@ -449,11 +457,13 @@ def form_amounts(
             else:
                 section = "§8.1 Contingent Pensioner Option"
                 note = "needs Plan Administrator review of the §7.5 more-than-50% test (GAP-11)"
-            trace = trace.add(
-                f"{pct if pct != '66' else '66-2/3'}% joint and survivor amount",
-                section=section,
-                result=money(annual),
-                survivor_annual=money(survivor),
+            trace = trace.with_step(
+                money_step(
+                    f"{pct if pct != '66' else '66-2/3'}% joint and survivor amount",
+                    section,
+                    annual,
+                    survivor_annual=survivor,
+                )
             )
             forms[f"js{pct}"] = FormAmount(
                 f"js{pct}",
@@ -470,8 +480,8 @@ def form_amounts(
             continue  # §7.8(C): the period certain may not extend beyond the life expectancy
         factor, trace = certain_factor(participant_birth, retirement_date, years)
         annual = life_annual * factor
-        trace = le_trace.extend(trace).add(
-            f"Life and {years} Years Certain amount", section="§8.2", result=money(annual)
+        trace = le_trace.extend(trace).with_step(
+            money_step(f"Life and {years} Years Certain amount", "§8.2", annual)
         )
         note = "" if not married else "needs the Spouse's consent (§7.6)"
         forms[f"cc{years}"] = FormAmount(f"cc{years}", annual, factor, trace, note=note)

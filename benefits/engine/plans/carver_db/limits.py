@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from benefits.engine.dates import date_attaining_age as birthday
 from benefits.engine.dates import first_of_month_on_or_after, months_between_firsts
 from benefits.engine.numpy_on_first_use import NumpyOnFirstUse
-from benefits.engine.trace import Trace, TraceBuilder, money
+from benefits.engine.trace import Trace, TraceBuilder, money, money_step
 from benefits.engine.trace import factor as factor_of
 
 from .forms import early_factor, late_factor
@@ -94,10 +94,12 @@ def section_415_limit(
 ) -> Limit415:
     """The annual life-annuity limit at a Retirement Date, as §6.1(C) states it."""
     tb = TraceBuilder()
-    tb.step(
-        "Maximum Permissible Dollar Amount for the limitation year ($90,000 as adjusted under Code §415(d))",
-        section="§6.1(A)(8), §6.1(C)(5)",
-        result=money(dollar_limit),
+    tb.put(
+        money_step(
+            "Maximum Permissible Dollar Amount for the limitation year ($90,000 as adjusted under Code §415(d))",
+            "§6.1(A)(8), §6.1(C)(5)",
+            dollar_limit,
+        )
     )
     ssra = social_security_retirement_age(birth_date)
     ssra_date = first_of_month_on_or_after(birthday(birth_date, ssra))
@@ -183,11 +185,13 @@ def section_415_limit(
             service_months=service_months,
         )
     annual = min(limit, comp_limit)
-    tb.step(
-        "Limit: the lesser of the dollar limit and 100% of Highest Average Compensation",
-        section="§6.1(C)(1)",
-        result=money(annual),
-        highest_average_compensation=money(highest_average_comp),
+    tb.put(
+        money_step(
+            "Limit: the lesser of the dollar limit and 100% of Highest Average Compensation",
+            "§6.1(C)(1)",
+            annual,
+            highest_average_compensation=highest_average_comp,
+        )
     )
     if never_in_dc_plan and annual < deminimis:
         annual = deminimis
@@ -203,11 +207,11 @@ def apply_415(annual: Decimal, limit: Limit415) -> tuple[Decimal, Trace]:
     """Cap a life-annuity amount at the §415 limit; the plan basis converts every form through the
     life amount, so the cap is tested on it (§6.1(C)(3))."""
     if annual <= limit.annual_limit:  # the limit did not bind: none of its steps made the benefit
-        return annual, limit.trace.not_applied().add(
-            "The benefit is within the Code §415 limit", section="§6.1", result=money(annual), applied=False
+        return annual, limit.trace.not_applied().with_step(
+            money_step("The benefit is within the Code §415 limit", "§6.1", annual, applied=False)
         )
-    return limit.annual_limit, limit.trace.add(
-        "The benefit is reduced to the Code §415 limit", section="§6.1", result=money(limit.annual_limit)
+    return limit.annual_limit, limit.trace.with_step(
+        money_step("The benefit is reduced to the Code §415 limit", "§6.1", limit.annual_limit)
     )
 
 
