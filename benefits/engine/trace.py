@@ -387,10 +387,14 @@ def money_step(rule: str, section: str, result: Decimal, applied: bool = True, *
     and Decimal("1.00") are written apart)."""
     if not _RECORDING.get():
         return _NOT_RECORDED  # put nowhere (``put`` and ``with_step`` record nothing either)
-    if type(result) is not Decimal or any(type(v) is not Decimal for v in inputs.values()):
+    key: tuple[object, ...] = (rule, section, applied, str(result))
+    exact = type(result) is Decimal
+    for k, v in inputs.items():  # a loop, not a generator: every date of a request passes here
+        exact = exact and type(v) is Decimal
+        key += (k, str(v))
+    if not exact:
         wrapped = tuple((k, Typed(v, MONEY)) for k, v in inputs.items())
         return Step(rule, section, wrapped, Typed(result, MONEY), applied)
-    key = (rule, section, applied, str(result), *[(k, str(v)) for k, v in inputs.items()])
     step = _MONEY_STEPS.get(key)
     if step is None:
         step = Step(
@@ -576,7 +580,13 @@ class Trace:
     def extend(self, other: Trace) -> Trace:
         if not _RECORDING.get():
             return self
-        return self._with(list(other.steps))
+        listed = current_reads()
+        mark = self.reads_mark
+        steps = other.steps
+        if (listed is None or mark is None or mark >= len(listed)) and not _any_read(steps):
+            # ``_with``'s usual case, without copying the other's steps to a list and back
+            return _trace(self.steps + steps, None if listed is None else len(listed))
+        return self._with(list(steps))
 
     def not_applied(self) -> Trace:
         """This trace with every step marked as not applied: a whole branch (a minimum computed and

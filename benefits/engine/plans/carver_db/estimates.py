@@ -15,6 +15,7 @@ from benefits.engine.actuarial import Form
 from benefits.engine.core import CoreResult
 from benefits.engine.dates import complete_months, day_after, months_between_firsts
 from benefits.engine.money import to_money
+from benefits.engine.parameters import unrecorded_reads
 from benefits.engine.relative_value import (
     ComparisonRules,
     OptionalForm,
@@ -469,19 +470,25 @@ def form_relative_values(
     settings: BenefitSettings = DEFAULT_SETTINGS,
 ) -> RelativeValues:
     """The relative value of every form against the QJSA (Treas. Reg. §1.417(a)(3)-1(c)(2)), on the
-    monthly payments the plan pays."""
-    return relative_values(
-        lambda: optional_forms(  # made only when the date's comparison basis can be formed
-            forms,
+    monthly payments the plan pays.
+
+    No regulatory read is recorded: each value's trace names its basis in its own steps (the
+    table and the rate, ``relative_value._dated_basis``) and lists no read, and the estimate's
+    trace is built before this runs, so a read recorded here was listed nowhere (the command line's
+    output is the same byte for byte) and only cost its making, on every date of a request."""
+    with unrecorded_reads():
+        return relative_values(
+            lambda: optional_forms(  # made only when the date's comparison basis can be formed
+                forms,
+                birth_date=birth_date,
+                retirement_date=retirement_date,
+                annuitant_birth=annuitant_birth,
+                settings=settings,
+            ),
             birth_date=birth_date,
-            retirement_date=retirement_date,
-            annuitant_birth=annuitant_birth,
-            settings=settings,
-        ),
-        birth_date=birth_date,
-        asd=retirement_date,
-        married=married,
-        assumptions=assumptions,
-        rules=relative_value_rules(settings),
-        single_sum=None,
-    )
+            asd=retirement_date,
+            married=married,
+            assumptions=assumptions,
+            rules=relative_value_rules(settings),
+            single_sum=None,
+        )

@@ -383,8 +383,8 @@ class FormAmount:
         note: str = "",
         survivor_share: Decimal | None = None,
     ) -> FormAmount:
-        """``FormAmount(…)`` without the frozen dataclass's field-by-field ``__init__`` (the one-pass
-        path makes one for every form of every date); the same fields, so an equal object."""
+        """``FormAmount(…)`` without the frozen dataclass's field-by-field ``__init__`` (both paths
+        make one for every form of every date); the same fields, so an equal object."""
         other = object.__new__(FormAmount)
         other.__dict__.update(
             form=form,
@@ -445,7 +445,7 @@ def form_amounts(
         )
     )
     life_note = "needs the Spouse's consent (§7.6)" if married else ""
-    forms["life"] = FormAmount("life", life_annual, ONE, life_trace, note=life_note)
+    forms["life"] = FormAmount.quick("life", life_annual, ONE, life_trace, note=life_note)
     if annuitant_birth is not None:
         for pct in JS_PERCENTS:
             factor, trace = js_factor(participant_birth, annuitant_birth, retirement_date, pct)
@@ -465,7 +465,7 @@ def form_amounts(
                     survivor_annual=survivor,
                 )
             )
-            forms[f"js{pct}"] = FormAmount(
+            forms[f"js{pct}"] = FormAmount.quick(
                 f"js{pct}",
                 annual,
                 factor,
@@ -484,7 +484,7 @@ def form_amounts(
             money_step(f"Life and {years} Years Certain amount", "§8.2", annual)
         )
         note = "" if not married else "needs the Spouse's consent (§7.6)"
-        forms[f"cc{years}"] = FormAmount(f"cc{years}", annual, factor, trace, note=note)
+        forms[f"cc{years}"] = FormAmount.quick(f"cc{years}", annual, factor, trace, note=note)
     if limit_annual is not None:
         _hold_to_limit(
             forms,
@@ -612,7 +612,7 @@ def social_security_option(
         social_security_commencement=ss_start,
         reduced_annual=money(reduced),
     )
-    return FormAmount("ss_level", increased, factor, trace, annual_after=reduced)
+    return FormAmount.quick("ss_level", increased, factor, trace, annual_after=reduced)
 
 
 def untraced_form_amounts(
