@@ -111,9 +111,14 @@ def js_factor(
     Retirement Date, less (plus) .01 for each full year the annuitant is younger (older) by more
     than 3, at most .98 (Table A footnote; GAP-9 readings)."""
     age = completed_age(participant_birth, retirement_date)
-    base = _JS_TABLE[_band(age)][percent]
     diff = full_years_between(participant_birth, annuitant_birth)
-    younger = annuitant_birth > participant_birth
+    return _js_factor_at(age, diff, annuitant_birth > participant_birth, percent)
+
+
+def _js_factor_at(age: int, diff: int, younger: bool, percent: str) -> tuple[Decimal, Trace]:
+    """``js_factor`` from the participant's completed age and the full years apart (a date's forms
+    work them out once)."""
+    base = _JS_TABLE[_band(age)][percent]
     factor = _js_adjusted(base, diff, younger)
     trace = _table_a_step(
         ("js", percent, age, diff, younger),
@@ -139,7 +144,11 @@ def _js_adjusted(base: Decimal, years_apart: int, annuitant_is_younger: bool) ->
 
 def certain_factor(participant_birth: date, retirement_date: date, years: int) -> tuple[Decimal, Trace]:
     """Years Certain and Life Option factor by age at benefit commencement (Table A)."""
-    age = completed_age(participant_birth, retirement_date)
+    return _certain_factor_at(completed_age(participant_birth, retirement_date), years)
+
+
+def _certain_factor_at(age: int, years: int) -> tuple[Decimal, Trace]:
+    """``certain_factor`` from the completed age at commencement."""
     factor = _CC_TABLE[_band(age)][years]
     trace = _table_a_step(
         ("cc", years, age),
@@ -446,9 +455,12 @@ def form_amounts(
     )
     life_note = "needs the Spouse's consent (§7.6)" if married else ""
     forms["life"] = FormAmount.quick("life", life_annual, ONE, life_trace, note=life_note)
+    age = completed_age(participant_birth, retirement_date)  # the Table A factors' age, read once
     if annuitant_birth is not None:
+        diff = full_years_between(participant_birth, annuitant_birth)
+        younger = annuitant_birth > participant_birth
         for pct in JS_PERCENTS:
-            factor, trace = js_factor(participant_birth, annuitant_birth, retirement_date, pct)
+            factor, trace = _js_factor_at(age, diff, younger, pct)
             annual = life_annual * factor
             survivor = annual * SURVIVOR_SHARE[pct]
             if married:
@@ -478,7 +490,7 @@ def form_amounts(
     for years in CERTAIN_YEARS:
         if longest is not None and years > longest:
             continue  # §7.8(C): the period certain may not extend beyond the life expectancy
-        factor, trace = certain_factor(participant_birth, retirement_date, years)
+        factor, trace = _certain_factor_at(age, years)
         annual = life_annual * factor
         trace = le_trace.extend(trace).with_step(
             money_step(f"Life and {years} Years Certain amount", "§8.2", annual)
