@@ -358,3 +358,20 @@ def test_jsonl_to_a_byte_stream_gives_the_text_results_in_utf8(path, tmp_path):
     assert main(["calculate", "--jsonl", str(census)], stdout=out, stderr=io.StringIO()) == code == 0
     out.flush()
     assert raw.getvalue() == text.encode("utf-8")
+
+
+def test_the_step_encoder_writes_what_json_dumps_writes():
+    """``streaming._ENCODE_STEP`` (the C encoder made once) gives ``json.dumps(…, ensure_ascii=False)``."""
+    from benefits.engine.streaming import _ENCODE_STEP
+
+    values = [
+        {"rule": "Ünïcode § — ×", "inputs": {"a": 0.1, "b": -0.0, "c": 1e-07, "d": 10**30, "e": None}},
+        {"result": [True, False, 1.5, "x\n\"y\""], "input_types": {"k": {"kind": "money", "places": 2}}},
+        "a bare string",
+        2.5,
+        [],
+        {},
+        {"nested": {"deeper": [{"x": float("inf")}]}},
+    ]
+    for value in values:
+        assert _ENCODE_STEP(value) == json.dumps(value, ensure_ascii=False)
