@@ -366,7 +366,7 @@ def test_the_step_encoder_writes_what_json_dumps_writes():
 
     values = [
         {"rule": "Ünïcode § — ×", "inputs": {"a": 0.1, "b": -0.0, "c": 1e-07, "d": 10**30, "e": None}},
-        {"result": [True, False, 1.5, "x\n\"y\""], "input_types": {"k": {"kind": "money", "places": 2}}},
+        {"result": [True, False, 1.5, 'x\n"y"'], "input_types": {"k": {"kind": "money", "places": 2}}},
         "a bare string",
         2.5,
         [],
