@@ -81,40 +81,56 @@ def write_result(result: dict[str, Any], out: TextIO) -> None:
     result's JSON is megabytes: it is never held whole). A traced result may list a step it repeats
     (each form of a date repeats the date's steps, a parameter read recurs in every trace that read
     it) as one dictionary (``trace.SharedSteps``): each is encoded once, its text repeated. On a
-    UTF-8 stream with a byte buffer (standard output, a spool file) the repeated texts are turned
-    into bytes once too (``_write_traced_bytes``)."""
+    UTF-8 stream with a byte buffer (standard output, a spool file) the pieces are written to the
+    buffer as UTF-8, each repeated text turned into bytes once: a 174-date carver-db result is 8 MB
+    of which 17,500 step texts are 1,355 distinct ones, and turning 8 MB of text with "§" in it into
+    UTF-8 costs more than encoding the steps."""
     traces = result.get("traces")
     if not isinstance(traces, dict) or not all(isinstance(k, str) for k in (*result, *traces)):
         out.write(_ENCODE(result))
         return
     sink = _utf8_buffer(out)
-    if sink is not None:
-        out.flush()  # what was written as text goes first
-        _write_traced_bytes(result, traces, sink, out.errors or "strict")
+    if sink is None:
+        _write_traced(result, traces, out.write, str)
         return
-    sep = "{"
+    out.flush()  # what was written as text goes first
+    errors = out.errors or "strict"
+    _write_traced(result, traces, sink.write, lambda text: text.encode("utf-8", errors))
+
+
+def _write_traced[T: (str, bytes)](
+    result: dict[str, Any],
+    traces: dict[str, Any],
+    write: Callable[[T], object],
+    convert: Callable[[str], T],
+) -> None:
+    """``write_result``'s pieces of a traced result, each made into what ``write`` takes by
+    ``convert`` (the text itself, or its UTF-8 bytes); a step's piece is made once."""
+    comma, opening, closing, empty = convert(", "), convert("{"), convert("}"), convert("{}")
+    sep = opening
     for key, value in result.items():
-        out.write(f"{sep}{_ENCODE(key)}: ")
-        sep = ", "
+        write(sep + convert(f"{_ENCODE(key)}: "))
+        sep = comma
         if value is not traces:
-            out.write(_ENCODE(value))
+            write(convert(_ENCODE(value)))
             continue
-        seen: dict[int, str] = {}  # id of a step's dictionary → its text; each is alive in ``traces``
-        inner = "{"
+        seen: dict[int, T] = {}  # id of a step's dictionary → its piece; each is alive in ``traces``
+        get = seen.get
+        inner = opening
         for name, steps in traces.items():
             if type(steps) is not list:
-                out.write(f"{inner}{_ENCODE(name)}: {_ENCODE(steps)}")
+                write(inner + convert(f"{_ENCODE(name)}: {_ENCODE(steps)}"))
             else:
-                texts = []
+                pieces = []
                 for step in steps:
-                    text = seen.get(id(step))
-                    if text is None:
-                        text = seen[id(step)] = _ENCODE_STEP(step)
-                    texts.append(text)
-                out.write(f"{inner}{_ENCODE(name)}: [{', '.join(texts)}]")
-            inner = ", "
-        out.write("{}" if inner == "{" else "}")
-    out.write("{}" if sep == "{" else "}")
+                    piece = get(id(step))
+                    if piece is None:
+                        piece = seen[id(step)] = convert(_ENCODE_STEP(step))
+                    pieces.append(piece)
+                write(inner + convert(f"{_ENCODE(name)}: [") + comma.join(pieces) + convert("]"))
+            inner = comma
+        write(empty if inner is opening else closing)
+    write(empty if sep is opening else closing)
 
 
 def _utf8_buffer(out: TextIO) -> IO[bytes] | None:
@@ -129,41 +145,6 @@ def _utf8_buffer(out: TextIO) -> IO[bytes] | None:
     except LookupError:
         return None
     return buffer if utf8 else None
-
-
-def _write_traced_bytes(result: dict[str, Any], traces: dict[str, Any], sink: IO[bytes], errors: str) -> None:
-    """``write_result``'s pieces as UTF-8 bytes: a traced result is mostly the same step texts
-    repeated (a 174-date carver-db result: 8 MB of which 17,500 step texts are 1,355 distinct ones),
-    and turning 8 MB of text with "§" in it into UTF-8 costs more than encoding the steps; here each
-    distinct step's text is made into bytes once."""
-
-    def utf8(text: str) -> bytes:
-        return text.encode("utf-8", errors)
-
-    sep = b"{"
-    for key, value in result.items():
-        sink.write(sep + utf8(f"{_ENCODE(key)}: "))
-        sep = b", "
-        if value is not traces:
-            sink.write(utf8(_ENCODE(value)))
-            continue
-        seen: dict[int, bytes] = {}  # id of a step's dictionary → its bytes; each is alive in ``traces``
-        get = seen.get
-        inner = b"{"
-        for name, steps in traces.items():
-            if type(steps) is not list:
-                sink.write(inner + utf8(f"{_ENCODE(name)}: {_ENCODE(steps)}"))
-            else:
-                texts = []
-                for step in steps:
-                    text = get(id(step))
-                    if text is None:
-                        text = seen[id(step)] = utf8(_ENCODE_STEP(step))
-                    texts.append(text)
-                sink.write(b"".join((inner, utf8(_ENCODE(name)), b": [", b", ".join(texts), b"]")))
-            inner = b", "
-        sink.write(b"{}" if inner == b"{" else b"}")
-    sink.write(b"{}" if sep == b"{" else b"}")
 
 
 def write_response(request: Request, out: TextIO, results: Iterable[dict[str, Any]] | None = None) -> None:

@@ -470,7 +470,7 @@ def _reads_mark() -> int | None:
     return None if reads is None else len(reads)
 
 
-def _merged(steps: tuple[Step, ...], new: list[Step], reads: Sequence[Step] = ()) -> tuple[Step, ...]:
+def _merged(steps: tuple[Step, ...], new: Sequence[Step], reads: Sequence[Step] = ()) -> tuple[Step, ...]:
     """``steps``, then the ``reads`` not already listed (in ``steps`` or ``new``), then ``new``: each
     parameter-read step kept once, as applied where any listing of it applied."""
     if not reads and not any(_is_read(s) for s in new):
@@ -534,13 +534,13 @@ class Trace:
         d["steps"] = steps
         d["reads_mark"] = _reads_mark() if reads_mark is _READS_NOW else reads_mark
 
-    def _with(self, new: list[Step]) -> Trace:
+    def _with(self, new: tuple[Step, ...]) -> Trace:
         listed = current_reads()
         # The usual step: no value read since this trace's last step, and no read among the new
         # steps: nothing to merge (what ``_pending_reads`` and ``_merged`` would conclude).
         mark = self.reads_mark
         if (listed is None or mark is None or mark >= len(listed)) and not _any_read(new):
-            return _trace(self.steps + tuple(new), None if listed is None else len(listed))
+            return _trace(self.steps + new, None if listed is None else len(listed))
         reads, mark = _pending_reads(mark)
         return Trace(_merged(self.steps, new, reads), mark)
 
@@ -549,18 +549,7 @@ class Trace:
         it makes. Inside ``traces_off()``: this trace, unchanged."""
         if not _RECORDING.get():
             return self
-        return self._with_step(step)
-
-    def _with_step(self, step: Step) -> Trace:
-        """``_with([step])``: the usual case (one step, nothing read since the last) without the list."""
-        listed = current_reads()
-        mark = self.reads_mark
-        inputs = step.inputs
-        if (listed is None or mark is None or mark >= len(listed)) and not (
-            inputs and inputs[0][0] == "parameter"
-        ):
-            return _trace((*self.steps, step), None if listed is None else len(listed))
-        return self._with([step])
+        return self._with((step,))
 
     def add(
         self, rule: str, *, section: str = "", result: object = None, applied: bool = True, **inputs: object
@@ -569,24 +558,18 @@ class Trace:
         branch considered and not taken. Inside ``traces_off()``: this trace, unchanged."""
         if not _RECORDING.get():
             return self
-        return self._with_step(Step(rule, section, tuple(inputs.items()), result, applied))
+        return self._with((Step(rule, section, tuple(inputs.items()), result, applied),))
 
     def skip(self, rule: str, *, section: str = "", result: object = None, **inputs: object) -> Trace:
         """Return a new trace with a step that was considered and did not apply."""
         if not _RECORDING.get():
             return self
-        return self._with_step(Step(rule, section, tuple(inputs.items()), result, applied=False))
+        return self._with((Step(rule, section, tuple(inputs.items()), result, applied=False),))
 
     def extend(self, other: Trace) -> Trace:
         if not _RECORDING.get():
             return self
-        listed = current_reads()
-        mark = self.reads_mark
-        steps = other.steps
-        if (listed is None or mark is None or mark >= len(listed)) and not _any_read(steps):
-            # ``_with``'s usual case, without copying the other's steps to a list and back
-            return _trace(self.steps + steps, None if listed is None else len(listed))
-        return self._with(list(steps))
+        return self._with(other.steps)
 
     def not_applied(self) -> Trace:
         """This trace with every step marked as not applied: a whole branch (a minimum computed and

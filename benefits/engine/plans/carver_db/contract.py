@@ -94,15 +94,15 @@ def outputs_json(result: CarverBenefits, *, traces_key: bool = True) -> dict[str
         }
         written += (e.normal_form, e.kind)
         skip = len(nb.trace.steps)
-        # Each form's trace is the date's steps then its own: the date's part is made into
-        # dictionaries once (``date_part``) and each form's list joins it with the rest.
+        # Each form's trace is the date's steps then its own: the date's part (after the NRD steps)
+        # is made into dictionaries once and each form's list joins it with the rest.
         date_steps = e.trace.steps
-        cut = len(date_steps)
+        cut = len(date_steps) if date_steps[:skip] == nb.trace.steps else -1
         date_part: list[Any] | None = None
         for k, f in e.forms.items() if traces_key else ():
             # The NRD steps are under "accrued_benefit.monthly_at_nrd"; point there, don't repeat them.
             steps = f.trace.steps
-            if cut >= skip and steps[:cut] == date_steps and date_steps[:skip] == nb.trace.steps:
+            if cut >= 0 and steps[:cut] == date_steps:
                 if date_part is None:
                     date_part = [NRD_POINTER, *shared.dicts(date_steps[skip:])]
                 traces[f"estimates[{i}].forms.{k}"] = [*date_part, *shared.dicts(steps[cut:])]
